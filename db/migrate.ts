@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type Database from "better-sqlite3";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+
+/**
+ * Apply the committed migrations in db/migrations. Same bookkeeping table as drizzle's migrator
+ * (`__drizzle_migrations`), but the check of what is applied happens inside `BEGIN IMMEDIATE`, so
+ * several processes opening a fresh file at once (server, CLI, importer) apply each migration
+ * exactly once instead of racing.
+ */
+export function applyMigrations(sqlite: Database.Database, migrationsFolder = findMigrationsFolder()): number {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  const latest = migrations.at(-1)?.folderMillis ?? 0;
+  if (lastApplied(sqlite) >= latest) return 0;
+
+  let applied = 0;
+  sqlite.exec("BEGIN IMMEDIATE");
+  try {
+    sqlite.exec(`CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+    const done = lastApplied(sqlite);
+    const record = sqlite.prepare(`INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)`);
+    for (const migration of migrations) {
+      if (migration.folderMillis <= done) continue;
+      for (const statement of migration.sql) {
+        if (statement.trim().length > 0) sqlite.exec(statement);
+      }
+      record.run(migration.hash, migration.folderMillis);
+      applied += 1;
+    }
+    sqlite.exec("COMMIT");
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    throw error;
+  }
+  return applied;
+}
+
+function lastApplied(sqlite: Database.Database): number {
+  const table = sqlite.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'`).get();
+  if (!table) return 0;
+  const row = sqlite.prepare(`SELECT max(created_at) AS last FROM "__drizzle_migrations"`).get() as { last: number | null };
+  return Number(row.last ?? 0);
+}
+
+/**
+ * Where the migrations are: `PROOFGATE_MIGRATIONS`, beside this module (source checkout), beside a
+ * bundled CLI (`dist/../db/migrations`), or under the working directory (the Next.js server).
+ */
+export function findMigrationsFolder(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [
+    process.env.PROOFGATE_MIGRATIONS,
+    path.join(here, "migrations"),
+    path.join(here, "..", "db", "migrations"),
+    path.join(process.cwd(), "db", "migrations"),
+  ].filter((c): c is string => typeof c === "string" && c.length > 0);
+  const found = candidates.find((c) => fs.existsSync(path.join(c, "meta", "_journal.json")));
+  if (!found) throw new Error(`Cannot find the migrations folder (looked in ${candidates.join(", ")}); set PROOFGATE_MIGRATIONS`);
+  return found;
+}

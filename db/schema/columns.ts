@@ -1,0 +1,18 @@
+import { sql } from "drizzle-orm";
+import { integer } from "drizzle-orm/sqlite-core";
+
+/**
+ * Every timestamp is UTC epoch milliseconds (an INTEGER): unambiguous, sortable, cheap to index,
+ * and never a naive local string. Drizzle reads it back as a Date.
+ */
+export const timestampMs = (name: string) => integer(name, { mode: "timestamp_ms" });
+
+/** The database default, so rows written by raw SQL get a correct time too. */
+export const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+
+export const createdAt = (name = "created_at") => timestampMs(name).notNull().default(nowMs);
+
+/** SQL `IN (...)` list for a CHECK constraint built from a TypeScript union's values. */
+export function inList(values: readonly string[]) {
+  return sql.raw(values.map((v) => `'${v.replaceAll("'", "''")}'`).join(", "));
+}

@@ -1,0 +1,50 @@
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { createdAt, inList, nowMs, timestampMs } from "./columns";
+import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "./enums";
+
+/** One orchestration run (BAZINGA session, shots-on-goal session, or any API client's). */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** Caller-given (e.g. `bazinga_20250112_143022`) or generated. */
+    id: text("id").primaryKey(),
+    requirements: text("requirements"),
+    mode: text("mode"),
+    status: text("status", { enum: SESSION_STATUSES }).notNull().default("active"),
+    initialBranch: text("initial_branch"),
+    repoPath: text("repo_path"),
+    models: text("models", { mode: "json" }).$type<Record<string, string>>(),
+    flags: text("flags", { mode: "json" }).$type<Record<string, unknown>>(),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
+    source: text("source", { enum: SESSION_SOURCES }).notNull().default("api"),
+    enforcement: text("enforcement", { enum: ENFORCEMENTS }).notNull().default("enforce"),
+    startedAt: timestampMs("started_at").notNull().default(nowMs),
+    endedAt: timestampMs("ended_at"),
+    createdAt: createdAt(),
+    updatedAt: timestampMs("updated_at").notNull().default(nowMs),
+    // Rollups kept current by triggers on tasks and success_criteria (any writer, raw SQL included),
+    // so lists and progress bars never count rows.
+    tasksTotal: integer("tasks_total").notNull().default(0),
+    tasksPending: integer("tasks_pending").notNull().default(0),
+    tasksInProgress: integer("tasks_in_progress").notNull().default(0),
+    tasksClaimed: integer("tasks_claimed").notNull().default(0),
+    tasksVerified: integer("tasks_verified").notNull().default(0),
+    tasksBlocked: integer("tasks_blocked").notNull().default(0),
+    tasksCompleted: integer("tasks_completed").notNull().default(0),
+    tasksUnverified: integer("tasks_unverified").notNull().default(0),
+    resetRequests: integer("reset_requests").notNull().default(0),
+    criteriaTotal: integer("criteria_total").notNull().default(0),
+    criteriaRequired: integer("criteria_required").notNull().default(0),
+    criteriaRequiredMet: integer("criteria_required_met").notNull().default(0),
+  },
+  (t) => [
+    index("sessions_started_at_idx").on(t.startedAt, t.id),
+    index("sessions_status_started_at_idx").on(t.status, t.startedAt, t.id),
+    index("sessions_source_started_at_idx").on(t.source, t.startedAt, t.id),
+    index("sessions_blocked_started_at_idx").on(t.startedAt, t.id).where(sql`${t.tasksBlocked} > 0`),
+    check("sessions_status_check", sql`${t.status} in (${inList(SESSION_STATUSES)})`),
+    check("sessions_source_check", sql`${t.source} in (${inList(SESSION_SOURCES)})`),
+    check("sessions_enforcement_check", sql`${t.enforcement} in (${inList(ENFORCEMENTS)})`),
+  ],
+);

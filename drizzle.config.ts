@@ -1,0 +1,10 @@
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./db/schema/index.ts",
+  out: "./db/migrations",
+  dbCredentials: { url: process.env.PROOFGATE_DB ?? "./data/proofgate.db" },
+  strict: true,
+  verbose: true,
+});

@@ -1,0 +1,34 @@
+/**
+ * Who is acting. A principal is the authenticated identity (a signed-in user, an API token, or the
+ * machine's operator in local CLI mode); the label is the agent name it reports (e.g. `developer_1`).
+ */
+export const ROLES = ["viewer", "agent", "verifier", "orchestrator", "lead", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export type PrincipalKind = "user" | "token" | "operator";
+
+export interface Actor {
+  /** Stable id of the principal (`user:<id>`, `token:<id>`, or `operator` for local mode). */
+  principalId: string;
+  principalKind: PrincipalKind;
+  role: Role;
+  /** The agent label it acts as, e.g. `developer_1`; for humans, their email or name. */
+  label: string;
+}
+
+/** Humans are the only ones who may approve a reset or change a session's enforcement. */
+export const HUMAN_ROLES: readonly Role[] = ["lead", "admin"];
+
+/**
+ * The principal id stored on a row for "never the claimant" comparisons. The local operator is one
+ * shared identity for every agent on a machine, so only the agent label distinguishes them: it is
+ * stored as null and only labels are compared.
+ */
+export function comparablePrincipal(actor: Actor): string | null {
+  return actor.principalKind === "operator" ? null : actor.principalId;
+}
+
+/** The local-mode operator: admin rights, acting under the label it was given. */
+export function operatorActor(label = "operator"): Actor {
+  return { principalId: "operator", principalKind: "operator", role: "admin", label };
+}

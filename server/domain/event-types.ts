@@ -1,0 +1,37 @@
+/**
+ * Names of the rows appended to `events`: one per mutation, written in the mutation's transaction.
+ * The live stream, the activity feed and analytics read these names.
+ */
+import type { TaskMove } from "./task-machine";
+
+export const TASK_MOVE_EVENTS: Readonly<Record<TaskMove, string>> = {
+  start: "task.started",
+  claim: "task.claimed",
+  verify: "task.verified",
+  block: "task.blocked",
+  complete: "task.completed",
+  request_reset: "task.reset_requested",
+  approve_reset: "task.reset_approved",
+};
+
+export const EVENT_TYPES = {
+  sessionCreated: "session.created",
+  sessionStatusChanged: "session.status_changed",
+  taskCreated: "task.created",
+  /** An observe session's orchestrator reported a status; `unverified_completion` when it skipped verification. */
+  taskReported: "task.reported",
+  unverifiedCompletion: "unverified_completion",
+  criteriaSaved: "criteria.saved",
+  criterionUpdated: "criterion.updated",
+  criterionVerified: "criterion.verified",
+  completionChecked: "completion.checked",
+  goalCreated: "goal.created",
+  goalContractSet: "goal.contract_set",
+  attemptStarted: "attempt.started",
+  attemptFinished: "attempt.finished",
+  trustScored: "attempt.trust_scored",
+  goalGateEvaluated: "goal.gate_evaluated",
+  logsAppended: "logs.appended",
+  tokensLogged: "tokens.logged",
+  stateSaved: "state.saved",
+} as const;

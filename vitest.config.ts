@@ -8,5 +8,6 @@ export default defineConfig({
     exclude: ["node_modules/**", "e2e/**", ".next/**", "dist/**"],
     environment: "node",
     pool: "forks",
+    globalSetup: ["./vitest.setup.ts"],
   },
 });

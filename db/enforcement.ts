@@ -100,12 +100,20 @@ function criteria(): string[] {
  * triggers, and the first rule broken should be the one named.
  */
 function tasks(): string[] {
-  const claimant = (col: "verified_by" | "blocked_by") =>
-    `NEW.${col} IS NOT NULL AND (NEW.${col} = NEW.claimed_by OR (NEW.${col}_principal IS NOT NULL AND NEW.${col}_principal = NEW.claimed_by_principal))`;
+  // `=` is NULL when either side is NULL, so an unknown label or principal never matches, and a
+  // matching principal is refused even when the label was left out.
+  const claimant = (col: "verified_by" | "blocked_by") => `NEW.${col} = NEW.claimed_by OR NEW.${col}_principal = NEW.claimed_by_principal`;
   const claimantMessage = (what: string) => literal(`task.claimant_cannot_${what}: the claimant of a task can never ${what} it`);
   const cases = (rules: [string, string][]) =>
     `SELECT CASE\n${rules.map(([when, message]) => `    WHEN ${when} THEN RAISE(ABORT, ${message})`).join("\n")}\n  END;`;
   const offMachine = `NEW.status IS NOT OLD.status AND ${EDGE} NOT IN (${LEGAL})`;
+  const done = (row: string) => `${row}.status IN ('verified', 'completed')`;
+  // An unverified completion stays one (no later UPDATE launders it), and in an observe session a
+  // verified or completed task names its verifier or is flagged 'none' — never NULL, which neither
+  // the dashboard nor the `tasks_unverified` rollup would count.
+  const unflaggedUnverified =
+    `${done("NEW")} AND NEW.verification IS NOT 'none' AND ((${done("OLD")} AND OLD.verification IS 'none')` +
+    ` OR (${ENFORCEMENT} = 'observe' AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL)))`;
   return [
     trigger(
       "tasks_rules_insert",
@@ -140,6 +148,10 @@ function tasks(): string[] {
         ],
         [claimant("verified_by"), claimantMessage("verify")],
         [claimant("blocked_by"), claimantMessage("block")],
+        [
+          unflaggedUnverified,
+          `'task.unverified_status: a ' || NEW.status || ' task that no verifier verified stays recorded with verification = ''none'''`,
+        ],
         [
           `${ENFORCEMENT} IS NOT 'observe' AND (NEW.verification IS 'none' OR (NEW.status IN ('verified', 'completed') AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL)))`,
           literal("task.verification_required: in an enforce session a task is verified or completed only through a verify move by a verifier"),

@@ -346,8 +346,8 @@ BEGIN
   SELECT CASE
     WHEN (SELECT enforcement FROM sessions WHERE id = NEW.session_id) IS NOT 'observe' AND (NEW.status IS NOT 'pending' OR NEW.verification IS NOT NULL) THEN RAISE(ABORT, 'task.create_status: a task in an enforce session starts pending, got ' || NEW.status)
     WHEN (SELECT enforcement FROM sessions WHERE id = NEW.session_id) = 'observe' AND NEW.status NOT IN ('pending', 'in_progress', 'claimed') AND NEW.verification IS NOT 'none' THEN RAISE(ABORT, 'task.unverified_status: a task reported ' || NEW.status || ' without a verify move must be recorded with verification = ''none''')
-    WHEN NEW.verified_by IS NOT NULL AND (NEW.verified_by = NEW.claimed_by OR (NEW.verified_by_principal IS NOT NULL AND NEW.verified_by_principal = NEW.claimed_by_principal)) THEN RAISE(ABORT, 'task.claimant_cannot_verify: the claimant of a task can never verify it')
-    WHEN NEW.blocked_by IS NOT NULL AND (NEW.blocked_by = NEW.claimed_by OR (NEW.blocked_by_principal IS NOT NULL AND NEW.blocked_by_principal = NEW.claimed_by_principal)) THEN RAISE(ABORT, 'task.claimant_cannot_block: the claimant of a task can never block it')
+    WHEN NEW.verified_by = NEW.claimed_by OR NEW.verified_by_principal = NEW.claimed_by_principal THEN RAISE(ABORT, 'task.claimant_cannot_verify: the claimant of a task can never verify it')
+    WHEN NEW.blocked_by = NEW.claimed_by OR NEW.blocked_by_principal = NEW.claimed_by_principal THEN RAISE(ABORT, 'task.claimant_cannot_block: the claimant of a task can never block it')
   END;
 END;
 --> statement-breakpoint
@@ -358,8 +358,9 @@ BEGIN
     WHEN NEW.session_id IS NOT OLD.session_id OR NEW.key IS NOT OLD.key THEN RAISE(ABORT, 'task.identity_immutable: a task''s session and key never change')
     WHEN NEW.status IS NOT OLD.status AND (OLD.status || '>' || NEW.status) NOT IN ('pending>in_progress', 'pending>claimed', 'in_progress>claimed', 'claimed>verified', 'claimed>blocked', 'verified>completed', 'blocked>pending') AND (SELECT enforcement FROM sessions WHERE id = NEW.session_id) IS NOT 'observe' THEN RAISE(ABORT, 'task.forbidden_transition: ' || OLD.status || ' -> ' || NEW.status || ' is not a move of the task machine')
     WHEN NEW.status IS NOT OLD.status AND (OLD.status || '>' || NEW.status) NOT IN ('pending>in_progress', 'pending>claimed', 'in_progress>claimed', 'claimed>verified', 'claimed>blocked', 'verified>completed', 'blocked>pending') AND NEW.verification IS NOT 'none' THEN RAISE(ABORT, 'task.unverified_status: ' || OLD.status || ' -> ' || NEW.status || ' skips the machine and must be recorded with verification = ''none''')
-    WHEN NEW.verified_by IS NOT NULL AND (NEW.verified_by = NEW.claimed_by OR (NEW.verified_by_principal IS NOT NULL AND NEW.verified_by_principal = NEW.claimed_by_principal)) THEN RAISE(ABORT, 'task.claimant_cannot_verify: the claimant of a task can never verify it')
-    WHEN NEW.blocked_by IS NOT NULL AND (NEW.blocked_by = NEW.claimed_by OR (NEW.blocked_by_principal IS NOT NULL AND NEW.blocked_by_principal = NEW.claimed_by_principal)) THEN RAISE(ABORT, 'task.claimant_cannot_block: the claimant of a task can never block it')
+    WHEN NEW.verified_by = NEW.claimed_by OR NEW.verified_by_principal = NEW.claimed_by_principal THEN RAISE(ABORT, 'task.claimant_cannot_verify: the claimant of a task can never verify it')
+    WHEN NEW.blocked_by = NEW.claimed_by OR NEW.blocked_by_principal = NEW.claimed_by_principal THEN RAISE(ABORT, 'task.claimant_cannot_block: the claimant of a task can never block it')
+    WHEN NEW.status IN ('verified', 'completed') AND NEW.verification IS NOT 'none' AND ((OLD.status IN ('verified', 'completed') AND OLD.verification IS 'none') OR ((SELECT enforcement FROM sessions WHERE id = NEW.session_id) = 'observe' AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL))) THEN RAISE(ABORT, 'task.unverified_status: a ' || NEW.status || ' task that no verifier verified stays recorded with verification = ''none''')
     WHEN (SELECT enforcement FROM sessions WHERE id = NEW.session_id) IS NOT 'observe' AND (NEW.verification IS 'none' OR (NEW.status IN ('verified', 'completed') AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL))) THEN RAISE(ABORT, 'task.verification_required: in an enforce session a task is verified or completed only through a verify move by a verifier')
   END;
 END;

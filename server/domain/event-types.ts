@@ -17,6 +17,7 @@ export const TASK_MOVE_EVENTS: Readonly<Record<TaskMove, string>> = {
 export const EVENT_TYPES = {
   sessionCreated: "session.created",
   sessionStatusChanged: "session.status_changed",
+  sessionEnforcementChanged: "session.enforcement_changed",
   taskCreated: "task.created",
   /** An observe session's orchestrator reported a status; `unverified_completion` when it skipped verification. */
   taskReported: "task.reported",

@@ -1,0 +1,130 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_DB_PATH, type Db, closeDb, createMemoryDb, getDb, openDatabase, resolveDbPath } from "./client";
+import { sessions } from "./schema";
+
+let dir: string;
+const opened: Db[] = [];
+const open = (file: string, options?: Parameters<typeof openDatabase>[1]) => {
+  const db = openDatabase(file, options);
+  opened.push(db);
+  return db;
+};
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-client-"));
+});
+afterEach(() => {
+  for (const db of opened.splice(0)) if (db.$client.open) db.$client.close();
+  closeDb();
+  vi.unstubAllEnvs();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const migrationCount = (db: Db) => Number(db.$client.prepare(`SELECT count(*) FROM "__drizzle_migrations"`).pluck().get());
+
+describe("openDatabase on a file", () => {
+  it("creates missing folders and opens with WAL, foreign keys, a busy timeout and NORMAL sync", () => {
+    const file = path.join(dir, "nested", "deeper", "proofgate.db");
+    const sqlite = open(file).$client;
+    expect(fs.existsSync(file)).toBe(true);
+    expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(sqlite.pragma("busy_timeout", { simple: true })).toBeGreaterThan(0);
+    expect(sqlite.pragma("synchronous", { simple: true })).toBe(1);
+  });
+
+  it("enforces foreign keys, not just reports them on", () => {
+    const sqlite = open(path.join(dir, "p.db")).$client;
+    expect(() => sqlite.prepare("INSERT INTO tasks (session_id, key, title) VALUES ('no-such-session', 'T1', 't')").run()).toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
+  });
+
+  it("stamps raw inserts with UTC epoch milliseconds, which Drizzle reads back as the same instant", () => {
+    const db = open(path.join(dir, "p.db"));
+    const before = Date.now();
+    db.$client.prepare("INSERT INTO sessions (id) VALUES ('s1')").run();
+    const raw = db.$client.prepare("SELECT created_at, started_at, updated_at, typeof(created_at) AS type FROM sessions").get() as {
+      created_at: number;
+      started_at: number;
+      updated_at: number;
+      type: string;
+    };
+    expect(raw.type).toBe("integer");
+    for (const at of [raw.created_at, raw.started_at, raw.updated_at]) {
+      expect(Math.abs(at - before)).toBeLessThan(1000);
+    }
+    const [session] = db.select().from(sessions).where(eq(sessions.id, "s1")).all();
+    expect(session?.createdAt).toBeInstanceOf(Date);
+    expect(session?.createdAt.getTime()).toBe(raw.created_at);
+  });
+
+  it("opens read-only without migrating or writing, and refuses a missing file", () => {
+    const file = path.join(dir, "p.db");
+    open(file).$client.prepare("INSERT INTO sessions (id) VALUES ('s1')").run();
+    const reader = open(file, { readonly: true }).$client;
+    expect(reader.prepare("SELECT id FROM sessions").pluck().all()).toEqual(["s1"]);
+    expect(() => reader.prepare("INSERT INTO sessions (id) VALUES ('s2')").run()).toThrow(/readonly/);
+    expect(() => open(path.join(dir, "missing.db"), { readonly: true })).toThrow();
+    expect(fs.existsSync(path.join(dir, "missing.db"))).toBe(false);
+  });
+
+  it("leaves an unmigrated file alone when asked to", () => {
+    const sqlite = open(path.join(dir, "p.db"), { migrate: false }).$client;
+    expect(sqlite.prepare("SELECT count(*) FROM sqlite_master").pluck().get()).toBe(0);
+  });
+
+  it("applies migrations once: reopening the file finds nothing to do", () => {
+    const file = path.join(dir, "p.db");
+    const first = open(file);
+    const rows = first.$client.prepare(`SELECT hash, created_at FROM "__drizzle_migrations"`).all();
+    first.$client.close();
+    const second = open(file);
+    expect(second.$client.prepare(`SELECT hash, created_at FROM "__drizzle_migrations"`).all()).toEqual(rows);
+    expect(migrationCount(second)).toBe(2);
+  });
+});
+
+describe("createMemoryDb", () => {
+  it("gives each caller its own migrated database", () => {
+    const a = createMemoryDb();
+    const b = createMemoryDb();
+    opened.push(a, b);
+    for (const db of [a, b]) {
+      expect(migrationCount(db)).toBe(2);
+      expect(db.$client.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBeGreaterThan(50);
+      expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+    }
+    a.$client.prepare("INSERT INTO sessions (id) VALUES ('only-in-a')").run();
+    expect(a.$client.prepare("SELECT count(*) FROM sessions").pluck().get()).toBe(1);
+    expect(b.$client.prepare("SELECT count(*) FROM sessions").pluck().get()).toBe(0);
+  });
+});
+
+describe("the process-wide database", () => {
+  it("resolves the path from the argument, then PROOFGATE_DB, then the default", () => {
+    vi.stubEnv("PROOFGATE_DB", "");
+    delete process.env.PROOFGATE_DB;
+    expect(resolveDbPath()).toBe(DEFAULT_DB_PATH);
+    vi.stubEnv("PROOFGATE_DB", "/tmp/from-env.db");
+    expect(resolveDbPath()).toBe("/tmp/from-env.db");
+    expect(resolveDbPath("/tmp/explicit.db")).toBe("/tmp/explicit.db");
+  });
+
+  it("opens PROOFGATE_DB once and reopens after closeDb", () => {
+    const file = path.join(dir, "shared.db");
+    vi.stubEnv("PROOFGATE_DB", file);
+    const db = getDb();
+    expect(getDb()).toBe(db);
+    expect(db.$client.name).toBe(file);
+    closeDb();
+    expect(db.$client.open).toBe(false);
+    const again = getDb();
+    expect(again).not.toBe(db);
+    expect(migrationCount(again)).toBe(2);
+  });
+});

@@ -1,0 +1,49 @@
+import { type Command } from "commander";
+import { openDatabase, resolveDbPath } from "@/db/client";
+import { applyMigrations, findMigrationsFolder } from "@/db/migrate";
+import { MAX_DEMO_SESSIONS, generateDemoData } from "@/server/demo/generate";
+import { type GlobalOptions, positiveInt, seed } from "./options";
+import { type Output } from "./output";
+
+/** Operator commands on the database file: `migrate` and `demo`. */
+export function databaseCommands(program: Command, out: Output): void {
+  program
+    .command("migrate")
+    .description("Create the database file if needed and apply every pending migration")
+    .addHelpText("after", "\nExample:\n  proofgate migrate --db ./data/proofgate.db")
+    .action((_options, command: Command) => {
+      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      const db = openDatabase(file, { migrate: false });
+      const applied = applyMigrations(db.$client, findMigrationsFolder());
+      const tables = (db.$client.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").get() as { n: number }).n;
+      db.$client.close();
+      out.result({ database: file, applied, tables }, `${file}: ${applied} migration${applied === 1 ? "" : "s"} applied, ${tables} tables`);
+    });
+
+  program
+    .command("demo")
+    .description("Fill the database with deterministic demo sessions (every task, criterion and goal state)")
+    .option("--sessions <n>", `how many sessions (1–${MAX_DEMO_SESSIONS})`, positiveInt(MAX_DEMO_SESSIONS), 50)
+    .option("--seed <s>", "seed: the same seed gives the same data", seed, 1)
+    .option("--if-empty", "do nothing when the database already has sessions")
+    .addHelpText("after", "\nExamples:\n  proofgate demo --db /tmp/x.db --sessions 50\n  proofgate demo --sessions 10000 --seed 7")
+    .action((options: { sessions: number; seed: number; ifEmpty?: boolean }, command: Command) => {
+      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      const db = openDatabase(file);
+      try {
+        const existing = (db.$client.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+        if (options.ifEmpty && existing > 0) {
+          out.result({ database: file, skipped: true, existingSessions: existing }, `${file} already has ${existing} sessions: no demo data added`);
+          return;
+        }
+        const summary = generateDemoData(db, {
+          sessions: options.sessions,
+          seed: options.seed,
+          onProgress: (done, total) => out.progress(`generated ${done}/${total} sessions`),
+        });
+        out.result({ database: file, ...summary }, `${file}: ${summary.sessions} demo sessions (seed ${summary.seed}) in ${(summary.milliseconds / 1000).toFixed(1)} s — ${Object.entries(summary.rows).map(([t, n]) => `${t} ${n}`).join(", ")}`);
+      } finally {
+        db.$client.close();
+      }
+    });
+}

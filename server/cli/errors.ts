@@ -1,0 +1,32 @@
+import { CommanderError } from "commander";
+import { DomainError, GateRejectedError } from "@/server/domain/errors";
+import { toDomainError } from "@/server/services/sqlite-errors";
+
+/** Exit codes that mean something to a calling script. */
+export const EXIT = { ok: 0, refused: 1, badInput: 2, notFound: 3, unreachable: 4 } as const;
+
+/** Thrown by commands for bad arguments that commander itself cannot see (names the argument). */
+export class UsageError extends Error {}
+
+/** The one place a CLI failure becomes a message on stderr and an exit code. */
+export function handleError(error: unknown, json: boolean): number {
+  const { code, payload } = describe(toDomainError(error));
+  if (json) process.stderr.write(`${JSON.stringify({ error: payload })}\n`);
+  else process.stderr.write(`proofgate: ${payload.message}${payload.reasons ? `\n${payload.reasons.map((r) => `  - ${r}`).join("\n")}` : ""}\n`);
+  return code;
+}
+
+function describe(error: unknown): { code: number; payload: { rule?: string; message: string; reasons?: readonly string[] } } {
+  if (error instanceof GateRejectedError) return { code: EXIT.refused, payload: { rule: error.rule, message: error.message, reasons: error.reasons } };
+  if (error instanceof DomainError) {
+    const code = error.kind === "validation" ? EXIT.badInput : error.kind === "not_found" ? EXIT.notFound : EXIT.refused;
+    return { code, payload: { rule: error.rule, message: error.message } };
+  }
+  if (error instanceof UsageError) return { code: EXIT.badInput, payload: { message: error.message } };
+  if (error instanceof CommanderError) return { code: EXIT.badInput, payload: { message: error.message.replace(/^error: /, "") } };
+  const sqliteCode = (error as { code?: unknown } | null)?.code;
+  if (typeof sqliteCode === "string" && /^SQLITE_(CANTOPEN|NOTADB|IOERR|BUSY|LOCKED|READONLY)/.test(sqliteCode)) {
+    return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
+  }
+  return { code: EXIT.unreachable, payload: { message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+}

@@ -1,0 +1,48 @@
+import { Command, CommanderError } from "commander";
+import { databaseCommands } from "./database";
+import { EXIT, UsageError, handleError } from "./errors";
+import { type GlobalOptions } from "./options";
+import { createOutput } from "./output";
+
+/**
+ * The `proofgate` command line: the agents' interface and the operator's tools. In local mode
+ * (`--db` / PROOFGATE_DB) it opens the database file directly and acts as the machine's operator.
+ */
+export function buildProgram(options: { json?: boolean } = {}): Command {
+  const program = new Command("proofgate")
+    .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
+    .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
+    .option("--json", "print machine-readable JSON")
+    .option("--quiet", "print only results, no progress")
+    .option("--agent-id <label>", "the agent label this call acts as (e.g. developer_1)")
+    .showHelpAfterError(!options.json)
+    // With --json, usage errors are reported once, as JSON, by handleError.
+    .configureOutput(options.json ? { writeErr: () => undefined } : {})
+    .exitOverride();
+  const out = createOutput(() => program.opts<GlobalOptions>());
+  databaseCommands(program, out);
+  program.command("help [command]").description("show help for a command").action((name?: string) => {
+    const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
+    if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);
+    target.outputHelp();
+  });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const program = buildProgram({ json });
+  try {
+    if (argv.length <= 2) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version")) return EXIT.ok;
+    // Without --json commander has already printed the message and the command's help.
+    if (error instanceof CommanderError && !json) return EXIT.badInput;
+    return handleError(error, json);
+  }
+}

@@ -1,0 +1,27 @@
+import { InvalidArgumentError } from "commander";
+import { MAX_SEED } from "@/server/demo/generate";
+
+/** Commander argument parsers that name the rule they enforce. */
+export function positiveInt(max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > max) {
+      throw new InvalidArgumentError(`must be an integer from 1 to ${max}`);
+    }
+    return n;
+  };
+}
+
+/** A seed: 0 to 2^31 − 1 (the generator mixes it into 32-bit state, so larger values would alias). */
+export function seed(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > MAX_SEED) throw new InvalidArgumentError(`must be an integer from 0 to ${MAX_SEED}`);
+  return n;
+}
+
+export interface GlobalOptions {
+  db?: string;
+  json?: boolean;
+  quiet?: boolean;
+  agentId?: string;
+}

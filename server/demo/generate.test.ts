@@ -1,0 +1,187 @@
+/**
+ * The demo generator's contract with its callers: the same seed and "now" give the same database,
+ * seeds do not collide, and bad options are refused with a ValidationError naming the option.
+ */
+import { getTableName, is } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import { type Db, createMemoryDb } from "@/db/client";
+import * as schema from "@/db/schema";
+import { ValidationError } from "@/server/domain/errors";
+import { type DemoOptions, generateDemoData } from "./generate";
+
+const NOW = new Date("2026-11-21T12:00:00Z");
+
+/** The tables a dashboard reads, in a stable order. */
+const LEDGER_TABLES = [
+  "sessions",
+  "tasks",
+  "task_transitions",
+  "success_criteria",
+  "criterion_updates",
+  "completion_checks",
+  "goals",
+  "attempts",
+  "attempt_results",
+  "tool_calls",
+  "goal_gate_evaluations",
+  "orchestration_logs",
+  "token_usage",
+  "events",
+] as const;
+
+function generated(options: Partial<DemoOptions> & { seed: number }, db: Db = createMemoryDb()): Db {
+  generateDemoData(db, { sessions: 30, now: NOW, logsPerSession: 20, ...options });
+  return db;
+}
+
+function dump(db: Db, tables: readonly string[]): Record<string, unknown[]> {
+  return Object.fromEntries(tables.map((t) => [t, db.$client.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]));
+}
+
+/** Every table the schema defines (drizzle's table objects among the barrel's exports). */
+function schemaTables(): string[] {
+  return Object.values(schema as Record<string, unknown>)
+    .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+    .map((table) => getTableName(table))
+    .sort();
+}
+
+/** A dump with the seed-bearing session ids made neutral, so two seeds' content can be compared. */
+function contentOf(db: Db, seed: number): string {
+  return JSON.stringify(dump(db, LEDGER_TABLES)).replaceAll(`demo_${seed}_`, "demo_SEED_");
+}
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to throw");
+}
+
+describe("generateDemoData: determinism", () => {
+  it("gives identical rows in every ledger table for the same seed and now", () => {
+    const first = generated({ seed: 3 });
+    const second = generated({ seed: 3 });
+    const a = dump(first, LEDGER_TABLES);
+    expect(a.sessions).toHaveLength(30);
+    expect(a.events!.length).toBeGreaterThan(100);
+    expect(dump(second, LEDGER_TABLES)).toEqual(a);
+  });
+
+  it("gives different data for a different seed, beyond the session ids", () => {
+    expect(contentOf(generated({ seed: 3 }), 3)).not.toBe(contentOf(generated({ seed: 4 }), 4));
+  });
+
+  it("returns a summary whose row counts match the tables", () => {
+    const db = createMemoryDb();
+    const summary = generateDemoData(db, { sessions: 12, seed: 9, now: NOW, logsPerSession: 10 });
+    expect(summary).toMatchObject({ sessions: 12, seed: 9, firstSessionId: "demo_9_00001" });
+    for (const [table, n] of Object.entries(summary.rows)) {
+      expect(n, table).toBe((db.$client.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n);
+    }
+    expect(summary.rows.sessions).toBe(12);
+  });
+
+  it("reports progress once per batch and writes the same rows whatever the batch size", () => {
+    const progress: [number, number][] = [];
+    const batched = generated({ seed: 5, sessions: 10, batchSize: 4, onProgress: (done, total) => progress.push([done, total]) });
+    expect(progress).toEqual([[4, 10], [8, 10], [10, 10]]);
+    expect(dump(batched, LEDGER_TABLES)).toEqual(dump(generated({ seed: 5, sessions: 10 }), LEDGER_TABLES));
+  });
+
+  // Configuration rows are dated by the generator's `now`, not the wall clock.
+  it("gives identical rows in every table of the schema, server-wide configuration included", () => {
+    const all = schemaTables();
+    expect(all.length).toBeGreaterThan(30);
+    const first = dump(generated({ seed: 3, sessions: 2 }), all);
+    const second = dump(generated({ seed: 3, sessions: 2 }), all);
+    expect(second).toEqual(first);
+  });
+
+  it("dates the server-wide configuration rows no later than the generator's now", () => {
+    const past = new Date("2024-01-01T00:00:00Z");
+    const db = createMemoryDb();
+    generateDemoData(db, { sessions: 1, seed: 1, now: past, logsPerSession: 5 });
+    for (const table of ["configuration", "model_config"]) {
+      const newest = db.$client.prepare(`SELECT max(updated_at) FROM "${table}"`).pluck().get() as number;
+      expect(newest, table).toBeLessThanOrEqual(past.getTime());
+    }
+  });
+
+  // The generator mixes the seed into 32-bit state, so seeds past 2^31 − 1 would alias smaller ones: refused.
+  it("refuses seeds past 2^31 - 1, which would alias smaller seeds", () => {
+    const error = catchError(() => generateDemoData(createMemoryDb(), { sessions: 1, seed: 2 ** 32, now: NOW }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe("seed");
+    expect(contentOf(generated({ seed: 2 ** 31 - 1, sessions: 2 }), 2 ** 31 - 1)).not.toBe(contentOf(generated({ seed: 0, sessions: 2 }), 0));
+  });
+});
+
+describe("generateDemoData: seeds in one database", () => {
+  it("refuses to generate the same seed twice, with a ValidationError on seed, writing nothing", () => {
+    const db = generated({ seed: 1, sessions: 3 });
+    const before = dump(db, LEDGER_TABLES);
+    const error = catchError(() => generateDemoData(db, { sessions: 3, seed: 1, now: NOW }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe("seed");
+    expect((error as ValidationError).message).toMatch(/^seed: .*seed 1/);
+    expect(dump(db, LEDGER_TABLES)).toEqual(before);
+  });
+
+  it("lets seeds 1 and 2 coexist, each with its own sessions", () => {
+    const db = generated({ seed: 1, sessions: 4 });
+    const summary = generateDemoData(db, { sessions: 5, seed: 2, now: NOW, logsPerSession: 20 });
+    expect(summary.firstSessionId).toBe("demo_2_00001");
+    const ids = (db.$client.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+    expect(ids).toEqual([
+      "demo_1_00001",
+      "demo_1_00002",
+      "demo_1_00003",
+      "demo_1_00004",
+      "demo_2_00001",
+      "demo_2_00002",
+      "demo_2_00003",
+      "demo_2_00004",
+      "demo_2_00005",
+    ]);
+    // Server-wide configuration is seeded once, not once per seed.
+    const models = db.$client.prepare("SELECT agent_role, count(*) AS n FROM model_config GROUP BY agent_role HAVING n > 1").all();
+    expect(models).toEqual([]);
+  });
+
+  it("writes seed 2's sessions exactly as it would into an empty database", () => {
+    const shared = generated({ seed: 1, sessions: 3 });
+    generated({ seed: 2, sessions: 3 }, shared);
+    const alone = generated({ seed: 2, sessions: 3 });
+    const rowsOf = (db: Db) => db.$client.prepare("SELECT * FROM sessions WHERE id LIKE 'demo_2_%' ORDER BY id").all();
+    expect(rowsOf(shared)).toEqual(rowsOf(alone));
+  });
+});
+
+describe("generateDemoData: input validation", () => {
+  it.each([0, -1, 1.5, 100_001, Number.NaN])("refuses sessions = %s with a ValidationError on sessions", (sessions) => {
+    const db = createMemoryDb();
+    const error = catchError(() => generateDemoData(db, { sessions, now: NOW }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe("sessions");
+    expect((error as Error).message).toMatch(/^sessions: /);
+    expect(db.$client.prepare("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+  });
+
+  it.each([-1, 1.5, Number.POSITIVE_INFINITY])("refuses seed = %s with a ValidationError on seed", (seed) => {
+    const db = createMemoryDb();
+    const error = catchError(() => generateDemoData(db, { sessions: 1, seed, now: NOW }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe("seed");
+    expect((error as Error).message).toMatch(/^seed: /);
+    expect(db.$client.prepare("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+  });
+
+  it("accepts the bounds: one session, and seed 0", () => {
+    const db = createMemoryDb();
+    expect(generateDemoData(db, { sessions: 1, seed: 0, now: NOW, logsPerSession: 5 }).firstSessionId).toBe("demo_0_00001");
+  });
+});

@@ -1,0 +1,86 @@
+import { desc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx, Tx } from "@/db/client";
+import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
+import { type CompletionVerdict, evaluateCompletion } from "@/server/domain/completion-gate";
+import { EVENT_TYPES } from "@/server/domain/event-types";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { loadSession } from "../session/load";
+
+export type CompletionCheckRow = typeof completionChecks.$inferSelect;
+
+/**
+ * Run the completion gate on the session's current rows and record the check (accepted or
+ * rejected, with every reason). Returns the recorded row; it does not change the session.
+ */
+export function checkCompletion(ctx: ServiceContext, input: { sessionId: string; claimedVerdict?: string }): CompletionCheckRow {
+  requireRole(ctx, ["agent", "verifier", "orchestrator", "lead", "admin"], "completion.check_role", "run the completion check");
+  return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict ?? null));
+}
+
+/** The gate's verdict on a session's rows as they are now (no write). */
+export function evaluateSessionCompletion(tx: Tx, sessionId: string): CompletionVerdict {
+  const criteria = tx
+    .select({ criterion: successCriteria.criterion, status: successCriteria.status, actual: successCriteria.actual, evidence: successCriteria.evidence, requiredForCompletion: successCriteria.requiredForCompletion, verifierStatus: successCriteria.verifierStatus, verifierActual: successCriteria.verifierActual, verifierEvidence: successCriteria.verifierEvidence })
+    .from(successCriteria)
+    .where(eq(successCriteria.sessionId, sessionId))
+    .all();
+  const gateTasks = tx.select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification }).from(tasks).where(eq(tasks.sessionId, sessionId)).all();
+  const contractGoals = tx
+    .select({ id: goals.id, goalText: goals.goalText })
+    .from(goals)
+    .innerJoin(goalContracts, eq(goalContracts.goalId, goals.id))
+    .where(eq(goals.sessionId, sessionId))
+    .all();
+  const latest = new Map<number, "SUCCESS" | "PARTIAL" | "BLOCKED">();
+  if (contractGoals.length > 0) {
+    const evaluations = tx
+      .select({ goalId: goalGateEvaluations.goalId, verdict: goalGateEvaluations.verdict })
+      .from(goalGateEvaluations)
+      .where(inArray(goalGateEvaluations.goalId, contractGoals.map((g) => g.id)))
+      .orderBy(desc(goalGateEvaluations.id))
+      .all();
+    for (const e of evaluations) if (!latest.has(e.goalId)) latest.set(e.goalId, e.verdict);
+  }
+  return evaluateCompletion({
+    criteria,
+    tasks: gateTasks,
+    contractGoals: contractGoals.map((g) => ({ id: g.id, goalText: g.goalText, verdict: latest.get(g.id) ?? null })),
+  });
+}
+
+/** Evaluate and append the `completion_checks` row with its event, inside the caller's transaction. */
+export function recordCompletionCheck(tx: Tx, ctx: ServiceContext, sessionId: string, claimedVerdict: string | null, source: CompletionCheckRow["source"] = "gate"): CompletionCheckRow {
+  loadSession(tx, sessionId);
+  const verdict = evaluateSessionCompletion(tx, sessionId);
+  const row = tx
+    .insert(completionChecks)
+    .values({
+      sessionId,
+      accepted: verdict.accepted,
+      reasons: verdict.reasons,
+      metCount: verdict.metCount,
+      totalCount: verdict.totalCount,
+      source,
+      claimedVerdict,
+      details: { discrepancies: verdict.discrepancies, externallyBlocked: verdict.externallyBlocked },
+      actor: ctx.actor.label,
+      principalId: ctx.actor.principalId,
+      role: ctx.actor.role,
+      at: nowOf(ctx),
+    })
+    .returning()
+    .get();
+  appendEvent(tx, ctx, { type: EVENT_TYPES.completionChecked, sessionId, entity: "completion_check", entityId: row.id, data: { accepted: row.accepted, met: row.metCount, total: row.totalCount } });
+  return row;
+}
+
+/** The newest checks of a session, newest first. */
+export function listCompletionChecks(db: DbOrTx, input: { sessionId: string; limit?: number }): CompletionCheckRow[] {
+  return db
+    .select()
+    .from(completionChecks)
+    .where(eq(completionChecks.sessionId, input.sessionId))
+    .orderBy(desc(completionChecks.id))
+    .limit(Math.min(input.limit ?? 50, 500))
+    .all();
+}

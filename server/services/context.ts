@@ -1,0 +1,66 @@
+import type { Db, Tx } from "@/db/client";
+import { events } from "@/db/schema";
+import type { Actor, Role } from "@/server/domain/actors";
+import type { Enforcement } from "@/server/domain/task-machine";
+import { RoleForbiddenError } from "@/server/domain/errors";
+import { toDomainError } from "./sqlite-errors";
+
+/** What every service verb receives: the database and who is acting. */
+export interface ServiceContext {
+  db: Db;
+  actor: Actor;
+  /** Injected clock (tests); defaults to the real time. */
+  now?: () => Date;
+  /** Enforcement for sessions created without one (server-wide default, e.g. PROOFGATE_ENFORCEMENT). */
+  defaultEnforcement?: Enforcement;
+}
+
+export function nowOf(ctx: ServiceContext): Date {
+  return ctx.now?.() ?? new Date();
+}
+
+/**
+ * Run one action as one transaction. `BEGIN IMMEDIATE` takes the write lock up front, so a
+ * concurrent writer in another process waits on the busy timeout instead of failing with
+ * SQLITE_BUSY when a read-then-write transaction tries to upgrade. A refusal from a trigger becomes
+ * the same domain error the domain would have raised; nothing of the action is kept.
+ */
+export function write<T>(ctx: ServiceContext, action: (tx: Tx) => T): T {
+  try {
+    return ctx.db.transaction(action, { behavior: "immediate" });
+  } catch (error) {
+    throw toDomainError(error);
+  }
+}
+
+export interface EventInput {
+  type: string;
+  sessionId: string | null;
+  entity: string;
+  entityId: string | number | null;
+  data?: Record<string, unknown>;
+}
+
+/** Append the `events` row every mutation owes, inside the mutation's transaction. */
+export function appendEvent(tx: Tx, ctx: ServiceContext, event: EventInput): void {
+  tx.insert(events)
+    .values({
+      at: nowOf(ctx),
+      type: event.type,
+      sessionId: event.sessionId,
+      entity: event.entity,
+      entityId: event.entityId === null ? null : String(event.entityId),
+      actor: ctx.actor.label,
+      principalId: ctx.actor.principalId,
+      role: ctx.actor.role,
+      data: event.data ?? null,
+    })
+    .run();
+}
+
+/** A role check that names its rule: `requireRole(ctx, ["lead", "admin"], "session.enforcement_role", "change enforcement")`. */
+export function requireRole(ctx: ServiceContext, roles: readonly Role[], rule: string, action: string): void {
+  if (!roles.includes(ctx.actor.role)) {
+    throw new RoleForbiddenError(rule, `role ${ctx.actor.role} may not ${action} (allowed: ${roles.join(", ")})`);
+  }
+}

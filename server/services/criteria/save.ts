@@ -1,0 +1,51 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { successCriteria } from "@/db/schema";
+import { assertMayChangeRequiredFlag, assertMayReportCriteria, validateCriteriaList } from "@/server/domain/criteria";
+import { ValidationError } from "@/server/domain/errors";
+import { type ServiceContext, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { type CriterionRow, recordCriterionChange } from "./record";
+import type { SaveCriteriaInput } from "./schemas";
+
+/**
+ * Save a session's criteria list: all or nothing. A criterion already saved is updated in place
+ * (000's UPSERT — saving the same list twice leaves one row each); its text never changes. Changing
+ * whether an existing criterion is required takes a lead. Each real change is on the record.
+ */
+export function saveCriteria(ctx: ServiceContext, input: SaveCriteriaInput): CriterionRow[] {
+  assertMayReportCriteria(ctx.actor);
+  const list = validateCriteriaList(input.criteria);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const now = nowOf(ctx);
+    return list.map((item, i) => {
+      const existing = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion))).get();
+      if (!existing) {
+        const supersedesId = item.supersedes ? findId(tx, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;
+        const row = tx
+          .insert(successCriteria)
+          .values({ sessionId: input.sessionId, criterion: item.criterion, status: item.status ?? "pending", actual: item.actual ?? null, evidence: item.evidence ?? null, requiredForCompletion: item.requiredForCompletion ?? true, supersedesId, createdBy: ctx.actor.label, createdAt: now, updatedAt: now })
+          .returning()
+          .get();
+        recordCriterionChange(tx, ctx, row, { kind: "create", toStatus: row.status, actual: row.actual, evidence: row.evidence, required: row.requiredForCompletion });
+        return row;
+      }
+      const required = item.requiredForCompletion ?? existing.requiredForCompletion;
+      if (required !== existing.requiredForCompletion) assertMayChangeRequiredFlag(ctx.actor);
+      const next = { status: item.status ?? existing.status, actual: item.actual === undefined ? existing.actual : item.actual, evidence: item.evidence === undefined ? existing.evidence : item.evidence };
+      const claimChanged = next.status !== existing.status || next.actual !== existing.actual || next.evidence !== existing.evidence;
+      if (!claimChanged && required === existing.requiredForCompletion) return existing;
+      const row = tx.update(successCriteria).set({ ...next, requiredForCompletion: required, updatedAt: now }).where(eq(successCriteria.id, existing.id)).returning().get()!;
+      if (claimChanged) recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
+      if (required !== existing.requiredForCompletion) recordCriterionChange(tx, ctx, row, { kind: "required", required });
+      return row;
+    });
+  });
+}
+
+function findId(tx: Tx, sessionId: string, criterion: string, field: string): number {
+  const row = tx.select({ id: successCriteria.id }).from(successCriteria).where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))).get();
+  if (!row) throw new ValidationError(field, "criteria.supersedes_unknown", `no criterion "${criterion}" in this session to supersede`);
+  return row.id;
+}

@@ -1,0 +1,59 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { successCriteria } from "@/db/schema";
+import { assertMayChangeRequiredFlag, assertMayReportCriteria, assertMayVerifyCriteria } from "@/server/domain/criteria";
+import { NotFoundError } from "@/server/domain/errors";
+import { type ServiceContext, nowOf, write } from "../context";
+import { type CriterionRow, recordCriterionChange } from "./record";
+import type { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
+
+function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionRow {
+  const row = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))).get();
+  if (!row) throw new NotFoundError("criterion", `${sessionId}: ${criterion}`);
+  return row;
+}
+
+/** The claimant's side (PM): status, actual and evidence of one criterion. The text never changes. */
+export function updateCriterion(ctx: ServiceContext, input: UpdateCriterionInput): CriterionRow {
+  assertMayReportCriteria(ctx.actor);
+  return write(ctx, (tx) => {
+    const existing = loadCriterion(tx, input.sessionId, input.criterion);
+    const next = {
+      status: input.status ?? existing.status,
+      actual: input.actual === undefined ? existing.actual : input.actual,
+      evidence: input.evidence === undefined ? existing.evidence : input.evidence,
+    };
+    const row = tx.update(successCriteria).set({ ...next, updatedAt: nowOf(ctx) }).where(eq(successCriteria.id, existing.id)).returning().get()!;
+    recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
+    return row;
+  });
+}
+
+/** A verifier's finding, recorded beside the claim; the completion gate trusts it over the claim. */
+export function verifyCriterion(ctx: ServiceContext, input: VerifyCriterionInput): CriterionRow {
+  assertMayVerifyCriteria(ctx.actor);
+  return write(ctx, (tx) => {
+    const existing = loadCriterion(tx, input.sessionId, input.criterion);
+    const now = nowOf(ctx);
+    const row = tx
+      .update(successCriteria)
+      .set({ verifierStatus: input.status, verifierActual: input.actual ?? null, verifierEvidence: input.evidence ?? null, verifierBy: ctx.actor.label, verifierAt: now, updatedAt: now })
+      .where(eq(successCriteria.id, existing.id))
+      .returning()
+      .get()!;
+    recordCriterionChange(tx, ctx, row, { kind: "verify", fromStatus: existing.verifierStatus ?? existing.status, toStatus: input.status, actual: row.verifierActual, evidence: row.verifierEvidence });
+    return row;
+  });
+}
+
+/** Only a lead decides whether a criterion is required for completion. */
+export function setCriterionRequired(ctx: ServiceContext, input: SetRequiredInput): CriterionRow {
+  assertMayChangeRequiredFlag(ctx.actor);
+  return write(ctx, (tx) => {
+    const existing = loadCriterion(tx, input.sessionId, input.criterion);
+    if (existing.requiredForCompletion === input.required) return existing;
+    const row = tx.update(successCriteria).set({ requiredForCompletion: input.required, updatedAt: nowOf(ctx) }).where(eq(successCriteria.id, existing.id)).returning().get()!;
+    recordCriterionChange(tx, ctx, row, { kind: "required", required: input.required });
+    return row;
+  });
+}

@@ -1,0 +1,26 @@
+import { randomUUID } from "node:crypto";
+import { sessions } from "@/db/schema";
+import { EVENT_TYPES } from "@/server/domain/event-types";
+import { ConflictError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import type { SessionRow } from "./load";
+import type { CreateSessionInput } from "./schemas";
+
+/** Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later. */
+export function createSession(ctx: ServiceContext, input: CreateSessionInput): SessionRow {
+  requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "session.create_role", "create sessions");
+  return write(ctx, (tx) => {
+    const now = nowOf(ctx);
+    const id = input.id ?? `pg_${now.toISOString().slice(0, 19).replace(/[-:T]/g, "")}_${randomUUID().slice(0, 8)}`;
+    const enforcement = input.enforcement ?? ctx.defaultEnforcement ?? "enforce";
+    const session = tx
+      .insert(sessions)
+      .values({ ...input, id, source: input.source ?? "api", enforcement, status: "active", startedAt: now, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning()
+      .get();
+    if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
+    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionCreated, sessionId: id, entity: "session", entityId: id, data: { enforcement, source: session.source } });
+    return session;
+  });
+}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "@/db/schema/enums";
+import { JsonObject, Label, SessionId, Text } from "../schemas-common";
+
+export const CreateSessionInput = z
+  .object({
+    /** Caller-given (e.g. `bazinga_20250112_143022`); generated when omitted. */
+    id: SessionId.optional(),
+    requirements: Text.nullish(),
+    mode: Label.nullish(),
+    initialBranch: Label.nullish(),
+    repoPath: z.string().max(4000).nullish(),
+    models: z.record(z.string(), z.string().max(200)).nullish(),
+    flags: JsonObject.nullish(),
+    metadata: JsonObject.nullish(),
+    source: z.enum(SESSION_SOURCES).optional(),
+    enforcement: z.enum(ENFORCEMENTS).optional(),
+  })
+  .strict();
+export type CreateSessionInput = z.infer<typeof CreateSessionInput>;
+
+export const UpdateSessionStatusInput = z.object({ sessionId: SessionId, status: z.enum(SESSION_STATUSES) }).strict();
+export type UpdateSessionStatusInput = z.infer<typeof UpdateSessionStatusInput>;
+
+export const SetEnforcementInput = z.object({ sessionId: SessionId, enforcement: z.enum(ENFORCEMENTS), reason: z.string().trim().min(1).max(4000) }).strict();
+export type SetEnforcementInput = z.infer<typeof SetEnforcementInput>;

@@ -1,0 +1,28 @@
+import { taskTransitions, tasks } from "@/db/schema";
+import { EVENT_TYPES } from "@/server/domain/event-types";
+import { ConflictError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { loadSession } from "../session/load";
+import { type CreateTaskInput } from "./schemas";
+import { type TaskRow } from "./load";
+
+/** Create a task (pending) in a session, with its `create` transition and event. */
+export function createTask(ctx: ServiceContext, input: CreateTaskInput): TaskRow {
+  requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.create_role", "create tasks");
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const now = nowOf(ctx);
+    const task = tx
+      .insert(tasks)
+      .values({ ...input, status: "pending", createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning()
+      .get();
+    if (!task) throw new ConflictError("task.exists", `task ${input.key} already exists in session ${input.sessionId}`);
+    tx.insert(taskTransitions)
+      .values({ taskId: task.id, sessionId: task.sessionId, move: "create", toStatus: "pending", actor: ctx.actor.label, principalId: ctx.actor.principalId, role: ctx.actor.role, at: now })
+      .run();
+    appendEvent(tx, ctx, { type: EVENT_TYPES.taskCreated, sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, title: task.title } });
+    return task;
+  });
+}

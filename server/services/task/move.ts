@@ -1,0 +1,54 @@
+import { and, eq } from "drizzle-orm";
+import { taskTransitions, tasks } from "@/db/schema";
+import { TASK_MOVE_EVENTS } from "@/server/domain/event-types";
+import { ConflictError } from "@/server/domain/errors";
+import { applyMove } from "@/server/domain/task-machine";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { type TaskRow, loadTask } from "./load";
+import { type MoveTaskInput } from "./schemas";
+
+/**
+ * Make one move of the task machine (claim, verify, block, complete, request/approve reset…). The
+ * domain decides; the update is a compare-and-set on `version`, so of two concurrent moves on one
+ * task exactly one wins and the other gets a CONFLICT instead of silently overwriting it.
+ */
+export function moveTask(ctx: ServiceContext, input: MoveTaskInput): TaskRow {
+  return write(ctx, (tx) => {
+    const task = loadTask(tx, input.sessionId, input.key);
+    if (input.expectedVersion !== undefined && input.expectedVersion !== task.version) {
+      throw new ConflictError("task.version_conflict", `task ${input.key} changed since version ${input.expectedVersion} (now ${task.version}, ${task.status}): reload and retry`);
+    }
+    const now = nowOf(ctx);
+    const outcome = applyMove(task, input.move, ctx.actor, input, now);
+    const { resetCount, ...patch } = outcome.patch;
+    const updated = tx
+      .update(tasks)
+      .set({ ...patch, status: outcome.to, resetCount: resetCount === "increment" ? task.resetCount + 1 : task.resetCount, version: task.version + 1, updatedAt: now })
+      .where(and(eq(tasks.id, task.id), eq(tasks.version, task.version)))
+      .returning()
+      .get();
+    if (!updated) throw new ConflictError("task.version_conflict", `task ${input.key} was changed by someone else: reload and retry`);
+    const judged = input.move === "verify" || input.move === "block";
+    tx.insert(taskTransitions)
+      .values({
+        taskId: task.id,
+        sessionId: task.sessionId,
+        move: input.move,
+        fromStatus: outcome.from,
+        toStatus: outcome.to,
+        actor: ctx.actor.label,
+        principalId: ctx.actor.principalId,
+        role: ctx.actor.role,
+        reason: outcome.reason,
+        evidence: patch.evidence ?? null,
+        proofpack: judged ? (patch.proofpack ?? null) : null,
+        failures: patch.failures ?? null,
+        verification: patch.verification ?? null,
+        claimant: judged ? task.claimedBy : null,
+        at: now,
+      })
+      .run();
+    appendEvent(tx, ctx, { type: TASK_MOVE_EVENTS[input.move], sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version } });
+    return updated;
+  });
+}

@@ -1,0 +1,90 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { taskTransitions, tasks } from "@/db/schema";
+import { EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
+import { ConflictError } from "@/server/domain/errors";
+import { type TaskMove, type TaskPatch, applyMove, moveForEdge, observeReportedStatus, refuseReportedStatus } from "@/server/domain/task-machine";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { loadSession } from "../session/load";
+import { type TaskRow, loadTask } from "./load";
+import { type ReportTaskInput } from "./schemas";
+
+/** Moves a bare status report may stand for: they need nothing but who is acting. */
+const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
+
+/**
+ * An orchestrator reports a task's details and, optionally, a status in its own words (BAZINGA's
+ * `update-task-group`). In an `enforce` session a status must be a legal move that needs no
+ * evidence (start, claim, complete), made by a role allowed to make it; anything else is refused
+ * with the move to use instead. In an `observe` session the status is accepted and recorded as what
+ * it is: a completion nobody verified is stored with `verification = 'none'` and flagged.
+ */
+export function reportTask(ctx: ServiceContext, input: ReportTaskInput): TaskRow {
+  requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.report_role", "report task status");
+  const { sessionId, key, status, sourceStatus, ...details } = input;
+  return write(ctx, (tx) => {
+    const session = loadSession(tx, sessionId);
+    const task = loadTask(tx, sessionId, key);
+    const now = nowOf(ctx);
+    const base = { ...details, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
+    if (status === undefined || status === task.status) return update(tx, task, base);
+
+    if (session.enforcement === "enforce") {
+      const move = moveForEdge(task.status, status);
+      if (!move || !REPORTABLE_MOVES.includes(move)) throw refuseReportedStatus(task.status, status);
+      const outcome = applyMove(task, move, ctx.actor, {}, now);
+      const { resetCount: _ignored, ...patch } = outcome.patch;
+      const updated = update(tx, task, { ...base, ...patch, status: outcome.to });
+      record(tx, ctx, task, { move, to: outcome.to, verification: null, patch, type: TASK_MOVE_EVENTS[move], now });
+      return updated;
+    }
+
+    const observed = observeReportedStatus(task, status);
+    const completion = status === "completed" ? { completedBy: ctx.actor.label, completedAt: now } : {};
+    const updated = update(tx, task, { ...base, ...completion, status: observed.to, verification: observed.verification });
+    record(tx, ctx, task, {
+      move: "report",
+      to: observed.to,
+      verification: observed.verification,
+      patch: {},
+      type: observed.unverified ? EVENT_TYPES.unverifiedCompletion : EVENT_TYPES.taskReported,
+      now,
+    });
+    return updated;
+  });
+}
+
+function update(tx: Tx, task: TaskRow, values: Partial<typeof tasks.$inferInsert>): TaskRow {
+  const updated = tx
+    .update(tasks)
+    .set(values)
+    .where(and(eq(tasks.id, task.id), eq(tasks.version, task.version)))
+    .returning()
+    .get();
+  if (!updated) throw new ConflictError("task.version_conflict", `task ${task.key} was changed by someone else: reload and retry`);
+  return updated;
+}
+
+function record(
+  tx: Tx,
+  ctx: ServiceContext,
+  task: TaskRow,
+  change: { move: string; to: TaskRow["status"]; verification: TaskRow["verification"]; patch: Omit<TaskPatch, "resetCount">; type: string; now: Date },
+): void {
+  tx.insert(taskTransitions)
+    .values({
+      taskId: task.id,
+      sessionId: task.sessionId,
+      move: change.move,
+      fromStatus: task.status,
+      toStatus: change.to,
+      actor: ctx.actor.label,
+      principalId: ctx.actor.principalId,
+      role: ctx.actor.role,
+      evidence: change.patch.evidence ?? null,
+      verification: change.verification,
+      at: change.now,
+    })
+    .run();
+  appendEvent(tx, ctx, { type: change.type, sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: task.status, to: change.to, verification: change.verification } });
+}

@@ -7,3 +7,4 @@ export * from "./telemetry";
 export * from "./config";
 export * from "./events";
 export * from "./relations";
+export * from "./auth";

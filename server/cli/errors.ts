@@ -1,4 +1,7 @@
+import { TRPCClientError } from "@trpc/client";
+import { TRPCError } from "@trpc/server";
 import { CommanderError } from "commander";
+import { exitCodeOf } from "./api";
 import { DomainError, GateRejectedError } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
 
@@ -21,6 +24,15 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
   if (error instanceof DomainError) {
     const code = error.kind === "validation" ? EXIT.badInput : error.kind === "not_found" ? EXIT.notFound : EXIT.refused;
     return { code, payload: { rule: error.rule, message: error.message } };
+  }
+  if (error instanceof TRPCError || error instanceof TRPCClientError) {
+    const data = (error instanceof TRPCClientError ? error.data : undefined) as { rule?: string; reasons?: readonly string[] } | undefined;
+    const cause = error instanceof TRPCError ? error.cause : undefined;
+    const reasons = data?.reasons ?? (cause instanceof GateRejectedError ? cause.reasons : undefined);
+    const rule = data?.rule ?? (cause instanceof DomainError ? cause.rule : undefined);
+    const code = exitCodeOf(error) ?? EXIT.unreachable;
+    const message = code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${error.message}` : error.message;
+    return { code, payload: { rule, message, reasons } };
   }
   if (error instanceof UsageError) return { code: EXIT.badInput, payload: { message: error.message } };
   if (error instanceof CommanderError) return { code: EXIT.badInput, payload: { message: error.message.replace(/^error: /, "") } };

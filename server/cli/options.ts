@@ -21,6 +21,8 @@ export function seed(value: string): number {
 
 export interface GlobalOptions {
   db?: string;
+  url?: string;
+  token?: string;
   json?: boolean;
   quiet?: boolean;
   agentId?: string;

@@ -1,0 +1,50 @@
+import type { Db } from "@/db/client";
+import type { Actor } from "@/server/domain/actors";
+import { authenticateToken } from "@/server/services/admin/tokens";
+import type { Auth } from "@/server/auth/auth";
+import type { ApiContext } from "./trpc";
+
+/** The header a remote CLI or agent uses to say which agent label it acts as (`--agent-id`). */
+export const AGENT_HEADER = "x-proofgate-agent";
+
+/**
+ * Who is calling: an API token (`Authorization: Bearer pg_…`), else a signed-in person's cookie
+ * session. A bearer header that does not authenticate never falls back to cookies.
+ */
+export async function createRequestContext(req: Request, db: Db, auth: Auth): Promise<ApiContext> {
+  const authorization = req.headers.get("authorization");
+  if (authorization?.toLowerCase().startsWith("bearer ")) {
+    const actor = authenticateToken(db, authorization.slice(7).trim(), req.headers.get(AGENT_HEADER) ?? undefined);
+    return { db, actor, via: actor ? "token" : "none", sameOrigin: true };
+  }
+  const session = await auth.api.getSession({ headers: req.headers });
+  if (!session) return { db, actor: null, via: "none", sameOrigin: isSameOrigin(req) };
+  const role = (session.user as { role?: string }).role;
+  const actor: Actor = {
+    principalId: `user:${session.user.id}`,
+    principalKind: "user",
+    role: role === "admin" || role === "lead" ? role : "viewer",
+    label: session.user.email,
+  };
+  return { db, actor, via: "cookie", sameOrigin: isSameOrigin(req) };
+}
+
+/**
+ * A cookie-authenticated write must come from this site's own pages. Browsers send `Origin` on
+ * cross-origin requests (and on same-origin POSTs) and `Sec-Fetch-Site`; either one that points
+ * elsewhere marks the request as cross-site.
+ */
+export function isSameOrigin(req: Request): boolean {
+  const origin = req.headers.get("origin");
+  if (origin) {
+    const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+    const trusted = process.env.PROOFGATE_TRUSTED_ORIGINS?.split(",").map((o) => o.trim()) ?? [];
+    try {
+      return new URL(origin).host === host || trusted.includes(origin);
+    } catch {
+      return false;
+    }
+  }
+  const site = req.headers.get("sec-fetch-site");
+  return site === null || site === "same-origin" || site === "none";
+}

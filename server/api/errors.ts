@@ -1,0 +1,41 @@
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { DomainError, GateRejectedError, ValidationError } from "@/server/domain/errors";
+import { toDomainError } from "@/server/services/sqlite-errors";
+
+const CODE = { validation: "BAD_REQUEST", forbidden: "FORBIDDEN", not_found: "NOT_FOUND", conflict: "CONFLICT" } as const;
+
+/**
+ * The one mapping from what a service threw to what an API caller sees: bad input → BAD_REQUEST
+ * naming the field, a refused rule or role → FORBIDDEN naming the rule, unknown id → NOT_FOUND, a
+ * concurrent move → CONFLICT. Anything else is logged here and reaches the caller only as a
+ * generic internal error, never with its details.
+ */
+export function toTRPCError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) return error;
+  const mapped = toDomainError(error);
+  if (mapped instanceof DomainError) return new TRPCError({ code: CODE[mapped.kind], message: mapped.message, cause: mapped });
+  console.error("proofgate: internal error", error);
+  return new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "internal error" });
+}
+
+/** What an error's `data` carries besides tRPC's own fields: the rule, the field, the gate's reasons. */
+export function errorDetails(cause: unknown): { rule?: string; field?: string; reasons?: readonly string[]; issues?: { path: string; message: string }[] } {
+  if (cause instanceof ZodError) {
+    return { rule: "input.invalid", issues: cause.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+  }
+  if (cause instanceof GateRejectedError) return { rule: cause.rule, reasons: cause.reasons };
+  if (cause instanceof ValidationError) return { rule: cause.rule, field: cause.field };
+  if (cause instanceof DomainError) return { rule: cause.rule };
+  return {};
+}
+
+/** `criteria[2].status` from zod's path array. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), "") || "input";
+}
+
+/** A readable message naming each bad field, instead of zod's JSON dump. */
+export function zodMessage(error: ZodError): string {
+  return error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join("; ");
+}

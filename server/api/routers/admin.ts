@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { CreateTokenInput, createToken, listTokens, revokeToken } from "@/server/services/admin/tokens";
+import { CreateUserInput, SetUserRoleInput, createUser, listUsers, setUserRole } from "@/server/services/admin/users";
+import { roleProcedure, router } from "../trpc";
+
+const adminProcedure = roleProcedure(["admin"]);
+
+export const adminRouter = router({
+  users: adminProcedure.query(({ ctx }) => listUsers(ctx.db)),
+  createUser: adminProcedure.input(CreateUserInput).mutation(({ ctx, input }) => createUser(ctx.service, input)),
+  setUserRole: adminProcedure.input(SetUserRoleInput).mutation(({ ctx, input }) => setUserRole(ctx.service, input)),
+  tokens: adminProcedure.query(({ ctx }) => listTokens(ctx.db)),
+  createToken: adminProcedure.input(CreateTokenInput).mutation(({ ctx, input }) => createToken(ctx.service, input)),
+  revokeToken: adminProcedure.input(z.object({ id: z.number().int().min(1) }).strict()).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
+});

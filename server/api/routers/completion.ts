@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { checkCompletion, listCompletionChecks } from "@/server/services/completion/check";
+import { SessionId } from "@/server/services/schemas-common";
+import { authedProcedure, router } from "../trpc";
+
+export const completionRouter = router({
+  check: authedProcedure
+    .input(z.object({ sessionId: SessionId, claimedVerdict: z.string().max(200).optional() }).strict())
+    .mutation(({ ctx, input }) => checkCompletion(ctx.service, input)),
+  list: authedProcedure
+    .input(z.object({ sessionId: SessionId, limit: z.number().int().min(1).max(500).optional() }).strict())
+    .query(({ ctx, input }) => listCompletionChecks(ctx.db, input)),
+});

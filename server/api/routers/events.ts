@@ -1,0 +1,33 @@
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { ListEventsInput, listEventsAfter, latestEventId } from "@/server/services/events/list";
+import { SessionId } from "@/server/services/schemas-common";
+import { eventTail } from "../live";
+import { authedProcedure, router } from "../trpc";
+
+const PAGE = 500;
+
+export const eventsRouter = router({
+  list: authedProcedure.input(ListEventsInput).query(({ ctx, input }) => listEventsAfter(ctx.db, input)),
+  latestId: authedProcedure.query(({ ctx }) => latestEventId(ctx.db)),
+  /**
+   * Live events over SSE. Each event is sent with its id; after a reconnect the client sends the
+   * last id it saw (`lastEventId`) and the stream resumes right after it: no gap, no duplicate.
+   * Without one, it starts from now.
+   */
+  stream: authedProcedure
+    .input(z.object({ sessionId: SessionId.optional(), lastEventId: z.coerce.number().int().min(0).nullish() }).strict())
+    .subscription(async function* ({ ctx, input, signal }) {
+      let last = input.lastEventId ?? latestEventId(ctx.db);
+      const tail = eventTail(ctx.db);
+      while (!signal?.aborted) {
+        const rows = listEventsAfter(ctx.db, { sessionId: input.sessionId, afterId: last, limit: PAGE });
+        for (const row of rows) {
+          last = row.id;
+          yield tracked(String(row.id), row);
+        }
+        if (rows.length === PAGE) continue;
+        await tail.waitForNew(signal);
+      }
+    }),
+});

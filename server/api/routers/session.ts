@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { createSession } from "@/server/services/session/create";
+import { ListSessionsInput, listSessions } from "@/server/services/session/list";
+import { loadSession } from "@/server/services/session/load";
+import { CreateSessionInput, SetEnforcementInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";
+import { setSessionEnforcement, updateSessionStatus } from "@/server/services/session/update-status";
+import { SessionId } from "@/server/services/schemas-common";
+import { authedProcedure, router } from "../trpc";
+
+export const sessionRouter = router({
+  list: authedProcedure.input(ListSessionsInput).query(({ ctx, input }) => listSessions(ctx.db, input)),
+  get: authedProcedure.input(z.object({ id: SessionId }).strict()).query(({ ctx, input }) => loadSession(ctx.db, input.id)),
+  create: authedProcedure.input(CreateSessionInput).mutation(({ ctx, input }) => createSession(ctx.service, input)),
+  updateStatus: authedProcedure.input(UpdateSessionStatusInput).mutation(({ ctx, input }) => updateSessionStatus(ctx.service, input)),
+  setEnforcement: authedProcedure.input(SetEnforcementInput).mutation(({ ctx, input }) => setSessionEnforcement(ctx.service, input)),
+});

@@ -1,0 +1,25 @@
+import type { TaskMove } from "@/server/domain/task-machine";
+import { createTask } from "@/server/services/task/create";
+import { getTask, listTasks } from "@/server/services/task/list";
+import { moveTask } from "@/server/services/task/move";
+import { reportTask } from "@/server/services/task/report";
+import { CreateTaskInput, ListTasksInput, MoveTaskInput, ReportTaskInput, TaskRef } from "@/server/services/task/schemas";
+import { authedProcedure, router } from "../trpc";
+
+/** One procedure per move (`task.claim`, `task.verify`, …): the move's name is the procedure's. */
+const MoveInput = MoveTaskInput.omit({ move: true });
+const move = (name: TaskMove) => authedProcedure.input(MoveInput).mutation(({ ctx, input }) => moveTask(ctx.service, { ...input, move: name }));
+
+export const taskRouter = router({
+  list: authedProcedure.input(ListTasksInput).query(({ ctx, input }) => listTasks(ctx.db, input)),
+  get: authedProcedure.input(TaskRef).query(({ ctx, input }) => getTask(ctx.db, input)),
+  create: authedProcedure.input(CreateTaskInput).mutation(({ ctx, input }) => createTask(ctx.service, input)),
+  report: authedProcedure.input(ReportTaskInput).mutation(({ ctx, input }) => reportTask(ctx.service, input)),
+  start: move("start"),
+  claim: move("claim"),
+  verify: move("verify"),
+  block: move("block"),
+  complete: move("complete"),
+  requestReset: move("request_reset"),
+  approveReset: move("approve_reset"),
+});

@@ -1,0 +1,58 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError } from "zod";
+import type { Db } from "@/db/client";
+import type { Actor, Role } from "@/server/domain/actors";
+import type { ServiceContext } from "@/server/services/context";
+import { errorDetails, toTRPCError, zodMessage } from "./errors";
+
+export interface ApiContext {
+  db: Db;
+  /** Who is calling; null when the request carried no valid credentials. */
+  actor: Actor | null;
+  /** How the caller authenticated: cookies need a same-origin check on writes, bearer tokens do not. */
+  via: "token" | "cookie" | "internal" | "none";
+  /** The request came from this site's own pages (Origin matches Host), or was not a browser request. */
+  sameOrigin: boolean;
+}
+
+const t = initTRPC.context<ApiContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const details = errorDetails(error.cause);
+    const message = error.cause instanceof ZodError ? zodMessage(error.cause) : shape.message;
+    return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, ...details } };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Every procedure's service errors pass through the one mapping. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) throw toTRPCError(result.error.cause ?? result.error);
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(mapErrors);
+
+/** A signed-in person or a valid token: at least viewer. Narrows `ctx.actor` and hands services their context. */
+export const authedProcedure = publicProcedure.use(({ ctx, next, type }) => {
+  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in or send an API token (Authorization: Bearer …)" });
+  if (type !== "query" && ctx.via === "cookie" && !ctx.sameOrigin) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "csrf: state-changing requests from another site are refused" });
+  }
+  const service: ServiceContext = { db: ctx.db, actor: ctx.actor };
+  return next({ ctx: { ...ctx, actor: ctx.actor, service } });
+});
+
+/** Only these roles reach the procedure (data-dependent rules such as "never the claimant" stay in the domain). */
+export function roleProcedure(roles: readonly Role[]) {
+  return authedProcedure.use(({ ctx, next, path }) => {
+    if (!roles.includes(ctx.actor.role)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: `role ${ctx.actor.role} may not call ${path} (allowed: ${roles.join(", ")})` });
+    }
+    return next();
+  });
+}

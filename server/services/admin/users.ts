@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { count, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, DbOrTx, Tx } from "@/db/client";
+import { HUMAN_USER_ROLES, authAccounts, users } from "@/db/schema";
+import { ConflictError, ForbiddenTransitionError, NotFoundError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+
+export const CreateUserInput = z
+  .object({
+    email: z.string().trim().toLowerCase().email("must be an email address").max(320),
+    password: z.string().min(10, "must be at least 10 characters").max(256),
+    name: z.string().trim().min(1).max(200).optional(),
+    role: z.enum(HUMAN_USER_ROLES),
+  })
+  .strict();
+export type CreateUserInput = z.infer<typeof CreateUserInput>;
+
+export type UserSummary = Pick<typeof users.$inferSelect, "id" | "email" | "name" | "role" | "createdAt">;
+
+/** Create a person who signs in with email and password (admin only). The password is hashed by better-auth's scrypt. */
+export async function createUser(ctx: ServiceContext, input: CreateUserInput): Promise<UserSummary> {
+  requireRole(ctx, ["admin"], "admin.user_role", "create users");
+  const hash = await hashPassword(input.password);
+  return write(ctx, (tx) => insertUser(tx, ctx, input, hash));
+}
+
+/**
+ * First run: a fresh install has no users, and the first account created is the admin. Refused
+ * once any user exists, checked inside the write transaction so two first visits cannot both win.
+ */
+export async function createFirstAdmin(db: Db, input: Omit<CreateUserInput, "role">, now = new Date()): Promise<UserSummary> {
+  const hash = await hashPassword(input.password);
+  const ctx: ServiceContext = { db, actor: { principalId: "setup", principalKind: "operator", role: "admin", label: input.email }, now: () => now };
+  return write(ctx, (tx) => {
+    if (userCount(tx) > 0) throw new ForbiddenTransitionError("setup.already_done", "an admin already exists: sign in instead");
+    return insertUser(tx, ctx, { ...input, role: "admin" }, hash);
+  });
+}
+
+function insertUser(tx: Tx, ctx: ServiceContext, input: CreateUserInput, passwordHash: string): UserSummary {
+  if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+    throw new ConflictError("admin.user_exists", `a user with email ${input.email} already exists`);
+  }
+  const now = nowOf(ctx);
+  const id = randomUUID();
+  const user = tx
+    .insert(users)
+    .values({ id, email: input.email, name: input.name ?? input.email.split("@")[0] ?? input.email, role: input.role, emailVerified: true, createdAt: now, updatedAt: now })
+    .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
+    .get();
+  tx.insert(authAccounts).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: now, updatedAt: now }).run();
+  appendEvent(tx, ctx, { type: "admin.user_created", sessionId: null, entity: "user", entityId: id, data: { email: user.email, role: user.role } });
+  return user;
+}
+
+export function userCount(db: DbOrTx): number {
+  return db.select({ n: count() }).from(users).get()?.n ?? 0;
+}
+
+export function listUsers(db: DbOrTx): UserSummary[] {
+  return db.select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).from(users).orderBy(desc(users.createdAt)).all();
+}
+
+export const SetUserRoleInput = z.object({ userId: z.string().min(1).max(100), role: z.enum(HUMAN_USER_ROLES) }).strict();
+
+/** Change a person's role (admin only); an admin cannot demote the last admin. */
+export function setUserRole(ctx: ServiceContext, input: z.infer<typeof SetUserRoleInput>): UserSummary {
+  requireRole(ctx, ["admin"], "admin.user_role", "change roles");
+  return write(ctx, (tx) => {
+    const user = tx.select().from(users).where(eq(users.id, input.userId)).get();
+    if (!user) throw new NotFoundError("user", input.userId);
+    if (user.role === "admin" && input.role !== "admin") {
+      const admins = tx.select({ n: count() }).from(users).where(eq(users.role, "admin")).get()?.n ?? 0;
+      if (admins <= 1) throw new ForbiddenTransitionError("admin.last_admin", "the last admin cannot be demoted");
+    }
+    const updated = tx.update(users).set({ role: input.role, updatedAt: nowOf(ctx) }).where(eq(users.id, user.id)).returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).get()!;
+    appendEvent(tx, ctx, { type: "admin.user_role_changed", sessionId: null, entity: "user", entityId: user.id, data: { from: user.role, to: input.role } });
+    return updated;
+  });
+}

@@ -1,0 +1,53 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { events, trustScores } from "@/db/schema";
+import { type Actor, comparablePrincipal } from "@/server/domain/actors";
+import { EVENT_TYPES } from "@/server/domain/event-types";
+import { ForbiddenTransitionError, RoleForbiddenError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { parseInput } from "../goal/parse-input";
+import { SCORE_ROLES } from "../goal/roles";
+import { ATTEMPT_EVENTS } from "./event-names";
+import { findResult, loadAttempt } from "./load";
+import { RecordTrustScoreInput } from "./schemas";
+
+export type TrustScoreRow = typeof trustScores.$inferSelect;
+
+/** The writes that make someone the attempt's own agent: starting it, recording its calls and runs, finishing it. */
+const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinished, ATTEMPT_EVENTS.toolCallsRecorded, ATTEMPT_EVENTS.validationRunRecorded];
+
+/**
+ * A verifier's trust score (0–100) for a finished attempt's evidence: the trust gate's input.
+ * Scores are appended, never replaced; the gate reads the latest. Whoever recorded the attempt may
+ * not score it (`trust_score.own_attempt`), compared as for task claimants: by agent label, and
+ * by principal unless it is the shared local operator (then only labels tell agents apart).
+ */
+export function recordTrustScore(ctx: ServiceContext, input: RecordTrustScoreInput): TrustScoreRow {
+  requireRole(ctx, SCORE_ROLES, "trust_score.role", "record trust scores");
+  const data = parseInput(RecordTrustScoreInput, input, "trust_score.invalid_input");
+  return write(ctx, (tx) => {
+    const { attempt, goal } = loadAttempt(tx, data.attemptId);
+    if (!findResult(tx, attempt.id)) throw new ForbiddenTransitionError("trust_score.attempt_unfinished", `attempt ${attempt.id} has no result yet: there is no evidence to score`);
+    if (recordedBy(tx, goal.sessionId, attempt.id, ctx.actor)) {
+      throw new RoleForbiddenError("trust_score.own_attempt", `${ctx.actor.label} recorded attempt ${attempt.id} and may not score its own evidence`);
+    }
+    const row = tx
+      .insert(trustScores)
+      .values({ attemptId: attempt.id, score: data.score, notes: data.notes ?? null, actor: ctx.actor.label, principalId: ctx.actor.principalId, at: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, { type: EVENT_TYPES.trustScored, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, score: row.score } });
+    return row;
+  });
+}
+
+/** The attempt rows carry no actor, so who recorded it is read from its events (the audit trail). */
+function recordedBy(tx: Tx, sessionId: string, attemptId: number, actor: Actor): boolean {
+  const principal = comparablePrincipal(actor);
+  const recorders = tx
+    .select({ actor: events.actor, principalId: events.principalId })
+    .from(events)
+    .where(and(eq(events.sessionId, sessionId), eq(events.entity, "attempt"), eq(events.entityId, String(attemptId)), inArray(events.type, RECORDING_EVENTS)))
+    .all();
+  return recorders.some((r) => r.actor === actor.label || (principal !== null && r.principalId === principal));
+}

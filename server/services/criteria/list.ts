@@ -1,0 +1,27 @@
+import { asc, eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { criterionUpdates, successCriteria } from "@/db/schema";
+import { effectiveStatus, hasDiscrepancy } from "@/server/domain/criteria";
+import { loadSession } from "../session/load";
+import type { CriterionRow } from "./record";
+
+export type CriterionUpdateRow = typeof criterionUpdates.$inferSelect;
+
+export interface CriterionView extends CriterionRow {
+  effectiveStatus: CriterionRow["status"];
+  discrepancy: boolean;
+  history: CriterionUpdateRow[];
+}
+
+/** A session's criteria in creation order, each with the status the gate trusts, any claimant/verifier discrepancy, and its change history. */
+export function listCriteria(db: DbOrTx, input: { sessionId: string }): CriterionView[] {
+  loadSession(db, input.sessionId);
+  const rows = db.select().from(successCriteria).where(eq(successCriteria.sessionId, input.sessionId)).orderBy(asc(successCriteria.id)).all();
+  const updates = db.select().from(criterionUpdates).where(eq(criterionUpdates.sessionId, input.sessionId)).orderBy(asc(criterionUpdates.id)).all();
+  return rows.map((row) => ({
+    ...row,
+    effectiveStatus: effectiveStatus(row),
+    discrepancy: hasDiscrepancy(row),
+    history: updates.filter((u) => u.criterionId === row.id),
+  }));
+}

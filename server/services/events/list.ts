@@ -1,0 +1,33 @@
+import { and, asc, eq, gt, max } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "@/db/client";
+import { events } from "@/db/schema";
+import { SessionId } from "../schemas-common";
+
+export const ListEventsInput = z
+  .object({
+    sessionId: SessionId.optional(),
+    /** Return events after this id (exclusive): the last id the caller has seen. */
+    afterId: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(1000).default(200),
+  })
+  .strict();
+export type ListEventsInput = z.input<typeof ListEventsInput>;
+export type EventRow = typeof events.$inferSelect;
+
+/** Events after an id, oldest first: the audit trail, and the live stream's catch-up read. */
+export function listEventsAfter(db: DbOrTx, raw: ListEventsInput): EventRow[] {
+  const input = ListEventsInput.parse(raw);
+  return db
+    .select()
+    .from(events)
+    .where(and(gt(events.id, input.afterId), input.sessionId ? eq(events.sessionId, input.sessionId) : undefined))
+    .orderBy(asc(events.id))
+    .limit(input.limit)
+    .all();
+}
+
+/** The newest event id (0 when there is none): a rowid lookup, not a scan. */
+export function latestEventId(db: DbOrTx): number {
+  return db.select({ id: max(events.id) }).from(events).get()?.id ?? 0;
+}

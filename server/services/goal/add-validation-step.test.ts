@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { addValidationStep } from "./add-validation-step";
+import { createGoal } from "./create";
+import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "./test-fixtures";
+
+describe("addValidationStep", () => {
+  it("appends steps in order with the goal's source, each with its event", () => {
+    const f = setup();
+    const goal = rootGoal(f);
+    const first = addValidationStep(f.as(LEAD), { goalId: goal, command: "bazel build //..." });
+    const second = addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "bazel test //..." });
+    expect(first).toMatchObject({ goalId: goal, order: 1, command: "bazel build //...", source: "cli" });
+    expect(second.order).toBe(2);
+    expect(lastEvent(f.db)).toMatchObject({ type: "goal.validation_step_added", entity: "validation_step", entityId: String(second.id), sessionId: "s1", data: { goalId: goal, order: 2 } });
+  });
+
+  it("defaults a breakdown goal's steps to source breakdown", () => {
+    const f = setup();
+    const parent = rootGoal(f);
+    const breakdown = finishedAttempt(f, parent, { attemptType: "breakdown" });
+    const sub = createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "Port //app", parentGoalId: parent, createdByAttemptId: breakdown }).id;
+    expect(addValidationStep(f.as(ORCHESTRATOR), { goalId: sub, command: "bazel build //app" }).source).toBe("breakdown");
+    expect(addValidationStep(f.as(ORCHESTRATOR), { goalId: sub, command: "npm test", source: "cli" }).source).toBe("cli");
+  });
+
+  it("refuses a taken order, an unknown goal and bad input, writing nothing", () => {
+    const f = setup();
+    const goal = rootGoal(f);
+    addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test", order: 2 });
+    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm run build", order: 2 }), "validation_step.order_taken");
+    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
+    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
+    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }), "validation_step.invalid_input");
+  });
+
+  it("is refused to a verifier", () => {
+    const f = setup();
+    const goal = rootGoal(f);
+    expectRefused(() => addValidationStep(f.as(VERIFIER), { goalId: goal, command: "npm test" }), "validation_step.create_role");
+  });
+});

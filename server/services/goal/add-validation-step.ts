@@ -1,0 +1,32 @@
+import { and, eq, max } from "drizzle-orm";
+import { validationSteps } from "@/db/schema";
+import { ConflictError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { GOAL_EVENTS } from "./event-names";
+import { loadGoal } from "./load";
+import { parseInput } from "./parse-input";
+import { PLAN_ROLES } from "./roles";
+import { AddValidationStepInput } from "./schemas";
+
+export type ValidationStepRow = typeof validationSteps.$inferSelect;
+
+/**
+ * Add a command that checks whether a goal is achieved (exit 0 = passed). Steps run in order;
+ * `order` defaults to the next number and a taken one is refused rather than run ambiguously.
+ */
+export function addValidationStep(ctx: ServiceContext, input: AddValidationStepInput): ValidationStepRow {
+  requireRole(ctx, PLAN_ROLES, "validation_step.create_role", "add validation steps");
+  const data = parseInput(AddValidationStepInput, input, "validation_step.invalid_input");
+  return write(ctx, (tx) => {
+    const goal = loadGoal(tx, data.goalId);
+    const order = data.order ?? (tx.select({ last: max(validationSteps.order) }).from(validationSteps).where(eq(validationSteps.goalId, goal.id)).get()?.last ?? 0) + 1;
+    if (data.order !== undefined && tx.select({ id: validationSteps.id }).from(validationSteps).where(and(eq(validationSteps.goalId, goal.id), eq(validationSteps.order, order))).get()) {
+      throw new ConflictError("validation_step.order_taken", `goal ${goal.id} already has a validation step ${order}`);
+    }
+    // A breakdown goal's steps were proposed by the breakdown too, unless the caller says otherwise.
+    const source = data.source ?? goal.source;
+    const step = tx.insert(validationSteps).values({ goalId: goal.id, order, command: data.command, source, timestamp: nowOf(ctx) }).returning().get();
+    appendEvent(tx, ctx, { type: GOAL_EVENTS.validationStepAdded, sessionId: goal.sessionId, entity: "validation_step", entityId: step.id, data: { goalId: goal.id, order, command: step.command } });
+    return step;
+  });
+}

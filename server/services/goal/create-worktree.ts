@@ -1,0 +1,25 @@
+import { worktrees } from "@/db/schema";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { GOAL_EVENTS } from "./event-names";
+import { loadBranch } from "./load";
+import { parseInput } from "./parse-input";
+import { RECORD_ROLES } from "./roles";
+import { CreateWorktreeInput } from "./schemas";
+
+export type WorktreeRow = typeof worktrees.$inferSelect;
+
+/** Record a git worktree tracking a branch; each attempt runs in its own (003). */
+export function createWorktree(ctx: ServiceContext, input: CreateWorktreeInput): WorktreeRow {
+  requireRole(ctx, RECORD_ROLES, "worktree.create_role", "create worktrees");
+  const data = parseInput(CreateWorktreeInput, input, "worktree.invalid_input");
+  return write(ctx, (tx) => {
+    const branch = loadBranch(tx, data.branchId);
+    const worktree = tx
+      .insert(worktrees)
+      .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, { type: GOAL_EVENTS.worktreeCreated, sessionId: branch.sessionId, entity: "worktree", entityId: worktree.id, data: { branchId: branch.id, path: worktree.path } });
+    return worktree;
+  });
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { recordTrustScore } from "../attempt/record-trust-score";
+import { startAttempt } from "../attempt/start";
+import { evaluateGoalGate } from "./evaluate";
+import { setGoalContract } from "./set-contract";
+import { AGENT, LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "./test-fixtures";
+
+const ACCURACY = (target: number, maxGoalAttempts = 3) => ({
+  goalText: `Build model with >= ${target * 100}% accuracy`,
+  acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target }],
+  maxGoalAttempts,
+});
+
+function withContract(target = 0.8, maxGoalAttempts = 3) {
+  const f = setup();
+  const goal = rootGoal(f);
+  const contract = setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: ACCURACY(target, maxGoalAttempts) });
+  return { f, goal, contractId: contract.row.id };
+}
+
+describe("evaluateGoalGate", () => {
+  it("judges the attempt's stored evidence, METRIC lines of its output included, and appends the evaluation", () => {
+    const { f, goal, contractId } = withContract();
+    const attempt = finishedAttempt(f, goal, { evidence: { output: "training…\n[METRIC:cv_accuracy_mean] 0.85\ndone" }, score: 90 });
+    const evaluation = evaluateGoalGate(f.as(LEAD), { attemptId: attempt });
+    expect(evaluation).toMatchObject({ goalId: goal, contractId, attemptId: attempt, attemptNumber: 1, maxAttempts: 3, trustScore: 90, trustPassed: true, goalStatus: "MET", metCount: 1, totalCount: 1, verdict: "SUCCESS", actor: "lead@example.com" });
+    expect(evaluation.criteriaResults).toEqual([expect.objectContaining({ criterionId: "AC1", status: "MET", actual: 0.85 })]);
+    expect(evaluation.summary).toBe("Goal criteria met: 1/1 criteria passed");
+    expect(lastEvent(f.db)).toMatchObject({ type: "goal.gate_evaluated", entity: "goal", entityId: String(goal), data: { verdict: "SUCCESS", attemptNumber: 1, attemptId: attempt } });
+  });
+
+  it("uses the latest trust score, so a re-scored attempt can be evaluated again", () => {
+    const { f, goal } = withContract();
+    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
+    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt })).toMatchObject({ trustScore: 70, verdict: "PARTIAL" });
+    recordTrustScore(f.as({ ...VERIFIER, label: "verifier_2", principalId: "token:verifier_2" }), { attemptId: attempt, score: 88 });
+    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt })).toMatchObject({ trustScore: 88, verdict: "SUCCESS", attemptNumber: 1 });
+  });
+
+  it("numbers attempts among the goal's implementation attempts only", () => {
+    const { f, goal } = withContract(0.8, 5);
+    finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
+    finishedAttempt(f, goal, { attemptType: "breakdown" });
+    const second = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.6 } }, score: 90 });
+    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: second }).attemptNumber).toBe(2);
+  });
+
+  it("passes earlier evaluations as history, so distinct failed approaches make the goal unachievable", () => {
+    const { f, goal } = withContract(0.95, 5);
+    const first = finishedAttempt(f, goal, { model: "logistic-regression", evidence: { metrics: { cv_accuracy_mean: 0.7 } }, score: 90 });
+    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: first }).pivot).toMatchObject({ shouldPivot: true, unachievable: false, attemptsLeft: 4 });
+    const second = finishedAttempt(f, goal, { model: "gradient-boosting", evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
+    const pivot = evaluateGoalGate(f.as(VERIFIER), { attemptId: second }).pivot as { unachievable: boolean; suggestions: string[] };
+    expect(pivot.unachievable).toBe(true);
+    expect(pivot.suggestions.join("\n")).toContain("logistic-regression, gradient-boosting");
+  });
+
+  it("refuses an unfinished attempt, an unscored one and a breakdown, writing nothing", () => {
+    const { f, goal } = withContract();
+    const { attempt: running } = startAttempt(f.as(ORCHESTRATOR), { goalId: goal });
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: running.id }), "goal_gate.attempt_unfinished");
+    const unscored = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } } });
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: unscored }), "goal_gate.trust_score_required");
+    const breakdown = finishedAttempt(f, goal, { attemptType: "breakdown", score: 90 });
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: breakdown }), "goal_gate.breakdown_attempt");
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: 999 }), "attempt.not_found");
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: -1 }), "goal_gate.invalid_input");
+  });
+
+  it("keeps evaluations in attempt order: an earlier attempt is not judged after a later one", () => {
+    const { f, goal } = withContract(0.8, 5);
+    const first = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
+    const second = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
+    evaluateGoalGate(f.as(VERIFIER), { attemptId: second });
+    recordTrustScore(f.as(LEAD), { attemptId: first, score: 95 });
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: first }), "goal_gate.attempt_superseded");
+  });
+
+  it("closes a goal that succeeded: a later evaluation could otherwise undo the success", () => {
+    const { f, goal } = withContract();
+    const good = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
+    evaluateGoalGate(f.as(VERIFIER), { attemptId: good });
+    const worse = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.1 } }, score: 90 });
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: worse }), "goal_gate.goal_succeeded");
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: good }), "goal_gate.goal_succeeded");
+  });
+
+  it("is refused to an agent and a viewer", () => {
+    const { f, goal } = withContract();
+    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
+    expectRefused(() => evaluateGoalGate(f.as(AGENT), { attemptId: attempt }), "goal_gate.evaluate_role");
+    expectRefused(() => evaluateGoalGate(f.as({ ...LEAD, role: "viewer" }), { attemptId: attempt }), "goal_gate.evaluate_role");
+  });
+});

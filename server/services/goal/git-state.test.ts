@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { createSession } from "../session/create";
+import { createBranch } from "./create-branch";
+import { createWorktree } from "./create-worktree";
+import { recordMerge } from "./record-merge";
+import { ADMIN, AGENT, LEAD, ORCHESTRATOR, expectNothingWritten, expectRefused, lastEvent, rootGoal, setup } from "./test-fixtures";
+
+const SHA = (c: string) => c.repeat(40);
+
+describe("createBranch", () => {
+  it("records a branch made for a goal, off its parent branch, with the event", () => {
+    const f = setup();
+    const goal = rootGoal(f);
+    const main = createBranch(f.as(LEAD), { sessionId: "s1", name: "main" });
+    const branch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1", parentBranchId: main.id, parentCommitSha: SHA("a"), reason: "goal", createdByGoalId: goal });
+    expect(branch).toMatchObject({ sessionId: "s1", name: "goal-1", parentBranchId: main.id, parentCommitSha: SHA("a"), reason: "goal", createdByGoalId: goal });
+    expect(lastEvent(f.db)).toMatchObject({ type: "branch.created", entity: "branch", entityId: String(branch.id), sessionId: "s1", data: { name: "goal-1", parentBranchId: main.id, goalId: goal } });
+  });
+
+  it("refuses a taken name, another session's parent or goal, and bad input", () => {
+    const f = setup();
+    createSession(f.as(ADMIN), { id: "s2" });
+    const foreignBranch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" });
+    const foreignGoal = rootGoal({ ...f, sessionId: "s2" });
+    createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
+    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" }), "branch.exists");
+    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: foreignBranch.id }), "branch.parent_other_session");
+    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", createdByGoalId: foreignGoal }), "branch.goal_other_session");
+    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: 404 }), "branch.not_found");
+    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentCommitSha: "not-a-sha" }), "branch.invalid_input");
+    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "zz", name: "b" }), "session.not_found");
+  });
+});
+
+describe("createWorktree", () => {
+  it("records a worktree on a branch, with the event", () => {
+    const f = setup();
+    const branch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1" });
+    const worktree = createWorktree(f.as(AGENT), { branchId: branch.id, path: "/tmp/wt/goal-1-1", startSha: SHA("b"), reason: "attempt" });
+    expect(worktree).toMatchObject({ branchId: branch.id, path: "/tmp/wt/goal-1-1", startSha: SHA("b"), reason: "attempt" });
+    expect(lastEvent(f.db)).toMatchObject({ type: "worktree.created", entity: "worktree", entityId: String(worktree.id), sessionId: "s1", data: { branchId: branch.id } });
+  });
+
+  it("refuses an unknown branch, an empty path and a lead", () => {
+    const f = setup();
+    const branch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1" });
+    expectNothingWritten(f.db, () => createWorktree(f.as(AGENT), { branchId: 9, path: "/tmp/wt" }), "branch.not_found");
+    expectNothingWritten(f.db, () => createWorktree(f.as(AGENT), { branchId: branch.id, path: " " }), "worktree.invalid_input");
+    expectRefused(() => createWorktree(f.as(LEAD), { branchId: branch.id, path: "/tmp/wt" }), "worktree.create_role");
+  });
+});
+
+describe("recordMerge", () => {
+  it("records a successful merge between two branches of a session, with the event", () => {
+    const f = setup();
+    const main = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
+    const goal = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1", parentBranchId: main.id });
+    const merge = recordMerge(f.as(ORCHESTRATOR), { fromBranchId: goal.id, fromCommitSha: SHA("1"), toBranchId: main.id, toCommitSha: SHA("2"), resultCommitSha: SHA("3") });
+    expect(merge).toMatchObject({ fromBranchId: goal.id, toBranchId: main.id, resultCommitSha: SHA("3") });
+    expect(lastEvent(f.db)).toMatchObject({ type: "merge.recorded", entity: "merge", entityId: String(merge.id), sessionId: "s1", data: { from: "goal-1", to: "main" } });
+  });
+
+  it("refuses a self-merge, branches of two sessions, unknown branches, bad shas and a lead", () => {
+    const f = setup();
+    createSession(f.as(ADMIN), { id: "s2" });
+    const main = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
+    const foreign = createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" });
+    const shas = { fromCommitSha: SHA("1"), toCommitSha: SHA("2"), resultCommitSha: SHA("3") };
+    expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: main.id, toBranchId: main.id }), "merge.same_branch");
+    expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.other_session");
+    expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: 50, toBranchId: main.id }), "branch.not_found");
+    expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, resultCommitSha: "xyz", fromBranchId: foreign.id, toBranchId: main.id }), "merge.invalid_input");
+    expectRefused(() => recordMerge(f.as(LEAD), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.record_role");
+  });
+});

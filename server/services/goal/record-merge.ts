@@ -1,0 +1,27 @@
+import { merges } from "@/db/schema";
+import { ValidationError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { GOAL_EVENTS } from "./event-names";
+import { loadBranch } from "./load";
+import { parseInput } from "./parse-input";
+import { RECORD_ROLES } from "./roles";
+import { RecordMergeInput } from "./schemas";
+
+export type MergeRow = typeof merges.$inferSelect;
+
+/** Record a successful merge between two branches of one session (failed merges are not recorded, per 003). */
+export function recordMerge(ctx: ServiceContext, input: RecordMergeInput): MergeRow {
+  requireRole(ctx, RECORD_ROLES, "merge.record_role", "record merges");
+  const data = parseInput(RecordMergeInput, input, "merge.invalid_input");
+  if (data.fromBranchId === data.toBranchId) throw new ValidationError("toBranchId", "merge.same_branch", "a branch is not merged into itself");
+  return write(ctx, (tx) => {
+    const from = loadBranch(tx, data.fromBranchId);
+    const to = loadBranch(tx, data.toBranchId);
+    if (from.sessionId !== to.sessionId) {
+      throw new ValidationError("toBranchId", "merge.other_session", `branches ${from.id} and ${to.id} belong to different sessions`);
+    }
+    const merge = tx.insert(merges).values({ ...data, timestamp: nowOf(ctx) }).returning().get();
+    appendEvent(tx, ctx, { type: GOAL_EVENTS.mergeRecorded, sessionId: from.sessionId, entity: "merge", entityId: merge.id, data: { from: from.name, to: to.name, resultCommitSha: merge.resultCommitSha } });
+    return merge;
+  });
+}

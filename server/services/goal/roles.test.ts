@@ -1,0 +1,87 @@
+/**
+ * The role table of roles.ts, verb by verb: every role either succeeds or is refused with the
+ * verb's rule, and a refusal writes nothing.
+ */
+import { describe, expect, it } from "vitest";
+import { ROLES, type Role } from "@/server/domain/actors";
+import { RoleForbiddenError } from "@/server/domain/errors";
+import { finishAttempt } from "../attempt/finish";
+import { recordToolCalls } from "../attempt/record-tool-calls";
+import { recordTrustScore } from "../attempt/record-trust-score";
+import { recordValidationRun } from "../attempt/record-validation-run";
+import { startAttempt } from "../attempt/start";
+import type { ServiceContext } from "../context";
+import { addValidationStep } from "./add-validation-step";
+import { createBranch } from "./create-branch";
+import { createGoal } from "./create";
+import { createWorktree } from "./create-worktree";
+import { evaluateGoalGate } from "./evaluate";
+import { recordMerge } from "./record-merge";
+import { setGoalContract } from "./set-contract";
+import { type Fixture, ORCHESTRATOR, actorWithRole, expectNothingWritten, finishedAttempt, rootGoal, setup } from "./test-fixtures";
+
+const PLAN: Role[] = ["agent", "orchestrator", "lead", "admin"];
+const RECORD: Role[] = ["agent", "orchestrator", "admin"];
+const SHA = "a".repeat(40);
+
+type Prepare = (f: Fixture) => (ctx: ServiceContext) => unknown;
+
+const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] = [
+  ["createGoal", "goal.create_role", PLAN, (f) => (ctx) => createGoal(ctx, { sessionId: f.sessionId, goalText: "g" })],
+  ["addValidationStep", "validation_step.create_role", PLAN, (f) => {
+    const goalId = rootGoal(f);
+    return (ctx) => addValidationStep(ctx, { goalId, command: "npm test" });
+  }],
+  ["setGoalContract", "goal_contract.set_role", PLAN, (f) => {
+    const goalId = rootGoal(f);
+    return (ctx) => setGoalContract(ctx, { goalId, contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }] } });
+  }],
+  ["createBranch", "branch.create_role", PLAN, (f) => (ctx) => createBranch(ctx, { sessionId: f.sessionId, name: "b" })],
+  ["createWorktree", "worktree.create_role", RECORD, (f) => {
+    const branchId = createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name: "b" }).id;
+    return (ctx) => createWorktree(ctx, { branchId, path: "/tmp/wt" });
+  }],
+  ["recordMerge", "merge.record_role", RECORD, (f) => {
+    const [from, to] = ["a", "b"].map((name) => createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name }).id);
+    return (ctx) => recordMerge(ctx, { fromBranchId: from!, toBranchId: to!, fromCommitSha: SHA, toCommitSha: SHA, resultCommitSha: SHA });
+  }],
+  ["startAttempt", "attempt.start_role", RECORD, (f) => {
+    const goalId = rootGoal(f);
+    return (ctx) => startAttempt(ctx, { goalId });
+  }],
+  ["recordToolCalls", "attempt.tool_calls_role", RECORD, (f) => {
+    const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
+    return (ctx) => recordToolCalls(ctx, { attemptId, calls: [{ tool: "read_file" }] });
+  }],
+  ["finishAttempt", "attempt.finish_role", RECORD, (f) => {
+    const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
+    return (ctx) => finishAttempt(ctx, { attemptId, status: "completed" });
+  }],
+  ["recordValidationRun", "validation_run.record_role", RECORD, (f) => {
+    const goalId = rootGoal(f);
+    const validationStepId = addValidationStep(f.as(ORCHESTRATOR), { goalId, command: "npm test" }).id;
+    const attemptId = finishedAttempt(f, goalId);
+    return (ctx) => recordValidationRun(ctx, { attemptId, validationStepId, exitCode: 0 });
+  }],
+  ["recordTrustScore", "trust_score.role", ["verifier", "lead", "admin"], (f) => {
+    const attemptId = finishedAttempt(f, rootGoal(f));
+    return (ctx) => recordTrustScore(ctx, { attemptId, score: 85 });
+  }],
+  ["evaluateGoalGate", "goal_gate.evaluate_role", ["verifier", "orchestrator", "lead", "admin"], (f) => {
+    const attemptId = finishedAttempt(f, rootGoal(f), { score: 90 });
+    return (ctx) => evaluateGoalGate(ctx, { attemptId });
+  }],
+];
+
+describe.each(VERBS)("%s", (_name, rule, allowed, prepare) => {
+  it.each(ROLES.map((role) => [role, allowed.includes(role)] as const))("%s allowed: %s", (role, isAllowed) => {
+    const f = setup();
+    const run = prepare(f);
+    const ctx = f.as(actorWithRole(role));
+    if (isAllowed) {
+      expect(run(ctx)).toBeTruthy();
+    } else {
+      expect(expectNothingWritten(f.db, () => run(ctx), rule)).toBeInstanceOf(RoleForbiddenError);
+    }
+  });
+});

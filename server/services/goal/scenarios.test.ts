@@ -1,0 +1,79 @@
+/**
+ * 002's test scenarios and the attempt limit, end to end through the services: contract → attempt
+ * → result with evidence → trust score → evaluation → verdict.
+ */
+import { describe, expect, it } from "vitest";
+import { evaluateGoalGate } from "./evaluate";
+import { listEvaluations } from "./evaluations";
+import { setGoalContract } from "./set-contract";
+import { type Fixture, ORCHESTRATOR, VERIFIER, expectNothingWritten, finishedAttempt, rootGoal, setup } from "./test-fixtures";
+import type { AttemptOptions } from "./test-fixtures";
+
+function judge(f: Fixture, goal: number, options: AttemptOptions) {
+  return evaluateGoalGate(f.as(VERIFIER), { attemptId: finishedAttempt(f, goal, options) });
+}
+
+function goalWith(contract: unknown): { f: Fixture; goal: number } {
+  const f = setup();
+  const goal = rootGoal(f);
+  if (contract) setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract });
+  return { f, goal };
+}
+
+const accuracy = (target: number, maxGoalAttempts?: number) => ({
+  goalText: `Build model with >= ${Math.round(target * 100)}% accuracy`,
+  acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target }],
+  ...(maxGoalAttempts ? { maxGoalAttempts } : {}),
+});
+
+describe("002 scenarios through the services", () => {
+  it("A: goal met, trust high → SUCCESS", () => {
+    const { f, goal } = goalWith(accuracy(0.8));
+    const evaluation = judge(f, goal, { evidence: { output: "[METRIC:cv_accuracy_mean] 0.85" }, score: 90 });
+    expect(evaluation).toMatchObject({ verdict: "SUCCESS", goalStatus: "MET", trustPassed: true, metCount: 1, totalCount: 1 });
+  });
+
+  it("B: goal not met with perfect evidence, trust high → PARTIAL, downgraded with a pivot", () => {
+    const { f, goal } = goalWith(accuracy(0.9));
+    const evaluation = judge(f, goal, { status: "success", evidence: { metrics: { cv_accuracy_mean: 0.75 } }, score: 85 });
+    expect(evaluation).toMatchObject({ verdict: "PARTIAL", goalStatus: "NOT_MET", trustPassed: true });
+    expect(evaluation.summary).toBe("Goal criteria not met: 0/1 criteria passed");
+    expect(evaluation.reason).toContain("Goal criteria not met: 0/1 criteria passed");
+    expect(evaluation.pivot).toMatchObject({ shouldPivot: true, attemptNumber: 1, maxAttempts: 3 });
+  });
+
+  it("C: no goal contract, trust 82 → SUCCESS (goal gate skipped); below 80 → PARTIAL", () => {
+    const { f, goal } = goalWith(null);
+    const low = judge(f, goal, { score: 79 });
+    expect(low).toMatchObject({ verdict: "PARTIAL", goalStatus: "NO_CONTRACT", contractId: null, maxAttempts: null });
+    const evaluation = judge(f, goal, { score: 82 });
+    expect(evaluation).toMatchObject({ verdict: "SUCCESS", goalStatus: "NO_CONTRACT", contractId: null, trustScore: 82, attemptNumber: 2 });
+  });
+
+  it("D: multiple criteria, two of three met → PARTIAL, 'Goal criteria not met: 2/3 criteria passed'", () => {
+    const { f, goal } = goalWith({
+      goalText: "Analyze customer churn with statistical evidence",
+      acceptanceCriteria: [
+        { id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.75 },
+        { id: "AC2", kind: "marker_required", marker: "METRIC:baseline_accuracy" },
+        { id: "AC3", kind: "finding_count", minCount: 2 },
+      ],
+    });
+    const output = "[METRIC:baseline_accuracy] 0.61\n[METRIC:cv_accuracy_mean] 0.78\n[FINDING] churn rises with support tickets";
+    const evaluation = judge(f, goal, { evidence: { output, verifiedFindings: 1 }, score: 88 });
+    expect(evaluation).toMatchObject({ verdict: "PARTIAL", goalStatus: "NOT_MET", metCount: 2, totalCount: 3 });
+    expect(evaluation.summary).toBe("Goal criteria not met: 2/3 criteria passed");
+    expect(evaluation.criteriaResults.map((r) => (r as { status: string }).status)).toEqual(["MET", "MET", "NOT_MET"]);
+  });
+
+  it("max attempts without success → BLOCKED, after which the goal takes no more evaluations", () => {
+    const { f, goal } = goalWith(accuracy(0.9, 2));
+    expect(judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.7 } }, score: 90 }).verdict).toBe("PARTIAL");
+    const second = judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
+    expect(second).toMatchObject({ verdict: "BLOCKED", attemptNumber: 2, maxAttempts: 2 });
+    expect(second.reason).toMatch(/^max goal attempts \(2\) reached without success/);
+    const third = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.95 } }, score: 95 });
+    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: third }), "goal_gate.goal_blocked");
+    expect(listEvaluations(f.db, { goalId: goal }).map((e) => e.verdict)).toEqual(["PARTIAL", "BLOCKED"]);
+  });
+});

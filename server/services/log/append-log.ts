@@ -1,0 +1,18 @@
+import type { Tx } from "@/db/client";
+import { orchestrationLogs } from "@/db/schema";
+import { type ServiceContext, appendEvent } from "../context";
+import { LOG_EVENTS } from "./common";
+import type { LogRow, LogValues } from "./log-row";
+
+/** Insert one orchestration log row and the `logs.appended` event naming it. */
+export function appendLogRow(tx: Tx, ctx: ServiceContext, values: LogValues): LogRow {
+  const row = tx.insert(orchestrationLogs).values(values).returning().get();
+  appendEvent(tx, ctx, {
+    type: LOG_EVENTS.logsAppended,
+    sessionId: row.sessionId,
+    entity: "log",
+    entityId: row.id,
+    data: { count: 1, firstId: row.id, lastId: row.id, logType: row.logType, agentType: row.agentType, redacted: row.redacted },
+  });
+  return row;
+}

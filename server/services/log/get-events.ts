@@ -1,0 +1,29 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { orchestrationLogs } from "@/db/schema";
+import { loadSession } from "../session/load";
+import { type LogEntry, toLogEntry } from "./log-row";
+import { GetEventsInput } from "./schemas";
+import { parseInput } from "./validate";
+
+/** A session's orchestration events (`pm_bazinga`, `validator_verdict`…), newest first, payloads parsed. */
+export function getEvents(db: DbOrTx, raw: GetEventsInput): LogEntry[] {
+  const input = parseInput(GetEventsInput, raw);
+  loadSession(db, input.sessionId);
+  const t = orchestrationLogs;
+  return db
+    .select()
+    .from(t)
+    .where(
+      and(
+        eq(t.sessionId, input.sessionId),
+        eq(t.logType, "event"),
+        input.subtype ? eq(t.eventSubtype, input.subtype) : undefined,
+        input.groupId ? eq(t.groupId, input.groupId) : undefined,
+      ),
+    )
+    .orderBy(desc(t.id))
+    .limit(input.limit)
+    .all()
+    .map(toLogEntry);
+}

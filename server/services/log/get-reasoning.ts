@@ -1,0 +1,58 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { orchestrationLogs } from "@/db/schema";
+import { REASONING_PHASES } from "@/db/schema/enums";
+import { loadSession } from "../session/load";
+import { CheckMandatoryPhasesInput, GetReasoningInput } from "./schemas";
+import type { LogRow } from "./log-row";
+import { parseInput } from "./validate";
+
+type ReasoningPhase = (typeof REASONING_PHASES)[number];
+
+/** Every agent documents at least these phases of its reasoning for a group (BAZINGA's rule). */
+export const MANDATORY_PHASES: readonly ReasoningPhase[] = ["understanding", "completion"];
+
+/** Reasoning entries, newest first, filtered by group, agent type and phase (BAZINGA's `get-reasoning`). */
+export function getReasoning(db: DbOrTx, raw: GetReasoningInput): LogRow[] {
+  const input = parseInput(GetReasoningInput, raw);
+  loadSession(db, input.sessionId);
+  const t = orchestrationLogs;
+  return db
+    .select()
+    .from(t)
+    .where(
+      and(
+        eq(t.sessionId, input.sessionId),
+        eq(t.logType, "reasoning"),
+        input.groupId ? eq(t.groupId, input.groupId) : undefined,
+        input.agentType ? eq(t.agentType, input.agentType) : undefined,
+        input.phase ? eq(t.reasoningPhase, input.phase) : undefined,
+      ),
+    )
+    .orderBy(desc(t.id))
+    .limit(input.limit)
+    .all();
+}
+
+export interface MandatoryPhasesCheck {
+  complete: boolean;
+  /** Mandatory phases not yet documented, in phase order. */
+  missing: ReasoningPhase[];
+  /** Every phase this agent documented for the group, in phase order. */
+  documented: ReasoningPhase[];
+}
+
+/** Has this agent type documented `understanding` and `completion` for this group? (`check-mandatory-phases`) */
+export function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput): MandatoryPhasesCheck {
+  const input = parseInput(CheckMandatoryPhasesInput, raw);
+  loadSession(db, input.sessionId);
+  const t = orchestrationLogs;
+  const rows = db
+    .selectDistinct({ phase: t.reasoningPhase })
+    .from(t)
+    .where(and(eq(t.sessionId, input.sessionId), eq(t.logType, "reasoning"), eq(t.groupId, input.groupId), eq(t.agentType, input.agentType), sql`${t.reasoningPhase} is not null`))
+    .all();
+  const seen = new Set(rows.map((row) => row.phase));
+  const missing = MANDATORY_PHASES.filter((phase) => !seen.has(phase));
+  return { complete: missing.length === 0, missing, documented: REASONING_PHASES.filter((phase) => seen.has(phase)) };
+}

@@ -1,0 +1,53 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { skillOutputs, stateSnapshots } from "@/db/schema";
+import { loadSession } from "../session/load";
+import { readJson } from "./redaction";
+import type { StateSnapshotRow } from "./save-state";
+import type { SkillOutputRow } from "./save-skill-output";
+import { GetLatestStateInput, GetSkillOutputInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type StateSnapshot = Omit<StateSnapshotRow, "stateData"> & { data: unknown };
+export type SkillOutput = Omit<SkillOutputRow, "outputData"> & { data: unknown };
+
+/** The current state of a type for a group (default `global`): the newest snapshot, its JSON parsed; null if none (`get-state`). */
+export function getLatestState(db: DbOrTx, raw: GetLatestStateInput): StateSnapshot | null {
+  const input = parseInput(GetLatestStateInput, raw);
+  loadSession(db, input.sessionId);
+  const t = stateSnapshots;
+  const row = db
+    .select()
+    .from(t)
+    .where(and(eq(t.sessionId, input.sessionId), eq(t.stateType, input.stateType), eq(t.groupId, input.groupId)))
+    .orderBy(desc(t.id))
+    .limit(1)
+    .get();
+  if (!row) return null;
+  const { stateData, ...rest } = row;
+  return { ...rest, data: readJson(stateData) };
+}
+
+/** The latest output of a skill, optionally of one agent type and group, its JSON parsed; null if none (`get-skill-output`). */
+export function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): SkillOutput | null {
+  const input = parseInput(GetSkillOutputInput, raw);
+  loadSession(db, input.sessionId);
+  const t = skillOutputs;
+  const row = db
+    .select()
+    .from(t)
+    .where(
+      and(
+        eq(t.sessionId, input.sessionId),
+        eq(t.skillName, input.skillName),
+        input.agentType ? eq(t.agentType, input.agentType) : undefined,
+        input.groupId ? eq(t.groupId, input.groupId) : undefined,
+      ),
+    )
+    .orderBy(desc(t.id))
+    .limit(1)
+    .get();
+  if (!row) return null;
+  const { outputData, ...rest } = row;
+  return { ...rest, data: readJson(outputData) };
+}

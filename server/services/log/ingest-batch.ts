@@ -1,0 +1,94 @@
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { type TokenValues, batchStatements } from "./batch-statements";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { type LogValues, eventValues, interactionValues, reasoningValues } from "./log-row";
+import { type BatchRow, IngestBatchInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export interface IdRange {
+  count: number;
+  firstId: number | null;
+  lastId: number | null;
+}
+
+export interface IngestBatchResult {
+  /** One id per input row, in order: the stored row, or for a repeated idempotency key the row stored before. */
+  ids: number[];
+  logs: IdRange & { redacted: number; duplicates: number };
+  tokens: IdRange & { total: number };
+}
+
+type Prepared = { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues };
+
+function prepare(sessionId: string, at: Date, row: BatchRow): Prepared {
+  switch (row.kind) {
+    case "interaction":
+      return { kind: "log", values: interactionValues(sessionId, at, row) };
+    case "reasoning":
+      return { kind: "log", values: reasoningValues(sessionId, at, row) };
+    case "event":
+      return { kind: "log", values: eventValues(sessionId, at, row) };
+    case "tokens":
+      return { kind: "tokens", values: { sessionId, timestamp: at, agentType: row.agentType, agentId: row.agentId ?? null, tokensEstimated: row.tokens, model: row.model ?? null } };
+  }
+}
+
+function extend(range: IdRange, id: number): void {
+  range.count += 1;
+  range.firstId ??= id;
+  range.lastId = id;
+}
+
+/**
+ * Ingest up to 1000 logs, reasoning entries, events and token rows for one session in one call.
+ * The whole batch is validated first: one bad row refuses it all with a ValidationError naming
+ * `rows[i].field`, and nothing is written. Then every row is redacted and written in one
+ * transaction through prepared statements, with ONE `events` row for the batch
+ * (`logs.appended`, or `tokens.logged` for a tokens-only batch) carrying counts and id ranges.
+ */
+export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestBatchResult {
+  requireLogWriter(ctx, "ingest log batches");
+  const input = parseInput(IngestBatchInput, raw);
+  const at = nowOf(ctx);
+  const rows = input.rows.map((row) => prepare(input.sessionId, at, row));
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const statements = batchStatements(ctx.db.$client);
+    const result: IngestBatchResult = {
+      ids: [],
+      logs: { count: 0, firstId: null, lastId: null, redacted: 0, duplicates: 0 },
+      tokens: { count: 0, firstId: null, lastId: null, total: 0 },
+    };
+    for (const row of rows) {
+      if (row.kind === "tokens") {
+        const id = statements.insertTokens(row.values);
+        extend(result.tokens, id);
+        result.tokens.total += row.values.tokensEstimated;
+        result.ids.push(id);
+        continue;
+      }
+      const existing = statements.findEvent(row.values);
+      if (existing !== undefined) {
+        result.logs.duplicates += 1;
+        result.ids.push(existing);
+        continue;
+      }
+      const id = statements.insertLog(row.values);
+      extend(result.logs, id);
+      if (row.values.redacted) result.logs.redacted += 1;
+      result.ids.push(id);
+    }
+    if (result.logs.count > 0 || result.tokens.count > 0) {
+      const logsFirst = result.logs.count > 0;
+      appendEvent(tx, ctx, {
+        type: logsFirst ? LOG_EVENTS.logsAppended : LOG_EVENTS.tokensLogged,
+        sessionId: input.sessionId,
+        entity: "session",
+        entityId: input.sessionId,
+        data: logsFirst ? { ...result.logs, batch: true, tokens: result.tokens } : { ...result.tokens, batch: true },
+      });
+    }
+    return result;
+  });
+}

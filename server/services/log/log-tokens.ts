@@ -1,0 +1,30 @@
+import { tokenUsage } from "@/db/schema";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { LogTokensInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type TokenUsageRow = typeof tokenUsage.$inferSelect;
+
+/** Record an agent's estimated token use (BAZINGA's `log-tokens`), with the model when known. */
+export function logTokens(ctx: ServiceContext, raw: LogTokensInput): TokenUsageRow {
+  requireLogWriter(ctx, "log tokens");
+  const input = parseInput(LogTokensInput, raw);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const row = tx
+      .insert(tokenUsage)
+      .values({ sessionId: input.sessionId, timestamp: nowOf(ctx), agentType: input.agentType, agentId: input.agentId ?? null, tokensEstimated: input.tokens, model: input.model ?? null })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.tokensLogged,
+      sessionId: row.sessionId,
+      entity: "token_usage",
+      entityId: row.id,
+      data: { count: 1, firstId: row.id, lastId: row.id, tokens: row.tokensEstimated, agentType: row.agentType },
+    });
+    return row;
+  });
+}

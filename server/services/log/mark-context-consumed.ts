@@ -1,0 +1,37 @@
+import { and, eq } from "drizzle-orm";
+import { contextPackageConsumers, contextPackages } from "@/db/schema";
+import { NotFoundError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { MarkContextConsumedInput } from "./schemas";
+import type { ContextConsumerRow } from "./save-context-package";
+import { parseInput } from "./validate";
+
+/**
+ * Mark a context package consumed by an agent type at an iteration (BAZINGA's
+ * `mark-context-consumed`). The consumer row for that iteration is created if it is missing, so a
+ * re-spawned agent's reading is recorded too; marking again keeps the first time and writes nothing.
+ */
+export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsumedInput): ContextConsumerRow {
+  requireLogWriter(ctx, "mark context consumed");
+  const input = parseInput(MarkContextConsumedInput, raw);
+  return write(ctx, (tx) => {
+    const pkg = tx.select({ id: contextPackages.id, sessionId: contextPackages.sessionId }).from(contextPackages).where(eq(contextPackages.id, input.packageId)).get();
+    if (!pkg) throw new NotFoundError("context_package", input.packageId);
+    const key = and(eq(contextPackageConsumers.packageId, pkg.id), eq(contextPackageConsumers.agentType, input.agentType), eq(contextPackageConsumers.iteration, input.iteration));
+    const existing = tx.select().from(contextPackageConsumers).where(key).get();
+    if (existing?.consumedAt) return existing;
+    const now = nowOf(ctx);
+    const row = existing
+      ? tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning().get()!
+      : tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration, consumedAt: now }).returning().get();
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.contextConsumed,
+      sessionId: pkg.sessionId,
+      entity: "context_package",
+      entityId: pkg.id,
+      data: { agentType: row.agentType, iteration: row.iteration, created: !existing },
+    });
+    return row;
+  });
+}

@@ -1,0 +1,68 @@
+import { and, eq } from "drizzle-orm";
+import { contextPackageConsumers, contextPackages } from "@/db/schema";
+import { ValidationError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { redactText } from "./redaction";
+import { SaveContextPackageInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type ContextPackageRow = typeof contextPackages.$inferSelect;
+export type ContextConsumerRow = typeof contextPackageConsumers.$inferSelect;
+
+const SUMMARY_LENGTH = 200;
+
+/**
+ * Save a context package (research, failures, decisions, handoff, investigation) for a group or the
+ * whole session, with one pending consumer row per agent type that should read it (BAZINGA's
+ * `save-context-package`). A package that supersedes another is that one's next version.
+ */
+export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageInput): { package: ContextPackageRow; consumers: ContextConsumerRow[] } {
+  requireLogWriter(ctx, "save context packages");
+  const input = parseInput(SaveContextPackageInput, raw);
+  const global = !input.groupId || input.groupId === "global";
+  const summary = redactText(input.summary.replace(/[\r\n]+/g, " "));
+  const oneLine = summary.value.length > SUMMARY_LENGTH ? `${summary.value.slice(0, SUMMARY_LENGTH - 3)}...` : summary.value;
+  const filePath = redactText(input.filePath);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    let version = 1;
+    if (input.supersedesId) {
+      const previous = tx
+        .select({ version: contextPackages.version })
+        .from(contextPackages)
+        .where(and(eq(contextPackages.id, input.supersedesId), eq(contextPackages.sessionId, input.sessionId)))
+        .get();
+      if (!previous) throw new ValidationError("supersedesId", "context.supersedes_unknown", `no context package ${input.supersedesId} in this session to supersede`);
+      version = previous.version + 1;
+    }
+    const pkg = tx
+      .insert(contextPackages)
+      .values({
+        sessionId: input.sessionId,
+        groupId: global ? null : input.groupId,
+        scope: global ? "global" : "group",
+        packageType: input.packageType,
+        filePath: filePath.value,
+        producerAgent: input.producerAgent,
+        priority: input.priority,
+        summary: oneLine,
+        sizeBytes: input.sizeBytes ?? null,
+        version,
+        supersedesId: input.supersedesId ?? null,
+        createdAt: nowOf(ctx),
+      })
+      .returning()
+      .get();
+    const consumers = [...new Set(input.consumers)].map((agentType) => tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType }).returning().get());
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.contextPackageSaved,
+      sessionId: pkg.sessionId,
+      entity: "context_package",
+      entityId: pkg.id,
+      data: { packageType: pkg.packageType, groupId: pkg.groupId, priority: pkg.priority, consumers: consumers.map((c) => c.agentType), redacted: summary.redacted || filePath.redacted },
+    });
+    return { package: pkg, consumers };
+  });
+}

@@ -1,0 +1,32 @@
+import { decisions } from "@/db/schema";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { redactDocument } from "./redaction";
+import { SaveDecisionInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type DecisionRow = typeof decisions.$inferSelect;
+
+/** Record an orchestrator decision (spawn_agent, escalate_model…) with its JSON details, redacted. */
+export function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): DecisionRow {
+  requireLogWriter(ctx, "record decisions");
+  const input = parseInput(SaveDecisionInput, raw);
+  const data = redactDocument(input.data);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const row = tx
+      .insert(decisions)
+      .values({ sessionId: input.sessionId, decisionType: input.decisionType, decisionData: data.value, iteration: input.iteration ?? null, timestamp: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.decisionSaved,
+      sessionId: row.sessionId,
+      entity: "decision",
+      entityId: row.id,
+      data: { decisionType: row.decisionType, iteration: row.iteration, redacted: data.redacted },
+    });
+    return row;
+  });
+}

@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import { developmentPlans } from "@/db/schema";
+import { redactJson } from "@/server/domain/redact";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { redactText } from "./redaction";
+import { SaveDevelopmentPlanInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type DevelopmentPlanRow = typeof developmentPlans.$inferSelect;
+
+/**
+ * Save a session's development plan (BAZINGA's `save-development-plan`). A session has one plan:
+ * saving again replaces its text and phases and keeps when it was first created. Prompt, plan
+ * text, phases and metadata are redacted on the way in.
+ */
+export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPlanInput): DevelopmentPlanRow {
+  requireLogWriter(ctx, "save development plans");
+  const input = parseInput(SaveDevelopmentPlanInput, raw);
+  const prompt = redactText(input.originalPrompt);
+  const planText = redactText(input.planText);
+  const phases = redactJson(input.phases);
+  const metadata = input.metadata ? redactJson(input.metadata) : null;
+  const redacted = prompt.redacted || planText.redacted || phases.redacted || (metadata?.redacted ?? false);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const now = nowOf(ctx);
+    const values = {
+      originalPrompt: prompt.value,
+      planText: planText.value,
+      phases: JSON.stringify(phases.value),
+      currentPhase: input.currentPhase ?? null,
+      totalPhases: input.totalPhases ?? input.phases.length,
+      metadata: metadata ? JSON.stringify(metadata.value) : null,
+      updatedAt: now,
+    };
+    const existing = tx.select({ id: developmentPlans.id }).from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+    const row = existing
+      ? tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning().get()!
+      : tx.insert(developmentPlans).values({ ...values, sessionId: input.sessionId, createdAt: now }).returning().get();
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.planSaved,
+      sessionId: row.sessionId,
+      entity: "development_plan",
+      entityId: row.id,
+      data: { created: !existing, totalPhases: row.totalPhases, currentPhase: row.currentPhase, redacted },
+    });
+    return row;
+  });
+}

@@ -1,0 +1,32 @@
+import { skillOutputs } from "@/db/schema";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { redactDocument } from "./redaction";
+import { SaveSkillOutputInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type SkillOutputRow = typeof skillOutputs.$inferSelect;
+
+/** Save a skill's output (BAZINGA's `save-skill-output`: security scan, coverage, lint…), redacted. The latest one counts. */
+export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput): SkillOutputRow {
+  requireLogWriter(ctx, "save skill outputs");
+  const input = parseInput(SaveSkillOutputInput, raw);
+  const data = redactDocument(input.data);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const row = tx
+      .insert(skillOutputs)
+      .values({ sessionId: input.sessionId, skillName: input.skillName, outputData: data.value, agentType: input.agentType ?? null, groupId: input.groupId ?? null, iteration: input.iteration, timestamp: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.skillOutputSaved,
+      sessionId: row.sessionId,
+      entity: "skill_output",
+      entityId: row.id,
+      data: { skillName: row.skillName, agentType: row.agentType, groupId: row.groupId, redacted: data.redacted },
+    });
+    return row;
+  });
+}

@@ -1,0 +1,36 @@
+import { stateSnapshots } from "@/db/schema";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { redactDocument } from "./redaction";
+import { SaveStateInput } from "./schemas";
+import { parseInput } from "./validate";
+
+export type StateSnapshotRow = typeof stateSnapshots.$inferSelect;
+
+/**
+ * Save a state snapshot (BAZINGA's `save-state`: pm, orchestrator, group_status, investigation) for
+ * a group (default `global`). Append-only: the newest row of a type and group is the current state.
+ * The JSON is validated, and its secrets redacted, before it is stored.
+ */
+export function saveState(ctx: ServiceContext, raw: SaveStateInput): StateSnapshotRow {
+  requireLogWriter(ctx, "save state");
+  const input = parseInput(SaveStateInput, raw);
+  const data = redactDocument(input.data);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const row = tx
+      .insert(stateSnapshots)
+      .values({ sessionId: input.sessionId, groupId: input.groupId, stateType: input.stateType, stateData: data.value, timestamp: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.stateSaved,
+      sessionId: row.sessionId,
+      entity: "state_snapshot",
+      entityId: row.id,
+      data: { stateType: row.stateType, groupId: row.groupId, redacted: data.redacted },
+    });
+    return row;
+  });
+}

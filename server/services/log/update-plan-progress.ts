@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import { developmentPlans } from "@/db/schema";
+import { NotFoundError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+import { LOG_EVENTS, requireLogWriter } from "./common";
+import { readJson } from "./redaction";
+import { UpdatePlanProgressInput } from "./schemas";
+import type { DevelopmentPlanRow } from "./save-development-plan";
+import { parseInput } from "./validate";
+
+type StoredPhase = Record<string, unknown> & { phase?: unknown; status?: unknown };
+
+/**
+ * Set one phase's status in the session's development plan and make it the current phase
+ * (BAZINGA's `update-plan-progress`); a completed phase gets its `completed_at`.
+ */
+export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressInput): DevelopmentPlanRow {
+  requireLogWriter(ctx, "update plan progress");
+  const input = parseInput(UpdatePlanProgressInput, raw);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const plan = tx.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+    if (!plan) throw new NotFoundError("development_plan", input.sessionId);
+    const stored = readJson(plan.phases);
+    const phases: StoredPhase[] = Array.isArray(stored) ? (stored as StoredPhase[]) : [];
+    const target = phases.find((phase) => phase.phase === input.phase);
+    if (!target) throw new NotFoundError("development_plan_phase", `${input.sessionId}#${input.phase}`);
+    const now = nowOf(ctx);
+    const from = target.status ?? null;
+    target.status = input.status;
+    if (input.status === "completed") target.completed_at = now.toISOString();
+    const row = tx
+      .update(developmentPlans)
+      .set({ phases: JSON.stringify(phases), currentPhase: input.phase, updatedAt: now })
+      .where(eq(developmentPlans.id, plan.id))
+      .returning()
+      .get()!;
+    appendEvent(tx, ctx, {
+      type: LOG_EVENTS.planProgressUpdated,
+      sessionId: row.sessionId,
+      entity: "development_plan",
+      entityId: row.id,
+      data: { phase: input.phase, from, to: input.status },
+    });
+    return row;
+  });
+}

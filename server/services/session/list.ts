@@ -1,0 +1,73 @@
+import { type SQL, and, asc, desc, eq, gt, gte, like, lt, lte, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "@/db/client";
+import { SESSION_SOURCES, SESSION_STATUSES } from "@/db/schema/enums";
+import { sessions } from "@/db/schema";
+import { ValidationError } from "@/server/domain/errors";
+import type { SessionRow } from "./load";
+
+export const ListSessionsInput = z
+  .object({
+    status: z.enum(SESSION_STATUSES).optional(),
+    source: z.enum(SESSION_SOURCES).optional(),
+    search: z.string().trim().max(200).optional(),
+    hasBlocked: z.boolean().optional(),
+    startedFrom: z.date().optional(),
+    startedTo: z.date().optional(),
+    order: z.enum(["newest", "oldest"]).default("newest"),
+    /** Opaque cursor from the previous page's `nextCursor`. */
+    cursor: z.string().max(300).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+export type ListSessionsInput = z.input<typeof ListSessionsInput>;
+
+export interface SessionPage {
+  items: SessionRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * Sessions, filtered and keyset-paginated on (started_at, id): each page is an index range scan,
+ * as fast on page 200 as on page 1 — never OFFSET.
+ */
+export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPage {
+  const input = ListSessionsInput.parse(raw);
+  const newest = input.order === "newest";
+  const where: (SQL | undefined)[] = [
+    input.status ? eq(sessions.status, input.status) : undefined,
+    input.source ? eq(sessions.source, input.source) : undefined,
+    input.hasBlocked ? gt(sessions.tasksBlocked, 0) : undefined,
+    input.startedFrom ? gte(sessions.startedAt, input.startedFrom) : undefined,
+    input.startedTo ? lte(sessions.startedAt, input.startedTo) : undefined,
+    input.search ? or(like(sessions.id, pattern(input.search)), like(sessions.requirements, pattern(input.search))) : undefined,
+  ];
+  if (input.cursor) {
+    const [at, id] = decodeCursor(input.cursor);
+    const before = newest ? lt : gt;
+    where.push(or(before(sessions.startedAt, at), and(eq(sessions.startedAt, at), before(sessions.id, id))));
+  }
+  const order = newest ? [desc(sessions.startedAt), desc(sessions.id)] : [asc(sessions.startedAt), asc(sessions.id)];
+  const rows = db.select().from(sessions).where(and(...where)).orderBy(...order).limit(input.limit + 1).all();
+  const items = rows.slice(0, input.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null };
+}
+
+function pattern(search: string) {
+  return sql`${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`;
+}
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.getTime(), id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): [Date, string] {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [unknown, unknown];
+    if (typeof at === "number" && typeof id === "string") return [new Date(at), id];
+  } catch {
+    // fall through
+  }
+  throw new ValidationError("cursor", "list.cursor_invalid", "is not a cursor this list returned");
+}

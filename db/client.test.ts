@@ -2,8 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_DB_PATH, type Db, closeDb, createMemoryDb, getDb, openDatabase, resolveDbPath } from "./client";
+import { findMigrationsFolder } from "./migrate";
 import { sessions } from "./schema";
 
 let dir: string;
@@ -24,6 +26,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+const MIGRATIONS = readMigrationFiles({ migrationsFolder: findMigrationsFolder() }).length;
 const migrationCount = (db: Db) => Number(db.$client.prepare(`SELECT count(*) FROM "__drizzle_migrations"`).pluck().get());
 
 describe("openDatabase on a file", () => {
@@ -85,7 +88,7 @@ describe("openDatabase on a file", () => {
     first.$client.close();
     const second = open(file);
     expect(second.$client.prepare(`SELECT hash, created_at FROM "__drizzle_migrations"`).all()).toEqual(rows);
-    expect(migrationCount(second)).toBe(2);
+    expect(migrationCount(second)).toBe(MIGRATIONS);
   });
 });
 
@@ -95,7 +98,7 @@ describe("createMemoryDb", () => {
     const b = createMemoryDb();
     opened.push(a, b);
     for (const db of [a, b]) {
-      expect(migrationCount(db)).toBe(2);
+      expect(migrationCount(db)).toBe(MIGRATIONS);
       expect(db.$client.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBeGreaterThan(50);
       expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
     }
@@ -125,6 +128,6 @@ describe("the process-wide database", () => {
     expect(db.$client.open).toBe(false);
     const again = getDb();
     expect(again).not.toBe(db);
-    expect(migrationCount(again)).toBe(2);
+    expect(migrationCount(again)).toBe(MIGRATIONS);
   });
 });

@@ -11,6 +11,7 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
 export const DEFAULT_DB_PATH = "./data/proofgate.db";
+const BUSY_TIMEOUT_MS = 10_000;
 
 export interface OpenOptions {
   /** Apply pending migrations on open (default true). */
@@ -25,15 +26,58 @@ export interface OpenOptions {
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const memory = file === ":memory:";
-  if (!memory && !options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-  sqlite.pragma("busy_timeout = 10000");
-  if (!memory && !options.readonly) sqlite.pragma("journal_mode = WAL");
+  if (!memory && !options.readonly) ensureFolder(path.dirname(path.resolve(file)));
+  const sqlite = openFile(file, options.readonly ?? false);
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!memory && !options.readonly) enableWal(sqlite);
   // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   if (options.migrate ?? !options.readonly) applyMigrations(sqlite, options.migrationsFolder);
   return drizzle({ client: sqlite, schema });
+}
+
+/** better-sqlite3's "unable to open database file" does not say which file. */
+function openFile(file: string, readonly: boolean): Database.Database {
+  try {
+    return new Database(file, { readonly, fileMustExist: readonly });
+  } catch (error) {
+    if (error instanceof Database.SqliteError) throw new Database.SqliteError(`${error.message}: ${file}`, error.code);
+    throw error;
+  }
+}
+
+/**
+ * Create a folder and its parents one level at a time. Node's `mkdirSync(…, { recursive: true })`
+ * retries forever under a pseudo file system such as /proc, hanging the process; this fails with
+ * the operating system's error instead.
+ */
+function ensureFolder(folder: string): void {
+  const stat = fs.statSync(folder, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return;
+  if (stat) throw Object.assign(new Error(`ENOTDIR: not a directory, ${folder}`), { code: "ENOTDIR" });
+  const parent = path.dirname(folder);
+  if (parent !== folder) ensureFolder(parent);
+  fs.mkdirSync(folder);
+}
+
+/**
+ * Switching a new file to WAL can fail with SQLITE_BUSY at once, without waiting for the busy
+ * timeout, while another process opening the same fresh file is switching it too (seen in
+ * migrate.test.ts). Retry for as long as the busy timeout would have waited.
+ */
+function enableWal(sqlite: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 /** A fresh, migrated, private in-memory database (tests). */

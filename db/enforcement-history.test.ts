@@ -120,6 +120,8 @@ describe("history tables", () => {
 
   it.each(PURGE_ONLY)("%s refuses DELETE outside a purge", (table) => {
     const id = ids[table]!;
+    // The fixture's contract was evaluated, so its criterion is refused by both rules; SQLite runs the
+    // later-created trigger first (observed, not promised), which names the contract rule.
     expectRefused(sqlite, table, id, `DELETE FROM ${table} WHERE id = '${id}'`, table === "acceptance_criteria" ? "goal_contract.immutable" : `purge_only: ${table} `);
   });
 

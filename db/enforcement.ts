@@ -39,8 +39,6 @@ export const PURGE_ONLY_DELETE_TABLES = ["sessions", "tasks", "success_criteria"
 
 const PURGE_ACTIVE = "EXISTS (SELECT 1 FROM purges WHERE finished_at IS NULL)";
 const ENFORCEMENT = "(SELECT enforcement FROM sessions WHERE id = NEW.session_id)";
-const EDGE = "(OLD.status || '>' || NEW.status)";
-const LEGAL = LEGAL_EDGES.map(([from, to]) => `'${from}>${to}'`).join(", ");
 
 function trigger(name: string, timing: string, when: string | null, body: string): string {
   return `CREATE TRIGGER ${name}\n${timing}\n${when ? `WHEN ${when}\n` : ""}BEGIN\n  ${body}\nEND;`;
@@ -106,7 +104,6 @@ function tasks(): string[] {
   const claimantMessage = (what: string) => literal(`task.claimant_cannot_${what}: the claimant of a task can never ${what} it`);
   const cases = (rules: [string, string][]) =>
     `SELECT CASE\n${rules.map(([when, message]) => `    WHEN ${when} THEN RAISE(ABORT, ${message})`).join("\n")}\n  END;`;
-  const offMachine = `NEW.status IS NOT OLD.status AND ${EDGE} NOT IN (${LEGAL})`;
   const done = (row: string) => `${row}.status IN ('verified', 'completed')`;
   // An unverified completion stays one (no later UPDATE launders it), and in an observe session a
   // verified or completed task names its verifier or is flagged 'none' — never NULL, which neither
@@ -114,20 +111,25 @@ function tasks(): string[] {
   const unflaggedUnverified =
     `${done("NEW")} AND NEW.verification IS NOT 'none' AND ((${done("OLD")} AND OLD.verification IS 'none')` +
     ` OR (${ENFORCEMENT} = 'observe' AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL)))`;
+  // Messages are string literals, one per edge: older SQLite readers (Debian's sqlite3 3.40 CLI)
+  // refuse to open a schema whose RAISE() takes an expression.
+  const illegalEdges = TASK_STATUSES.flatMap((from) => TASK_STATUSES.filter((to) => to !== from && !LEGAL_EDGES.some(([f, t]) => f === from && t === to)).map((to) => [from, to] as const));
+  const edge = (from: string, to: string) => `OLD.status = '${from}' AND NEW.status = '${to}'`;
   return [
     trigger(
       "tasks_rules_insert",
       "BEFORE INSERT ON tasks",
       null,
       cases([
-        [
-          `${ENFORCEMENT} IS NOT 'observe' AND (NEW.status IS NOT 'pending' OR NEW.verification IS NOT NULL)`,
-          `'task.create_status: a task in an enforce session starts pending, got ' || NEW.status`,
-        ],
-        [
-          `${ENFORCEMENT} = 'observe' AND NEW.status NOT IN ('pending', 'in_progress', 'claimed') AND NEW.verification IS NOT 'none'`,
-          `'task.unverified_status: a task reported ' || NEW.status || ' without a verify move must be recorded with verification = ''none'''`,
-        ],
+        ...TASK_STATUSES.filter((s) => s !== "pending").map((status): [string, string] => [
+          `NEW.status = '${status}' AND ${ENFORCEMENT} IS NOT 'observe'`,
+          literal(`task.create_status: a task in an enforce session starts pending, got ${status}`),
+        ]),
+        [`NEW.verification IS NOT NULL AND ${ENFORCEMENT} IS NOT 'observe'`, literal("task.create_status: a task in an enforce session starts unverified (verification NULL)")],
+        ...(["verified", "blocked", "completed"] as const).map((status): [string, string] => [
+          `NEW.status = '${status}' AND NEW.verification IS NOT 'none' AND ${ENFORCEMENT} = 'observe'`,
+          literal(`task.unverified_status: a task reported ${status} without a verify move must be recorded with verification = 'none'`),
+        ]),
         [claimant("verified_by"), claimantMessage("verify")],
         [claimant("blocked_by"), claimantMessage("block")],
       ]),
@@ -138,20 +140,17 @@ function tasks(): string[] {
       null,
       cases([
         ["NEW.session_id IS NOT OLD.session_id OR NEW.key IS NOT OLD.key", literal("task.identity_immutable: a task's session and key never change")],
-        [
-          `${offMachine} AND ${ENFORCEMENT} IS NOT 'observe'`,
-          `'task.forbidden_transition: ' || OLD.status || ' -> ' || NEW.status || ' is not a move of the task machine'`,
-        ],
-        [
-          `${offMachine} AND NEW.verification IS NOT 'none'`,
-          `'task.unverified_status: ' || OLD.status || ' -> ' || NEW.status || ' skips the machine and must be recorded with verification = ''none'''`,
-        ],
+        ...illegalEdges.map(([from, to]): [string, string] => [
+          `${edge(from, to)} AND ${ENFORCEMENT} IS NOT 'observe'`,
+          literal(`task.forbidden_transition: ${from} -> ${to} is not a move of the task machine`),
+        ]),
+        ...illegalEdges.map(([from, to]): [string, string] => [
+          `${edge(from, to)} AND NEW.verification IS NOT 'none'`,
+          literal(`task.unverified_status: ${from} -> ${to} skips the machine and must be recorded with verification = 'none'`),
+        ]),
         [claimant("verified_by"), claimantMessage("verify")],
         [claimant("blocked_by"), claimantMessage("block")],
-        [
-          unflaggedUnverified,
-          `'task.unverified_status: a ' || NEW.status || ' task that no verifier verified stays recorded with verification = ''none'''`,
-        ],
+        [unflaggedUnverified, literal("task.unverified_status: a task that no verifier verified stays recorded with verification = 'none'")],
         [
           `${ENFORCEMENT} IS NOT 'observe' AND (NEW.verification IS 'none' OR (NEW.status IN ('verified', 'completed') AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL)))`,
           literal("task.verification_required: in an enforce session a task is verified or completed only through a verify move by a verifier"),

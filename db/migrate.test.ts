@@ -60,8 +60,8 @@ describe("applyMigrations", () => {
     const sqlite = sqliteAt();
     expect(applyMigrations(sqlite, folderWith(1))).toBe(1);
     expect(sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBe(0);
-    expect(applyMigrations(sqlite, FOLDER)).toBe(1);
-    expect(recorded(sqlite)).toHaveLength(2);
+    expect(applyMigrations(sqlite, FOLDER)).toBe(JOURNAL.entries.length - 1);
+    expect(recorded(sqlite)).toHaveLength(JOURNAL.entries.length);
     expect(sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBeGreaterThan(50);
   });
 
@@ -72,7 +72,7 @@ describe("applyMigrations", () => {
     expect(() => applyMigrations(sqlite, broken)).toThrow(/no such table: nowhere/);
     expect(sqlite.inTransaction).toBe(false);
     expect(sqlite.prepare("SELECT name FROM sqlite_master").all()).toEqual([]);
-    expect(applyMigrations(sqlite, FOLDER)).toBe(2);
+    expect(applyMigrations(sqlite, FOLDER)).toBe(JOURNAL.entries.length);
   });
 });
 

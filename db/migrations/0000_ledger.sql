@@ -10,10 +10,10 @@ CREATE TABLE `sessions` (
 	`metadata` text,
 	`source` text DEFAULT 'api' NOT NULL,
 	`enforcement` text DEFAULT 'enforce' NOT NULL,
-	`started_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`started_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`ended_at` integer,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`tasks_total` integer DEFAULT 0 NOT NULL,
 	`tasks_pending` integer DEFAULT 0 NOT NULL,
 	`tasks_in_progress` integer DEFAULT 0 NOT NULL,
@@ -51,7 +51,7 @@ CREATE TABLE `task_transitions` (
 	`failures` text,
 	`verification` text,
 	`claimant` text,
-	`at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`task_id`) REFERENCES `tasks`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade
 );
@@ -105,8 +105,8 @@ CREATE TABLE `tasks` (
 	`no_progress_count` integer DEFAULT 0 NOT NULL,
 	`blocking_issues_count` integer DEFAULT 0 NOT NULL,
 	`version` integer DEFAULT 1 NOT NULL,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "tasks_status_check" CHECK("tasks"."status" in ('pending', 'in_progress', 'claimed', 'verified', 'blocked', 'completed')),
 	CONSTRAINT "tasks_verification_check" CHECK("tasks"."verification" is null or "tasks"."verification" in ('verified', 'none')),
@@ -130,7 +130,7 @@ CREATE TABLE `completion_checks` (
 	`actor` text NOT NULL,
 	`principal_id` text,
 	`role` text,
-	`at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "completion_checks_source_check" CHECK("completion_checks"."source" in ('gate', 'pm_bazinga', 'validator_verdict'))
 );
@@ -150,7 +150,7 @@ CREATE TABLE `criterion_updates` (
 	`actor` text NOT NULL,
 	`principal_id` text,
 	`role` text,
-	`at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`criterion_id`) REFERENCES `success_criteria`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "criterion_updates_kind_check" CHECK("criterion_updates"."kind" in ('create', 'claim', 'verify', 'required', 'import'))
@@ -174,8 +174,8 @@ CREATE TABLE `success_criteria` (
 	`verifier_by` text,
 	`verifier_at` integer,
 	`created_by` text,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`supersedes_id`) REFERENCES `success_criteria`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "success_criteria_status_check" CHECK("success_criteria"."status" in ('pending', 'met', 'blocked', 'failed')),
@@ -187,7 +187,7 @@ CREATE INDEX `success_criteria_session_id_status_idx` ON `success_criteria` (`se
 CREATE INDEX `success_criteria_status_idx` ON `success_criteria` (`status`);--> statement-breakpoint
 CREATE TABLE `attempt_results` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`attempt_id` integer NOT NULL,
 	`end_commit_sha` text,
 	`diff` text,
@@ -206,7 +206,7 @@ CREATE UNIQUE INDEX `attempt_results_attempt_id_idx` ON `attempt_results` (`atte
 CREATE INDEX `attempt_results_status_idx` ON `attempt_results` (`status`);--> statement-breakpoint
 CREATE TABLE `attempt_tools` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`attempt_id` integer NOT NULL,
 	`tool_id` integer NOT NULL,
 	FOREIGN KEY (`attempt_id`) REFERENCES `attempts`(`id`) ON UPDATE no action ON DELETE cascade,
@@ -216,7 +216,7 @@ CREATE TABLE `attempt_tools` (
 CREATE UNIQUE INDEX `attempt_tools_attempt_id_tool_id_idx` ON `attempt_tools` (`attempt_id`,`tool_id`);--> statement-breakpoint
 CREATE TABLE `attempts` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`goal_id` integer NOT NULL,
 	`worktree_id` integer,
 	`start_commit_sha` text,
@@ -232,7 +232,7 @@ CREATE INDEX `attempts_goal_id_idx` ON `attempts` (`goal_id`,`id`);--> statement
 CREATE INDEX `attempts_model_idx` ON `attempts` (`model`);--> statement-breakpoint
 CREATE TABLE `branches` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`session_id` text NOT NULL,
 	`name` text NOT NULL,
 	`parent_branch_id` integer,
@@ -247,7 +247,7 @@ CREATE TABLE `branches` (
 CREATE INDEX `branches_session_id_idx` ON `branches` (`session_id`);--> statement-breakpoint
 CREATE TABLE `goals` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`session_id` text NOT NULL,
 	`goal_text` text NOT NULL,
 	`parent_goal_id` integer,
@@ -264,7 +264,7 @@ CREATE INDEX `goals_session_id_idx` ON `goals` (`session_id`,`id`);--> statement
 CREATE INDEX `goals_parent_goal_id_idx` ON `goals` (`parent_goal_id`);--> statement-breakpoint
 CREATE TABLE `merges` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`from_branch_id` integer NOT NULL,
 	`from_commit_sha` text NOT NULL,
 	`to_branch_id` integer NOT NULL,
@@ -278,7 +278,7 @@ CREATE INDEX `merges_from_branch_id_idx` ON `merges` (`from_branch_id`);--> stat
 CREATE INDEX `merges_to_branch_id_idx` ON `merges` (`to_branch_id`);--> statement-breakpoint
 CREATE TABLE `tool_calls` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`attempt_id` integer NOT NULL,
 	`order` integer NOT NULL,
 	`tool_id` integer,
@@ -292,7 +292,7 @@ CREATE TABLE `tool_calls` (
 CREATE INDEX `tool_calls_attempt_id_order_idx` ON `tool_calls` (`attempt_id`,`order`);--> statement-breakpoint
 CREATE TABLE `tools` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`session_id` text NOT NULL,
 	`name` text NOT NULL,
 	`description` text,
@@ -302,7 +302,7 @@ CREATE TABLE `tools` (
 CREATE UNIQUE INDEX `tools_session_id_name_idx` ON `tools` (`session_id`,`name`);--> statement-breakpoint
 CREATE TABLE `validation_runs` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`validation_step_id` integer NOT NULL,
 	`attempt_result_id` integer NOT NULL,
 	`exit_code` integer NOT NULL,
@@ -315,7 +315,7 @@ CREATE INDEX `validation_runs_attempt_result_id_idx` ON `validation_runs` (`atte
 CREATE INDEX `validation_runs_validation_step_id_idx` ON `validation_runs` (`validation_step_id`);--> statement-breakpoint
 CREATE TABLE `validation_steps` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`goal_id` integer NOT NULL,
 	`order` integer NOT NULL,
 	`command` text NOT NULL,
@@ -326,7 +326,7 @@ CREATE TABLE `validation_steps` (
 CREATE INDEX `validation_steps_goal_id_idx` ON `validation_steps` (`goal_id`,`order`);--> statement-breakpoint
 CREATE TABLE `worktrees` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`branch_id` integer NOT NULL,
 	`path` text NOT NULL,
 	`start_sha` text,
@@ -361,8 +361,8 @@ CREATE TABLE `goal_contracts` (
 	`goal_type` text,
 	`max_goal_attempts` integer DEFAULT 3 NOT NULL,
 	`created_by` text,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`goal_id`) REFERENCES `goals`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "goal_contracts_max_goal_attempts_check" CHECK("goal_contracts"."max_goal_attempts" between 1 and 100)
 );
@@ -386,7 +386,7 @@ CREATE TABLE `goal_gate_evaluations` (
 	`pivot` text,
 	`actor` text NOT NULL,
 	`principal_id` text,
-	`at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`goal_id`) REFERENCES `goals`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`contract_id`) REFERENCES `goal_contracts`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`attempt_id`) REFERENCES `attempts`(`id`) ON UPDATE no action ON DELETE cascade,
@@ -403,7 +403,7 @@ CREATE TABLE `trust_scores` (
 	`notes` text,
 	`actor` text NOT NULL,
 	`principal_id` text,
-	`at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`attempt_id`) REFERENCES `attempts`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "trust_scores_score_check" CHECK("trust_scores"."score" between 0 and 100)
 );
@@ -433,7 +433,7 @@ CREATE TABLE `context_packages` (
 	`version` integer DEFAULT 1 NOT NULL,
 	`supersedes_id` integer,
 	`scope` text DEFAULT 'group' NOT NULL,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`supersedes_id`) REFERENCES `context_packages`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "context_packages_package_type_check" CHECK("context_packages"."package_type" in ('research', 'failures', 'decisions', 'handoff', 'investigation')),
@@ -446,7 +446,7 @@ CREATE INDEX `context_packages_session_id_group_id_idx` ON `context_packages` (`
 CREATE TABLE `decisions` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`session_id` text NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`iteration` integer,
 	`decision_type` text NOT NULL,
 	`decision_data` text NOT NULL,
@@ -463,8 +463,8 @@ CREATE TABLE `development_plans` (
 	`current_phase` integer,
 	`total_phases` integer NOT NULL,
 	`metadata` text,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
@@ -472,7 +472,7 @@ CREATE UNIQUE INDEX `development_plans_session_id_idx` ON `development_plans` (`
 CREATE TABLE `orchestration_logs` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`session_id` text NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`iteration` integer,
 	`agent_type` text NOT NULL,
 	`agent_id` text,
@@ -501,7 +501,7 @@ CREATE UNIQUE INDEX `orchestration_logs_idempotency_idx` ON `orchestration_logs`
 CREATE TABLE `skill_outputs` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`session_id` text NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`skill_name` text NOT NULL,
 	`output_data` text NOT NULL,
 	`agent_type` text,
@@ -515,7 +515,7 @@ CREATE TABLE `state_snapshots` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`session_id` text NOT NULL,
 	`group_id` text DEFAULT 'global' NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`state_type` text NOT NULL,
 	`state_data` text NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
@@ -526,7 +526,7 @@ CREATE INDEX `state_snapshots_latest_idx` ON `state_snapshots` (`session_id`,`st
 CREATE TABLE `token_usage` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`session_id` text NOT NULL,
-	`timestamp` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`timestamp` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`agent_type` text NOT NULL,
 	`agent_id` text,
 	`tokens_estimated` integer NOT NULL,
@@ -548,14 +548,14 @@ CREATE UNIQUE INDEX `agent_markers_agent_type_unique` ON `agent_markers` (`agent
 CREATE TABLE `configuration` (
 	`key` text PRIMARY KEY NOT NULL,
 	`value` text NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE `model_config` (
 	`agent_role` text PRIMARY KEY NOT NULL,
 	`model` text NOT NULL,
 	`rationale` text,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE `workflow_special_rules` (
@@ -584,7 +584,7 @@ CREATE TABLE `workflow_transitions` (
 CREATE UNIQUE INDEX `workflow_transitions_current_agent_response_status_idx` ON `workflow_transitions` (`current_agent`,`response_status`);--> statement-breakpoint
 CREATE TABLE `events` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`type` text NOT NULL,
 	`session_id` text,
 	`entity` text NOT NULL,
@@ -599,10 +599,82 @@ CREATE INDEX `events_session_id_id_idx` ON `events` (`session_id`,`id`);--> stat
 CREATE INDEX `events_type_id_idx` ON `events` (`type`,`id`);--> statement-breakpoint
 CREATE TABLE `purges` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`started_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`started_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`finished_at` integer,
 	`actor` text NOT NULL,
 	`before` integer,
 	`reason` text NOT NULL,
 	`sessions_deleted` integer
 );
+--> statement-breakpoint
+CREATE TABLE `api_tokens` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text NOT NULL,
+	`role` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`prefix` text NOT NULL,
+	`user_id` text,
+	`created_by` text NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`last_used_at` integer,
+	`expires_at` integer,
+	`revoked_at` integer,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	CONSTRAINT "api_tokens_role_check" CHECK("api_tokens"."role" in ('viewer', 'agent', 'verifier', 'orchestrator', 'lead', 'admin'))
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `api_tokens_token_hash_idx` ON `api_tokens` (`token_hash`);--> statement-breakpoint
+CREATE TABLE `auth_accounts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`account_id` text NOT NULL,
+	`provider_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`access_token` text,
+	`refresh_token` text,
+	`id_token` text,
+	`access_token_expires_at` integer,
+	`refresh_token_expires_at` integer,
+	`scope` text,
+	`password` text,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `auth_accounts_user_id_idx` ON `auth_accounts` (`user_id`);--> statement-breakpoint
+CREATE TABLE `auth_sessions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`expires_at` integer NOT NULL,
+	`token` text NOT NULL,
+	`ip_address` text,
+	`user_agent` text,
+	`user_id` text NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `auth_sessions_token_idx` ON `auth_sessions` (`token`);--> statement-breakpoint
+CREATE INDEX `auth_sessions_user_id_idx` ON `auth_sessions` (`user_id`);--> statement-breakpoint
+CREATE TABLE `auth_verifications` (
+	`id` text PRIMARY KEY NOT NULL,
+	`identifier` text NOT NULL,
+	`value` text NOT NULL,
+	`expires_at` integer NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `users` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`email` text NOT NULL,
+	`email_verified` integer DEFAULT false NOT NULL,
+	`image` text,
+	`role` text DEFAULT 'viewer' NOT NULL,
+	`created_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
+	CONSTRAINT "users_role_check" CHECK("users"."role" in ('viewer', 'lead', 'admin'))
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `users_email_idx` ON `users` (`email`);

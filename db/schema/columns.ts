@@ -7,8 +7,11 @@ import { integer } from "drizzle-orm/sqlite-core";
  */
 export const timestampMs = (name: string) => integer(name, { mode: "timestamp_ms" });
 
-/** The database default, so rows written by raw SQL get a correct time too. */
-export const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+/**
+ * The database default, so rows written by raw SQL get a correct time too. julianday() rather than
+ * unixepoch('subsec'), which older SQLite clients (3.40, Debian's CLI) evaluate to NULL.
+ */
+export const nowMs = sql`(cast(round((julianday('now') - 2440587.5) * 86400000) as integer))`;
 
 export const createdAt = (name = "created_at") => timestampMs(name).notNull().default(nowMs);
 

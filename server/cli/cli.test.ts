@@ -292,11 +292,7 @@ describe.concurrent("proofgate", () => {
       expect(run.stderr).toContain(file);
     });
 
-    // BUG (db/client.ts openDatabase: `fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })`):
-    // procfs answers ENOENT for a child of /proc, and Node's recursive mkdir then retries the parent
-    // forever, so `proofgate migrate --db /proc/x/y.db` spins at 100% CPU and never exits instead of
-    // exiting 4. The call is killed after 8 s (a hang guard, not a timing assertion).
-    it.fails("exits 4 with a message for a path under /proc, which cannot hold a database", { timeout: 30_000 }, async () => {
+    it("exits 4 with a message for a path under /proc, which cannot hold a database", { timeout: 30_000 }, async () => {
       const { dir } = workspace();
       const run = await proofgate(["migrate", "--db", "/proc/x/y.db"], { cwd: dir, killAfterMs: 8_000 });
       expect(run.code).toBe(4);

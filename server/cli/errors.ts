@@ -37,6 +37,9 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
   if (error instanceof UsageError) return { code: EXIT.badInput, payload: { message: error.message } };
   if (error instanceof CommanderError) return { code: EXIT.badInput, payload: { message: error.message.replace(/^error: /, "") } };
   const sqliteCode = (error as { code?: unknown } | null)?.code;
+  if (typeof sqliteCode === "string" && /^E(NOENT|ACCES|PERM|ROFS|NOTDIR|EXIST|ISDIR)$/.test(sqliteCode)) {
+    return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
+  }
   if (typeof sqliteCode === "string" && /^SQLITE_(CANTOPEN|NOTADB|IOERR|BUSY|LOCKED|READONLY)/.test(sqliteCode)) {
     return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
   }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { databaseCommands } from "./database";
+import { operatorCommands } from "./operator";
 import { EXIT, UsageError, handleError } from "./errors";
 import { type GlobalOptions } from "./options";
 import { createOutput } from "./output";
@@ -12,6 +13,8 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = new Command("proofgate")
     .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
     .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
+    .option("--url <url>", "a Proofgate server (remote mode; default $PROOFGATE_URL)")
+    .option("--token <token>", "API token for remote mode (default $PROOFGATE_TOKEN)")
     .option("--json", "print machine-readable JSON")
     .option("--quiet", "print only results, no progress")
     .option("--agent-id <label>", "the agent label this call acts as (e.g. developer_1)")
@@ -21,6 +24,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
     .exitOverride();
   const out = createOutput(() => program.opts<GlobalOptions>());
   databaseCommands(program, out);
+  operatorCommands(program, out);
   program.command("help [command]").description("show help for a command").action((name?: string) => {
     const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
     if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);

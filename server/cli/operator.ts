@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { openDatabase, resolveDbPath } from "@/db/client";
+import { UsageError } from "./errors";
+import { type GlobalOptions, positiveInt } from "./options";
+import type { Output } from "./output";
+
+/** The checkout the CLI runs from (dist/cli.mjs → its parent), where the built dashboard lives. */
+function projectRoot(): string {
+  return process.env.PROOFGATE_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+}
+
+/** Operator commands that run the server or copy the database: `serve`, `backup`. */
+export function operatorCommands(program: Command, out: Output): void {
+  program
+    .command("serve")
+    .description("Serve the dashboard and the API from the production build, in this one process")
+    .option("--port <n>", "port", positiveInt(65535), Number(process.env.PORT ?? 3000))
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .addHelpText("after", "\nExample:\n  npm run build && proofgate serve --db ./data/proofgate.db --port 3000")
+    .action(async (options: { port: number; host: string }, command: Command) => {
+      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      const root = projectRoot();
+      if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new UsageError(`no production build in ${root}: run npm run build first`);
+      process.env.PROOFGATE_DB = file;
+      process.env.NEXT_TELEMETRY_DISABLED = "1";
+      openDatabase(file).$client.close(); // create and migrate before the first request
+      const { default: next } = await import("next");
+      const app = next({ dev: false, dir: root, hostname: options.host, port: options.port });
+      await app.prepare();
+      const handle = app.getRequestHandler();
+      const server = http.createServer((req, res) => void handle(req, res));
+      await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port, options.host, resolve));
+      out.result({ url: `http://${options.host}:${options.port}`, database: file }, `Proofgate on http://${options.host}:${options.port} (database ${file})`);
+      await new Promise<void>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => resolve()));
+      });
+    });
+
+  program
+    .command("backup <dest>")
+    .description("Copy the database to DEST online: consistent even while agents keep writing")
+    .addHelpText("after", "\nExample:\n  proofgate backup --db ./data/proofgate.db ./backups/proofgate-$(date +%F).db")
+    .action(async (dest: string, _options: unknown, command: Command) => {
+      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      if (path.resolve(dest) === path.resolve(file)) throw new UsageError("dest: must differ from the database itself");
+      if (fs.existsSync(dest)) throw new UsageError(`dest: ${dest} already exists; choose a new file`);
+      const db = openDatabase(file);
+      try {
+        // SQLite's online backup API copies a consistent snapshot page by page without blocking writers.
+        const { totalPages } = await db.$client.backup(dest);
+        const check = openDatabase(dest, { migrate: false }).$client;
+        const integrity = check.pragma("integrity_check", { simple: true });
+        check.close();
+        out.result({ database: file, backup: dest, pages: totalPages, integrity }, `backed up ${file} to ${dest} (${totalPages} pages, integrity ${String(integrity)})`);
+      } finally {
+        db.$client.close();
+      }
+    });
+}

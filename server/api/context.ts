@@ -1,3 +1,4 @@
+import { TRPCError } from "@trpc/server";
 import type { Db } from "@/db/client";
 import type { Actor } from "@/server/domain/actors";
 import { authenticateToken } from "@/server/services/admin/tokens";
@@ -14,7 +15,7 @@ export const AGENT_HEADER = "x-proofgate-agent";
 export async function createRequestContext(req: Request, db: Db, auth: Auth): Promise<ApiContext> {
   const authorization = req.headers.get("authorization");
   if (authorization?.toLowerCase().startsWith("bearer ")) {
-    const actor = authenticateToken(db, authorization.slice(7).trim(), req.headers.get(AGENT_HEADER) ?? undefined);
+    const actor = authenticateToken(db, authorization.slice(7).trim(), agentLabel(req));
     return { db, actor, via: actor ? "token" : "none", sameOrigin: true };
   }
   const session = await auth.api.getSession({ headers: req.headers });
@@ -27,6 +28,18 @@ export async function createRequestContext(req: Request, db: Db, auth: Auth): Pr
     label: session.user.email,
   };
   return { db, actor, via: "cookie", sameOrigin: isSameOrigin(req) };
+}
+
+const AGENT_LABEL = /^[A-Za-z0-9._:@+-]{1,200}$/;
+
+/** The agent label a token-holder reports; it lands in events and as a task's claimant, so it is checked. */
+function agentLabel(req: Request): string | undefined {
+  const label = req.headers.get(AGENT_HEADER)?.trim();
+  if (label === undefined || label === "") return undefined;
+  if (!AGENT_LABEL.test(label)) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: `${AGENT_HEADER}: must be 1–200 letters, digits or . _ : @ + -` });
+  }
+  return label;
 }
 
 /**

@@ -4,19 +4,19 @@ import { latestEventId } from "@/server/services/events/list";
 const POLL_MS = 40;
 
 /**
- * One poller per process: while anyone listens, it checks the newest event id every 40 ms and
- * wakes the listeners when it grew — whichever process wrote the row (this server, a CLI in local
- * mode, an importer). Listeners then read only the rows after their own last id.
+ * One poller per process: while anyone listens, it reads the newest event id every 40 ms and wakes
+ * each listener whose last seen id is behind it — whichever process wrote the row (this server, a
+ * CLI in local mode, an importer). Comparing with each listener's own last id, rather than with
+ * the previous poll, means an event written between a listener's read and its wait is never missed.
  */
 class EventTail {
-  private listeners = new Set<() => void>();
+  private listeners = new Map<() => void, number>();
   private timer: NodeJS.Timeout | null = null;
-  private last = 0;
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves when new events may exist, or when `signal` aborts. */
-  waitForNew(signal: AbortSignal | undefined): Promise<void> {
+  /** Resolves once an event newer than `afterId` exists, or when `signal` aborts. */
+  waitForNew(afterId: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         this.listeners.delete(done);
@@ -24,21 +24,18 @@ class EventTail {
         if (this.listeners.size === 0) this.stop();
         resolve();
       };
-      if (signal?.aborted) return resolve();
+      if (signal?.aborted || latestEventId(this.db) > afterId) return resolve();
       signal?.addEventListener("abort", done, { once: true });
-      this.listeners.add(done);
+      this.listeners.set(done, afterId);
       this.start();
     });
   }
 
   private start(): void {
     if (this.timer) return;
-    this.last = latestEventId(this.db);
     this.timer = setInterval(() => {
       const latest = latestEventId(this.db);
-      if (latest === this.last) return;
-      this.last = latest;
-      for (const wake of [...this.listeners]) wake();
+      for (const [wake, afterId] of [...this.listeners]) if (latest > afterId) wake();
     }, POLL_MS);
     this.timer.unref();
   }

@@ -28,11 +28,16 @@ const t = initTRPC.context<ApiContext>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Every procedure's service errors pass through the one mapping. */
+/**
+ * Every procedure's service errors pass through the one mapping. tRPC's own refusals (input
+ * validation → BAD_REQUEST, auth) already carry their code and pass through unchanged; anything a
+ * procedure threw arrives wrapped as INTERNAL_SERVER_ERROR and is mapped from its cause.
+ */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok) throw toTRPCError(result.error.cause ?? result.error);
-  return result;
+  if (result.ok) return result;
+  if (result.error.code !== "INTERNAL_SERVER_ERROR") throw result.error;
+  throw toTRPCError(result.error.cause ?? result.error);
 });
 
 export const publicProcedure = t.procedure.use(mapErrors);

@@ -27,7 +27,7 @@ export const eventsRouter = router({
           yield tracked(String(row.id), row);
         }
         if (rows.length === PAGE) continue;
-        await tail.waitForNew(signal);
+        await tail.waitForNew(last, signal);
       }
     }),
 });

@@ -76,6 +76,7 @@ export function recordCompletionCheck(tx: Tx, ctx: ServiceContext, sessionId: st
 
 /** The newest checks of a session, newest first. */
 export function listCompletionChecks(db: DbOrTx, input: { sessionId: string; limit?: number }): CompletionCheckRow[] {
+  loadSession(db, input.sessionId);
   return db
     .select()
     .from(completionChecks)

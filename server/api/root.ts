@@ -6,6 +6,7 @@ import { eventsRouter } from "./routers/events";
 import { goalRouter } from "./routers/goal";
 import { logRouter } from "./routers/log";
 import { sessionRouter } from "./routers/session";
+import { setupRouter } from "./routers/setup";
 import { taskRouter } from "./routers/task";
 import { createCallerFactory, router } from "./trpc";
 
@@ -19,6 +20,7 @@ export const appRouter = router({
   log: logRouter,
   events: eventsRouter,
   admin: adminRouter,
+  setup: setupRouter,
 });
 
 export type AppRouter = typeof appRouter;

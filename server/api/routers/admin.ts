@@ -6,6 +6,7 @@ import { roleProcedure, router } from "../trpc";
 const adminProcedure = roleProcedure(["admin"]);
 
 export const adminRouter = router({
+
   users: adminProcedure.query(({ ctx }) => listUsers(ctx.db)),
   createUser: adminProcedure.input(CreateUserInput).mutation(({ ctx, input }) => createUser(ctx.service, input)),
   setUserRole: adminProcedure.input(SetUserRoleInput).mutation(({ ctx, input }) => setUserRole(ctx.service, input)),

@@ -11,6 +11,7 @@ import {
   applyMove,
   observeReportedStatus,
 } from "@/server/domain/task-machine";
+import { moveTransitionValues } from "@/server/services/task/transition-values";
 import { LEAD, type SessionContext, demoActor, emit, tick } from "./context";
 import { CHECKS, DEVELOPERS, FAILURES, TASK_TITLES, VERIFIERS } from "./vocabulary";
 
@@ -93,23 +94,7 @@ function move(ctx: SessionContext, task: LiveTask, name: TaskMove, actor: Actor,
   if (resetCount === "increment") task.resetCount += 1;
   task.version += 1;
   ctx.w.update(tasks, task.id, { ...patch, status: outcome.to, resetCount: task.resetCount, version: task.version, updatedAt: at });
-  ctx.w.insert(taskTransitions, {
-    taskId: task.id,
-    sessionId: ctx.sessionId,
-    move: name,
-    fromStatus: outcome.from,
-    toStatus: outcome.to,
-    actor: actor.label,
-    principalId: actor.principalId,
-    role: actor.role,
-    reason: outcome.reason,
-    evidence: patch.evidence ?? null,
-    proofpack: name === "verify" || name === "block" ? patch.proofpack ?? null : null,
-    failures: patch.failures ?? null,
-    verification: patch.verification ?? null,
-    claimant: name === "verify" || name === "block" ? task.claimedBy : null,
-    at,
-  });
+  ctx.w.insert(taskTransitions, moveTransitionValues({ id: task.id, sessionId: ctx.sessionId, claimedBy: task.claimedBy }, name, outcome, actor, at));
   emit(ctx, TASK_MOVE_EVENTS[name], "task", task.id, actor, { key: task.key, from: outcome.from, to: outcome.to });
   task.status = outcome.to;
   if (patch.claimedBy !== undefined) task.claimedBy = patch.claimedBy;

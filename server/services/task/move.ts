@@ -5,6 +5,7 @@ import { ConflictError } from "@/server/domain/errors";
 import { applyMove } from "@/server/domain/task-machine";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type TaskRow, loadTask } from "./load";
+import { moveTransitionValues } from "./transition-values";
 import { type MoveTaskInput } from "./schemas";
 
 /**
@@ -28,26 +29,7 @@ export function moveTask(ctx: ServiceContext, input: MoveTaskInput): TaskRow {
       .returning()
       .get();
     if (!updated) throw new ConflictError("task.version_conflict", `task ${input.key} was changed by someone else: reload and retry`);
-    const judged = input.move === "verify" || input.move === "block";
-    tx.insert(taskTransitions)
-      .values({
-        taskId: task.id,
-        sessionId: task.sessionId,
-        move: input.move,
-        fromStatus: outcome.from,
-        toStatus: outcome.to,
-        actor: ctx.actor.label,
-        principalId: ctx.actor.principalId,
-        role: ctx.actor.role,
-        reason: outcome.reason,
-        evidence: patch.evidence ?? null,
-        proofpack: judged ? (patch.proofpack ?? null) : null,
-        failures: patch.failures ?? null,
-        verification: patch.verification ?? null,
-        claimant: judged ? task.claimedBy : null,
-        at: now,
-      })
-      .run();
+    tx.insert(taskTransitions).values(moveTransitionValues(task, input.move, outcome, ctx.actor, now)).run();
     appendEvent(tx, ctx, { type: TASK_MOVE_EVENTS[input.move], sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version } });
     return updated;
   });

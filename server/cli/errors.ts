@@ -1,6 +1,8 @@
 import { TRPCClientError } from "@trpc/client";
 import { TRPCError } from "@trpc/server";
 import { CommanderError } from "commander";
+import { ZodError } from "zod";
+import { zodMessage } from "@/server/api/errors";
 import { exitCodeOf } from "./api";
 import { DomainError, GateRejectedError } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
@@ -31,7 +33,8 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
     const reasons = data?.reasons ?? (cause instanceof GateRejectedError ? cause.reasons : undefined);
     const rule = data?.rule ?? (cause instanceof DomainError ? cause.rule : undefined);
     const code = exitCodeOf(error) ?? EXIT.unreachable;
-    const message = code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${error.message}` : error.message;
+    const message =
+      cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${error.message}` : error.message;
     return { code, payload: { rule, message, reasons } };
   }
   if (error instanceof UsageError) return { code: EXIT.badInput, payload: { message: error.message } };

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { registerCommands } from "./commands";
 import { databaseCommands } from "./database";
 import { operatorCommands } from "./operator";
 import { EXIT, UsageError, handleError } from "./errors";
@@ -25,6 +26,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   const out = createOutput(() => program.opts<GlobalOptions>());
   databaseCommands(program, out);
   operatorCommands(program, out);
+  registerCommands(program, out);
   program.command("help [command]").description("show help for a command").action((name?: string) => {
     const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
     if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);

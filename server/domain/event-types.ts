@@ -19,6 +19,8 @@ export const EVENT_TYPES = {
   sessionStatusChanged: "session.status_changed",
   sessionEnforcementChanged: "session.enforcement_changed",
   taskCreated: "task.created",
+  /** Details changed (assignee, review counts, branch…) without a status change. */
+  taskUpdated: "task.updated",
   /** An observe session's orchestrator reported a status; `unverified_completion` when it skipped verification. */
   taskReported: "task.reported",
   unverifiedCompletion: "unverified_completion",

@@ -27,7 +27,12 @@ export function reportTask(ctx: ServiceContext, input: ReportTaskInput): TaskRow
     const task = loadTask(tx, sessionId, key);
     const now = nowOf(ctx);
     const base = { ...details, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
-    if (status === undefined || status === task.status) return update(tx, task, base);
+    if (status === undefined || status === task.status) {
+      const updated = update(tx, task, base);
+      const changed = Object.keys(details).filter((k) => details[k as keyof typeof details] !== undefined);
+      appendEvent(tx, ctx, { type: EVENT_TYPES.taskUpdated, sessionId, entity: "task", entityId: task.id, data: { key, fields: changed, sourceStatus: sourceStatus ?? null } });
+      return updated;
+    }
 
     if (session.enforcement === "enforce") {
       const move = moveForEdge(task.status, status);
@@ -47,7 +52,8 @@ export function reportTask(ctx: ServiceContext, input: ReportTaskInput): TaskRow
       to: observed.to,
       verification: observed.verification,
       patch: {},
-      type: observed.unverified ? EVENT_TYPES.unverifiedCompletion : EVENT_TYPES.taskReported,
+      // One `unverified_completion` per task: at the completion, not also at an unverified `verified` on the way.
+      type: observed.unverified && observed.to === "completed" ? EVENT_TYPES.unverifiedCompletion : EVENT_TYPES.taskReported,
       now,
     });
     return updated;

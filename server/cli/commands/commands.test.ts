@@ -1,0 +1,349 @@
+/**
+ * The commands' contract with scripts: bad arguments exit 2 naming the argument (and open no
+ * database), unknown ids exit 3, `query` runs only reads, `events` streams JSON lines, operators
+ * manage users and tokens, every command documents itself with an example.
+ */
+import fs from "node:fs";
+import { Command } from "commander";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { openDatabase } from "@/db/client";
+import { createCaller } from "@/server/api/root";
+import { operatorActor } from "@/server/domain/actors";
+import { createOutput } from "../output";
+import { registerCommands } from "./index";
+import { type CliResult, cli, count, removeWorkspaces, rows, start, until, workspace } from "./test-harness";
+
+vi.setConfig({ testTimeout: 60_000 });
+afterAll(removeWorkspaces);
+
+async function ok(db: string, ...args: string[]): Promise<CliResult> {
+  const run = await cli([...args, "--db", db]);
+  expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: "" });
+  return run;
+}
+
+/** A database with session `s` (observe), task group `A` and criterion `Tests pass`. */
+async function seeded(): Promise<{ dir: string; db: string }> {
+  const ws = workspace();
+  await ok(ws.db, "create-session", "s", "parallel", "req", "--enforcement", "observe");
+  await ok(ws.db, "create-task-group", "A", "s", "Group A");
+  await ok(ws.db, "save-success-criteria", "s", '["Tests pass"]');
+  return ws;
+}
+
+describe("bad arguments", () => {
+  it.each([
+    [["create-session", "bad id!", "simple", "req"], "argument 'id'"],
+    [["create-session", "s", "simple", "req", "--enforcement", "maybe"], "--enforcement"],
+    [["create-session", "s", "simple", "req", "--metadata", "[1]"], "--metadata"],
+    [["list-sessions", "ten"], "argument 'limit'"],
+    [["update-session-status", "s", "done"], "argument 'status'"],
+    [["log-interaction", "s", "developer", "hi", "third"], "argument 'iteration'"],
+    [["log-tokens", "s", "developer", "lots"], "argument 'tokens'"],
+    [["token-summary", "s", "by_color"], "argument 'by'"],
+    [["save-state", "s", "dev", "{}"], "argument 'type'"],
+    [["save-state", "s", "pm", "{not json"], "argument 'json'"],
+    [["create-task-group", "A", "s", "Group A", "done"], "argument 'status'"],
+    [["create-task-group", "A", "s", "Group A", "pending", "dev_1", "--complexity", "11"], "--complexity"],
+    [["update-task-group", "A", "s"], "at least one field"],
+    [["update-task-group", "A", "s", "--last_review_status", "LGTM"], "--last_review_status"],
+    [["update-task-group", "A", "s", "--specializations", '{"a":1}'], "--specializations"],
+    [["update-task-group", "A", "s", "--revision-count", "-1"], "--revision-count"],
+    [["save-success-criteria", "s", "All tests passing"], "argument 'criteria_json'"],
+    [["save-success-criteria", "s", '[{"criterion":""}]'], "criteria_json[0].criterion"],
+    [["save-success-criteria", "s", '[{"criterion":"x","owner":"pm"}]'], "criteria_json[0].owner"],
+    [["update-success-criterion", "s", "Tests pass"], "--status"],
+    [["update-success-criterion", "s", "Tests pass", "--status", "done"], "--status"],
+    [["save-reasoning", "s", "A", "developer", "thinking", "text"], "argument 'phase'"],
+    [["save-reasoning", "s", "A", "developer", "understanding"], "content"],
+    [["save-reasoning", "s", "A", "developer", "understanding", "--content-file", "/nonexistent/r.md"], "--content-file"],
+    [["save-reasoning", "s", "A", "developer", "understanding", "text", "--confidence", "sure"], "--confidence"],
+    [["save-event", "s", "pm_bazinga", "{oops"], "argument 'payload_json'"],
+    [["get-events", "s", "pm_bazinga", "0"], "argument 'limit'"],
+    [["claim", "s", "A", "--evidence", "[1,2]"], "--evidence"],
+    [["verify", "s", "A"], "--check"],
+    [["verify", "s", "A", "--check", "tests"], "--check"],
+    [["verify", "s", "A", "--proofpack", '{"verdict":"MAYBE","checks":[]}'], "--proofpack.verdict"],
+    [["block", "s", "A"], "--failures"],
+    [["request-reset", "s", "A"], "--reason"],
+    [["save-context-package", "s", "A", "gossip", "f.md", "pm", '["developer"]', "high", "x"], "argument 'type'"],
+    [["save-context-package", "s", "A", "research", "f.md", "pm", "developer", "high", "x"], "argument 'consumers_json'"],
+    [["mark-context-consumed", "first", "developer"], "argument 'package_id'"],
+    [["save-development-plan", "s", "p", "t", "[]", "1", "1"], "phases_json"],
+    [["update-plan-progress", "s", "1", "done"], "argument 'status'"],
+    [["query", "DELETE FROM tasks"], "sql"],
+    [["events", "--since", "latest"], "--since"],
+    [["user", "create", "--email", "x@example.com", "--password", "short", "--role", "lead"], "--password"],
+    [["token", "create", "--name", "bot", "--role", "robot"], "--role"],
+    [["token", "revoke", "three"], "argument 'id'"],
+  ])("%j exits 2 naming %s, and creates no database", async (args, name) => {
+    const { db } = workspace();
+    const run = await cli([...args, "--db", db]);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(run.stderr).toContain(name);
+    expect(fs.existsSync(db)).toBe(false);
+  });
+
+  it("exits 2 for a bad PROOFGATE_ENFORCEMENT, naming it", async () => {
+    const { db } = workspace();
+    const run = await cli(["create-session", "s", "simple", "req", "--db", db], { env: { PROOFGATE_ENFORCEMENT: "strict" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("PROOFGATE_ENFORCEMENT");
+  });
+
+  it("reports a bad argument as JSON on stderr with --json", async () => {
+    const { db } = workspace();
+    const run = await cli(["--json", "save-reasoning", "s", "A", "developer", "understanding", "--db", db]);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stderr)).toEqual({ error: { message: expect.stringContaining("content: required") } });
+  });
+
+  it("refuses a refusal-worthy value the API checks (an over-long label) with exit 2, not an internal error", async () => {
+    const { db } = await seeded();
+    const run = await cli(["log-interaction", "s", "x".repeat(201), "hello", "--db", db]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("agent:");
+  });
+});
+
+describe("unknown ids", () => {
+  it.each([
+    [["get-session", "nope"]],
+    [["update-session-status", "nope", "failed"]],
+    [["get-task-groups", "nope"]],
+    [["update-task-group", "A", "nope", "--status", "in_progress"]],
+    [["create-task-group", "A", "nope", "Group A"]],
+    [["get-success-criteria", "nope"]],
+    [["save-state", "nope", "pm", "{}"]],
+    [["stream-logs", "nope"]],
+    [["check-completion", "nope"]],
+    [["dashboard-snapshot", "nope"]],
+    [["claim", "s", "nope"]],
+    [["update-success-criterion", "s", "No such criterion", "--status", "met"]],
+    [["update-task-group", "Z", "s", "--status", "in_progress"]],
+    [["mark-context-consumed", "99", "developer"]],
+    [["update-plan-progress", "s", "1", "completed"]],
+    [["token", "revoke", "42"]],
+  ])("%j exits 3", async (args) => {
+    const { db } = await seeded();
+    const run = await cli([...args, "--db", db]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^proofgate: .*does not exist/);
+  });
+});
+
+describe("query", () => {
+  it("prints the rows of one SELECT (or WITH … SELECT), comments allowed", async () => {
+    const { db } = await seeded();
+    expect(JSON.parse((await ok(db, "query", "/* tasks */ SELECT key, status FROM tasks -- all of them")).stdout)).toEqual([{ key: "A", status: "pending" }]);
+    expect(JSON.parse((await ok(db, "query", "WITH t AS (SELECT count(*) AS n FROM sessions) SELECT n FROM t")).stdout)).toEqual([{ n: 1 }]);
+  });
+
+  it.each([
+    ["UPDATE tasks SET status = 'completed'"],
+    ["SELECT 1; DELETE FROM tasks"],
+    ["WITH x AS (SELECT 1) DELETE FROM tasks"],
+    ["/* sneaky */ DROP TABLE tasks"],
+    ["PRAGMA journal_mode = DELETE"],
+    ["SELECT * FROM no_such_table"],
+    [""],
+  ])("refuses %j with exit 2 and writes nothing", async (sql) => {
+    const { db } = await seeded();
+    const before = rows(db, "SELECT key, status FROM tasks");
+    const run = await cli(["query", sql, "--db", db]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^proofgate: sql: /);
+    expect(rows(db, "SELECT key, status FROM tasks")).toEqual(before);
+  });
+
+  it("is refused in remote mode", async () => {
+    const run = await cli(["query", "SELECT 1"], { env: { PROOFGATE_URL: "http://127.0.0.1:9", PROOFGATE_DB: undefined } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("local mode only");
+  });
+});
+
+describe("events", () => {
+  it("prints one JSON object per line, after --since, for one session", async () => {
+    const { db } = await seeded();
+    await ok(db, "create-session", "other", "simple", "req");
+    const all = (await ok(db, "events", "--session", "s")).stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; type: string; sessionId: string });
+    expect(all.map((e) => e.type)).toEqual(["session.created", "task.created", "criteria.saved"]);
+    expect(all.every((e) => e.sessionId === "s")).toBe(true);
+    const after = (await ok(db, "events", "--session", "s", "--since", String(all[0]!.id))).stdout.trim().split("\n");
+    expect(after).toHaveLength(2);
+  });
+
+  it("--follow prints events other connections write, and exits 0 on SIGINT", async () => {
+    const { db } = await seeded();
+    // --since the current last event: without it --follow starts from whenever the process is up.
+    const [{ last }] = rows<{ last: number }>(db, "SELECT max(id) AS last FROM events") as [{ last: number }];
+    const running = start(["events", "--follow", "--session", "s", "--since", String(last), "--db", db]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(running.stdout()).toBe("");
+    const writer = openDatabase(db);
+    const caller = createCaller({ db: writer, actor: operatorActor("developer_1"), via: "internal", sameOrigin: true });
+    await caller.log.interaction({ sessionId: "s", agentType: "developer", content: "written elsewhere" });
+    await caller.session.create({ id: "other" });
+    await caller.log.interaction({ sessionId: "other", agentType: "pm", content: "another session: not shown" });
+    await caller.log.interaction({ sessionId: "s", agentType: "qa_expert", content: "and again" });
+    writer.$client.close();
+    await until(() => running.stdout().split("\n").filter(Boolean).length === 2);
+    running.interrupt();
+    const result = await running.done;
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; actor: string; data: { agentType: string } });
+    expect(lines.map((l) => [l.type, l.actor, l.data.agentType])).toEqual([
+      ["logs.appended", "developer_1", "developer"],
+      ["logs.appended", "developer_1", "qa_expert"],
+    ]);
+  });
+});
+
+describe("operators", () => {
+  it("create a user, and create, list and revoke tokens; a token is shown once and never stored in clear", async () => {
+    const { db } = workspace();
+    const user = await ok(db, "user", "create", "--email", "Lead@Example.com", "--password", "correct horse battery", "--role", "lead");
+    expect(user.stdout).toBe("✓ Created lead lead@example.com\n");
+    const created = JSON.parse((await ok(db, "--json", "token", "create", "--name", "developer-bot", "--role", "agent")).stdout) as { token: string; id: number };
+    expect(created.token).toMatch(/^pg_/);
+    const text = await ok(db, "--quiet", "token", "create", "--name", "verifier-bot", "--role", "verifier");
+    expect(text.stdout).toMatch(/^pg_\S+\n\(token #2 "verifier-bot", role verifier: shown once/);
+    const listed = (await ok(db, "token", "list")).stdout;
+    expect(listed).toContain("developer-bot  agent");
+    expect(listed).not.toContain(created.token);
+    expect((await ok(db, "token", "revoke", String(created.id))).stdout).toBe(`✓ Revoked token #${created.id}\n`);
+    expect((await cli(["token", "revoke", String(created.id), "--db", db])).code).toBe(3);
+    expect(rows(db, "SELECT name, revoked_at IS NOT NULL AS revoked FROM api_tokens ORDER BY id")).toEqual([
+      { name: "developer-bot", revoked: 1 },
+      { name: "verifier-bot", revoked: 0 },
+    ]);
+    const dump = fs.readFileSync(db).toString("latin1") + (fs.existsSync(`${db}-wal`) ? fs.readFileSync(`${db}-wal`).toString("latin1") : "");
+    expect(dump).not.toContain(created.token);
+    expect(JSON.parse((await ok(db, "user", "list")).stdout)).toMatchObject([{ email: "lead@example.com", role: "lead" }]);
+  });
+});
+
+describe("output", () => {
+  it("--quiet drops a write's confirmation but not a read's result", async () => {
+    const { db } = await seeded();
+    expect((await ok(db, "--quiet", "log-tokens", "s", "developer", "100")).stdout).toBe("");
+    expect((await ok(db, "log-tokens", "s", "developer", "50", "developer_1", "--quiet")).stdout).toBe("");
+    expect(JSON.parse((await ok(db, "--quiet", "token-summary", "s", "agent_id")).stdout)).toEqual({ unknown: 100, developer_1: 50, total: 150 });
+  });
+
+  it("accepts both spellings of BAZINGA's flags", async () => {
+    const { db } = await seeded();
+    await ok(db, "update-task-group", "A", "s", "--assigned-to", "developer_2", "--revision-count", "2", "--last-review-status", "CHANGES_REQUESTED", "--component_path", "backend/auth/", "--security_sensitive", "true");
+    await ok(db, "save-state", "s", "group_status", '{"n":1}', "--group_id", "A");
+    await ok(db, "save-reasoning", "s", "A", "developer", "understanding", "u", "--agent-id", "developer_9", "--agent-id", "developer_9");
+    await ok(db, "save-reasoning", "s", "A", "developer", "completion", "c", "--agent-id", "developer_9");
+    expect(rows(db, "SELECT assignee, revision_count, last_review_status, component_path, security_sensitive FROM tasks")).toEqual([
+      { assignee: "developer_2", revision_count: 2, last_review_status: "CHANGES_REQUESTED", component_path: "backend/auth/", security_sensitive: 1 },
+    ]);
+    expect(JSON.parse((await ok(db, "get-state", "s", "group_status", "--group-id", "A")).stdout)).toEqual({ n: 1 });
+    expect(JSON.parse((await ok(db, "get-reasoning", "s", "--group-id", "A", "--agent-type", "developer")).stdout)).toHaveLength(2);
+    expect((await ok(db, "check-mandatory-phases", "s", "A", "developer")).stdout).toContain('"complete": true');
+  });
+
+  it("check-mandatory-phases prints what is missing and exits 1", async () => {
+    const { db } = await seeded();
+    await ok(db, "save-reasoning", "s", "A", "developer", "understanding", "u");
+    const run = await cli(["check-mandatory-phases", "s", "A", "developer", "--db", db]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ complete: false, missing: ["completion"], documented: ["understanding"] });
+    expect(run.stderr).toContain("has not documented completion reasoning for A");
+  });
+
+  it("stream-logs walks the pages for [limit] [offset] and prints BAZINGA's markdown, oldest first", async () => {
+    const { db } = await seeded();
+    for (let i = 1; i <= 7; i += 1) await ok(db, "--quiet", "log-interaction", "s", "developer", `step ${i}`, String(i));
+    const window = await ok(db, "stream-logs", "s", "3", "2");
+    expect(window.stdout).toMatch(/^## \[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] Iteration 3 - DEVELOPER\n\nstep 3\n\n---\n/);
+    expect(window.stdout.match(/^## /gm)).toHaveLength(3);
+    expect(window.stdout).toContain("step 5");
+    expect(window.stdout).not.toContain("step 6");
+    expect(JSON.parse((await ok(db, "--json", "stream-logs", "s", "2")).stdout).map((l: { content: string }) => l.content)).toEqual(["step 6", "step 7"]);
+    expect((await ok(db, "stream-logs", "s", "5", "100")).stdout).toBe("No logs found.\n");
+  });
+
+  it("counts skill output iterations, keeps plans and routes context packages", async () => {
+    const { db } = await seeded();
+    await ok(db, "save-skill-output", "s", "security_scan", '{"findings":2}', "--agent", "developer");
+    const second = await ok(db, "save-skill-output", "s", "security_scan", '{"findings":0}', "--agent", "developer");
+    expect(second.stdout).toBe("✓ Saved security_scan output (iteration 2)\n");
+    expect(JSON.parse((await ok(db, "get-skill-output", "s", "security_scan")).stdout)).toEqual({ findings: 0 });
+    expect(JSON.parse((await ok(db, "get-skill-output", "s", "coverage")).stdout)).toBeNull();
+    await ok(db, "save-development-plan", "s", "prompt", "plan", '[{"phase":1,"name":"JWT"},{"phase":2,"name":"OAuth"}]', "1", "2", '{"source":"pm"}');
+    await ok(db, "update-plan-progress", "s", "2", "in_progress");
+    expect(JSON.parse((await ok(db, "get-development-plan", "s")).stdout)).toMatchObject({ current_phase: 2, total_phases: 2, phases: [{ phase: 1, status: "pending" }, { phase: 2, status: "in_progress" }], metadata: { source: "pm" } });
+    const saved = JSON.parse((await ok(db, "--json", "save-context-package", "s", "A", "failures", "ctx/f.md", "qa_expert", '["developer"]', "critical", "Two failing tests")).stdout) as { id: number };
+    expect(JSON.parse((await ok(db, "get-context-packages", "s", "A", "developer")).stdout)).toMatchObject([{ id: saved.id, priority: "critical", pending: true }]);
+    await ok(db, "mark-context-consumed", String(saved.id), "developer");
+    expect(JSON.parse((await ok(db, "get-context-packages", "s", "A", "developer")).stdout)).toEqual([]);
+    expect(count(db, "SELECT * FROM events WHERE type LIKE 'context_package.%'")).toBe(2);
+  });
+
+  it("saves an investigation iteration's state and event; a retry stores no second event", async () => {
+    const { dir, db } = await seeded();
+    fs.writeFileSync(`${dir}/state.json`, '{"hypotheses":["race in token refresh"],"iteration":2}');
+    fs.writeFileSync(`${dir}/event.json`, '{"finding":"refresh not awaited"}');
+    const args = ["save-investigation-iteration", "s", "A", "2", "root_cause_found", "--state-file", `${dir}/state.json`, "--event_file", `${dir}/event.json`];
+    expect((await ok(db, ...args)).stdout).toBe("✓ Saved investigation iteration 2 of A: root_cause_found\n");
+    expect((await ok(db, ...args)).stdout).toContain("(event already saved)");
+    expect(JSON.parse((await ok(db, "get-state", "s", "investigation", "--group-id", "A")).stdout)).toEqual({ hypotheses: ["race in token refresh"], iteration: 2 });
+    expect(JSON.parse((await ok(db, "get-events", "s", "investigation_iteration")).stdout)).toMatchObject([{ group_id: "A", iteration: 2, event_payload: { finding: "refresh not awaited" }, content: "Investigation iteration 2: root_cause_found" }]);
+  });
+
+  it("reads BAZINGA's criteria as its PM writes them: snake_case, 0/1 flags, nulls for defaults", async () => {
+    const { db } = await seeded();
+    await ok(db, "save-success-criteria", "s", '[{"criterion":"Lint clean","status":null,"actual":null,"evidence":null,"required_for_completion":0},{"criterion":"Docs","required_for_completion":"true"}]');
+    expect(rows(db, "SELECT criterion, status, required_for_completion AS required FROM success_criteria ORDER BY id")).toEqual([
+      { criterion: "Tests pass", status: "pending", required: 1 },
+      { criterion: "Lint clean", status: "pending", required: 0 },
+      { criterion: "Docs", status: "pending", required: 1 },
+    ]);
+    const bad = await cli(["save-success-criteria", "s", '[{"criterion":"x","required_for_completion":"maybe"}]', "--db", db]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("required_for_completion must be true or false");
+  });
+
+  // DESIGN.md: every mutation writes one row to events, so the live dashboard hears of detail changes too.
+  it("update-task-group without a status change still appends its event", async () => {
+    const { db } = await seeded();
+    const before = count(db, "SELECT * FROM events");
+    await ok(db, "update-task-group", "A", "s", "--qa_attempts", "2");
+    expect(rows(db, "SELECT qa_attempts FROM tasks")).toEqual([{ qa_attempts: 2 }]);
+    expect(count(db, "SELECT * FROM events")).toBe(before + 1);
+  });
+
+  it("records a verifier's finding beside the claim, which the gate trusts", async () => {
+    const { db } = await seeded();
+    await ok(db, "update-success-criterion", "s", "Tests pass", "--status", "met", "--evidence", "ci/run/1");
+    await ok(db, "verify-success-criterion", "s", "Tests pass", "--status", "failed", "--actual", "3 failing", "--agent-id", "validator_1");
+    const gate = await cli(["check-completion", "s", "--db", db]);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toContain('claimed met but the verifier found failed');
+  });
+});
+
+describe("help", () => {
+  const program = new Command("proofgate");
+  registerCommands(program, createOutput(() => ({})));
+  const names = program.commands.flatMap((c) => (c.commands.length > 0 ? c.commands.map((sub) => [c.name(), sub.name()]) : [[c.name()]]));
+
+  it("covers the BAZINGA-compatible command list", () => {
+    const top = program.commands.map((c) => c.name());
+    for (const name of ["create-session", "get-session", "list-sessions", "update-session-status", "log-interaction", "stream-logs", "log-tokens", "token-summary", "save-state", "get-state", "create-task-group", "update-task-group", "get-task-groups", "save-success-criteria", "get-success-criteria", "update-success-criterion", "save-reasoning", "get-reasoning", "reasoning-timeline", "check-mandatory-phases", "save-event", "get-events", "save-skill-output", "get-skill-output", "save-development-plan", "update-plan-progress", "save-context-package", "get-context-packages", "mark-context-consumed", "save-investigation-iteration", "dashboard-snapshot", "query", "start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "check-completion", "events", "user", "token"]) {
+      expect(top).toContain(name);
+    }
+  });
+
+  it.each(names.map((name) => [name]))("%j --help documents the command with an example", async (name: string[]) => {
+    const run = await cli([...name, "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Usage: proofgate ${name.join(" ")} `));
+    expect(run.stdout).toMatch(/^Examples?:\n {2}(PROOFGATE_\w+=\w+ )?proofgate /m);
+  });
+});

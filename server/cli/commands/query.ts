@@ -1,0 +1,87 @@
+import type { Command } from "commander";
+import type Database from "better-sqlite3";
+import { openDatabase, resolveDbPath } from "@/db/client";
+import type { CompletionCheckRow } from "@/server/services/completion/check";
+import type { CriterionRow } from "@/server/services/criteria/record";
+import type { TokenSummary } from "@/server/services/log/token-usage";
+import type { SessionRow } from "@/server/services/session/load";
+import type { TaskRow } from "@/server/services/task/load";
+import { UsageError } from "../errors";
+import type { GlobalOptions } from "../options";
+import type { Output } from "../output";
+import { pretty } from "../run";
+import { bazingaTokenSummary } from "./logs";
+import { sessionView } from "./sessions";
+import { act, example, read, sessionArg, snakeKeys } from "./shared";
+import { taskGroupView } from "./tasks";
+
+/** Leading `--` and `/* … *\/` comments, so a commented query is judged by its first statement word. */
+const LEADING_COMMENTS = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
+
+/** The cheap first check, made before any database is opened. */
+function assertLooksLikeSelect(sql: string): void {
+  if (!/^(select|with)\b/i.test(sql.replace(LEADING_COMMENTS, ""))) throw new UsageError("sql: only a single read-only SELECT is allowed");
+}
+
+/**
+ * Prepare `sql` as one read-only SELECT, or refuse. better-sqlite3 refuses more than one statement;
+ * `reader` and `readonly` come from SQLite's own analysis of the compiled statement, so a
+ * `WITH … DELETE` or `SELECT … RETURNING` trick is caught even though it starts like a query.
+ */
+export function prepareSelect(sqlite: Database.Database, sql: string): Database.Statement {
+  assertLooksLikeSelect(sql);
+  let statement: Database.Statement;
+  try {
+    statement = sqlite.prepare(sql);
+  } catch (error) {
+    throw new UsageError(`sql: ${(error as Error).message}`);
+  }
+  if (!statement.reader || !statement.readonly) throw new UsageError("sql: only a single read-only SELECT is allowed");
+  return statement;
+}
+
+/** `query` (read-only SQL on the local file) and `dashboard-snapshot`. */
+export function queryCommands(program: Command, out: Output): void {
+  example(
+    program
+      .command("query")
+      .description("Run one read-only SELECT on the local database file and print the rows as JSON (local mode only)")
+      .argument("<sql>", "a single SELECT (or WITH … SELECT) statement"),
+    'proofgate query "SELECT key, status, verification FROM tasks WHERE session_id = \'bazinga_20250112_143022\'"',
+  ).action((sql: string, _options: unknown, command: Command) => {
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB); the server does not run SQL");
+    assertLooksLikeSelect(sql);
+    // A separate read-only connection: even a statement that slipped past the checks cannot write.
+    const db = openDatabase(resolveDbPath(globals.db), { readonly: true });
+    try {
+      const rows = prepareSelect(db.$client, sql).all();
+      out.result(rows, pretty(rows));
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  example(
+    program
+      .command("dashboard-snapshot")
+      .description("A session in one JSON document: the session, its task groups, criteria, latest completion check and token summary")
+      .argument("<session>", "session id", sessionArg),
+    "proofgate dashboard-snapshot bazinga_20250112_143022",
+  ).action(
+    act(out, (sessionId: string) => async (api) => {
+      const session = await api.query<SessionRow>("session.get", { id: sessionId });
+      const tasks = await api.query<TaskRow[]>("task.list", { sessionId });
+      const criteria = await api.query<CriterionRow[]>("criteria.list", { sessionId });
+      const checks = await api.query<CompletionCheckRow[]>("completion.list", { sessionId, limit: 1 });
+      const tokens = await api.query<TokenSummary>("log.tokenSummary", { sessionId });
+      return read({
+        session: sessionView(session),
+        task_groups: tasks.map(taskGroupView),
+        success_criteria: criteria.map(snakeKeys),
+        latest_completion_check: checks[0] ? snakeKeys(checks[0]) : null,
+        token_summary: bazingaTokenSummary(tokens),
+      });
+    }),
+  );
+}

@@ -4,6 +4,7 @@ import { adminCommands } from "./admin";
 import { contextCommands } from "./context";
 import { criteriaCommands } from "./criteria";
 import { eventCommands } from "./events";
+import { goalCommands } from "./goals";
 import { logCommands } from "./logs";
 import { moveCommands } from "./moves";
 import { queryCommands } from "./query";
@@ -24,6 +25,7 @@ export function registerCommands(program: Command, out: Output): void {
   taskCommands(program, out);
   moveCommands(program, out);
   criteriaCommands(program, out);
+  goalCommands(program, out);
   reasoningCommands(program, out);
   eventCommands(program, out);
   contextCommands(program, out);

@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
-import { attemptTools, attempts, branches, worktrees } from "@/db/schema";
+import { and, count, eq } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { attemptTools, attempts, branches, goalContracts, worktrees } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { NotFoundError, ValidationError } from "@/server/domain/errors";
+import { ForbiddenTransitionError, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { goalEvaluations } from "../goal/evaluations";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadGoal } from "../goal/load";
 import { parseInput } from "../goal/parse-input";
@@ -32,8 +34,9 @@ export function startAttempt(ctx: ServiceContext, input: StartAttemptInput): Sta
       if (!worktree) throw new NotFoundError("worktree", data.worktreeId);
       if (worktree.sessionId !== goal.sessionId) throw new ValidationError("worktreeId", "attempt.worktree_other_session", `worktree ${data.worktreeId} belongs to another session`);
     }
-    const now = nowOf(ctx);
     const attemptType = data.attemptType ?? "implementation";
+    if (attemptType === "implementation") assertGoalOpen(tx, goal.id);
+    const now = nowOf(ctx);
     const attempt = tx
       .insert(attempts)
       .values({ goalId: goal.id, worktreeId: data.worktreeId ?? null, startCommitSha: data.startCommitSha ?? null, prompt: data.prompt ?? null, model: data.model ?? null, attemptType, timestamp: now })
@@ -51,4 +54,23 @@ export function startAttempt(ctx: ServiceContext, input: StartAttemptInput): Sta
     });
     return { attempt, tools: available };
   });
+}
+
+/**
+ * A goal that succeeded, or that the attempt limit BLOCKED, takes no more implementation attempts
+ * (002: "max attempts before BLOCKED"); a breakdown into sub-goals is still allowed. Nor may a
+ * contract goal start more implementation attempts than its contract allows.
+ */
+function assertGoalOpen(tx: Tx, goalId: number): void {
+  const latest = goalEvaluations(tx, goalId).at(-1);
+  if (latest?.verdict === "SUCCESS") throw new ForbiddenTransitionError("attempt.goal_succeeded", `goal ${goalId} already succeeded: no more attempts are needed`);
+  if (latest?.verdict === "BLOCKED") {
+    throw new ForbiddenTransitionError("attempt.goal_blocked", `goal ${goalId} is BLOCKED (${latest.reason}): break it down into sub-goals (a breakdown attempt) or escalate to a lead`);
+  }
+  const contract = tx.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
+  if (!contract) return;
+  const started = tx.select({ n: count() }).from(attempts).where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation"))).get()?.n ?? 0;
+  if (started >= contract.max) {
+    throw new ForbiddenTransitionError("attempt.limit_reached", `goal ${goalId} already has ${started} of its ${contract.max} allowed attempts: evaluate the last one, or break the goal down`);
+  }
 }

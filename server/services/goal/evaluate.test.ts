@@ -80,9 +80,9 @@ describe("evaluateGoalGate", () => {
     const { f, goal } = withContract();
     const good = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
     evaluateGoalGate(f.as(VERIFIER), { attemptId: good });
-    const worse = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.1 } }, score: 90 });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: worse }), "goal_gate.goal_succeeded");
     expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: good }), "goal_gate.goal_succeeded");
+    // Nor does a succeeded goal take another implementation attempt that a later evaluation could judge.
+    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_succeeded");
   });
 
   it("is refused to an agent and a viewer", () => {

@@ -3,6 +3,7 @@
  * → result with evidence → trust score → evaluation → verdict.
  */
 import { describe, expect, it } from "vitest";
+import { startAttempt } from "../attempt/start";
 import { evaluateGoalGate } from "./evaluate";
 import { listEvaluations } from "./evaluations";
 import { setGoalContract } from "./set-contract";
@@ -72,8 +73,9 @@ describe("002 scenarios through the services", () => {
     const second = judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
     expect(second).toMatchObject({ verdict: "BLOCKED", attemptNumber: 2, maxAttempts: 2 });
     expect(second.reason).toMatch(/^max goal attempts \(2\) reached without success/);
-    const third = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.95 } }, score: 95 });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: third }), "goal_gate.goal_blocked");
+    // A BLOCKED goal takes no third implementation attempt (a breakdown into sub-goals is still allowed).
+    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_blocked");
+    expect(startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "breakdown" }).attempt.attemptType).toBe("breakdown");
     expect(listEvaluations(f.db, { goalId: goal }).map((e) => e.verdict)).toEqual(["PARTIAL", "BLOCKED"]);
   });
 });

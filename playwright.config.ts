@@ -23,7 +23,8 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined } },
+    // The command-line specs drive the CLI, not a screen: they run once, in the desktop project.
+    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined }, testIgnore: /cli-.*\.spec\.ts/ },
   ],
   webServer: {
     command: `node scripts/e2e-server.mjs ${JSON.stringify(E2E_DB)} ${PORT}`,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { TRPCClientError, createTRPCUntypedClient, httpLink } from "@trpc/client";
 import { TRPCError } from "@trpc/server";
 import superjson from "superjson";
@@ -27,16 +28,41 @@ export function openApi(options: GlobalOptions): Api {
   return localApi(options);
 }
 
+/**
+ * Local mode opens the file on the first call. A write creates it (the first `create-session` of a
+ * new project); a read of a file that does not exist is refused instead of quietly starting an
+ * empty ledger under a mistyped path.
+ */
 function localApi(options: GlobalOptions): Api {
-  const db = openDatabase(resolveDbPath(options.db));
-  const caller = createCaller({ db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true });
-  const call = async <T>(path: string, input: unknown): Promise<T> => {
-    let target: unknown = caller;
+  const file = resolveDbPath(options.db);
+  let db: Db | undefined;
+  let caller: ReturnType<typeof createCaller> | undefined;
+  const open = (kind: "query" | "mutation") => {
+    if (!db) {
+      if (kind === "query" && file !== ":memory:" && !fs.existsSync(file)) {
+        throw new DatabaseMissingError(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB, or create it with proofgate migrate)`);
+      }
+      db = openDatabase(file);
+      caller = createCaller({ db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true });
+    }
+    return caller!;
+  };
+  const call = (kind: "query" | "mutation") => async <T>(path: string, input: unknown): Promise<T> => {
+    let target: unknown = open(kind);
     for (const part of path.split(".")) target = (target as Record<string, unknown>)[part];
     if (typeof target !== "function") throw new Error(`unknown procedure ${path}`);
     return (await (target as (input: unknown) => Promise<T>)(input)) as T;
   };
-  return { mode: "local", db, query: call, mutate: call, close: () => db.$client.close() };
+  return {
+    mode: "local",
+    get db() {
+      open("mutation");
+      return db;
+    },
+    query: call("query"),
+    mutate: call("mutation"),
+    close: () => db?.$client.close(),
+  };
 }
 
 function remoteApi(url: string, options: GlobalOptions): Api {
@@ -60,6 +86,9 @@ function remoteApi(url: string, options: GlobalOptions): Api {
     close: () => undefined,
   };
 }
+
+/** A local-mode read named a database file that does not exist (exit 4). */
+export class DatabaseMissingError extends Error {}
 
 /** tRPC's error codes, from either mode, as the CLI's exit codes. */
 export function exitCodeOf(error: unknown): number | null {

@@ -262,6 +262,18 @@ describe.concurrent("proofgate", () => {
   });
 
   describe("an unusable database path", () => {
+    it("exits 4 for a read of a database file that does not exist, creating nothing; the first write creates it", async () => {
+      const { dir } = workspace();
+      const db = path.join(dir, "typo", "proofgate.db");
+      const read = await proofgate(["get-session", "s1", "--db", db], { cwd: dir });
+      expect(read.code).toBe(4);
+      expect(read.stderr).toContain(`no database at ${db}`);
+      expect(fs.existsSync(path.dirname(db))).toBe(false);
+      const write = await proofgate(["create-session", "s1", "simple", "Fix the login", "--db", db], { cwd: dir });
+      expect(write.code).toBe(0);
+      expect(fs.existsSync(db)).toBe(true);
+    });
+
     it("exits 4 with a message when the path is a directory", async () => {
       const { dir } = workspace();
       const run = await proofgate(["migrate", "--db", dir], { cwd: dir });

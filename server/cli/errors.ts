@@ -3,7 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
 import { zodMessage } from "@/server/api/errors";
-import { exitCodeOf } from "./api";
+import { DatabaseMissingError, exitCodeOf } from "./api";
 import { DomainError, GateRejectedError } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
 
@@ -37,6 +37,7 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
       cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${error.message}` : error.message;
     return { code, payload: { rule, message, reasons } };
   }
+  if (error instanceof DatabaseMissingError) return { code: EXIT.unreachable, payload: { message: error.message } };
   if (error instanceof UsageError) return { code: EXIT.badInput, payload: { message: error.message } };
   if (error instanceof CommanderError) return { code: EXIT.badInput, payload: { message: error.message.replace(/^error: /, "") } };
   const sqliteCode = (error as { code?: unknown } | null)?.code;

@@ -11,9 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { CommanderError } from "commander";
-import { EXIT, handleError } from "../errors";
-import { buildProgram } from "../index";
+import { main } from "../index";
 
 export interface CliResult {
   code: number | null;
@@ -78,7 +76,7 @@ function inProcess(args: string[], options: CliOptions): RunningCli {
     // Ctrl-C, delivered only to the listener the command installed (never to the test runner's own).
     interrupt = () => process.listeners("SIGINT").filter((l) => !before.has(l)).forEach((l) => l("SIGINT"));
     try {
-      return { code: await runMain(["node", "proofgate", ...args]), stdout, stderr };
+      return { code: await main(["node", "proofgate", ...args]), stdout, stderr };
     } finally {
       process.stdout.write = writeOut;
       process.stderr.write = writeErr;
@@ -93,24 +91,6 @@ function setEnv(values: Record<string, string | undefined>): void {
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
-  }
-}
-
-/** What `main` in ../index.ts does, with these commands registered. */
-async function runMain(argv: string[]): Promise<number> {
-  const json = argv.includes("--json");
-  const program = buildProgram({ json });
-  try {
-    if (argv.length <= 2) {
-      program.outputHelp();
-      return EXIT.ok;
-    }
-    await program.parseAsync(argv);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version")) return EXIT.ok;
-    if (error instanceof CommanderError && !json) return EXIT.badInput;
-    return handleError(error, json);
   }
 }
 

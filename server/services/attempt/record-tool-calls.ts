@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq, max } from "drizzle-orm";
 import { toolCalls } from "@/db/schema";
 import { ForbiddenTransitionError } from "@/server/domain/errors";
@@ -5,7 +6,6 @@ import { redactJson, redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { parseInput } from "../goal/parse-input";
 import { RECORD_ROLES } from "../goal/roles";
-import { ATTEMPT_EVENTS } from "./event-names";
 import { findResult, loadAttempt } from "./load";
 import { RecordToolCallsInput, type ToolCallInput } from "./schemas";
 import { ensureTools } from "./tools";
@@ -46,7 +46,7 @@ export function recordToolCalls(ctx: ServiceContext, input: RecordToolCallsInput
     });
     for (let i = 0; i < rows.length; i += CHUNK) tx.insert(toolCalls).values(rows.slice(i, i + CHUNK)).run();
     const recorded = { attemptId: attempt.id, count: rows.length, firstOrder: last + 1, lastOrder: last + rows.length, redacted };
-    appendEvent(tx, ctx, { type: ATTEMPT_EVENTS.toolCallsRecorded, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, ...recorded } });
+    appendEvent(tx, ctx, { type: EVENT_TYPES.toolCallsRecorded, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, ...recorded } });
     return recorded;
   });
 }

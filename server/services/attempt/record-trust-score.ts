@@ -7,14 +7,13 @@ import { ForbiddenTransitionError, RoleForbiddenError } from "@/server/domain/er
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { parseInput } from "../goal/parse-input";
 import { SCORE_ROLES } from "../goal/roles";
-import { ATTEMPT_EVENTS } from "./event-names";
 import { findResult, loadAttempt } from "./load";
 import { RecordTrustScoreInput } from "./schemas";
 
 export type TrustScoreRow = typeof trustScores.$inferSelect;
 
 /** The writes that make someone the attempt's own agent: starting it, recording its calls and runs, finishing it. */
-const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinished, ATTEMPT_EVENTS.toolCallsRecorded, ATTEMPT_EVENTS.validationRunRecorded];
+const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinished, EVENT_TYPES.toolCallsRecorded, EVENT_TYPES.validationRunRecorded];
 
 /**
  * A verifier's trust score (0–100) for a finished attempt's evidence: the trust gate's input.

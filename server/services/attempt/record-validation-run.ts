@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { validationRuns, validationSteps } from "@/db/schema";
 import { ForbiddenTransitionError, NotFoundError, ValidationError } from "@/server/domain/errors";
@@ -5,7 +6,6 @@ import { redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { parseInput } from "../goal/parse-input";
 import { RECORD_ROLES } from "../goal/roles";
-import { ATTEMPT_EVENTS } from "./event-names";
 import { findResult, loadAttempt } from "./load";
 import { RecordValidationRunInput } from "./schemas";
 
@@ -33,7 +33,7 @@ export function recordValidationRun(ctx: ServiceContext, input: RecordValidation
       .returning()
       .get();
     appendEvent(tx, ctx, {
-      type: ATTEMPT_EVENTS.validationRunRecorded,
+      type: EVENT_TYPES.validationRunRecorded,
       sessionId: goal.sessionId,
       entity: "attempt",
       entityId: attempt.id,

@@ -1,8 +1,8 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq, max } from "drizzle-orm";
 import { validationSteps } from "@/db/schema";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { GOAL_EVENTS } from "./event-names";
 import { loadGoal } from "./load";
 import { parseInput } from "./parse-input";
 import { PLAN_ROLES } from "./roles";
@@ -26,7 +26,7 @@ export function addValidationStep(ctx: ServiceContext, input: AddValidationStepI
     // A breakdown goal's steps were proposed by the breakdown too, unless the caller says otherwise.
     const source = data.source ?? goal.source;
     const step = tx.insert(validationSteps).values({ goalId: goal.id, order, command: data.command, source, timestamp: nowOf(ctx) }).returning().get();
-    appendEvent(tx, ctx, { type: GOAL_EVENTS.validationStepAdded, sessionId: goal.sessionId, entity: "validation_step", entityId: step.id, data: { goalId: goal.id, order, command: step.command } });
+    appendEvent(tx, ctx, { type: EVENT_TYPES.validationStepAdded, sessionId: goal.sessionId, entity: "validation_step", entityId: step.id, data: { goalId: goal.id, order, command: step.command } });
     return step;
   });
 }

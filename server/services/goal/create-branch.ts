@@ -1,9 +1,9 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { branches } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadSession } from "../session/load";
-import { GOAL_EVENTS } from "./event-names";
 import { type BranchRow, loadBranch, loadGoal } from "./load";
 import { parseInput } from "./parse-input";
 import { PLAN_ROLES } from "./roles";
@@ -41,7 +41,7 @@ export function createBranch(ctx: ServiceContext, input: CreateBranchInput): Bra
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: GOAL_EVENTS.branchCreated, sessionId: branch.sessionId, entity: "branch", entityId: branch.id, data: { name: branch.name, parentBranchId: branch.parentBranchId, goalId: branch.createdByGoalId } });
+    appendEvent(tx, ctx, { type: EVENT_TYPES.branchCreated, sessionId: branch.sessionId, entity: "branch", entityId: branch.id, data: { name: branch.name, parentBranchId: branch.parentBranchId, goalId: branch.createdByGoalId } });
     return branch;
   });
 }

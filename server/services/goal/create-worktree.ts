@@ -1,6 +1,6 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { worktrees } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { GOAL_EVENTS } from "./event-names";
 import { loadBranch } from "./load";
 import { parseInput } from "./parse-input";
 import { RECORD_ROLES } from "./roles";
@@ -19,7 +19,7 @@ export function createWorktree(ctx: ServiceContext, input: CreateWorktreeInput):
       .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: GOAL_EVENTS.worktreeCreated, sessionId: branch.sessionId, entity: "worktree", entityId: worktree.id, data: { branchId: branch.id, path: worktree.path } });
+    appendEvent(tx, ctx, { type: EVENT_TYPES.worktreeCreated, sessionId: branch.sessionId, entity: "worktree", entityId: worktree.id, data: { branchId: branch.id, path: worktree.path } });
     return worktree;
   });
 }

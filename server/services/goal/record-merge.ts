@@ -1,7 +1,7 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { merges } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { GOAL_EVENTS } from "./event-names";
 import { loadBranch } from "./load";
 import { parseInput } from "./parse-input";
 import { RECORD_ROLES } from "./roles";
@@ -21,7 +21,7 @@ export function recordMerge(ctx: ServiceContext, input: RecordMergeInput): Merge
       throw new ValidationError("toBranchId", "merge.other_session", `branches ${from.id} and ${to.id} belong to different sessions`);
     }
     const merge = tx.insert(merges).values({ ...data, timestamp: nowOf(ctx) }).returning().get();
-    appendEvent(tx, ctx, { type: GOAL_EVENTS.mergeRecorded, sessionId: from.sessionId, entity: "merge", entityId: merge.id, data: { from: from.name, to: to.name, resultCommitSha: merge.resultCommitSha } });
+    appendEvent(tx, ctx, { type: EVENT_TYPES.mergeRecorded, sessionId: from.sessionId, entity: "merge", entityId: merge.id, data: { from: from.name, to: to.name, resultCommitSha: merge.resultCommitSha } });
     return merge;
   });
 }

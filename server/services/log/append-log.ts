@@ -1,14 +1,14 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import type { Tx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
 import { type ServiceContext, appendEvent } from "../context";
-import { LOG_EVENTS } from "./common";
 import type { LogRow, LogValues } from "./log-row";
 
 /** Insert one orchestration log row and the `logs.appended` event naming it. */
 export function appendLogRow(tx: Tx, ctx: ServiceContext, values: LogValues): LogRow {
   const row = tx.insert(orchestrationLogs).values(values).returning().get();
   appendEvent(tx, ctx, {
-    type: LOG_EVENTS.logsAppended,
+    type: EVENT_TYPES.logsAppended,
     sessionId: row.sessionId,
     entity: "log",
     entityId: row.id,

@@ -1,7 +1,8 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type TokenValues, batchStatements } from "./batch-statements";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { type LogValues, eventValues, interactionValues, reasoningValues } from "./log-row";
 import { type BatchRow, IngestBatchInput } from "./schemas";
 import { parseInput } from "./validate";
@@ -82,7 +83,7 @@ export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestB
     if (result.logs.count > 0 || result.tokens.count > 0) {
       const logsFirst = result.logs.count > 0;
       appendEvent(tx, ctx, {
-        type: logsFirst ? LOG_EVENTS.logsAppended : LOG_EVENTS.tokensLogged,
+        type: logsFirst ? EVENT_TYPES.logsAppended : EVENT_TYPES.tokensLogged,
         sessionId: input.sessionId,
         entity: "session",
         entityId: input.sessionId,

@@ -1,7 +1,8 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { tokenUsage } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { LogTokensInput } from "./schemas";
 import { parseInput } from "./validate";
 
@@ -19,7 +20,7 @@ export function logTokens(ctx: ServiceContext, raw: LogTokensInput): TokenUsageR
       .returning()
       .get();
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.tokensLogged,
+      type: EVENT_TYPES.tokensLogged,
       sessionId: row.sessionId,
       entity: "token_usage",
       entityId: row.id,

@@ -1,8 +1,9 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { contextPackageConsumers, contextPackages } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { MarkContextConsumedInput } from "./schemas";
 import type { ContextConsumerRow } from "./save-context-package";
 import { parseInput } from "./validate";
@@ -26,7 +27,7 @@ export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsume
       ? tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning().get()!
       : tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration, consumedAt: now }).returning().get();
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.contextConsumed,
+      type: EVENT_TYPES.contextConsumed,
       sessionId: pkg.sessionId,
       entity: "context_package",
       entityId: pkg.id,

@@ -1,9 +1,10 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { contextPackageConsumers, contextPackages } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { redactText } from "./redaction";
 import { SaveContextPackageInput } from "./schemas";
 import { parseInput } from "./validate";
@@ -57,7 +58,7 @@ export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageI
       .get();
     const consumers = [...new Set(input.consumers)].map((agentType) => tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType }).returning().get());
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.contextPackageSaved,
+      type: EVENT_TYPES.contextPackageSaved,
       sessionId: pkg.sessionId,
       entity: "context_package",
       entityId: pkg.id,

@@ -1,7 +1,8 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { decisions } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { redactDocument } from "./redaction";
 import { SaveDecisionInput } from "./schemas";
 import { parseInput } from "./validate";
@@ -21,7 +22,7 @@ export function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): Decis
       .returning()
       .get();
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.decisionSaved,
+      type: EVENT_TYPES.decisionSaved,
       sessionId: row.sessionId,
       entity: "decision",
       entityId: row.id,

@@ -1,9 +1,10 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { developmentPlans } from "@/db/schema";
 import { redactJson } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { redactText } from "./redaction";
 import { SaveDevelopmentPlanInput } from "./schemas";
 import { parseInput } from "./validate";
@@ -40,7 +41,7 @@ export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPla
       ? tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning().get()!
       : tx.insert(developmentPlans).values({ ...values, sessionId: input.sessionId, createdAt: now }).returning().get();
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.planSaved,
+      type: EVENT_TYPES.planSaved,
       sessionId: row.sessionId,
       entity: "development_plan",
       entityId: row.id,

@@ -1,7 +1,8 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { skillOutputs } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { redactDocument } from "./redaction";
 import { SaveSkillOutputInput } from "./schemas";
 import { parseInput } from "./validate";
@@ -21,7 +22,7 @@ export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput):
       .returning()
       .get();
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.skillOutputSaved,
+      type: EVENT_TYPES.skillOutputSaved,
       sessionId: row.sessionId,
       entity: "skill_output",
       entityId: row.id,

@@ -1,7 +1,8 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { stateSnapshots } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { redactDocument } from "./redaction";
 import { SaveStateInput } from "./schemas";
 import { parseInput } from "./validate";
@@ -25,7 +26,7 @@ export function saveState(ctx: ServiceContext, raw: SaveStateInput): StateSnapsh
       .returning()
       .get();
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.stateSaved,
+      type: EVENT_TYPES.stateSaved,
       sessionId: row.sessionId,
       entity: "state_snapshot",
       entityId: row.id,

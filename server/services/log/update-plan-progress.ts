@@ -1,9 +1,10 @@
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { developmentPlans } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { LOG_EVENTS, requireLogWriter } from "./common";
+import { requireLogWriter } from "./common";
 import { readJson } from "./redaction";
 import { UpdatePlanProgressInput } from "./schemas";
 import type { DevelopmentPlanRow } from "./save-development-plan";
@@ -37,7 +38,7 @@ export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressI
       .returning()
       .get()!;
     appendEvent(tx, ctx, {
-      type: LOG_EVENTS.planProgressUpdated,
+      type: EVENT_TYPES.planProgressUpdated,
       sessionId: row.sessionId,
       entity: "development_plan",
       entityId: row.id,

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { DomainError, GateRejectedError, ValidationError } from "@/server/domain/errors";
+import { DomainError, GateRejectedError, ValidationError, fieldPath } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
 
 const CODE = { validation: "BAD_REQUEST", forbidden: "FORBIDDEN", not_found: "NOT_FOUND", conflict: "CONFLICT" } as const;
@@ -22,7 +22,7 @@ export function toTRPCError(error: unknown): TRPCError {
 /** What an error's `data` carries besides tRPC's own fields: the rule, the field, the gate's reasons. */
 export function errorDetails(cause: unknown): { rule?: string; field?: string; reasons?: readonly string[]; issues?: { path: string; message: string }[] } {
   if (cause instanceof ZodError) {
-    return { rule: "input.invalid", issues: cause.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+    return { rule: "input.invalid", issues: cause.issues.map((i) => ({ path: fieldPath(i.path), message: i.message })) };
   }
   if (cause instanceof GateRejectedError) return { rule: cause.rule, reasons: cause.reasons };
   if (cause instanceof ValidationError) return { rule: cause.rule, field: cause.field };
@@ -30,12 +30,8 @@ export function errorDetails(cause: unknown): { rule?: string; field?: string; r
   return {};
 }
 
-/** `criteria[2].status` from zod's path array. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), "") || "input";
-}
 
 /** A readable message naming each bad field, instead of zod's JSON dump. */
 export function zodMessage(error: ZodError): string {
-  return error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join("; ");
+  return error.issues.map((i) => `${fieldPath(i.path)}: ${i.message}`).join("; ");
 }

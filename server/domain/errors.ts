@@ -15,6 +15,16 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** `["rows", 417, "content"]` → `rows[417].content`; an empty path names the whole input (`root`). */
+export function fieldPath(path: readonly PropertyKey[], root = "input"): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out === "" ? String(segment) : `.${String(segment)}`;
+  }
+  return out === "" ? root : out;
+}
+
 /** Bad input: names the field and the rule it broke. Nothing is written. */
 export class ValidationError extends DomainError {
   readonly kind = "validation" as const;

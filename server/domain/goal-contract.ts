@@ -4,7 +4,7 @@
  */
 import picomatch from "picomatch";
 import { z } from "zod";
-import { ValidationError } from "./errors";
+import { ValidationError, fieldPath } from "./errors";
 
 export const ACCEPTANCE_CRITERION_KINDS = ["metric_threshold", "marker_required", "artifact_exists", "finding_count"] as const;
 export type AcceptanceCriterionKind = (typeof ACCEPTANCE_CRITERION_KINDS)[number];
@@ -145,12 +145,7 @@ function pick(source: object, keys: readonly string[]): Partial<AcceptanceCriter
 
 /** `["acceptanceCriteria", 1, "target"]` → `acceptanceCriteria[1].target`. */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out === "" ? String(segment) : `.${String(segment)}`;
-  }
-  return out === "" ? "goalContract" : out;
+  return fieldPath(path, "goalContract");
 }
 
 const FIELD_RULES: Record<string, string> = {

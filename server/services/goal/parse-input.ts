@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ValidationError } from "@/server/domain/errors";
+import { ValidationError, fieldPath } from "@/server/domain/errors";
 
 /**
  * Parse a verb's input with its schema. Routers parse too, but the command line and tests call
@@ -10,10 +10,5 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, rule:
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  return fail(issue?.path ?? [], rule, issue?.message ?? "invalid input");
-}
-
-function fail(path: readonly PropertyKey[], rule: string, message: string): never {
-  const field = path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out === "" ? String(part) : `${out}.${String(part)}`), "");
-  throw new ValidationError(field === "" ? "input" : field, rule, message);
+  throw new ValidationError(fieldPath(issue?.path ?? []), rule, issue?.message ?? "invalid input");
 }

@@ -1,15 +1,5 @@
 import type { z } from "zod";
-import { ValidationError } from "@/server/domain/errors";
-
-/** `["rows", 417, "content"]` → `rows[417].content`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out === "" ? String(segment) : `.${String(segment)}`;
-  }
-  return out === "" ? "input" : out;
-}
+import { ValidationError, fieldPath } from "@/server/domain/errors";
 
 /**
  * Parse a verb's input with its schema, or refuse with a ValidationError naming the first offending

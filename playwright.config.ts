@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { authFile } from "./e2e/users";
 
 const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
 /** A throwaway database, recreated and seeded by the web server command on every run. */
@@ -22,9 +23,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
+    // Signs in once per role; pages start signed in as a lead unless a spec picks another role.
+    { name: "setup", testMatch: /auth\.setup\.ts/, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "desktop", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined, storageState: authFile("lead") } },
     // The command-line specs drive the CLI, not a screen: they run once, in the desktop project.
-    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined }, testIgnore: /cli-.*\.spec\.ts/ },
+    { name: "phone", dependencies: ["setup"], use: { ...devices["Pixel 7"], channel: undefined, storageState: authFile("lead") }, testIgnore: /cli-.*\.spec\.ts/ },
   ],
   webServer: {
     command: `node scripts/e2e-server.mjs ${JSON.stringify(E2E_DB)} ${PORT}`,

@@ -2,7 +2,7 @@ import { expect, screenshot, test } from "./fixtures";
 
 test("the overview shows the ledger's session totals and each session's real progress", async ({ page, ledger }, testInfo) => {
   await page.goto("/");
-  await expect(page.getByRole("heading", { name: "Proofgate", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
   const totals = ledger.prepare("SELECT status, count(*) AS n FROM sessions GROUP BY status").all() as { status: string; n: number }[];
   const all = totals.reduce((sum, row) => sum + row.n, 0);

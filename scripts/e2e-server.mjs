@@ -1,4 +1,5 @@
-// The Playwright web server: a fresh database seeded with demo data, served by the built app.
+// The Playwright web server: a fresh database seeded with demo data and one person per human role,
+// served by the built app.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -6,12 +7,19 @@ import path from "node:path";
 const [db, port] = process.argv.slice(2);
 if (!db || !port) throw new Error("usage: e2e-server.mjs <db> <port>");
 mkdirSync(path.dirname(db), { recursive: true });
-for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
-const seeded = spawnSync(process.execPath, ["bin/proofgate.mjs", "demo", "--db", db, "--sessions", "40", "--seed", "7"], { stdio: "inherit" });
-if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+for (const suffix of ["", "-wal", "-shm", ".secret"]) rmSync(db + suffix, { force: true });
+
+const cli = (...args) => {
+  const run = spawnSync(process.execPath, ["bin/proofgate.mjs", ...args, "--db", db, "--quiet"], { stdio: "inherit" });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+};
+cli("demo", "--sessions", "40", "--seed", "7");
+// Keep in step with e2e/users.ts.
+for (const role of ["admin", "lead", "viewer"]) cli("user", "create", "--email", `${role}@proofgate.test`, "--password", "e2e-password-123", "--role", role);
+
 const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", "127.0.0.1"], {
   stdio: "inherit",
-  env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1" },
+  env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000" },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -15,7 +15,8 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string; 
     appName: "Proofgate",
     secret: options.secret,
     baseURL: options.baseURL,
-    trustedOrigins: options.trustedOrigins,
+    // The site itself (whatever host it is served under) and any configured extra origins.
+    trustedOrigins: (request) => [...(request ? [ownOrigin(request)] : []), ...(options.trustedOrigins ?? [])],
     telemetry: { enabled: false },
     database: drizzleAdapter(db, {
       provider: "sqlite",
@@ -33,10 +34,27 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string; 
       enabled: true,
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": { window: 60, max: 5 } },
+      customRules: { "/sign-in/email": { window: 60, max: signInLimit() } },
     },
     advanced: { cookiePrefix: "proofgate", defaultCookieAttributes: { httpOnly: true, sameSite: "lax" } },
   });
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The origin this request was addressed to, as a browser on this site would send it. */
+function ownOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+/**
+ * Sign-in attempts allowed per minute and client address: 5, or `PROOFGATE_SIGNIN_LIMIT` (the
+ * browser tests sign in many times from one address).
+ */
+function signInLimit(): number {
+  const configured = Number(process.env.PROOFGATE_SIGNIN_LIMIT);
+  return Number.isInteger(configured) && configured > 0 ? configured : 5;
+}

@@ -63,6 +63,11 @@ export const MOVE_RULES: Readonly<Record<TaskMove, MoveRule>> = {
   approve_reset: { from: ["blocked"], to: "pending", roles: ["lead", "admin"] },
 };
 
+/** Whether a role may make a move at all (the task's state and claimant are checked by `applyMove`). */
+export function canRoleMove(role: Role, move: TaskMove): boolean {
+  return MOVE_RULES[move].roles.includes(role);
+}
+
 /** Every status change the machine allows, as `from->to`. The triggers are generated from this list. */
 export const LEGAL_EDGES: readonly (readonly [TaskStatus, TaskStatus])[] = (
   Object.values(MOVE_RULES) as MoveRule[]

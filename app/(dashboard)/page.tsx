@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { listRecentSessions } from "@/server/services/session/list-recent";
-import { ProgressBar } from "./progress-bar";
+import { ProgressBar } from "@/app/ui/progress-bar";
 
 // Reads the live database on every request.
 export const dynamic = "force-dynamic";
@@ -14,9 +14,9 @@ const STATUS_STYLE: Record<string, string> = {
 export default function OverviewPage() {
   const { totals, recent } = listRecentSessions(getDb(), { limit: 25 });
   return (
-    <main className="mx-auto max-w-6xl px-4 py-8">
+    <div>
       <header className="mb-6">
-        <h1 className="text-2xl font-semibold">Proofgate</h1>
+        <h1 className="text-2xl font-semibold">Overview</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">Completion claims, verification and gates across your agent sessions.</p>
       </header>
 
@@ -91,6 +91,6 @@ export default function OverviewPage() {
           </div>
         )}
       </section>
-    </main>
+    </div>
   );
 }

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { userCount } from "@/server/services/admin/users";
+import { getViewer } from "@/app/trpc/server";
+import { SignInForm } from "./sign-in-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in · Proofgate" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  if (userCount(getDb()) === 0) redirect("/setup");
+  const { next } = await searchParams;
+  if (await getViewer()) redirect(safeNext(next));
+  return (
+    <>
+      <h1 className="mb-4 text-xl font-semibold">Sign in</h1>
+      <SignInForm next={safeNext(next)} />
+    </>
+  );
+}
+
+/** Only ever return to a path on this site. */
+function safeNext(next: string | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}

@@ -1,0 +1,29 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { getDb } from "@/db/client";
+import { userCount } from "@/server/services/admin/users";
+import { LiveProvider } from "@/app/live/live-provider";
+import { getViewer } from "@/app/trpc/server";
+import { AppHeader } from "./app-header";
+import { ViewerProvider } from "./viewer";
+
+export const dynamic = "force-dynamic";
+
+/** Every dashboard page needs a signed-in person; a fresh install sends its first visitor to set up. */
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const viewer = await getViewer();
+  if (!viewer) redirect(userCount(getDb()) === 0 ? "/setup" : "/sign-in");
+  return (
+    <ViewerProvider viewer={viewer}>
+      <LiveProvider>
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
+          Skip to content
+        </a>
+        <AppHeader />
+        <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+          {children}
+        </main>
+      </LiveProvider>
+    </ViewerProvider>
+  );
+}

@@ -1,0 +1,34 @@
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { type TRPCQueryOptions, createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import { headers } from "next/headers";
+import { type ReactNode, cache } from "react";
+import { getDb } from "@/db/client";
+import { createRequestContext } from "@/server/api/context";
+import { appRouter } from "@/server/api/root";
+import { getAuth } from "@/server/auth/instance";
+import { makeQueryClient } from "./query-client";
+
+/** One query client per server request, shared by every server component rendering it. */
+export const getQueryClient = cache(makeQueryClient);
+
+/** The caller's context, built once per request from its cookies, exactly as the HTTP handler does. */
+const requestContext = cache(async () => {
+  const request = new Request("http://proofgate.internal/", { headers: await headers() });
+  return createRequestContext(request, getDb(), getAuth());
+});
+
+/** Server components call procedures in-process (no HTTP) and with the signed-in person's role. */
+export const trpc = createTRPCOptionsProxy({ router: appRouter, ctx: requestContext, queryClient: getQueryClient });
+
+/** Start a query on the server; its result streams into the client's cache through `HydrateClient`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the options of any procedure
+export function prefetch<T extends ReturnType<TRPCQueryOptions<any>>>(queryOptions: T) {
+  void getQueryClient().prefetchQuery(queryOptions);
+}
+
+export function HydrateClient({ children }: { children: ReactNode }) {
+  return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
+}
+
+/** The signed-in person (or null), as the API sees them: pages use it to offer only what the role may do. */
+export const getViewer = cache(async () => (await requestContext()).actor);

@@ -42,6 +42,8 @@ export function AppHeader() {
               <Link
                 key={link.href}
                 href={link.href}
+                // Pages hold live data: fetch on navigation, not ahead of it.
+                prefetch={false}
                 aria-current={current ? "page" : undefined}
                 className={`rounded-md px-2 py-1 text-sm whitespace-nowrap ${current ? "bg-zinc-100 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}`}
               >

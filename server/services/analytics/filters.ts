@@ -24,7 +24,9 @@ export function equalsIfSet(expr: SQL, value: string | null): SQL {
  * (epoch day 0 was a Thursday, hence the shift by 3). Integer division, as `bucketStart` in shape.ts.
  */
 export function bucketSql(expr: SQL, bucket: Bucket): SQL<number> {
-  return bucket === "day" ? sql<number>`((${expr}) / 86400000 * 86400000)` : sql<number>`((((${expr}) / 86400000 + 3) / 7 * 7 - 3) * 86400000)`;
+  // The cast keeps the division integral for a value stored (or bound, as better-sqlite3 binds numbers) as REAL.
+  const days = sql`(CAST(${expr} AS INTEGER) / 86400000)`;
+  return bucket === "day" ? sql<number>`(${days} * 86400000)` : sql<number>`(((${days} + 3) / 7 * 7 - 3) * 86400000)`;
 }
 
 /**

@@ -27,11 +27,11 @@ function endedSpells(f: AnalyticsFilter): SQL {
   return sql`
     SELECT e.task_id AS task_id, e.move AS exit_move, b.at AS blocked_at, e.at - b.at AS ms
     FROM task_transitions e
-    JOIN task_transitions b ON b.id = (
+    JOIN task_transitions b INDEXED BY task_transitions_blocked_idx ON b.task_id = e.task_id AND b.to_status = 'blocked' AND b.id = (
       SELECT max(x.id) FROM task_transitions x
       WHERE x.task_id = e.task_id AND x.to_status = 'blocked' AND x.from_status IS NOT 'blocked' AND x.id < e.id
     )
-    WHERE e.from_status = 'blocked' AND e.to_status IS NOT 'blocked'
+    WHERE (e.move = 'approve_reset' OR (e.move = 'report' AND e.from_status = 'blocked' AND e.to_status IS NOT 'blocked'))
       AND ${inRange(sql`b.at`, f)} AND ${equalsIfSet(sql`b.claimant`, f.agent)} AND ${inSource(sql`b.session_id`, f)} AND ${modelFilter}`;
 }
 

@@ -76,7 +76,8 @@ function topCriteria(db: DbOrTx, f: AnalyticsFilter): Pick<CriteriaFigures, "top
   const rows = db.all<{ status: "blocked" | "failed"; criterion: string; count: number }>(sql`
     SELECT coalesce(c.verifier_status, c.status) AS status, c.criterion AS criterion, count(*) AS count
     FROM success_criteria c
-    WHERE coalesce(c.verifier_status, c.status) IN ('blocked', 'failed') AND ${sessionFilter}
+    WHERE (c.status IN ('blocked', 'failed') OR c.verifier_status IN ('blocked', 'failed'))
+      AND coalesce(c.verifier_status, c.status) IN ('blocked', 'failed') AND ${sessionFilter}
     GROUP BY 1, 2 ORDER BY 3 DESC, 2 ASC`);
   const top = (status: "blocked" | "failed") => rows.filter((r) => r.status === status).slice(0, TOP_CRITERIA).map(({ criterion, count }) => ({ criterion, count }));
   return { topBlocked: top("blocked"), topFailed: top("failed") };

@@ -14,7 +14,7 @@ export function judgedClaims(f: AnalyticsFilter): SQL {
   return sql`
     SELECT j.move AS move, j.at AS judged_at, j.task_id AS task_id, c.session_id AS session_id, c.actor AS claimant, c.at AS claimed_at
     FROM task_transitions j
-    JOIN task_transitions c ON c.id = (
+    JOIN task_transitions c INDEXED BY task_transitions_claimed_idx ON c.task_id = j.task_id AND c.to_status = 'claimed' AND c.id = (
       SELECT max(x.id) FROM task_transitions x WHERE x.task_id = j.task_id AND x.to_status = 'claimed' AND x.id < j.id
     )
     WHERE j.move IN ('verify', 'block') AND c.move = 'claim'

@@ -37,11 +37,17 @@ function endedSpells(f: AnalyticsFilter): SQL {
 
 /** Time spent blocked and resets, across sessions. */
 export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeFigures {
-  const spells = endedSpells(f);
-  const seconds = db.all<{ seconds: number; count: number; ms: number }>(sql`SELECT ms / 1000 AS seconds, count(*) AS count, sum(ms) AS ms FROM (${spells}) GROUP BY 1`);
-  const perTask = db.all<{ resets: number; tasks: number }>(sql`
-    SELECT resets, count(*) AS tasks FROM (SELECT task_id, count(*) AS resets FROM (${spells}) WHERE exit_move = 'approve_reset' GROUP BY task_id)
-    GROUP BY 1 ORDER BY 1`);
+  // One pass pairs the spells; both groupings read it.
+  const grouped = db.all<{ kind: "seconds" | "resets"; n: number; count: number; ms: number | null }>(sql`
+    WITH spells AS MATERIALIZED (${endedSpells(f)})
+    SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
+    UNION ALL
+    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`);
+  const seconds = grouped.filter((g) => g.kind === "seconds").map((g) => ({ seconds: g.n, count: g.count, ms: g.ms ?? 0 }));
+  const perTask = grouped
+    .filter((g) => g.kind === "resets")
+    .map((g) => ({ resets: g.n, tasks: g.count }))
+    .sort((a, b) => a.resets - b.resets);
   const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = t.session_id)`, sql`t.claimed_by`)} = ${f.model}`;
   const open = db.get<{ open: number }>(sql`
     SELECT count(*) AS open FROM tasks t

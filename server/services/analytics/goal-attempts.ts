@@ -50,13 +50,19 @@ function scopedAttempts(f: AnalyticsFilter): SQL {
 
 /** Goal attempts: success rate by attempt number and by model, attempts per goal, outcomes. */
 export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptFigures {
-  const scope = scopedAttempts(f);
-  const rows = db.all<{ attemptNumber: number; model: string | null; outcome: AttemptOutcome; count: number }>(sql`
-    SELECT attempt_number AS attemptNumber, model, outcome, count(*) AS count FROM (${scope}) GROUP BY 1, 2, 3`);
-  const perGoal = db.all<{ attempts: number; goals: number; succeeded: number }>(sql`
-    SELECT attempts, count(*) AS goals, sum(succeeded) AS succeeded FROM (
-      SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM (${scope}) GROUP BY goal_id
-    ) GROUP BY 1 ORDER BY 1`);
+  // One pass over the attempts feeds both groupings: the scope is materialized once.
+  const grouped = db.all<{ kind: "attempt" | "goal"; a: number; model: string | null; outcome: AttemptOutcome | null; count: number; succeeded: number | null }>(sql`
+    WITH scope AS MATERIALIZED (${scopedAttempts(f)})
+    SELECT 'attempt' AS kind, attempt_number AS a, model, outcome, count(*) AS count, NULL AS succeeded FROM scope GROUP BY 2, 3, 4
+    UNION ALL
+    SELECT 'goal', attempts, NULL, NULL, count(*), sum(succeeded) FROM (
+      SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM scope GROUP BY goal_id
+    ) GROUP BY 2`);
+  const rows = grouped.filter((g) => g.kind === "attempt").map((g) => ({ attemptNumber: g.a, model: g.model, outcome: g.outcome as AttemptOutcome, count: g.count }));
+  const perGoal = grouped
+    .filter((g) => g.kind === "goal")
+    .map((g) => ({ attempts: g.a, goals: g.count, succeeded: g.succeeded ?? 0 }))
+    .sort((x, y) => x.attempts - y.attempts);
   const breakdowns = db.get<{ n: number }>(sql`
     SELECT count(*) AS n FROM attempts a JOIN goals g ON g.id = a.goal_id
     WHERE a.attempt_type = 'breakdown' AND ${inRange(sql`a.timestamp`, f)} AND ${equalsIfSet(sql`a.model`, f.model)} AND ${inSource(sql`g.session_id`, f)}`);

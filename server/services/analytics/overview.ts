@@ -8,6 +8,25 @@ import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "
 import { type TokenFigures, tokenFigures } from "./tokens";
 import { type VerificationLatencyFigures, verificationLatencyFigures } from "./verification-latency";
 
+/*
+ * What each figure counts, and what its filters mean. `source` always means the session's source.
+ *
+ * | figure                | counts                                                        | time (range, buckets)      | agent                       | model                                   |
+ * |-----------------------|---------------------------------------------------------------|----------------------------|-----------------------------|-----------------------------------------|
+ * | criteria              | sessions' required criteria met (rollups; verifier wins)      | session start              | —                           | —                                       |
+ * | falseCompletion       | claim moves; a claim is "later blocked" when its judgment is a block | the claim's            | claimant                    | claimant's, from `sessions.models`      |
+ * | verificationLatency   | claim → verify / block                                        | the claim's                | claimant                    | claimant's, from `sessions.models`      |
+ * | blockedTime           | spells in `blocked` (block → approve_reset / reported status) | the spell's start          | claimant the block judged   | that claimant's, from `sessions.models` |
+ * | unverifiedCompletions | tasks completed with `verification = 'none'`                  | completion                 | claimant, else assignee     | that agent's, from `sessions.models`    |
+ * | completionChecks      | completion_checks rows and their reasons                      | the check's                | who ran it                  | —                                       |
+ * | goalAttempts          | implementation attempts (breakdowns apart)                    | the attempt's start        | —                           | the attempt's own                       |
+ * | tokens                | token_usage rows                                              | the row's                  | the row's agent id          | the row's own                           |
+ *
+ * The claimant's model: tasks and transitions record no model; `token_usage.model` is per token row
+ * (and absent in BAZINGA's own schema); a session's `models` maps agent types to the models the
+ * orchestrator configured (`{"developer": "claude-sonnet-4.5"}`). A claim's model is that map's
+ * entry for the claimant's type (`developer_2` → `developer`), or null ("not recorded").
+ */
 export interface AnalyticsFigures {
   criteria: CriteriaFigures;
   falseCompletion: FalseCompletionFigures;

@@ -93,7 +93,27 @@ function loadItems(db: DbOrTx, page: { id: number; blockedSince: number }[]): In
   const ids = page.map((p) => p.id);
   const rows = db
     .select({
-      task: tasks,
+      task: {
+        id: tasks.id,
+        key: tasks.key,
+        title: tasks.title,
+        description: tasks.description,
+        assignee: tasks.assignee,
+        version: tasks.version,
+        resetCount: tasks.resetCount,
+        evidence: tasks.evidence,
+        failures: tasks.failures,
+        proofpack: tasks.proofpack,
+        claimedBy: tasks.claimedBy,
+        claimedByPrincipal: tasks.claimedByPrincipal,
+        claimedAt: tasks.claimedAt,
+        blockedBy: tasks.blockedBy,
+        blockedByPrincipal: tasks.blockedByPrincipal,
+        resetRequested: tasks.resetRequested,
+        resetRequestedBy: tasks.resetRequestedBy,
+        resetRequestedAt: tasks.resetRequestedAt,
+        resetReason: tasks.resetReason,
+      },
       session: { id: sessions.id, requirements: sessions.requirements, status: sessions.status, source: sessions.source, enforcement: sessions.enforcement, mode: sessions.mode },
     })
     .from(tasks)
@@ -101,8 +121,9 @@ function loadItems(db: DbOrTx, page: { id: number; blockedSince: number }[]): In
     .where(inArray(tasks.id, ids))
     .all();
   // Only the transitions that end in `blocked`: the block (or report) and any reset request.
+  const t = taskTransitions;
   const transitions = db
-    .select()
+    .select({ id: t.id, taskId: t.taskId, move: t.move, fromStatus: t.fromStatus, actor: t.actor, principalId: t.principalId, role: t.role, reason: t.reason, failures: t.failures, proofpack: t.proofpack, claimant: t.claimant, at: t.at })
     .from(taskTransitions)
     .where(and(inArray(taskTransitions.taskId, ids), eq(taskTransitions.toStatus, "blocked")))
     .orderBy(asc(taskTransitions.id))

@@ -5,7 +5,7 @@
  * demo generator or the importer may lack some fields; a missing field is left out, never shown
  * as "undefined".
  */
-import { EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
+import { type EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
 import type { TaskMove } from "@/server/domain/task-machine";
 
 export interface DescribableEvent {

@@ -1,5 +1,6 @@
 import { type SQL, and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { z } from "zod";
+import type { Db, DbOrTx, Tx } from "@/db/client";
 import { sessions, taskTransitions, tasks } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import type { Proofpack } from "@/server/domain/task-machine";
@@ -38,24 +39,29 @@ export interface InboxPage {
 /**
  * When the task last entered `blocked`: its latest transition into blocked from another state
  * (a reset request is blocked → blocked and does not restart the wait). `blocked_at` and
- * `updated_at` only stand in for rows written without a transition (raw SQL).
+ * `updated_at` only stand in for rows written without a transition (raw SQL). Spelled out with
+ * the table named: Drizzle leaves columns unqualified in a one-table select, and an unqualified
+ * "id" inside the subquery would be the transition's own id.
  */
 const blockedSinceMs = sql<number>`coalesce(
   (select tt.at from task_transitions tt
     where tt.task_id = "tasks"."id" and tt.to_status = 'blocked' and tt.from_status is not 'blocked'
     order by tt.id desc limit 1),
   "tasks"."blocked_at", "tasks"."updated_at")`;
-// Spelled out with the table named: Drizzle leaves columns unqualified in a one-table select, and
-// an unqualified "id" inside the subquery would be the transition's own id.
 
 /**
  * The approvals inbox: every blocked task across sessions (or one session's), tasks with a reset
  * request first, then the longest-waiting first. Keyset-paginated on (reset requested, blocked
  * since, id): a page is the same however many tasks get blocked or reset meanwhile, never OFFSET.
- * Three reads for any page size: the ordered ids, their rows with sessions, their transitions.
+ * Three reads for any page size (the ordered ids, their rows with sessions, their transitions),
+ * in one read snapshot so a task moved meanwhile cannot show half its old state.
  */
-export function listInbox(db: DbOrTx, raw: InboxInput = {}): InboxPage {
+export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
   const input = InboxInput.parse(raw);
+  return db.transaction((tx) => readPage(tx, input));
+}
+
+function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
   if (input.sessionId !== undefined) loadSession(db, input.sessionId);
 
   const blocked = db.$with("blocked").as(

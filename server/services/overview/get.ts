@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
 import { completionChecks, events, sessions } from "@/db/schema";
 import type { TaskStatus } from "@/server/domain/task-machine";
 import { type InboxCount, inboxCount } from "../approvals/count";
@@ -69,10 +69,14 @@ const ACTIVITY = 20;
 /**
  * Everything the `/` page shows, in a handful of reads that never count task or criteria rows:
  * session and task totals are sums of the rollups the triggers keep on `sessions`; the lists are
- * index range scans of a few rows each.
+ * index range scans of a few rows each. One read snapshot, so the figures agree with each other.
  */
-export function getOverview(db: DbOrTx, raw: OverviewInput = {}): Overview {
+export function getOverview(db: Db, raw: OverviewInput = {}): Overview {
   const input = OverviewInput.parse(raw);
+  return db.transaction((tx) => readOverview(tx, input));
+}
+
+function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
   const s = sessions;
   const sum = (column: AnySQLiteColumn) => sql<number>`coalesce(sum(${column}), 0)`;
   const totals = db

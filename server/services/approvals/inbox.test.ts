@@ -182,6 +182,21 @@ describe("task.inboxCount: from the rollups", () => {
   });
 });
 
+it("finds blocked tasks through the partial index that holds only them, for the list and the count", async () => {
+  const f = await world();
+  const prepare = vi.spyOn(f.db.$client, "prepare");
+  await f.as("viewer").task.inbox({ limit: 2 });
+  await f.as("viewer").task.inboxCount();
+  const statements = prepare.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes("'blocked'") && sql.includes('from "tasks"'));
+  prepare.mockRestore();
+  expect(statements).toHaveLength(2);
+  for (const sql of statements) {
+    const nulls = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
+    const plan = rows<{ detail: string }>(f.db, `explain query plan ${sql}`, ...nulls).map((r) => r.detail);
+    expect(plan.join("\n")).toMatch(/USING (COVERING )?INDEX tasks_inbox_idx/);
+  }
+});
+
 it("keeps a verified task out of the inbox", async () => {
   const f = setup();
   await f.as("orchestrator").session.create({ id: "s1" });

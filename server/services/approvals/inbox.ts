@@ -37,6 +37,12 @@ export interface InboxPage {
 }
 
 /**
+ * `status = 'blocked'` as a literal, not a bound parameter: SQLite uses the partial index
+ * `tasks_inbox_idx` (which holds only blocked tasks) only when the query repeats its predicate.
+ */
+export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
+
+/**
  * When the task last entered `blocked`: its latest transition into blocked from another state
  * (a reset request is blocked → blocked and does not restart the wait). `blocked_at` and
  * `updated_at` only stand in for rows written without a transition (raw SQL). Spelled out with
@@ -68,7 +74,7 @@ function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
     db
       .select({ id: tasks.id, resetRequested: sql<number>`${tasks.resetRequested}`.as("reset_requested"), blockedSince: blockedSinceMs.as("blocked_since") })
       .from(tasks)
-      .where(and(eq(tasks.status, "blocked"), input.sessionId !== undefined ? eq(tasks.sessionId, input.sessionId) : undefined)),
+      .where(and(IS_BLOCKED, input.sessionId !== undefined ? eq(tasks.sessionId, input.sessionId) : undefined)),
   );
   const where: SQL[] = [];
   if (input.cursor) {

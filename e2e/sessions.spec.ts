@@ -163,6 +163,8 @@ test("a filter the address gets wrong is named, with its rule, and left out", as
 });
 
 test("live: a row's progress and flags follow a local-mode CLI moving the session's tasks, without a reload", async ({ page }) => {
+  // Each CLI call is its own process; on a busy machine the setup alone takes seconds.
+  test.setTimeout(120_000);
   const id = uniqueId("e2e-live-row");
   await cli("create-session", id, "simple", "Live progress from the command line", "--agent-id", "orchestrator");
   await cli("create-task-group", "done_one", id, "A task that gets completed", "--agent-id", "orchestrator");

@@ -7,15 +7,31 @@ import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
 import { DEFAULT_VIEW, type SessionsView, clearFilters, hasFilters, sessionsHref, withFilters } from "./sessions-view";
 
-/** Local state that follows its source when the source changes (Back, "Clear filters"), yet answers at once to input. */
-function useFollowing<T>(source: T): [T, (value: T) => void] {
-  const [local, setLocal] = useState(source);
-  const [followed, setFollowed] = useState(source);
-  if (!Object.is(source, followed)) {
-    setFollowed(source);
-    setLocal(source);
+/**
+ * The filters as the form shows them: they follow the address when it changes (Back, "Clear
+ * filters"), yet answer at once to input, so a second change made before the first navigation
+ * finished builds on the first instead of on the stale address.
+ */
+function useDraft(view: SessionsView): [SessionsView, (view: SessionsView) => void] {
+  const address = sessionsHref(view);
+  const [draft, setDraft] = useState(view);
+  const [followed, setFollowed] = useState(address);
+  if (address !== followed) {
+    setFollowed(address);
+    setDraft(view);
   }
-  return [local, setLocal];
+  return [draft, setDraft];
+}
+
+/** Text being typed, reset whenever the applied search changes. */
+function useTyped(applied: string): [string, (value: string) => void] {
+  const [typed, setTyped] = useState(applied);
+  const [followed, setFollowed] = useState(applied);
+  if (applied !== followed) {
+    setFollowed(applied);
+    setTyped(applied);
+  }
+  return [typed, setTyped];
 }
 
 /** A typed date becomes a filter once it is a whole plausible date (Chrome reports year 0002 while "2026" is typed). */
@@ -26,13 +42,16 @@ const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.te
  * undoes and a link reproduces; the search applies on Enter or the Search button.
  */
 export function SessionFilters({ view, go }: { view: SessionsView; go: (view: SessionsView) => void }) {
-  const [q, setQ] = useFollowing(view.q);
-  const [status, setStatus] = useFollowing(view.status ?? "");
-  const [source, setSource] = useFollowing(view.source ?? "");
-  const [blocked, setBlocked] = useFollowing(view.blocked);
-  const [from, setFrom] = useFollowing(view.from ?? "");
-  const [to, setTo] = useFollowing(view.to ?? "");
-  const [order, setOrder] = useFollowing(view.order);
+  const [draft, setDraft] = useDraft(view);
+  const [q, setQ] = useTyped(view.q);
+  // Dates stay local while they are being typed; they become filters once whole.
+  const [from, setFrom] = useTyped(view.from ?? "");
+  const [to, setTo] = useTyped(view.to ?? "");
+  const change = (filters: Partial<Omit<SessionsView, "after" | "page">>) => {
+    const next = withFilters(draft, filters);
+    setDraft(next);
+    go(next);
+  };
 
   return (
     <form
@@ -41,7 +60,7 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
       className="mb-4 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 md:grid-cols-4 xl:grid-cols-[minmax(14rem,2fr)_repeat(5,minmax(0,1fr))_auto] dark:border-zinc-800 dark:bg-zinc-900"
       onSubmit={(event) => {
         event.preventDefault();
-        if (q.trim() !== view.q) go(withFilters(view, { q: q.trim() }));
+        if (q.trim() !== draft.q) change({ q: q.trim() });
       }}
     >
       <div className="col-span-2 text-sm md:col-span-4 xl:col-span-1">
@@ -57,11 +76,8 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
       </div>
       <Select
         label="Status"
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          go(withFilters(view, { status: (value || null) as SessionStatus | null }));
-        }}
+        value={draft.status ?? ""}
+        onChange={(value) => change({ status: (value || null) as SessionStatus | null })}
       >
         <option value="">Any status</option>
         {SESSION_STATUSES.map((s) => (
@@ -72,11 +88,8 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
       </Select>
       <Select
         label="Source"
-        value={source}
-        onChange={(value) => {
-          setSource(value);
-          go(withFilters(view, { source: (value || null) as SessionSource | null }));
-        }}
+        value={draft.source ?? ""}
+        onChange={(value) => change({ source: (value || null) as SessionSource | null })}
       >
         <option value="">Any source</option>
         {SESSION_SOURCES.map((s) => (
@@ -91,7 +104,7 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
         max={to || undefined}
         onChange={(value) => {
           setFrom(value);
-          if (isWholeDate(value) && value !== (view.from ?? "")) go(withFilters(view, { from: value || null, to: to && value && to < value ? null : view.to }));
+          if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
         }}
       />
       <DateInput
@@ -100,17 +113,13 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
         min={from || undefined}
         onChange={(value) => {
           setTo(value);
-          if (isWholeDate(value) && value !== (view.to ?? "") && !(value && from && value < from)) go(withFilters(view, { to: value || null }));
+          if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
         }}
       />
       <Select
         label="Sort"
-        value={order}
-        onChange={(value) => {
-          const next = value === "oldest" ? "oldest" : "newest";
-          setOrder(next);
-          go(withFilters(view, { order: next }));
-        }}
+        value={draft.order}
+        onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}
       >
         <option value="newest">Newest first</option>
         <option value="oldest">Oldest first</option>
@@ -119,20 +128,17 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
         <input
           type="checkbox"
           className="size-4 accent-sky-600"
-          checked={blocked}
-          onChange={(event) => {
-            setBlocked(event.target.checked);
-            go(withFilters(view, { blocked: event.target.checked }));
-          }}
+          checked={draft.blocked}
+          onChange={(event) => change({ blocked: event.target.checked })}
         />
         Has blocked tasks
       </label>
-      {hasFilters(view) && (
+      {hasFilters(draft) && (
         <p className="col-span-2 text-sm md:col-span-4 xl:col-span-full">
-          <Link href={sessionsHref(clearFilters(view))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
+          <Link href={sessionsHref(clearFilters(draft))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
             Clear filters
           </Link>
-          {view.order !== DEFAULT_VIEW.order && <span className="text-zinc-500"> (keeps the sort)</span>}
+          {draft.order !== DEFAULT_VIEW.order && <span className="text-zinc-500"> (keeps the sort)</span>}
         </p>
       )}
     </form>

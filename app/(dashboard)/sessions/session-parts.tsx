@@ -30,11 +30,11 @@ export function SessionProgress({ session }: { session: SessionRollups }) {
   return (
     <div className="space-y-1">
       <div className="flex items-center gap-2">
-        <span className="w-14 text-xs text-zinc-500">Tasks</span>
+        <span className="w-12 text-xs text-zinc-500">Tasks</span>
         <ProgressBar label={`Tasks completed in ${session.id}`} value={session.tasksCompleted} max={session.tasksTotal} />
       </div>
       <div className="flex items-center gap-2">
-        <span className="w-14 text-xs text-zinc-500">Criteria</span>
+        <span className="w-12 text-xs text-zinc-500">Criteria</span>
         <ProgressBar label={`Required criteria met in ${session.id}`} value={session.criteriaRequiredMet} max={session.criteriaRequired} />
       </div>
     </div>
@@ -42,7 +42,7 @@ export function SessionProgress({ session }: { session: SessionRollups }) {
 }
 
 /** What needs a human's eye: blocked tasks, and completions no one verified. */
-export function SessionFlags({ session, observe }: { session: SessionRollups; observe?: boolean }) {
+export function SessionFlags({ session, observe, quiet }: { session: SessionRollups; observe?: boolean; quiet?: boolean }) {
   const flags = [
     session.tasksBlocked > 0 && (
       <Badge key="blocked" tone="warn">
@@ -56,6 +56,6 @@ export function SessionFlags({ session, observe }: { session: SessionRollups; ob
     ),
     observe && <Badge key="observe">observe</Badge>,
   ].filter(Boolean);
-  if (flags.length === 0) return <span className="text-xs text-zinc-400">—</span>;
+  if (flags.length === 0) return quiet ? null : <span className="text-xs text-zinc-400">—</span>;
   return <div className="flex flex-wrap gap-1">{flags}</div>;
 }

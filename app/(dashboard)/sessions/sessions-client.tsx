@@ -56,7 +56,7 @@ function SessionsResults({ view }: { view: SessionsView }) {
         </p>
       )}
       <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <table className="w-full min-w-[44rem] text-left text-sm">
+        <table className="w-full text-left text-sm">
           <caption className="sr-only">
             Sessions, {view.order === "newest" ? "newest" : "oldest"} first, page {view.page}
           </caption>
@@ -65,16 +65,16 @@ function SessionsResults({ view }: { view: SessionsView }) {
               <th scope="col" className="px-3 py-2 font-medium">
                 Session
               </th>
-              <th scope="col" className="px-3 py-2 font-medium">
+              <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
                 Status
               </th>
               <th scope="col" className="px-3 py-2 font-medium">
                 Progress
               </th>
-              <th scope="col" className="px-3 py-2 font-medium">
+              <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
                 Flags
               </th>
-              <th scope="col" className="px-3 py-2 font-medium">
+              <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
                 Started
               </th>
             </tr>
@@ -89,18 +89,27 @@ function SessionsResults({ view }: { view: SessionsView }) {
                       {s.requirements}
                     </p>
                   )}
+                  {/* Narrow screens: the columns hidden there, folded into this cell. */}
+                  <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 sm:hidden">
+                    <StatusBadge status={s.status} />
+                    <span>{meta(s)}</span>
+                  </div>
+                  <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 md:hidden">
+                    <SessionFlags session={s} quiet />
+                    <Time at={s.startedAt} />
+                  </div>
                 </td>
-                <td className="px-3 py-2">
+                <td className="hidden px-3 py-2 sm:table-cell">
                   <StatusBadge status={s.status} />
-                  <p className="mt-1 text-xs whitespace-nowrap text-zinc-500">{[s.mode, s.source, s.enforcement].filter(Boolean).join(" · ")}</p>
+                  <p className="mt-1 text-xs whitespace-nowrap text-zinc-500">{meta(s)}</p>
                 </td>
                 <td className="px-3 py-2">
                   <SessionProgress session={s} />
                 </td>
-                <td className="px-3 py-2">
+                <td className="hidden px-3 py-2 md:table-cell">
                   <SessionFlags session={s} />
                 </td>
-                <td className="px-3 py-2 text-xs">
+                <td className="hidden px-3 py-2 text-xs md:table-cell">
                   <Time at={s.startedAt} />
                 </td>
               </tr>
@@ -120,6 +129,8 @@ function SessionsResults({ view }: { view: SessionsView }) {
     </>
   );
 }
+
+const meta = (s: { mode: string | null; source: string; enforcement: string }) => [s.mode, s.source, s.enforcement].filter(Boolean).join(" · ");
 
 function PageLink({ href, children }: { href: string; children: string }) {
   return (

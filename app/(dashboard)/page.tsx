@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
+import { HydrateClient, getQueryClient, getViewer, prefetch, trpc } from "@/app/trpc/server";
 import { OverviewClient } from "./overview-client";
 import { LIVE_INPUT, activityInput } from "./overview-queries";
 
@@ -7,6 +7,8 @@ export const metadata: Metadata = { title: "Overview · Proofgate" };
 
 /** What is happening now across every session; the data is fetched here, in-process, and stays live in the browser. */
 export default async function OverviewPage() {
+  // The layout sends a signed-out visitor away; the page renders beside it, so it must not read for them.
+  if (!(await getViewer())) return null;
   prefetch(trpc.session.list.queryOptions(LIVE_INPUT));
   const latest = await getQueryClient().fetchQuery(trpc.events.latestId.queryOptions());
   prefetch(trpc.events.list.queryOptions(activityInput(latest)));

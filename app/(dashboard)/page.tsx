@@ -1,17 +1,13 @@
 import type { Metadata } from "next";
-import { HydrateClient, getQueryClient, getViewer, prefetch, trpc } from "@/app/trpc/server";
+import { HydrateClient, prefetch, trpc } from "@/app/trpc/server";
 import { OverviewClient } from "./overview-client";
-import { LIVE_INPUT, activityInput } from "./overview-queries";
+import { OVERVIEW_INPUT } from "./overview-queries";
 
 export const metadata: Metadata = { title: "Overview · Proofgate" };
 
-/** What is happening now across every session; the data is fetched here, in-process, and stays live in the browser. */
-export default async function OverviewPage() {
-  // The layout sends a signed-out visitor away; the page renders beside it, so it must not read for them.
-  if (!(await getViewer())) return null;
-  prefetch(trpc.session.list.queryOptions(LIVE_INPUT));
-  const latest = await getQueryClient().fetchQuery(trpc.events.latestId.queryOptions());
-  prefetch(trpc.events.list.queryOptions(activityInput(latest)));
+/** What is happening now across every session: fetched here, in-process, in one read, and kept live in the browser. */
+export default function OverviewPage() {
+  prefetch(trpc.session.overview.queryOptions(OVERVIEW_INPUT));
   return (
     <div>
       <header className="mb-6">

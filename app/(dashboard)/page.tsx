@@ -1,12 +1,15 @@
 import type { Metadata } from "next";
-import { HydrateClient, prefetch, trpc } from "@/app/trpc/server";
+import { HydrateClient, getViewer, prefetch, trpc } from "@/app/trpc/server";
 import { OverviewClient } from "./overview-client";
 import { OVERVIEW_INPUT } from "./overview-queries";
 
 export const metadata: Metadata = { title: "Overview · Proofgate" };
 
 /** What is happening now across every session: fetched here, in-process, in one read, and kept live in the browser. */
-export default function OverviewPage() {
+export default async function OverviewPage() {
+  // The layout sends a signed-out visitor to sign in, but pages render beside it: a read started for
+  // them would fail and be logged as a server error.
+  if (!(await getViewer())) return null;
   prefetch(trpc.session.overview.queryOptions(OVERVIEW_INPUT));
   return (
     <div>

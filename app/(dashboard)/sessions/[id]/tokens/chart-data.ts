@@ -5,6 +5,12 @@
 
 export const BUCKETS = ["minute", "hour", "day"] as const;
 export type Bucket = (typeof BUCKETS)[number];
+/** What the period picker offers: a bucket, or `auto` (the finest that keeps the chart readable). */
+export type BucketChoice = Bucket | "auto";
+
+const BUCKET_MS: Record<Bucket, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+/** Most periods `auto` puts on the chart before it moves to a coarser bucket. */
+export const AUTO_MAX_PERIODS = 90;
 
 /** Rows that did not say which agent or model they were for. */
 export const UNNAMED = "(not given)";
@@ -60,6 +66,29 @@ export interface TimeSeries {
   agents: string[];
 }
 
+/**
+ * Minute buckets (as `log.tokensOverTime` returns them) summed into hours or days, with the running
+ * total recomputed, so the picker changes the period without another request.
+ */
+export function rebucket(minutes: readonly BucketInput[], bucket: Bucket): BucketInput[] {
+  const size = BUCKET_MS[bucket];
+  const periods = new Map<number, BucketInput>();
+  for (const m of [...minutes].sort((a, b) => a.start.getTime() - b.start.getTime())) {
+    const start = Math.floor(m.start.getTime() / size) * size;
+    const period = periods.get(start) ?? { start: new Date(start), tokens: 0, cumulative: 0, byAgentType: {} };
+    period.tokens += m.tokens;
+    for (const [agent, n] of Object.entries(m.byAgentType)) period.byAgentType[agent] = (period.byAgentType[agent] ?? 0) + n;
+    periods.set(start, period);
+  }
+  let cumulative = 0;
+  return [...periods.values()].map((period) => ({ ...period, cumulative: (cumulative += period.tokens) }));
+}
+
+/** The finest bucket that gives at most AUTO_MAX_PERIODS periods with tokens. */
+export function autoBucket(minutes: readonly BucketInput[]): Bucket {
+  return BUCKETS.find((bucket) => bucket === "day" || rebucket(minutes, bucket).length <= AUTO_MAX_PERIODS)!;
+}
+
 /** A period's start in UTC, as precise as the bucket: `2026-11-21`, `2026-11-21 14:00`. */
 export function bucketLabel(start: number, bucket: Bucket): string {
   const iso = new Date(start).toISOString();
@@ -88,8 +117,8 @@ const NUMBER = new Intl.NumberFormat("en-US");
 /** `12,345`: one locale on the server and in the browser, so hydration matches. */
 export const formatTokens = (n: number): string => NUMBER.format(n);
 
-/** The bucket named in the URL, or `hour`. */
-export function readBucket(value: string | string[] | undefined): Bucket {
+/** The period named in the URL, or `auto`. */
+export function readBucket(value: string | string[] | undefined): BucketChoice {
   const first = Array.isArray(value) ? value[0] : value;
-  return (BUCKETS as readonly string[]).includes(first ?? "") ? (first as Bucket) : "hour";
+  return (BUCKETS as readonly string[]).includes(first ?? "") ? (first as Bucket) : "auto";
 }

@@ -12,7 +12,7 @@ export default async function SessionTokensPage({ params, searchParams }: { para
   const bucket = readBucket((await searchParams).bucket);
   const summary = trpc.log.tokenSummary.queryOptions({ sessionId, by: "agent_type" });
   const byModel = trpc.log.tokenSummary.queryOptions({ sessionId, by: "model" });
-  const overTime = trpc.log.tokensOverTime.queryOptions({ sessionId, bucket });
+  const overTime = trpc.log.tokensOverTime.queryOptions({ sessionId, bucket: "minute" });
   const client = getQueryClient();
   // Awaited (three grouped reads): a refusal such as an unknown session is shown with the server's message.
   await Promise.all([client.prefetchQuery(summary), client.prefetchQuery(byModel), client.prefetchQuery(overTime)]);

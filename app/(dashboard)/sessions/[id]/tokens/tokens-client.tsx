@@ -1,11 +1,11 @@
 "use client";
 
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { useId, useState, useSyncExternalStore, useTransition } from "react";
+import { useId, useMemo, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { controlClass } from "@/app/ui/field";
 import { Code, EmptyState } from "@/app/ui/states";
-import { BUCKETS, type Bucket, type GroupTable, formatTokens, shapeGroups, shapeOverTime } from "./chart-data";
+import { BUCKETS, type BucketChoice, type GroupTable, autoBucket, formatTokens, rebucket, shapeGroups, shapeOverTime } from "./chart-data";
 import { TokensByAgentChart, TokensOverTimeChart } from "./token-charts";
 
 const noop = () => () => {};
@@ -13,16 +13,17 @@ const noop = () => () => {};
 const useInBrowser = () => useSyncExternalStore(noop, () => true, () => false);
 
 /** Tokens by agent and over time, each chart with its numbers as a table. */
-export function TokensClient({ sessionId, initialBucket }: { sessionId: string; initialBucket: Bucket }) {
+export function TokensClient({ sessionId, initialBucket }: { sessionId: string; initialBucket: BucketChoice }) {
   const trpc = useTRPC();
-  const [bucket, setBucket] = useState(initialBucket);
-  // The old periods stay on screen while the new ones load, instead of the whole page falling back to a skeleton.
-  const [switching, startSwitch] = useTransition();
+  const [choice, setChoice] = useState(initialBucket);
   const bucketId = useId();
   const inBrowser = useInBrowser();
   const byAgent = useSuspenseQuery({ ...trpc.log.tokenSummary.queryOptions({ sessionId, by: "agent_type" }), select: shapeGroups }).data;
   const byModel = useSuspenseQuery({ ...trpc.log.tokenSummary.queryOptions({ sessionId, by: "model" }), select: shapeGroups }).data;
-  const overTime = useSuspenseQuery({ ...trpc.log.tokensOverTime.queryOptions({ sessionId, bucket }), select: (data) => shapeOverTime(data, bucket) }).data;
+  // Minutes from the server; hours and days are summed here, so changing the period needs no request.
+  const minutes = useSuspenseQuery(trpc.log.tokensOverTime.queryOptions({ sessionId, bucket: "minute" })).data;
+  const bucket = choice === "auto" ? autoBucket(minutes) : choice;
+  const overTime = useMemo(() => shapeOverTime(rebucket(minutes, bucket), bucket), [minutes, bucket]);
 
   if (byAgent.rows.length === 0) {
     return (
@@ -32,10 +33,11 @@ export function TokensClient({ sessionId, initialBucket }: { sessionId: string; 
     );
   }
 
-  const chooseBucket = (next: Bucket) => {
-    startSwitch(() => setBucket(next));
+  const chooseBucket = (next: BucketChoice) => {
+    setChoice(next);
     const url = new URL(window.location.href);
-    url.searchParams.set("bucket", next);
+    if (next === "auto") url.searchParams.delete("bucket");
+    else url.searchParams.set("bucket", next);
     window.history.replaceState(window.history.state, "", url);
   };
 
@@ -62,7 +64,8 @@ export function TokensClient({ sessionId, initialBucket }: { sessionId: string; 
             <label htmlFor={bucketId} className="mb-1 block font-medium">
               Period
             </label>
-            <select id={bucketId} className={controlClass} value={bucket} onChange={(e) => chooseBucket(e.currentTarget.value as Bucket)}>
+            <select id={bucketId} className={controlClass} value={choice} onChange={(e) => chooseBucket(e.currentTarget.value as BucketChoice)}>
+              <option value="auto">automatic (per {choice === "auto" ? bucket : autoBucket(minutes)})</option>
               {BUCKETS.map((b) => (
                 <option key={b} value={b}>
                   per {b}
@@ -71,38 +74,36 @@ export function TokensClient({ sessionId, initialBucket }: { sessionId: string; 
             </select>
           </div>
         </div>
-        <div className={switching ? "opacity-60 transition-opacity" : undefined} aria-busy={switching}>
-          <figure aria-label="Chart of tokens over time">{inBrowser && <TokensOverTimeChart series={overTime} />}</figure>
-          <div className="mt-3 max-h-96 overflow-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Tokens per {bucket}</caption>
-              <thead className="sticky top-0 bg-white text-xs text-zinc-500 uppercase dark:bg-zinc-900">
-                <tr>
-                  <th scope="col" className="py-1 pr-3">Period starting</th>
-                  <th scope="col" className="py-1 pr-3 text-right">Tokens</th>
-                  <th scope="col" className="py-1 pr-3 text-right">Running total</th>
-                  <th scope="col" className="py-1 pr-3">By agent</th>
+        <figure aria-label="Chart of tokens over time">{inBrowser && <TokensOverTimeChart series={overTime} />}</figure>
+        <div className="mt-3 max-h-96 overflow-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Tokens per {bucket}</caption>
+            <thead className="sticky top-0 bg-white text-xs text-zinc-500 uppercase dark:bg-zinc-900">
+              <tr>
+                <th scope="col" className="py-1 pr-3">Period starting</th>
+                <th scope="col" className="py-1 pr-3 text-right">Tokens</th>
+                <th scope="col" className="py-1 pr-3 text-right">Running total</th>
+                <th scope="col" className="py-1 pr-3">By agent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {overTime.rows.map((row) => (
+                <tr key={row.start} className="border-t border-zinc-100 align-top dark:border-zinc-800">
+                  <th scope="row" className="py-1 pr-3 font-mono text-xs font-normal whitespace-nowrap">
+                    {row.label}
+                  </th>
+                  <td className="py-1 pr-3 text-right tabular-nums">{formatTokens(row.tokens)}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{formatTokens(row.cumulative)}</td>
+                  <td className="py-1 pr-3 text-xs text-zinc-600 dark:text-zinc-400">
+                    {overTime.agents
+                      .filter((agent) => (row.byAgent[agent] ?? 0) > 0)
+                      .map((agent) => `${agent} ${formatTokens(row.byAgent[agent]!)}`)
+                      .join(" · ")}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {overTime.rows.map((row) => (
-                  <tr key={row.start} className="border-t border-zinc-100 align-top dark:border-zinc-800">
-                    <th scope="row" className="py-1 pr-3 font-mono text-xs font-normal whitespace-nowrap">
-                      {row.label}
-                    </th>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatTokens(row.tokens)}</td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatTokens(row.cumulative)}</td>
-                    <td className="py-1 pr-3 text-xs text-zinc-600 dark:text-zinc-400">
-                      {overTime.agents
-                        .filter((agent) => (row.byAgent[agent] ?? 0) > 0)
-                        .map((agent) => `${agent} ${formatTokens(row.byAgent[agent]!)}`)
-                        .join(" · ")}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </div>
       </section>
 

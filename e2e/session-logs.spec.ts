@@ -135,7 +135,10 @@ test.describe("logs and reasoning", () => {
 
 test.describe("tokens", () => {
   test("the tables' totals equal the ledger's sums and the charts draw them", async ({ page, ledger }, testInfo) => {
-    const { sessionId } = ledger.prepare("SELECT session_id AS sessionId FROM token_usage GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as { sessionId: string };
+    // The session whose token reports are spread over the most minutes: several periods to chart.
+    const { sessionId } = ledger
+      .prepare("SELECT session_id AS sessionId FROM token_usage GROUP BY session_id ORDER BY count(DISTINCT timestamp / 60000) DESC, session_id LIMIT 1")
+      .get() as { sessionId: string };
     const byAgent = ledger
       .prepare("SELECT agent_type AS agent, sum(tokens_estimated) AS tokens, count(*) AS entries FROM token_usage WHERE session_id = ? GROUP BY agent_type")
       .all(sessionId) as { agent: string; tokens: number; entries: number }[];

@@ -42,15 +42,15 @@ export function EvaluationView({ evaluation, label }: { evaluation: Evaluation; 
               {criteria.map((c, i) => (
                 <tr key={`${c.criterionId}-${i}`} className="border-t border-zinc-100 align-top dark:border-zinc-800">
                   <th scope="row" className="py-1 pr-3 font-normal">
-                    <span className="font-mono text-xs">{c.criterionId}</span> <span className="break-all text-zinc-600 dark:text-zinc-400">{c.subject}</span>
+                    <span className="font-mono text-xs">{c.criterionId}</span> <span className="text-zinc-600 wrap-anywhere dark:text-zinc-400">{c.subject}</span>
                   </th>
                   <td className="py-1 pr-3">
                     <StatusBadge status={c.status} />
                   </td>
-                  <td className="py-1 pr-3 font-mono text-xs break-all" title={c.message}>
+                  <td className="py-1 pr-3 font-mono text-xs wrap-anywhere" title={c.message}>
                     {c.actual}
                   </td>
-                  <td className="py-1 pr-3 font-mono text-xs break-all">{c.target}</td>
+                  <td className="py-1 pr-3 font-mono text-xs wrap-anywhere">{c.target}</td>
                 </tr>
               ))}
             </tbody>

@@ -61,7 +61,7 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
 
   return (
     <div className="space-y-4">
-      <form role="search" aria-label="Filter logs" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end" onSubmit={(e) => e.preventDefault()}>
+      <form role="search" aria-label="Filter logs" className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end" onSubmit={(e) => e.preventDefault()}>
         <div className="text-sm">
           <label htmlFor={ids.agent} className="mb-1 block font-medium">
             Agent
@@ -112,7 +112,7 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
             ))}
           </select>
         </div>
-        <div className="text-sm">
+        <div className="col-span-2 text-sm lg:col-span-1">
           <label htmlFor={ids.q} className="mb-1 block font-medium">
             Search text
           </label>
@@ -120,6 +120,7 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
         </div>
         <Button
           variant="secondary"
+          className="col-span-2 lg:col-span-1"
           disabled={!filtered && search === "" && agentText === ""}
           onClick={() => {
             setSearch("");

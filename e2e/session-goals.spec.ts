@@ -1,6 +1,15 @@
 import type Database from "better-sqlite3";
 import { formatValue, statusLabel } from "../app/(dashboard)/sessions/[id]/goals/gate-data";
+import { E2E_DB } from "../playwright.config";
+import { proofgate, uniqueId } from "./cli-helpers";
 import { expect, screenshot, test } from "./fixtures";
+
+/** An agent's command in local mode on the server's database; its `--json` answer. */
+async function agent(...args: string[]): Promise<Record<string, unknown>> {
+  const run = await proofgate(["--db", E2E_DB, "--json", "--agent-id", "orchestrator", ...args]);
+  expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(0);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
 
 interface GoalRow {
   id: number;
@@ -148,4 +157,34 @@ test("a session without goals says how agents create one", async ({ page, ledger
   await page.goto(`/sessions/${session.id}/goals`);
   await expect(page.getByText("No goals in this session.")).toBeVisible();
   await expect(page.getByText(`proofgate create-goal ${session.id}`)).toBeVisible();
+});
+
+test("a goal and attempt an agent records from the command line appear without a reload; 120 tool calls load 50 at a time", async ({ page }) => {
+  const sessionId = uniqueId("e2e-goals");
+  await agent("create-session", sessionId, "simple", "Goals recorded while the page is open");
+  await page.goto(`/sessions/${sessionId}/goals`);
+  await expect(page.getByText("No goals in this session.")).toBeVisible();
+
+  const goal = await agent("create-goal", sessionId, "Make the flaky upload test deterministic");
+  const card = page.getByRole("article", { name: `Goal ${goal.id}: Make the flaky upload test deterministic` });
+  await expect(card).toBeVisible({ timeout: 2_000 });
+
+  const { attempt } = (await agent("start-attempt", String(goal.id), "--model", "gpt-5", "--tools", "read_file")) as { attempt: { id: number } };
+  const calls = Array.from({ length: 120 }, (_, i) => ({ tool: "read_file", input: { path: `src/upload/part-${i + 1}.ts` }, output: `read part ${i + 1}` }));
+  await agent("record-tool-calls", String(attempt.id), JSON.stringify(calls));
+  const item = card.getByRole("listitem", { name: `Attempt ${attempt.id}: attempt 1` });
+  await expect(item).toContainText("120 tool calls", { timeout: 2_000 });
+  await expect(item).toContainText("running");
+
+  await item.getByRole("button", { name: "attempt 1", exact: true }).click();
+  const list = item.getByRole("list", { name: `Tool calls of attempt ${attempt.id}` });
+  const more = item.getByRole("button", { name: "Load more tool calls" });
+  await expect(list.getByRole("listitem")).toHaveCount(50);
+  await more.click();
+  await expect(list.getByRole("listitem")).toHaveCount(100);
+  await more.click();
+  await expect(list.getByRole("listitem")).toHaveCount(120);
+  await expect(more).toHaveCount(0);
+  await expect(list.getByRole("listitem").last()).toContainText("#120 read_file");
+  await expect(list.getByRole("listitem").last()).toContainText("src/upload/part-120.ts");
 });

@@ -2,6 +2,8 @@ import type Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
 import { LOG_PAGE_SIZE } from "../app/(dashboard)/sessions/[id]/logs/log-filters";
 import { formatTokens } from "../app/(dashboard)/sessions/[id]/tokens/chart-data";
+import { E2E_DB } from "../playwright.config";
+import { proofgate, uniqueId } from "./cli-helpers";
 import { expect, screenshot, test } from "./fixtures";
 
 /** The demo session with the most log rows: several pages of them. */
@@ -131,6 +133,27 @@ test.describe("logs and reasoning", () => {
     await expect(row).toContainText(`confidence: ${reasoning.confidence}`);
     for (const reference of JSON.parse(reasoning.refs) as string[]) await expect(row).toContainText(reference);
   });
+});
+
+test("an interaction an agent logs from the command line appears at the top without a reload, its secret redacted", async ({ page }) => {
+  const sessionId = uniqueId("e2e-logs");
+  const cli = async (...args: string[]) => {
+    const run = await proofgate(["--db", E2E_DB, "--agent-id", "developer_1", ...args]);
+    expect(run.code, run.stderr).toBe(0);
+  };
+  await cli("create-session", sessionId, "simple", "Logs written while the page is open");
+  await page.goto(`/sessions/${sessionId}/logs`);
+  await expect(page.getByText("No logs in this session yet.")).toBeVisible();
+
+  await cli("log-interaction", sessionId, "developer", "Wired the upload retry loop", "1", "developer_1");
+  await expect(entries(page)).toHaveCount(1, { timeout: 2_000 });
+  const secret = "ghp_" + "a".repeat(36);
+  await cli("log-interaction", sessionId, "developer", `Pushed with token ${secret}`, "2", "developer_1");
+  await expect(entries(page)).toHaveCount(2, { timeout: 2_000 });
+  await expect(entries(page).first()).toContainText("Pushed with token");
+  await expect(entries(page).first()).toContainText("secrets redacted");
+  await expect(entries(page).first()).not.toContainText(secret);
+  await expect(entries(page).last()).toContainText("Wired the upload retry loop");
 });
 
 test.describe("tokens", () => {

@@ -21,6 +21,11 @@ export function TaskMoveDialog({ open, task, onDone, onClose }: { open: OpenMove
         <>
           {task?.title && <p className="break-words">{task.title}</p>}
           {task?.claimedBy && <p>Claimed by {task.claimedBy}</p>}
+          {task === undefined && (
+            <p role="status" className="mt-2 rounded-md bg-amber-50 px-2 py-1 text-amber-950 dark:bg-amber-950 dark:text-amber-100">
+              This task is no longer where you opened this form: someone else may have moved it.
+            </p>
+          )}
           {moved && (
             <p role="status" className="mt-2 rounded-md bg-amber-50 px-2 py-1 text-amber-950 dark:bg-amber-950 dark:text-amber-100">
               This task changed since you opened this form: it is now <StatusBadge status={task.status} />.

@@ -84,7 +84,7 @@ test("approve reset from the inbox: the task leaves it and shows pending, its fa
   await page.goto(`/sessions/${id}`);
   const task = page.getByTestId("column-pending").getByTestId("task-payments");
   await expect(task).toBeVisible();
-  await task.getByText("History").click();
+  await task.getByText("Details and history").click();
   const previous = task.getByRole("region", { name: "Attempt 1" });
   await expect(previous).toContainText("(previous)");
   await expect(previous).toContainText("integration - duplicate charge on retry");

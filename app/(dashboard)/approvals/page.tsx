@@ -1,6 +1,6 @@
 import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
 import { ApprovalsClient } from "./approvals-client";
-import { BLOCKED_SESSIONS_INPUT } from "./use-inbox";
+import { BLOCKED_SESSIONS_INPUT } from "./inbox-input";
 
 export const metadata = { title: "Approvals · Proofgate" };
 

@@ -5,6 +5,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useTRPC } from "@/app/trpc/client";
 import type { AppRouter } from "@/server/api/root";
 import type { Proofpack } from "@/server/domain/task-machine";
+import { BLOCKED_SESSIONS_INPUT } from "./inbox-input";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 type SessionRow = Outputs["session"]["list"]["items"][number];
@@ -26,9 +27,6 @@ export interface ApprovalItem {
   blockedSince: Date;
   session: { id: string; requirements: string | null; status: string; source: string; enforcement: string; mode: string | null };
 }
-
-/** Sessions read to find blocked tasks (the rollup says which have any). */
-export const BLOCKED_SESSIONS_INPUT = { hasBlocked: true, limit: 200 } as const;
 
 /**
  * Every blocked task across sessions, reset requests first, then the longest-waiting first.

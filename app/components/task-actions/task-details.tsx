@@ -34,19 +34,27 @@ export function EvidenceText({ text }: { text: string }) {
   );
 }
 
-/** The verifier's proofpack: verdict, each check with pass/fail, notes and where the full artifact lives. */
-export function ProofpackView({ proofpack }: { proofpack: Proofpack | null | undefined }) {
+/** The proofpack's verdict and how many checks passed and failed, on one line. */
+export function ProofpackSummary({ proofpack }: { proofpack: Proofpack | null | undefined }) {
   if (!proofpack) return null;
   const passed = proofpack.checks.filter((c) => c.passed).length;
   const failed = proofpack.checks.length - passed;
   return (
+    <p data-testid="proofpack-summary" className="flex flex-wrap items-center gap-1 font-medium text-zinc-600 dark:text-zinc-400">
+      Proofpack <Badge tone={proofpack.verdict === "PASSED" ? "good" : "bad"}>{proofpack.verdict}</Badge>
+      <span className="font-normal tabular-nums">
+        {passed} passed, {failed} failed
+      </span>
+    </p>
+  );
+}
+
+/** The verifier's proofpack: verdict, each check with pass/fail, notes and where the full artifact lives. */
+export function ProofpackView({ proofpack }: { proofpack: Proofpack | null | undefined }) {
+  if (!proofpack) return null;
+  return (
     <div data-testid="proofpack">
-      <p className="flex flex-wrap items-center gap-1 font-medium text-zinc-600 dark:text-zinc-400">
-        Proofpack <Badge tone={proofpack.verdict === "PASSED" ? "good" : "bad"}>{proofpack.verdict}</Badge>
-        <span className="font-normal tabular-nums">
-          {passed} passed, {failed} failed
-        </span>
-      </p>
+      <ProofpackSummary proofpack={proofpack} />
       {proofpack.checks.length > 0 && (
         <ul className="mt-0.5 space-y-0.5">
           {proofpack.checks.map((check, i) => (

@@ -14,7 +14,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const { data: session } = useSuspenseQuery(trpc.session.get.queryOptions({ id: sessionId }));
   return (
-    <header className="space-y-4">
+    <header data-testid="session-header" className="space-y-4">
       <div className="space-y-1">
         <p className="text-xs uppercase tracking-wide text-zinc-500">Session</p>
         <h1 className="break-all font-mono text-xl font-semibold sm:text-2xl">{session.id}</h1>

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { EvidenceList, FailureList, type HumanMove, ProofpackView, TaskActionButtons } from "@/app/components/task-actions";
+import { EvidenceList, FailureList, type HumanMove, ProofpackSummary, ProofpackView, TaskActionButtons } from "@/app/components/task-actions";
 import { Badge } from "@/app/ui/badge";
 import { Time } from "@/app/ui/time";
 import { TaskHistory } from "./task-history";
@@ -45,8 +45,7 @@ export function TaskCard({ task, onOpen }: { task: TaskItem; onOpen: (move: Huma
       </dl>
 
       <div className="mt-2 space-y-2 empty:hidden">
-        <EvidenceList evidence={task.evidence} />
-        <ProofpackView proofpack={task.proofpack} />
+        <ProofpackSummary proofpack={task.proofpack} />
         <FailureList failures={task.failures} />
         {task.resetRequested && (
           <Box>
@@ -65,7 +64,10 @@ export function TaskCard({ task, onOpen }: { task: TaskItem; onOpen: (move: Huma
       </div>
 
       <TaskActionButtons task={movable(task)} onOpen={onOpen} className="mt-2" />
-      <TaskHistory sessionId={task.sessionId} taskKey={task.key} />
+      <TaskHistory sessionId={task.sessionId} taskKey={task.key}>
+        <EvidenceList evidence={task.evidence} />
+        <ProofpackView proofpack={task.proofpack} />
+      </TaskHistory>
     </article>
   );
 }

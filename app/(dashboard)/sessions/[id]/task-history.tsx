@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { EvidenceList, FailureList, ProofpackView } from "@/app/components/task-actions";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
@@ -10,13 +10,23 @@ import { Time } from "@/app/ui/time";
 import { splitAttempts } from "./attempts";
 import type { TransitionItem } from "./task-types";
 
-/** The task's every move, grouped into attempts: a reset starts a new one and keeps the failed one here. */
-export function TaskHistory({ sessionId, taskKey }: { sessionId: string; taskKey: string }) {
+/**
+ * The card's fine print, folded: its current evidence and proofpack (`children`), then every move,
+ * grouped into attempts — a reset starts a new one and keeps the failed one here. The history is
+ * read when first opened.
+ */
+export function TaskHistory({ sessionId, taskKey, children }: { sessionId: string; taskKey: string; children?: ReactNode }) {
   const [open, setOpen] = useState(false);
   return (
-    <details className="group mt-2 border-t border-zinc-100 pt-1.5 dark:border-zinc-800" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="cursor-pointer select-none rounded text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-zinc-400 dark:hover:text-zinc-100">History</summary>
-      {open && <HistoryBody sessionId={sessionId} taskKey={taskKey} />}
+    <details className="mt-2 border-t border-zinc-100 pt-1.5 dark:border-zinc-800" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="cursor-pointer select-none rounded text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-zinc-400 dark:hover:text-zinc-100">Details and history</summary>
+      {open && (
+        <div className="mt-1.5 space-y-2">
+          {children}
+          <h5 className="font-semibold">History</h5>
+          <HistoryBody sessionId={sessionId} taskKey={taskKey} />
+        </div>
+      )}
     </details>
   );
 }
@@ -32,9 +42,9 @@ function HistoryBody({ sessionId, taskKey }: { sessionId: string; taskKey: strin
       {attempts.map((attempt, i) => (
         <section key={i} aria-label={`Attempt ${i + 1}`} className="space-y-1">
           {attempts.length > 1 && (
-            <h5 className="font-semibold">
+            <h6 className="font-semibold">
               Attempt {i + 1} {i < attempts.length - 1 ? <span className="font-normal text-zinc-500">(previous)</span> : <span className="font-normal text-zinc-500">(current)</span>}
-            </h5>
+            </h6>
           )}
           {attempt.length === 0 ? (
             <p className="text-zinc-500">No moves yet: the task waits to be picked up again.</p>

@@ -41,7 +41,7 @@ test("every blocked task across sessions, reset requests first, then the longest
   if (first.resetRequested) await expect(item).toContainText("Reset requested by");
   if (first.claimedBy) await expect(item).toContainText(first.claimedBy);
   for (const failure of JSON.parse(first.failures ?? "[]") as string[]) await expect(item).toContainText(failure);
-  await expect(item.getByRole("link", { name: first.sessionId })).toHaveAttribute("href", `/sessions/${first.sessionId}`);
+  await expect(item.getByRole("link", { name: first.sessionId, exact: true })).toHaveAttribute("href", `/sessions/${first.sessionId}`);
   // The wait is counted in the browser from when the task entered blocked.
   await expect(item.getByTestId("waited")).toContainText("waiting ");
   await expect(item.locator("time").first()).toHaveAttribute("datetime", new Date(first.since).toISOString());

@@ -30,6 +30,7 @@ test("a task claimed by a local-mode CLI shows as claimed on the open session pa
   await expect(page.getByTestId("column-pending").getByTestId("task-group_live")).toHaveCount(0);
   expect(navigations, "the page was not reloaded").toEqual([]);
   testInfo.annotations.push({ type: "claim shown after", description: `${ms} ms` });
+  console.log(`[${testInfo.project.name}] claim shown ${ms} ms after the CLI exited`);
 });
 
 test("the approval inbox count goes up when a task is blocked, without a reload", async ({ page, ledger }, testInfo) => {
@@ -51,4 +52,5 @@ test("the approval inbox count goes up when a task is blocked, without a reload"
   await expect(count).toContainText(`${before + 1} blocked tasks waiting`);
   await expect(page.getByTestId(`approval-${id}-group_block`)).toContainText("smoke - login returns 500");
   testInfo.annotations.push({ type: "inbox count updated after", description: `${ms} ms` });
+  console.log(`[${testInfo.project.name}] inbox count updated ${ms} ms after the CLI exited`);
 });

@@ -135,6 +135,7 @@ test("a lead verifies a claimed task: the checks and notes become its proofpack"
   await open(page, id);
   await expect(column(page, "claimed").getByTestId("task-auth_api")).toContainText("developer_1");
   // Evidence: the relative path and the https link are links; nothing else is.
+  await card(page, "auth_api").getByText("Details and history").click();
   await expect(card(page, "auth_api").getByRole("link", { name: "artifacts/auth_api.txt" })).toHaveAttribute("href", "artifacts/auth_api.txt");
   await expect(card(page, "auth_api").getByRole("link", { name: "https://ci.example.com/runs/auth_api" })).toHaveAttribute("target", "_blank");
 

@@ -1,4 +1,4 @@
-import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
+import { HydrateClient, getQueryClient, trpc } from "@/app/trpc/server";
 import { ApprovalsClient } from "./approvals-client";
 import { BLOCKED_SESSIONS_INPUT } from "./inbox-input";
 
@@ -7,7 +7,8 @@ export const metadata = { title: "Approvals · Proofgate" };
 /** The approval inbox: blocked tasks across sessions, waiting for a lead to approve a reset. */
 export default async function ApprovalsPage() {
   const sessions = await getQueryClient().fetchQuery(trpc.session.list.queryOptions(BLOCKED_SESSIONS_INPUT));
-  for (const session of sessions.items) prefetch(trpc.task.list.queryOptions({ sessionId: session.id, status: "blocked" }));
+  // Awaited, so the first render already holds every item (the client does not suspend on them).
+  await Promise.all(sessions.items.map((session) => getQueryClient().fetchQuery(trpc.task.list.queryOptions({ sessionId: session.id, status: "blocked" }))));
   return (
     <div className="space-y-4">
       <header>

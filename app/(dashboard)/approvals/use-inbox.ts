@@ -1,6 +1,6 @@
 "use client";
 
-import { useSuspenseQueries, useSuspenseQuery } from "@tanstack/react-query";
+import { useQueries, useSuspenseQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useTRPC } from "@/app/trpc/client";
 import type { AppRouter } from "@/server/api/root";
@@ -35,7 +35,11 @@ export interface ApprovalItem {
 export function useInbox(): { items: ApprovalItem[]; blocked: number; resetRequested: number } {
   const trpc = useTRPC();
   const { data: sessions } = useSuspenseQuery(trpc.session.list.queryOptions(BLOCKED_SESSIONS_INPUT));
-  const lists = useSuspenseQueries({ queries: sessions.items.map((s) => trpc.task.list.queryOptions({ sessionId: s.id, status: "blocked" })) });
+  // Not suspending: a session that just got its first blocked task joins the list when its tasks
+  // arrive, while the count (from the session rollups) is already current.
+  const lists = useQueries({ queries: sessions.items.map((s) => trpc.task.list.queryOptions({ sessionId: s.id, status: "blocked" })) });
+  const failed = lists.find((list) => list.isError && list.data === undefined);
+  if (failed) throw failed.error;
   const items = sessions.items.flatMap((session, i) => (lists[i]?.data ?? []).map((task) => toItem(session, task)));
   items.sort((a, b) => Number(b.resetRequest !== null) - Number(a.resetRequest !== null) || a.blockedSince.getTime() - b.blockedSince.getTime() || a.taskId - b.taskId);
   return {

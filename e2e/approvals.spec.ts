@@ -32,6 +32,13 @@ test("every blocked task across sessions, reset requests first, then the longest
   const requests = expected.filter((t) => t.resetRequested).length;
 
   const cards = page.getByRole("list").first().getByRole("article");
+  // A page at a time: load the rest, as a lead would.
+  const more = page.getByRole("button", { name: /^Load more/ });
+  while (await more.isVisible()) {
+    const shown = await cards.count();
+    await more.click();
+    await expect(cards).not.toHaveCount(shown);
+  }
   await expect(cards).toHaveCount(expected.length);
   expect(await cards.evaluateAll((els) => els.map((el) => el.getAttribute("data-testid")))).toEqual(expected.map((t) => `approval-${t.sessionId}-${t.key}`));
   await expect(page.getByTestId("inbox-count")).toHaveText(`${expected.length} blocked task${expected.length === 1 ? "" : "s"} waiting · ${requests} with a reset request`);
@@ -97,7 +104,7 @@ test.describe("as a viewer", () => {
 
   test("a viewer sees the inbox but is offered no reset", async ({ page, ledger }) => {
     await page.goto("/approvals");
-    await expect(page.getByRole("list").first().getByRole("article")).toHaveCount(expectedInbox(ledger).length);
+    await expect(page.getByRole("list").first().getByRole("article")).toHaveCount(Math.min(expectedInbox(ledger).length, 50));
     await expect(page.getByRole("button", { name: "Approve reset" })).toHaveCount(0);
   });
 });

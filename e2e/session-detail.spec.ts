@@ -115,6 +115,20 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
   await firstRow.getByText(`Change history (${updates.n})`).click();
   await expect(firstRow.getByTestId("criterion-update")).toHaveCount(updates.n);
 
+  // The gate's verdict now: required criteria satisfied by the status the verifier found (or the
+  // PM's, without a finding), or blocked with evidence naming an external blocker.
+  const required = ledger.prepare("SELECT status, evidence, verifier_status, verifier_evidence FROM success_criteria WHERE session_id = ? AND required_for_completion = 1").all(id) as { status: string; evidence: string | null; verifier_status: string | null; verifier_evidence: string | null }[];
+  const satisfied = required.filter((c) => {
+    const effective = c.verifier_status ?? c.status;
+    const claimEvidence = c.status === "blocked" ? c.evidence : null;
+    const evidence = (c.verifier_status === "blocked" ? (c.verifier_evidence ?? claimEvidence) : claimEvidence) ?? "";
+    return effective === "met" || (effective === "blocked" && evidence.trim() !== "");
+  });
+  const gateNow = page.getByTestId("gate-now");
+  await expect(gateNow).toContainText(`${satisfied.length}/${required.length} required criteria met`);
+  // This session has tasks that are not completed, so the gate cannot accept it.
+  await expect(gateNow).toContainText("Right now the gate would reject");
+
   // Completion checks, newest first, with the reasons the gate gave.
   const checks = ledger.prepare("SELECT id, accepted, reasons, met_count, total_count FROM completion_checks WHERE session_id = ? ORDER BY id DESC").all(id) as { id: number; accepted: number; reasons: string; met_count: number; total_count: number }[];
   await expect(page.getByTestId("completion-check")).toHaveCount(checks.length);
@@ -125,9 +139,10 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
     await expect(row).toContainText(newest.accepted ? "accepted" : "rejected");
     await expect(row).toContainText(`${newest.met_count}/${newest.total_count}`);
     for (const reason of JSON.parse(newest.reasons) as string[]) await expect(row).toContainText(reason);
-    await expect(page.getByTestId("gate-verdict")).toContainText(`Latest check #${newest.id}`);
+    await expect(page.getByTestId("gate-latest")).toContainText(`Last recorded check #${newest.id}`);
+  } else {
+    await expect(page.getByTestId("gate-latest")).toHaveText("No completion check recorded for this session yet.");
   }
-
 });
 
 test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }) => {
@@ -272,7 +287,9 @@ test("running the completion check records it and shows every reason the gate ga
   const id = await sessionWithClaims("developer_1", ["api"]);
   await cli("project_manager", "save-success-criteria", id, JSON.stringify([{ criterion: "All tests passing", status: "met", actual: "142/142", evidence: "ci.log" }, { criterion: "Coverage >70%" }]));
   await open(page, id);
-  await expect(page.getByTestId("gate-verdict")).toHaveText("No completion check has been run for this session yet.");
+  await expect(page.getByTestId("gate-latest")).toHaveText("No completion check recorded for this session yet.");
+  await expect(page.getByTestId("gate-now")).toContainText("Right now the gate would reject");
+  await expect(page.getByTestId("gate-now")).toContainText("1/2 required criteria met");
 
   await page.getByRole("button", { name: "Run completion check" }).click();
   const result = page.getByTestId("check-result");
@@ -286,7 +303,9 @@ test("running the completion check records it and shows every reason the gate ga
   await expect(result).toContainText("1/2 required criteria met");
   await expect(result.getByRole("listitem")).toHaveText(reasons);
   await expect(page.getByTestId("completion-check")).toHaveCount(1);
-  await expect(page.getByTestId("gate-verdict")).toContainText(`Latest check #${check.id}`);
+  await expect(page.getByTestId("gate-latest")).toContainText(`Last recorded check #${check.id}`);
+  // The header's verdict is the same gate on the same rows, recorded or not.
+  await expect(page.getByTestId("gate-now").getByRole("listitem")).toHaveText(reasons);
 });
 
 test.describe("as a viewer", () => {

@@ -33,6 +33,7 @@ export function ApprovalCard({ item, onApprove }: { item: ApprovalItem; onApprov
             <span>{item.session.source}</span>
             {item.session.mode && <span>· {item.session.mode}</span>}
           </p>
+          {item.description && <p className="mt-1 whitespace-pre-wrap break-words">{item.description}</p>}
           {item.session.requirements && <p className="mt-0.5 line-clamp-2 break-words text-xs text-zinc-600 dark:text-zinc-400">{item.session.requirements}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -78,7 +79,7 @@ export function ApprovalCard({ item, onApprove }: { item: ApprovalItem; onApprov
           </dd>
         </div>
         <div className="flex flex-wrap gap-x-1">
-          <dt className="text-zinc-500">Blocked by</dt>
+          <dt className="text-zinc-500">{item.blocker.move === "block" ? "Blocked by" : `Blocked (${item.blocker.move}) by`}</dt>
           <dd className="min-w-0 break-words">
             <span className="font-medium">{item.blocker.label}</span>
             {item.blocker.role && <span className="text-zinc-500"> ({item.blocker.role})</span>}

@@ -2,6 +2,7 @@
 
 import { Suspense, useState } from "react";
 import { type OpenMove, TaskMoveDialog } from "@/app/components/task-actions";
+import { Button } from "@/app/ui/button";
 import { Code, EmptyState } from "@/app/ui/states";
 import { ApprovalCard } from "./approval-card";
 import { type ApprovalItem, useInbox } from "./use-inbox";
@@ -17,7 +18,8 @@ export function ApprovalsClient() {
 const sameTask = (item: ApprovalItem, open: OpenMove) => item.session.id === open.sessionId && item.key === open.key;
 
 function Inbox() {
-  const { items, blocked, resetRequested } = useInbox();
+  const { items, count, hasMore, loadMore, loadingMore } = useInbox();
+  const { blocked, resetRequested } = count;
   const [open, setOpen] = useState<OpenMove | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const current = open ? items.find((item) => sameTask(item, open)) : undefined;
@@ -52,6 +54,13 @@ function Inbox() {
             </li>
           ))}
         </ol>
+      )}
+      {hasMore && (
+        <div className="flex justify-center">
+          <Button variant="secondary" onClick={loadMore} disabled={loadingMore}>
+            {loadingMore ? "Loading…" : `Load more (${items.length} of ${blocked} shown)`}
+          </Button>
+        </div>
       )}
       {open && (
         <TaskMoveDialog

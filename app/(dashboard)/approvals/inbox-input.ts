@@ -1,2 +1,4 @@
-/** Sessions read to find blocked tasks (the rollup says which have any). Shared by the server prefetch and the client. */
-export const BLOCKED_SESSIONS_INPUT = { hasBlocked: true, limit: 200 } as const;
+/** One page of the inbox; later pages load on demand. Shared by the server prefetch and the client. */
+export const INBOX_INPUT = { limit: 50 } as const;
+
+export const inboxPaging = { getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor };

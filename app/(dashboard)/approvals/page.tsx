@@ -1,14 +1,13 @@
-import { HydrateClient, getQueryClient, trpc } from "@/app/trpc/server";
+import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
 import { ApprovalsClient } from "./approvals-client";
-import { BLOCKED_SESSIONS_INPUT } from "./inbox-input";
+import { INBOX_INPUT, inboxPaging } from "./inbox-input";
 
 export const metadata = { title: "Approvals · Proofgate" };
 
 /** The approval inbox: blocked tasks across sessions, waiting for a lead to approve a reset. */
-export default async function ApprovalsPage() {
-  const sessions = await getQueryClient().fetchQuery(trpc.session.list.queryOptions(BLOCKED_SESSIONS_INPUT));
-  // Awaited, so the first render already holds every item (the client does not suspend on them).
-  await Promise.all(sessions.items.map((session) => getQueryClient().fetchQuery(trpc.task.list.queryOptions({ sessionId: session.id, status: "blocked" }))));
+export default function ApprovalsPage() {
+  void getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging));
+  prefetch(trpc.task.inboxCount.queryOptions());
   return (
     <div className="space-y-4">
       <header>

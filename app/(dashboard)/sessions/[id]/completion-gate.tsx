@@ -16,11 +16,15 @@ type CheckRow = inferRouterOutputs<AppRouter>["completion"]["list"][number];
 /** Roles that may record a completion check (server/services/completion/check.ts). */
 const CHECK_ROLES = ["agent", "verifier", "orchestrator", "lead", "admin"] as const;
 
-/** The gate's verdict with every reason it gives, and the button that records a new check. */
+/**
+ * The gate's verdict on the session as it is now (`completion.preview`, nothing recorded) with
+ * every reason, the last check that was recorded, and the button that records a new one.
+ */
 export function CompletionGate({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const canRun = useHasRole(...CHECK_ROLES);
+  const { data: now } = useSuspenseQuery(trpc.completion.preview.queryOptions({ sessionId }));
   const { data: checks } = useSuspenseQuery(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   const run = useMutation(trpc.completion.check.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
   const latest = checks[0];
@@ -32,25 +36,30 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
           <h2 id="gate-heading" className="text-base font-semibold">
             Completion gate
           </h2>
-          {latest ? (
-            <div data-testid="gate-verdict">
-              <p className="flex flex-wrap items-center gap-2 text-sm">
-                <span>Latest check #{latest.id}:</span>
-                <Verdict accepted={latest.accepted} />
-                <span className="tabular-nums">
-                  {latest.metCount}/{latest.totalCount} required criteria met
-                </span>
-                <span className="text-zinc-500">
-                  by {latest.actor} · <Time at={latest.at} />
-                </span>
-              </p>
-              <Reasons check={latest} />
-            </div>
-          ) : (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="gate-verdict">
-              No completion check has been run for this session yet.
+          <div data-testid="gate-now">
+            <p className="flex flex-wrap items-center gap-2 text-sm">
+              <span>Right now the gate would</span>
+              <Badge tone={now.accepted ? "good" : "bad"}>{now.accepted ? "accept" : "reject"}</Badge>
+              <span className="tabular-nums">
+                {now.metCount}/{now.totalCount} required criteria met
+              </span>
+              {now.discrepancies.length > 0 && (
+                <Badge tone="bad">
+                  {now.discrepancies.length} discrepanc{now.discrepancies.length === 1 ? "y" : "ies"}
+                </Badge>
+              )}
             </p>
-          )}
+            <Reasons check={now} />
+          </div>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="gate-latest">
+            {latest ? (
+              <>
+                Last recorded check #{latest.id}: <Verdict accepted={latest.accepted} /> by {latest.actor} · <Time at={latest.at} />
+              </>
+            ) : (
+              "No completion check recorded for this session yet."
+            )}
+          </p>
         </div>
         {canRun && (
           <Button onClick={() => run.mutate({ sessionId })} disabled={run.isPending}>
@@ -58,7 +67,7 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
           </Button>
         )}
       </div>
-      <div className="mt-3 space-y-2">
+      <div className="mt-3 space-y-2 empty:hidden">
         <FormError message={run.error?.message} />
         {run.data && (
           <div role="status" data-testid="check-result" className="rounded-md border border-zinc-200 px-3 py-2 text-sm dark:border-zinc-700">

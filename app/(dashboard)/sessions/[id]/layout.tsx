@@ -15,6 +15,7 @@ export default async function SessionLayout({ children, params }: { children: Re
     if (isMissingSession(error)) notFound();
     throw error;
   }
+  prefetch(trpc.completion.preview.queryOptions({ sessionId }));
   prefetch(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   return (
     <div className="space-y-4">

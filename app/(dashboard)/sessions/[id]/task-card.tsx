@@ -64,7 +64,7 @@ export function TaskCard({ task, onOpen }: { task: TaskItem; onOpen: (move: Huma
       </div>
 
       <TaskActionButtons task={movable(task)} onOpen={onOpen} className="mt-2" />
-      <TaskHistory sessionId={task.sessionId} taskKey={task.key}>
+      <TaskHistory transitions={task.transitions}>
         <EvidenceList evidence={task.evidence} />
         <ProofpackView proofpack={task.proofpack} />
       </TaskHistory>

@@ -1,22 +1,20 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { EvidenceList, FailureList, ProofpackView } from "@/app/components/task-actions";
-import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
-import { ErrorState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { splitAttempts } from "./attempts";
 import type { TransitionItem } from "./task-types";
 
 /**
  * The card's fine print, folded: its current evidence and proofpack (`children`), then every move,
- * grouped into attempts — a reset starts a new one and keeps the failed one here. The history is
- * read when first opened.
+ * grouped into attempts — a reset starts a new one and keeps the failed one here.
  */
-export function TaskHistory({ sessionId, taskKey, children }: { sessionId: string; taskKey: string; children?: ReactNode }) {
+export function TaskHistory({ transitions, children }: { transitions: readonly TransitionItem[]; children?: ReactNode }) {
+  // Rendered once opened: a board of hundreds of tasks keeps its DOM small.
   const [open, setOpen] = useState(false);
+  const attempts = splitAttempts(transitions);
   return (
     <details className="mt-2 border-t border-zinc-100 pt-1.5 dark:border-zinc-800" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer select-none rounded text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-zinc-400 dark:hover:text-zinc-100">Details and history</summary>
@@ -24,40 +22,27 @@ export function TaskHistory({ sessionId, taskKey, children }: { sessionId: strin
         <div className="mt-1.5 space-y-2">
           {children}
           <h5 className="font-semibold">History</h5>
-          <HistoryBody sessionId={sessionId} taskKey={taskKey} />
+          {attempts.map((attempt, i) => (
+            <section key={i} aria-label={`Attempt ${i + 1}`} className="space-y-1">
+              {attempts.length > 1 && (
+                <h6 className="font-semibold">
+                  Attempt {i + 1} <span className="font-normal text-zinc-500">{i < attempts.length - 1 ? "(previous)" : "(current)"}</span>
+                </h6>
+              )}
+              {attempt.length === 0 ? (
+                <p className="text-zinc-500">No moves yet: the task waits to be picked up again.</p>
+              ) : (
+                <ol className="space-y-1.5 border-l border-zinc-200 pl-2 dark:border-zinc-700">
+                  {attempt.map((t) => (
+                    <TransitionEntry key={t.id} transition={t} />
+                  ))}
+                </ol>
+              )}
+            </section>
+          ))}
         </div>
       )}
     </details>
-  );
-}
-
-function HistoryBody({ sessionId, taskKey }: { sessionId: string; taskKey: string }) {
-  const trpc = useTRPC();
-  const query = useQuery(trpc.task.get.queryOptions({ sessionId, key: taskKey }));
-  if (query.isPending) return <p className="mt-1 text-zinc-500">Loading history…</p>;
-  if (query.isError) return <ErrorState title="Could not load the history" error={query.error} />;
-  const attempts = splitAttempts(query.data.transitions);
-  return (
-    <div className="mt-1.5 space-y-2">
-      {attempts.map((attempt, i) => (
-        <section key={i} aria-label={`Attempt ${i + 1}`} className="space-y-1">
-          {attempts.length > 1 && (
-            <h6 className="font-semibold">
-              Attempt {i + 1} {i < attempts.length - 1 ? <span className="font-normal text-zinc-500">(previous)</span> : <span className="font-normal text-zinc-500">(current)</span>}
-            </h6>
-          )}
-          {attempt.length === 0 ? (
-            <p className="text-zinc-500">No moves yet: the task waits to be picked up again.</p>
-          ) : (
-            <ol className="space-y-1.5 border-l border-zinc-200 pl-2 dark:border-zinc-700">
-              {attempt.map((t) => (
-                <TransitionEntry key={t.id} transition={t} />
-              ))}
-            </ol>
-          )}
-        </section>
-      ))}
-    </div>
   );
 }
 

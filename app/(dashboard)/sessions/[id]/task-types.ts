@@ -4,8 +4,8 @@ import type { AppRouter } from "@/server/api/root";
 import type { TaskStatus } from "@/server/domain/task-machine";
 
 type Outputs = inferRouterOutputs<AppRouter>;
-export type TaskItem = Outputs["task"]["list"][number];
-export type TransitionItem = Outputs["task"]["get"]["transitions"][number];
+export type TaskItem = Outputs["task"]["board"]["tasks"][number];
+export type TransitionItem = TaskItem["transitions"][number];
 
 export const STATUS_LABEL: Record<TaskStatus, string> = {
   pending: "Pending",

@@ -12,7 +12,9 @@ import { STATUS_LABEL, type TaskItem, movable } from "./task-types";
 /** The session's tasks as a board by state: columns on a wide screen, one after another on a phone. */
 export function TasksBoard({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { data: tasks } = useSuspenseQuery(trpc.task.list.queryOptions({ sessionId }));
+  const {
+    data: { tasks },
+  } = useSuspenseQuery(trpc.task.board.queryOptions({ sessionId }));
   const [open, setOpen] = useState<OpenMove | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const byStatus = new Map<TaskStatus, TaskItem[]>(TASK_STATUSES.map((status) => [status, []]));

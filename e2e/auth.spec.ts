@@ -6,7 +6,8 @@ import { expect, screenshot, test } from "./fixtures";
 import { E2E_PASSWORD, authFile, emailOf } from "./users";
 
 test.describe("signed out", () => {
-  test.use({ storageState: { cookies: [], origins: [] } });
+  // The wrong password's 401 is the point of the test.
+  test.use({ storageState: { cookies: [], origins: [] }, expectedConsoleErrors: [/status of 401/] });
 
   test("a visitor is sent to sign in, a wrong password is refused, the right one opens the dashboard, sign-out ends it", async ({ page }, testInfo) => {
     await page.goto("/");
@@ -17,7 +18,7 @@ test.describe("signed out", () => {
     await page.getByLabel("Email").fill(emailOf("lead"));
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+    await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong email or password.");
 
     await page.getByLabel("Password").fill(E2E_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -76,7 +77,7 @@ test.describe("first run", () => {
       await page.getByLabel("Password", { exact: true }).fill("a-long-password");
       await page.getByLabel("Confirm password").fill("a-different-one");
       await page.getByRole("button", { name: "Create admin account" }).click();
-      await expect(page.getByRole("alert")).toContainText("the two passwords differ");
+      await expect(page.locator("form").getByRole("alert")).toContainText("the two passwords differ");
 
       await page.getByLabel("Confirm password").fill("a-long-password");
       await page.getByRole("button", { name: "Create admin account" }).click();

@@ -7,24 +7,33 @@ interface Fixtures {
   ledger: Database.Database;
   /** Fails the test on any console error, failed request or hydration warning the page produces. */
   consoleErrors: string[];
+  /** Console errors a test provokes on purpose (e.g. the 401 of a wrong password): `test.use({ expectedConsoleErrors: [/401/] })`. */
+  expectedConsoleErrors: RegExp[];
 }
 
 export const test = base.extend<Fixtures>({
+  expectedConsoleErrors: [[], { option: true }],
   ledger: async ({}, provide) => {
     const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
     await provide(db);
     db.close();
   },
   consoleErrors: [
-    async ({ page }, provide) => {
+    async ({ page, expectedConsoleErrors }, provide) => {
       const errors: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error" || /hydrat/i.test(message.text())) errors.push(message.text());
       });
       page.on("pageerror", (error) => errors.push(error.message));
-      page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
+      page.on("requestfailed", (request) => {
+        // A request the page itself cancelled (leaving a page closes its live stream) is not a failure.
+        if (request.failure()?.errorText !== "net::ERR_ABORTED") errors.push(`request failed: ${request.url()}`);
+      });
       await provide(errors);
-      expect(errors, "the page logged errors").toEqual([]);
+      expect(
+        errors.filter((error) => !expectedConsoleErrors.some((pattern) => pattern.test(error))),
+        "the page logged errors",
+      ).toEqual([]);
     },
     { auto: true },
   ],

@@ -26,7 +26,6 @@ export function AppHeader() {
     setSigningOut(true);
     await authClient.signOut();
     router.replace("/sign-in");
-    router.refresh();
   }
 
   return (

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 import { authClient } from "@/app/auth-client";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
@@ -14,7 +14,11 @@ export function SetupForm() {
   const [error, setError] = useState<string | null>(null);
   const create = useMutation(trpc.setup.createFirstAdmin.mutationOptions());
 
-  async function onSubmit(form: FormData) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // A plain submit handler, not a form action: React resets a form after its action, and a refused
+    // attempt must keep what was typed.
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
     setError(null);
     const email = String(form.get("email"));
     const password = String(form.get("password"));
@@ -27,11 +31,10 @@ export function SetupForm() {
     const signedIn = await authClient.signIn.email({ email, password });
     if (signedIn.error) return router.replace("/sign-in");
     router.replace("/");
-    router.refresh();
   }
 
   return (
-    <form action={onSubmit} className="space-y-4">
+    <form onSubmit={onSubmit} className="space-y-4">
       <Field label="Email" name="email" type="email" autoComplete="username" required autoFocus />
       <Field label="Name" name="name" autoComplete="name" hint="Optional: shown beside what you do." />
       <Field label="Password" name="password" type="password" autoComplete="new-password" minLength={10} required hint="At least 10 characters." />

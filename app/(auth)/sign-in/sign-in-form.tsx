@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 import { authClient } from "@/app/auth-client";
 import { Button } from "@/app/ui/button";
 import { Field, FormError } from "@/app/ui/field";
@@ -11,7 +11,11 @@ export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function onSubmit(form: FormData) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // A plain submit handler, not a form action: React resets a form after its action, and a refused
+    // attempt must keep what was typed.
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
     const { error } = await authClient.signIn.email({ email: String(form.get("email")), password: String(form.get("password")) });
@@ -21,11 +25,10 @@ export function SignInForm({ next }: { next: string }) {
       return;
     }
     router.replace(next);
-    router.refresh();
   }
 
   return (
-    <form action={onSubmit} className="space-y-4">
+    <form onSubmit={onSubmit} className="space-y-4">
       <Field label="Email" name="email" type="email" autoComplete="username" required autoFocus />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       <FormError message={error} />

@@ -9,7 +9,7 @@ import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
 import { Button } from "@/app/ui/button";
 import { Card } from "@/app/ui/card";
-import { FormError, controlClass } from "@/app/ui/field";
+import { FormError } from "@/app/ui/field";
 import { EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { useViewer } from "../viewer";
@@ -23,10 +23,13 @@ type User = inferRouterOutputs<AppRouter>["admin"]["users"][number];
 
 const ROLE_OPTIONS = USER_ROLES.map((role) => ({ value: role, label: role }));
 const ROLE_TONE = { viewer: "neutral", lead: "info", admin: "accent" } as const;
+/** A compact select for a table cell (the form's controls are full width). */
+const CELL_SELECT =
+  "rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100";
 
 export function UsersClient() {
   return (
-    <div className="grid gap-6 lg:grid-cols-[22rem_1fr] lg:items-start">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
       <CreateUserForm />
       <Card title="Users" id="users">
         <QueryBoundary title="Could not load the users">
@@ -189,9 +192,9 @@ function UserRow({ user, self, onChange }: { user: User; self: boolean; onChange
   return (
     <tr>
       <td className="py-2 pr-3 align-top">
-        <div className="font-medium break-all">
-          {user.email}
-          {self && <span className="ml-1 text-xs font-normal text-zinc-500">(you)</span>}
+        <div className="font-medium">
+          <span className="wrap-anywhere">{user.email}</span>
+          {self && <span className="ml-1 text-xs font-normal whitespace-nowrap text-zinc-500">(you)</span>}
         </div>
         <div className="text-xs text-zinc-500">{user.name}</div>
       </td>
@@ -202,11 +205,11 @@ function UserRow({ user, self, onChange }: { user: User; self: boolean; onChange
         <Time at={user.createdAt} />
       </td>
       <td className="py-2 align-top">
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex items-center gap-2">
           <label htmlFor={selectId} className="sr-only">
             New role for {user.email}
           </label>
-          <select id={selectId} value={role} onChange={(event) => setRole(event.target.value as UserRole)} className={`${controlClass} w-auto py-1.5`}>
+          <select id={selectId} value={role} onChange={(event) => setRole(event.target.value as UserRole)} className={CELL_SELECT}>
             {ROLE_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

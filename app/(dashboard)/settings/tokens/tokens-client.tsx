@@ -24,7 +24,7 @@ const ROLE_OPTIONS = TOKEN_ROLES.map((role) => ({ value: role, label: role }));
 
 export function TokensClient() {
   return (
-    <div className="grid gap-6 lg:grid-cols-[22rem_1fr] lg:items-start">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
       <CreateTokenForm />
       <Card title="API tokens" id="tokens">
         <QueryBoundary title="Could not load the API tokens">
@@ -192,7 +192,7 @@ function TokensTable() {
               return (
                 <tr key={token.id}>
                   <td className="py-2 pr-3 align-top">
-                    <div className="font-medium break-all">{token.name}</div>
+                    <div className="font-medium wrap-anywhere">{token.name}</div>
                     <div className="font-mono text-xs text-zinc-500">{token.prefix}…</div>
                   </td>
                   <td className="py-2 pr-3 align-top">
@@ -200,7 +200,7 @@ function TokensTable() {
                   </td>
                   <td className="py-2 pr-3 align-top">
                     <Time at={token.createdAt} />
-                    <div className="text-xs break-all text-zinc-500">by {token.createdBy}</div>
+                    <div className="text-xs wrap-anywhere text-zinc-500">by {token.createdBy}</div>
                   </td>
                   <td className="py-2 pr-3 align-top">{token.lastUsedAt ? <Time at={token.lastUsedAt} /> : <span className="text-zinc-500">never</span>}</td>
                   <td className="py-2 pr-3 align-top">

@@ -45,6 +45,7 @@ export { expect };
 export async function screenshot(page: Page, name: string, project: string) {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `test-results/screenshots/${name}-${project}-${colorScheme}.png`, fullPage: true });
+    // Transitions (e.g. a button fading to its dark colour) are fast-forwarded, not caught half-way.
+    await page.screenshot({ path: `test-results/screenshots/${name}-${project}-${colorScheme}.png`, fullPage: true, animations: "disabled" });
   }
 }

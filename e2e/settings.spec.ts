@@ -176,6 +176,50 @@ test.describe("as an admin", () => {
   });
 });
 
+test.describe("configuration (read-only)", () => {
+  test.use({ storageState: authFile("admin") });
+
+  test("shows the ledger's model assignments, configuration values and workflow tables, and offers no way to change them", async ({ page, ledger }, testInfo) => {
+    await page.goto("/settings/configuration");
+    await expect(page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Configuration" })).toHaveAttribute("aria-current", "page");
+
+    const models = ledger.prepare("SELECT agent_role, model FROM model_config ORDER BY agent_role").all() as { agent_role: string; model: string }[];
+    expect(models.length).toBeGreaterThan(0);
+    const modelTable = page.getByRole("table", { name: "Models by agent role" });
+    await expect(modelTable.getByRole("row")).toHaveCount(models.length + 1);
+    for (const { agent_role, model } of models) await expect(modelTable.getByRole("row").filter({ hasText: agent_role })).toContainText(model);
+
+    const settings = ledger.prepare("SELECT key, value FROM configuration ORDER BY key").all() as { key: string; value: string }[];
+    const configTable = page.getByRole("table", { name: "Configuration" });
+    await expect(configTable.getByRole("row")).toHaveCount(settings.length + 1);
+    for (const { key, value } of settings) {
+      // JSON values are shown indented: compare their content, not their spacing.
+      const shown = await configTable.getByRole("row").filter({ hasText: key }).locator("pre").textContent();
+      expect(JSON.parse(shown ?? "")).toEqual(JSON.parse(value));
+    }
+
+    const transitions = ledger.prepare("SELECT current_agent, response_status, next_agent, action FROM workflow_transitions").all() as { current_agent: string; response_status: string; next_agent: string | null; action: string }[];
+    const transitionTable = page.getByRole("table", { name: /Workflow transitions/ });
+    await expect(transitionTable.getByRole("row")).toHaveCount(transitions.length + 1);
+    for (const t of transitions) {
+      const row = transitionTable.getByRole("row").filter({ hasText: t.current_agent }).filter({ hasText: t.response_status });
+      await expect(row).toContainText(t.action);
+      if (t.next_agent) await expect(row).toContainText(t.next_agent);
+    }
+    const markers = ledger.prepare("SELECT agent_type, required_markers FROM agent_markers").all() as { agent_type: string; required_markers: string }[];
+    for (const m of markers) {
+      const row = page.getByRole("table", { name: /Markers each agent type/ }).getByRole("row").filter({ hasText: m.agent_type });
+      for (const marker of JSON.parse(m.required_markers) as string[]) await expect(row).toContainText(marker);
+    }
+    const rules = ledger.prepare("SELECT rule_name FROM workflow_special_rules").all() as { rule_name: string }[];
+    for (const r of rules) await expect(page.getByRole("table", { name: "Special workflow rules" })).toContainText(r.rule_name);
+
+    await expect(page.getByRole("main").getByRole("button")).toHaveCount(0);
+    await expect(page.getByRole("main").getByRole("textbox")).toHaveCount(0);
+    await screenshot(page, "settings-configuration", testInfo.project.name);
+  });
+});
+
 test.describe("as a lead", () => {
   test.use({ storageState: authFile("lead") });
 
@@ -183,7 +227,7 @@ test.describe("as a lead", () => {
     await page.goto("/");
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sessions" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(0);
-    for (const path of ["/settings", "/settings/tokens"]) {
+    for (const path of ["/settings", "/settings/tokens", "/settings/configuration"]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Only admins can open Settings." })).toBeVisible();

@@ -172,7 +172,7 @@ function TokensTable() {
               <th scope="col" className="py-2 pr-3 font-medium">
                 Role
               </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
+              <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
                 Created
               </th>
               <th scope="col" className="py-2 pr-3 font-medium">
@@ -198,7 +198,7 @@ function TokensTable() {
                   <td className="py-2 pr-3 align-top">
                     <Badge>{token.role}</Badge>
                   </td>
-                  <td className="py-2 pr-3 align-top">
+                  <td className="hidden py-2 pr-3 align-top sm:table-cell">
                     <Time at={token.createdAt} />
                     <div className="text-xs wrap-anywhere text-zinc-500">by {token.createdBy}</div>
                   </td>

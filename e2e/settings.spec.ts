@@ -21,7 +21,7 @@ test.describe("as an admin", () => {
   test.describe("users", () => {
     // The short password (400) and the duplicate email (409) are refused on purpose. One pattern:
     // Playwright would read a two-element array given to test.use as [value, fixture options].
-    test.use({ expectedConsoleErrors: [/status of (400 \(Bad Request\)|409 \(Conflict\))/] });
+    test.use({ expectedConsoleErrors: /status of (400 \(Bad Request\)|409 \(Conflict\))/ });
 
     test("lists the ledger's users, creates one who can sign in, refuses a duplicate email at its field, and changes a role after confirmation", async ({ page, ledger, browser }, testInfo) => {
       await page.goto("/settings");
@@ -85,7 +85,7 @@ test.describe("as an admin", () => {
   });
 
   test.describe("the last admin", () => {
-    test.use({ expectedConsoleErrors: [/status of 403 \(Forbidden\)/] });
+    test.use({ expectedConsoleErrors: /status of 403 \(Forbidden\)/ });
 
     test("the last admin cannot demote themselves: the dialog shows the service's refusal and nothing changes", async ({ page, ledger }) => {
       // Precondition: the suite never creates a second admin, so this admin is the only one.
@@ -164,7 +164,7 @@ test.describe("as an admin", () => {
   });
 
   test.describe("token input", () => {
-    test.use({ expectedConsoleErrors: [/status of 400 \(Bad Request\)/] });
+    test.use({ expectedConsoleErrors: /status of 400 \(Bad Request\)/ });
 
     test("a token name the API refuses is named at the Name field", async ({ page }) => {
       await page.goto("/settings/tokens");

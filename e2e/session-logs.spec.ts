@@ -167,7 +167,7 @@ test.describe("tokens", () => {
       .all(sessionId) as { agent: string; tokens: number; entries: number }[];
     const total = byAgent.reduce((sum, row) => sum + row.tokens, 0);
     const reports = byAgent.reduce((sum, row) => sum + row.entries, 0);
-    const periods = (ms: number) => (ledger.prepare("SELECT count(DISTINCT timestamp / ?) AS n FROM token_usage WHERE session_id = ?").get(ms, sessionId) as { n: number }).n;
+    const periods = (ms: number) => (ledger.prepare("SELECT count(DISTINCT timestamp / CAST(? AS INTEGER)) AS n FROM token_usage WHERE session_id = ?").get(ms, sessionId) as { n: number }).n;
 
     await page.goto(`/sessions/${sessionId}/tokens`);
     await expect(page.getByRole("heading", { name: "Tokens", exact: true })).toBeVisible();

@@ -91,7 +91,7 @@ test("the address keeps the view: a reload shows the same rows and Back undoes a
   await page.reload();
   await expect(page.getByLabel("Status")).toHaveValue("completed");
   await expect(page.getByLabel("Sort")).toHaveValue("oldest");
-  expect(await shownIds(page)).toEqual(expected);
+  await expect.poll(() => shownIds(page)).toEqual(expected);
 
   await page.goBack();
   await expect(page).toHaveURL(/\/sessions\?status=completed$/);
@@ -124,7 +124,7 @@ test("Next page walks every session once, in order, and each page has its own ad
 
   // The second page's address, opened fresh, shows the same rows; First page goes back to the start.
   await page.goto(pages[1]!);
-  expect(await shownIds(page)).toEqual(all.slice(PAGE_SIZE, 2 * PAGE_SIZE));
+  await expect.poll(() => shownIds(page)).toEqual(all.slice(PAGE_SIZE, 2 * PAGE_SIZE));
   await page.getByRole("link", { name: "First page" }).click();
   await expect(page).toHaveURL(/\/sessions$/);
   await expect.poll(() => shownIds(page)).toEqual(all.slice(0, PAGE_SIZE));

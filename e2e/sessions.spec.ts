@@ -41,8 +41,16 @@ test("the table lists the newest sessions with their state and flags", async ({ 
     await expect(row).toContainText(s.status);
     await expect(row).toContainText(s.requirements.slice(0, 30));
   }
-  await expect(page.getByRole("link", { name: flagged ?? expected[0], exact: true })).toHaveAttribute("href", `/sessions/${flagged ?? expected[0]}`);
   await screenshot(page, "sessions", testInfo.project.name);
+
+  // The id opens the session's own page; Back returns to the list.
+  const opened = flagged ?? expected[0]!;
+  await page.getByRole("link", { name: opened, exact: true }).click();
+  await expect(page).toHaveURL(`/sessions/${opened}`);
+  await expect(page.getByRole("heading", { name: opened, level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Sessions", level: 1 })).toBeVisible();
+  await expect.poll(() => shownIds(page)).toEqual(expected);
 });
 
 test("status, blocked, source and sort filters change the rows to what the ledger holds", async ({ page, ledger }) => {

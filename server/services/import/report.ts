@@ -104,6 +104,16 @@ export function formatReport(report: ImportReport): string {
   return lines.join("\n");
 }
 
+/** One line for a follower's pass: what it wrote and skipped, entity by entity. */
+export function formatPass(report: Pick<ImportReport, "entities">): string {
+  const parts = report.entities.flatMap((e) => [
+    ...(e.imported > 0 ? [`+${e.imported} ${e.entity}`] : []),
+    ...(e.updated > 0 ? [`${e.updated} ${e.entity} updated`] : []),
+    ...(e.skipped > 0 ? [`${e.skipped} ${e.entity} skipped (${[...new Set(e.skips.map((s) => s.reason))].join("; ")})`] : []),
+  ]);
+  return `${new Date().toISOString().slice(11, 19)} ${parts.length > 0 ? parts.join(", ") : "nothing new"}`;
+}
+
 function groupSkips(skips: readonly Skip[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const skip of skips) {

@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import { type ImportSource, importRecords } from "@/db/schema";
 
 export interface ImportRecord {
@@ -20,10 +21,16 @@ export class RecordBook {
   /** What `put` replaced since the last `commit`, so a rolled-back write is forgotten too. */
   private readonly undo: [string, ImportRecord | undefined][] = [];
 
+  private readonly insert: Database.Statement;
+  private readonly update: Database.Statement;
+
   constructor(
-    private readonly db: DbOrTx,
+    db: Db,
     readonly source: ImportSource,
   ) {
+    // Prepared once: a large import writes one record per row.
+    this.insert = db.$client.prepare("INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    this.update = db.$client.prepare("UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?");
     const rows = db
       .select({ entity: importRecords.entity, sourceKey: importRecords.sourceKey, targetId: importRecords.targetId, sessionId: importRecords.sessionId, state: importRecords.state })
       .from(importRecords)
@@ -45,15 +52,8 @@ export class RecordBook {
     };
     const existing = this.records.get(keyOf(entity, sourceKey));
     this.undo.push([keyOf(entity, sourceKey), existing]);
-    if (existing) {
-      this.db
-        .update(importRecords)
-        .set({ ...value, updatedAt: at })
-        .where(and(eq(importRecords.source, this.source), eq(importRecords.entity, entity), eq(importRecords.sourceKey, sourceKey)))
-        .run();
-    } else {
-      this.db.insert(importRecords).values({ source: this.source, entity, sourceKey, ...value, importedAt: at, updatedAt: at }).run();
-    }
+    if (existing) this.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
+    else this.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
     this.records.set(keyOf(entity, sourceKey), value);
   }
 

@@ -7,6 +7,7 @@ import type { ImportRun } from "../run";
 import { type SourceIdentity, SourceSchema, identityOf, openSource } from "../source";
 import { int, text } from "../values";
 import { ImportWriter } from "../writer";
+import { AppendBatcher } from "./append";
 import { importConfig } from "./config";
 import { importContext } from "./context";
 import { importCriteria, importMigratedCriteria } from "./criteria";
@@ -93,6 +94,7 @@ export class BazingaImporter {
     const tally = new Tally(BAZINGA_ENTITIES);
     const run: ImportRun = { db: this.db, book: this.book, writer: this.writer, tally, actor: this.actor, startedAt: new Date() };
     const gate = new SessionGate();
+    const batcher = new AppendBatcher(run);
     const wanted = (table: "state_snapshots" | "skill_outputs", row: Row) => {
       const record = this.book.get(table === "state_snapshots" ? "state" : "skill_output", `${text(row.session_id)}|${int(row.id)}`);
       return !record || record.state !== fingerprint(row);
@@ -107,8 +109,9 @@ export class BazingaImporter {
           importCriteria(run, pass.criteria, gate);
           importMigratedCriteria(run, pass.pmStates, pass.criteria, gate);
         }
-        this.marks.logs = importLogs(run, pass.logs, gate, this.marks.logs);
-        this.marks.tokens = importTokens(run, pass.tokens, gate, this.marks.tokens);
+        this.marks.logs = importLogs(run, pass.logs, gate, this.marks.logs, batcher);
+        batcher.flush();
+        this.marks.tokens = importTokens(run, pass.tokens, gate, this.marks.tokens, batcher);
         this.marks.decisions = importDecisions(run, pass.decisions, gate, this.marks.decisions);
         if (first) {
           importVersioned(run, "state_snapshots", pass.states, pass.statesRead, gate);

@@ -1,11 +1,10 @@
-import { LOG_TYPES, type REASONING_PHASES, CONFIDENCE_LEVELS } from "@/db/schema/enums";
-import { logInteraction } from "../../log/log-interaction";
-import { saveEvent } from "../../log/save-event";
-import { saveReasoning } from "../../log/save-reasoning";
-import type { LogRow } from "../../log/log-row";
+import { LOG_TYPES } from "@/db/schema/enums";
 import { recordCompletionClaim } from "../completion-claim";
+import { importTimedLogBatch } from "../log-batch";
+import type { BatchRow } from "../../log/schemas";
 import { type ImportRun, type Outcome, apply, at } from "../run";
 import { firstTime, int, isObject, label, parseJson, text } from "../values";
+import type { AppendBatcher } from "./append";
 import type { Row } from "./read";
 import type { SessionGate } from "./sessions";
 
@@ -14,19 +13,46 @@ const CLAIMS = "completion claims";
 /** BAZINGA's events that claim (the PM's BAZINGA) or judge (the validator's verdict) a session's completion. */
 const CLAIM_SUBTYPES = ["pm_bazinga", "validator_verdict"] as const;
 
-const oneOf = <T extends string>(values: readonly T[], value: unknown): T | null => {
-  const s = text(value);
-  return s !== null && (values as readonly string[]).includes(s) ? (s as T) : null;
-};
+/** A BAZINGA log row in the shape of a log batch row (`log.batch`), which the log service checks and redacts. */
+function batchRowOf(row: Row, logType: string): Record<string, unknown> {
+  const common = { agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), iteration: int(row.iteration) };
+  const content = String(row.content ?? "");
+  if (logType === "reasoning") {
+    return {
+      kind: "reasoning",
+      ...common,
+      // Checked by the service: a missing or unknown phase is refused, naming the field.
+      phase: text(row.reasoning_phase) ?? undefined,
+      content,
+      groupId: label(row.group_id) ?? "global",
+      confidence: text(row.confidence_level),
+      references: referencesOf(row.references_json),
+    };
+  }
+  if (logType === "event") {
+    return {
+      kind: "event",
+      ...common,
+      agentType: common.agentType || "system",
+      subtype: text(row.event_subtype) ?? "",
+      payload: payloadOf(row.event_payload),
+      groupId: label(row.group_id) ?? "global",
+      idempotencyKey: label(row.idempotency_key),
+      content,
+    };
+  }
+  return { kind: "interaction", ...common, content, groupId: label(row.group_id) };
+}
 
 /**
  * Orchestration logs of every type through the log services — interactions, reasoning (phase,
  * confidence, references, group) and events — so secrets are redacted on the way in and the row
- * flagged. `pm_bazinga` and `validator_verdict` events are completion claims too: the completion
- * gate runs and its verdict is recorded beside BAZINGA's. Logs never change in BAZINGA: a row is
- * imported once. Returns the highest log id read.
+ * flagged, each row at the time BAZINGA wrote it. `pm_bazinga` and `validator_verdict` events are
+ * completion claims too: the completion gate runs on the session as imported so far and its
+ * verdict is recorded beside BAZINGA's. Logs never change in BAZINGA: each row is imported once.
+ * Returns the highest log id read.
  */
-export function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): number {
+export function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): number {
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -57,60 +83,33 @@ export function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGa
       done({ skip: `log_type ${JSON.stringify(logType)} is not one of ${LOG_TYPES.join(", ")}` });
       continue;
     }
-    const ctx = at(run, firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp));
-    const common = { sessionId, agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), iteration: int(row.iteration) };
-    const claimed = { verdict: null as string | null, linked: false };
-    const ok = apply(run, entity, key, (): Outcome => {
-      let saved: LogRow;
-      let outcome: Outcome = "imported";
-      if (logType === "reasoning") {
-        saved = saveReasoning(ctx, {
-          ...common,
-          // Checked by the service: a missing or unknown phase is refused, naming the field.
-          phase: text(row.reasoning_phase) as (typeof REASONING_PHASES)[number],
-          content: String(row.content ?? ""),
-          groupId: label(row.group_id) ?? "global",
-          confidence: oneOf(CONFIDENCE_LEVELS, row.confidence_level),
-          references: referencesOf(row.references_json),
-        });
-      } else if (logType === "event") {
-        const result = saveEvent(ctx, {
-          ...common,
-          agentType: common.agentType || "system",
-          subtype: subtype ?? "",
-          payload: payloadOf(row.event_payload),
-          groupId: label(row.group_id) ?? "global",
-          idempotencyKey: label(row.idempotency_key),
-          content: String(row.content ?? ""),
-        });
-        saved = result.row;
-        if (!result.created) {
-          outcome = "unchanged";
-          claimed.linked = true;
-        } else claimed.verdict = claimOf(ctx, sessionId, subtype, row.event_payload);
-      } else {
-        saved = logInteraction(ctx, { ...common, content: String(row.content ?? ""), groupId: label(row.group_id) });
-      }
-      run.book.put("log", key, { targetId: saved.id, sessionId }, ctx.now!());
-      return outcome;
-    });
-    if (claim) {
-      if (!ok) run.tally.skip(CLAIMS, key, "its event was not imported");
-      else run.tally.count(CLAIMS, claimed.linked ? "unchanged" : "imported");
+    const time = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
+    if (!claim) {
+      batcher.add({ entity, recordKind: "log", key, sessionId, at: time, row: batchRowOf(row, logType) });
+      continue;
     }
+    // A claim judges the session as it stands: write what came before it first.
+    batcher.flush();
+    let linked = false;
+    const ok = apply(run, entity, key, (): Outcome => {
+      const ctx = at(run, time);
+      const [saved] = importTimedLogBatch(ctx, { sessionId, rows: [{ at: time, row: batchRowOf(row, logType) as BatchRow }] }).ids;
+      if (saved!.created) recordCompletionClaim(ctx, { sessionId, source: subtype as (typeof CLAIM_SUBTYPES)[number], claimedVerdict: claimedVerdictOf(subtype, row.event_payload) });
+      else linked = true;
+      run.book.put("log", key, { targetId: saved!.id, sessionId }, time);
+      return saved!.created ? "imported" : "unchanged";
+    });
+    if (!ok) run.tally.skip(CLAIMS, key, "its event was not imported");
+    else run.tally.count(CLAIMS, linked ? "unchanged" : "imported");
   }
   return mark;
 }
 
-/** For a claim event: record the gate's verdict beside BAZINGA's, and return what BAZINGA claimed. */
-function claimOf(ctx: ReturnType<typeof at>, sessionId: string, subtype: string | null, payloadText: unknown): string | null {
-  const source = CLAIM_SUBTYPES.find((s) => s === subtype);
-  if (!source) return null;
+/** What BAZINGA said: the validator's verdict from its payload; the PM's claim is BAZINGA itself. */
+function claimedVerdictOf(subtype: string | null, payloadText: unknown): string {
   const payload = parseJson(payloadText);
   const said = isObject(payload) ? (text(payload.verdict) ?? text(payload.status)) : null;
-  const claimedVerdict = said ?? (source === "pm_bazinga" ? "BAZINGA" : "unknown");
-  recordCompletionClaim(ctx, { sessionId, source, claimedVerdict });
-  return claimedVerdict;
+  return said ?? (subtype === "pm_bazinga" ? "BAZINGA" : "unknown");
 }
 
 function referencesOf(value: unknown): string[] | null {

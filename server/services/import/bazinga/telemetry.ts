@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { logTokens } from "../../log/log-tokens";
 import { saveDecision } from "../../log/save-decision";
 import { saveDevelopmentPlan } from "../../log/save-development-plan";
 import { saveSkillOutput } from "../../log/save-skill-output";
 import { saveState } from "../../log/save-state";
 import { type ImportRun, apply, at } from "../run";
 import { firstTime, int, isObject, label, parseJson, text } from "../values";
+import type { AppendBatcher } from "./append";
 import type { Row } from "./read";
 import type { SessionGate } from "./sessions";
 
@@ -39,10 +39,28 @@ function appendOnly(run: ImportRun, entity: string, recordKind: string, rows: re
   return mark;
 }
 
-export function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): number {
-  return appendOnly(run, "token usage", "tokens", rows, gate, mark, (row, when) =>
-    logTokens(at(run, when), { sessionId: text(row.session_id) ?? "", agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), tokens: int(row.tokens_estimated) ?? -1 }),
-  );
+/** Token rows, in batches through the timed log batch service. Returns the highest id read. */
+export function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): number {
+  for (const row of rows) {
+    const id = int(row.id) ?? 0;
+    mark = Math.max(mark, id);
+    run.tally.read("token usage");
+    const sessionId = text(row.session_id) ?? "";
+    const key = `${sessionId}|${id}`;
+    if (run.book.get("tokens", key)) {
+      run.tally.count("token usage", "unchanged");
+      continue;
+    }
+    const refusal = gate.refusal(sessionId);
+    if (refusal) {
+      run.tally.skip("token usage", key, refusal);
+      continue;
+    }
+    const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
+    batcher.add({ entity: "token usage", recordKind: "tokens", key, sessionId, at: when, row: { kind: "tokens", agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), tokens: int(row.tokens_estimated) ?? -1 } });
+  }
+  batcher.flush();
+  return mark;
 }
 
 export function importDecisions(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): number {

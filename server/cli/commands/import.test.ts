@@ -76,3 +76,26 @@ describe("proofgate import bazinga", () => {
     expect(sha256(source)).toBe(bytes);
   });
 });
+
+describe("proofgate import shots-on-goal", () => {
+  it("imports either schema, exits 3 for a missing file and 2 for a file that is not shots-on-goal's", async () => {
+    const { dir, db } = workspace();
+    const missing = await cli(["import", "shots-on-goal", path.join(dir, "shots.db"), "--db", db]);
+    expect(missing.code).toBe(3);
+    const bazinga = await cli(["import", "shots-on-goal", copyFixture("bazinga-v19-sample.db", dir), "--db", db]);
+    expect(bazinga.code).toBe(2);
+    expect(bazinga.stderr).toMatch(/is not a shots-on-goal database: .*use `proofgate import bazinga`/);
+    expect(fs.existsSync(db)).toBe(false);
+    for (const [fixture, version, attempts] of [["shots-on-goal-v2-sample.db", "v2", "SELECT * FROM attempt"], ["shots-on-goal-v1-sample.db", "v1", "SELECT * FROM attempts"]] as const) {
+      const source = copyFixture(fixture, dir);
+      const run = await cli(["import", "shots-on-goal", source, "--db", db, "--json"]);
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      const report = JSON.parse(run.stdout) as ImportReport;
+      expect(report.schema.version).toBe(version);
+      expect(report.entities.find((e) => e.entity === "attempts")).toMatchObject({ imported: count(source, attempts), skipped: 0 });
+    }
+    const again = await cli(["import", "shots-on-goal", path.join(dir, "shots-on-goal-v2-sample.db"), "--db", db]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^\s+tool calls\s+101\s+0\s+0\s+101\s+0$/m);
+  });
+});

@@ -4,6 +4,7 @@ import { followBazinga } from "@/server/services/import/bazinga/follow";
 import { importBazinga } from "@/server/services/import/bazinga/importer";
 import { inspectBazinga } from "@/server/services/import/bazinga/inspect";
 import { type ImportReport, formatPass, formatReport } from "@/server/services/import/report";
+import { importShotsOnGoal, inspectShotsOnGoal } from "@/server/services/import/shots-on-goal/importer";
 import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
@@ -70,6 +71,21 @@ export function importCommands(program: Command, out: Output): void {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
       }
+    });
+  });
+
+  example(
+    group
+      .command("shots-on-goal")
+      .description("Import a shots-on-goal database, read-only: the v2 append-only model (twelve tables) or the v1 single-session schema; each session keeps the same id on every import")
+      .argument("<path>", "shots-on-goal's database file"),
+    "proofgate import shots-on-goal ./shots.db --db ./data/proofgate.db",
+  ).action(async (file: string, _options: unknown, command: Command) => {
+    const ledger = ledgerFile(command);
+    inspectShotsOnGoal(file);
+    await withLedger(ledger, (db) => {
+      const report = importShotsOnGoal(db, file);
+      out.result(report, formatReport(report));
     });
   });
 }

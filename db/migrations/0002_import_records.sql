@@ -8,7 +8,6 @@ CREATE TABLE `import_records` (
 	`state` text,
 	`imported_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
 	`updated_at` integer DEFAULT (cast(round((julianday('now') - 2440587.5) * 86400000) as integer)) NOT NULL,
-	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "import_records_source_check" CHECK("import_records"."source" in ('bazinga', 'shots-on-goal'))
 );
 --> statement-breakpoint

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, inList, nowMs, timestampMs } from "./columns";
-import { sessions } from "./sessions";
 
 export const IMPORT_SOURCES = ["bazinga", "shots-on-goal"] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -20,8 +19,12 @@ export const importRecords = sqliteTable(
     entity: text("entity").notNull(),
     /** Stable within the source, e.g. `bazinga_20250112_143022|group_a` or `<session>|log|42`. */
     sourceKey: text("source_key").notNull(),
-    /** The Proofgate session it belongs to (none for workflow configuration). */
-    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    /**
+     * The Proofgate session it belongs to (none for workflow configuration). Deliberately not a
+     * foreign key: when a retention purge deletes a session, its records stay, so importing the
+     * source again does not bring the purged history back.
+     */
+    sessionId: text("session_id"),
     /** The Proofgate row it became (task id, log id, goal id…). */
     targetId: text("target_id"),
     /** JSON of the mapped source values last applied, for rows the source updates in place. */

@@ -62,9 +62,9 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
           continue;
         }
         if (change === "unchanged") continue;
-        if (change === "replaced") {
+        if (change === "replaced" || change === "closed") {
           importer.open();
-          notice(`${file} was replaced: reopened it`);
+          notice(change === "replaced" ? `${file} was replaced: reopened it` : `${file} is readable again`);
         }
         waiting = null;
         const { tally, report } = sync();

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { ValidationError } from "@/server/domain/errors";
 import type { ImportReport } from "../report";
@@ -7,6 +7,8 @@ import { SourceMissingError } from "../source";
 import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "../test-support";
 import { importBazinga } from "./importer";
 
+// Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeTemps);
 
 const FIXTURE = "bazinga-v19-sample.db";
@@ -243,5 +245,20 @@ describe("refusals", () => {
     expect(entity(report, "task groups").skips[0]!.reason).toBe(`its session ${taken} was not imported (a session with this id already exists in Proofgate and was not imported from BAZINGA)`);
     expect(ledgerCount(db, "SELECT count(*) FROM tasks WHERE session_id = ?", taken)).toBe(0);
     expect(db.$client.prepare("SELECT source FROM sessions WHERE id = ?").pluck().get(taken)).toBe("api");
+  });
+
+  it("does not bring back a session a retention purge deleted", () => {
+    const source = copyFixture(FIXTURE);
+    const { db } = freshLedger();
+    importBazinga(db, source);
+    const purged = "bazinga_20250203_054718_112";
+    const purge = db.$client.prepare("INSERT INTO purges (actor, reason) VALUES ('admin', 'retention')").run().lastInsertRowid;
+    db.$client.prepare("DELETE FROM sessions WHERE id = ?").run(purged);
+    db.$client.prepare("UPDATE purges SET finished_at = ?, sessions_deleted = 1 WHERE id = ?").run(Date.now(), purge);
+    const before = ledgerFingerprint(db);
+    const report = importBazinga(db, source);
+    expect(entity(report, "sessions").skips).toEqual([{ key: purged, reason: "it was imported before and has since been purged from Proofgate: it is not brought back" }]);
+    expect(entity(report, "task groups")).toMatchObject({ imported: 0, skipped: sourceCount(source, "SELECT count(*) FROM task_groups WHERE session_id = ?", purged) });
+    expect(ledgerFingerprint(db)).toEqual(before);
   });
 });

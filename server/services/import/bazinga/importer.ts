@@ -28,7 +28,8 @@ export const BAZINGA_ENTITIES = [
 /** The label imported rows are recorded under (the principal is the local operator). */
 export const BAZINGA_ACTOR = "bazinga";
 
-export type SourceChange = "unchanged" | "changed" | "replaced" | "missing";
+/** `closed`: the connection was dropped after a failed read and must be opened again. */
+export type SourceChange = "unchanged" | "changed" | "replaced" | "missing" | "closed";
 
 /**
  * Imports a BAZINGA database into Proofgate: `open` checks the file and its schema version, `sync`
@@ -65,10 +66,11 @@ export class BazingaImporter {
       throw error;
     }
     this.source = source;
-    this.identity = identityOf(this.file);
-    this.dataVersion = null;
+    const identity = identityOf(this.file);
     // A replaced file is another database: its ids start over, so read it from the start (the records dedupe).
-    this.marks = { logs: 0, tokens: 0, decisions: 0 };
+    if (!identity || !this.identity || identity.ino !== this.identity.ino || identity.dev !== this.identity.dev) this.marks = { logs: 0, tokens: 0, decisions: 0 };
+    this.identity = identity;
+    this.dataVersion = null;
     return this.info;
   }
 
@@ -76,7 +78,8 @@ export class BazingaImporter {
   poll(): SourceChange {
     const identity = identityOf(this.file);
     if (!identity) return "missing";
-    if (!this.source || !this.identity || identity.ino !== this.identity.ino || identity.dev !== this.identity.dev) return "replaced";
+    if (!this.identity || identity.ino !== this.identity.ino || identity.dev !== this.identity.dev) return "replaced";
+    if (!this.source) return "closed";
     return this.source.pragma("data_version", { simple: true }) === this.dataVersion ? "unchanged" : "changed";
   }
 
@@ -95,6 +98,7 @@ export class BazingaImporter {
     const run: ImportRun = { db: this.db, book: this.book, writer: this.writer, tally, actor: this.actor, startedAt: new Date() };
     const gate = new SessionGate();
     const batcher = new AppendBatcher(run);
+    const marksAtStart = { ...this.marks };
     const wanted = (table: "state_snapshots" | "skill_outputs", row: Row) => {
       const record = this.book.get(table === "state_snapshots" ? "state" : "skill_output", `${text(row.session_id)}|${int(row.id)}`);
       return !record || record.state !== fingerprint(row);
@@ -126,6 +130,8 @@ export class BazingaImporter {
       }
     } catch (error) {
       this.writer.abort();
+      // What the aborted batch held is not in: read those rows again next time (the records skip the rest).
+      this.marks = marksAtStart;
       throw error;
     }
     return tally;

@@ -136,5 +136,9 @@ function notMapped(db: Database.Database, schema: SourceSchema): string[] {
       }
     }
   }
+  if (schema.has("orchestration_logs", "redacted")) {
+    const flagged = db.prepare("SELECT count(*) FROM orchestration_logs WHERE redacted = 1").pluck().get() as number;
+    if (flagged > 0) out.push(`orchestration_logs.redacted (${flagged} rows): Proofgate redacts and flags each row itself; BAZINGA's own flag is not copied`);
+  }
   return out;
 }

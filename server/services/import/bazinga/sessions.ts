@@ -43,6 +43,9 @@ export class SessionGate {
   }
 }
 
+/** A session imported before and deleted since (a retention purge) stays deleted. */
+export const PURGED = "it was imported before and has since been purged from Proofgate: it is not brought back";
+
 interface SessionState {
   status: string;
 }
@@ -57,11 +60,15 @@ export function importSessions(run: ImportRun, rows: readonly Row[], gate: Sessi
     run.tally.read("sessions");
     const id = text(row.session_id) ?? "";
     const startedAt = firstTime(run.startedAt, row.start_time, row.created_at);
+    const exists = run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)).get();
     if (run.book.get("session", id)) {
-      gate.allow(id, startedAt);
+      if (exists) gate.allow(id, startedAt);
+      else {
+        gate.refuse(id, PURGED);
+        run.tally.skip("sessions", id, PURGED);
+      }
       continue;
     }
-    const exists = run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)).get();
     if (exists) {
       const reason = "a session with this id already exists in Proofgate and was not imported from BAZINGA";
       gate.refuse(id, reason);

@@ -6,11 +6,13 @@
  */
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { ImportReport } from "../report";
 import { freshLedger, ledgerCount, removeTemps, tempDir } from "../test-support";
 import { importBazinga } from "./importer";
 
+// Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeTemps);
 
 /** [column, the version that added it]: a column is in a version-N database when added <= N. */

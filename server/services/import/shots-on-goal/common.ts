@@ -3,6 +3,7 @@ import type { AttemptResultStatus } from "@/db/schema/enums";
 import { createSession } from "../../session/create";
 import { CreateSessionInput } from "../../session/schemas";
 import { updateSessionStatus } from "../../session/update-status";
+import { PURGED } from "../bazinga/sessions";
 import { parseRow } from "../parse";
 import { type ImportRun, apply, at } from "../run";
 import { importTimedToolCalls } from "../tool-call-batch";
@@ -95,8 +96,12 @@ export class Resolver {
 export function ensureSession(run: ImportRun, sessionId: string, when: Date, values: Omit<CreateSessionInput, "id" | "source" | "enforcement">): { ok: boolean; created: boolean } {
   run.tally.read("sessions");
   if (run.book.get("sog_session", sessionId)) {
-    run.tally.count("sessions", "unchanged");
-    return { ok: true, created: false };
+    if (run.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId)) {
+      run.tally.count("sessions", "unchanged");
+      return { ok: true, created: false };
+    }
+    run.tally.skip("sessions", sessionId, PURGED);
+    return { ok: false, created: false };
   }
   const created = apply(run, "sessions", sessionId, () => {
     createSession(at(run, when), parseRow(CreateSessionInput, { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" }));

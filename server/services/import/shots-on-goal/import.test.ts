@@ -1,9 +1,11 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import type { ImportReport } from "../report";
 import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "../test-support";
 import { importShotsOnGoal } from "./importer";
 
+// Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeTemps);
 
 const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;

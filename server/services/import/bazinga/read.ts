@@ -54,7 +54,8 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
     const decisions = after("decisions", ["id", "session_id", "timestamp", "iteration", "decision_type", "decision_data"], marks.decisions);
     const withData = (table: "state_snapshots" | "skill_outputs", meta: readonly string[], data: string) => {
       if (!schema.hasTable(table)) return { rows: [] as Row[], read: 0 };
-      const rows = db.prepare(`SELECT ${schema.select(table, meta)}, length("${data}") AS data_length FROM "${table}" ORDER BY id`).all() as Row[];
+      // octet_length is answered from the record header: unchanged documents are never read.
+      const rows = db.prepare(`SELECT ${schema.select(table, meta)}, octet_length("${data}") AS data_length FROM "${table}" ORDER BY id`).all() as Row[];
       const fetch = db.prepare(`SELECT "${data}" AS data FROM "${table}" WHERE id = ?`).pluck();
       const changed = rows.filter((row) => wanted(table, row)).map((row) => ({ ...row, data: fetch.get(row.id) }));
       return { rows: changed, read: rows.length };

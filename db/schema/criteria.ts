@@ -33,6 +33,10 @@ export const successCriteria = sqliteTable(
     uniqueIndex("success_criteria_session_id_criterion_idx").on(t.sessionId, t.criterion),
     index("success_criteria_session_id_status_idx").on(t.sessionId, t.status),
     index("success_criteria_status_idx").on(t.status),
+    // Analytics: the most common blocked and failed criteria, by the claim or the verifier's finding.
+    index("success_criteria_not_met_idx")
+      .on(t.criterion, t.status, t.verifierStatus, t.sessionId)
+      .where(sql`${t.status} IN ('blocked', 'failed') OR ${t.verifierStatus} IN ('blocked', 'failed')`),
     check("success_criteria_status_check", sql`${t.status} in (${inList(CRITERION_STATUSES)})`),
     check(
       "success_criteria_verifier_status_check",

@@ -66,6 +66,10 @@ export const tasks = sqliteTable(
     index("tasks_session_id_status_idx").on(t.sessionId, t.status),
     // The approvals inbox: blocked tasks across sessions, reset requests first, oldest first.
     index("tasks_inbox_idx").on(t.resetRequested, t.blockedAt, t.id).where(sql`${t.status} = 'blocked'`),
+    // Analytics: completions nobody verified (few), without scanning every task.
+    index("tasks_unverified_idx")
+      .on(t.sessionId, t.completedAt, t.updatedAt, t.claimedBy, t.assignee)
+      .where(sql`${t.status} = 'completed' AND ${t.verification} = 'none'`),
     check("tasks_status_check", sql`${t.status} in (${inList(TASK_STATUSES)})`),
     check("tasks_verification_check", sql`${t.verification} is null or ${t.verification} in (${inList(VERIFICATIONS)})`),
     check("tasks_complexity_check", sql`${t.complexity} is null or ${t.complexity} between 1 and 10`),
@@ -99,6 +103,10 @@ export const taskTransitions = sqliteTable(
   (t) => [
     index("task_transitions_task_id_idx").on(t.taskId, t.id),
     index("task_transitions_session_id_at_idx").on(t.sessionId, t.at),
-    index("task_transitions_move_at_idx").on(t.move, t.at),
+    // Analytics: claims and judgments by time, covering what their counts read (task, session, actor).
+    index("task_transitions_move_at_idx").on(t.move, t.at, t.taskId, t.sessionId, t.actor),
+    // Analytics: the move that put a task into claimed / blocked, found from the move that took it out.
+    index("task_transitions_claimed_idx").on(t.taskId, t.id, t.move, t.at, t.actor, t.sessionId).where(sql`${t.toStatus} = 'claimed'`),
+    index("task_transitions_blocked_idx").on(t.taskId, t.id, t.fromStatus, t.at, t.claimant, t.sessionId).where(sql`${t.toStatus} = 'blocked'`),
   ],
 );

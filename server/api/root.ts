@@ -1,4 +1,5 @@
 import { adminRouter } from "./routers/admin";
+import { analyticsRouter } from "./routers/analytics";
 import { attemptRouter } from "./routers/attempt";
 import { completionRouter } from "./routers/completion";
 import { criteriaRouter } from "./routers/criteria";
@@ -20,6 +21,7 @@ export const appRouter = router({
   log: logRouter,
   events: eventsRouter,
   admin: adminRouter,
+  analytics: analyticsRouter,
   setup: setupRouter,
 });
 

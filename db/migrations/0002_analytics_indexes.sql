@@ -1,0 +1,6 @@
+DROP INDEX `task_transitions_move_at_idx`;--> statement-breakpoint
+CREATE INDEX `task_transitions_claimed_idx` ON `task_transitions` (`task_id`,`id`,`move`,`at`,`actor`,`session_id`) WHERE "task_transitions"."to_status" = 'claimed';--> statement-breakpoint
+CREATE INDEX `task_transitions_blocked_idx` ON `task_transitions` (`task_id`,`id`,`from_status`,`at`,`claimant`,`session_id`) WHERE "task_transitions"."to_status" = 'blocked';--> statement-breakpoint
+CREATE INDEX `task_transitions_move_at_idx` ON `task_transitions` (`move`,`at`,`task_id`,`session_id`,`actor`);--> statement-breakpoint
+CREATE INDEX `tasks_unverified_idx` ON `tasks` (`session_id`,`completed_at`,`updated_at`,`claimed_by`,`assignee`) WHERE "tasks"."status" = 'completed' AND "tasks"."verification" = 'none';--> statement-breakpoint
+CREATE INDEX `success_criteria_not_met_idx` ON `success_criteria` (`criterion`,`status`,`verifier_status`,`session_id`) WHERE "success_criteria"."status" IN ('blocked', 'failed') OR "success_criteria"."verifier_status" IN ('blocked', 'failed');

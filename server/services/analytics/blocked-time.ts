@@ -1,0 +1,63 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
+import type { AnalyticsFilter } from "./schemas";
+import { type Percentiles, percentilesOfHistogram } from "./shape";
+
+export interface BlockedTimeFigures {
+  /** Time from entering `blocked` to leaving it (an approved reset, or a reported status): percentiles in ms to the whole second, the total exact. */
+  resolved: Percentiles & { totalMs: number };
+  /** Tasks blocked now (their wait has not ended), among those the filters select. */
+  open: number;
+  /** Approved resets (blocked → pending), and how many tasks they concern. */
+  resets: number;
+  tasksReset: number;
+  /** How many tasks were reset once, twice, … */
+  resetsPerTask: { resets: number; tasks: number }[];
+}
+
+/**
+ * The ended blocked spells, one row each (`task_id`, `exit_move`, `blocked_at`, `ms`): every move
+ * out of `blocked` paired with the latest move into it (a block, or a reported status; a reset
+ * request keeps the task blocked and starts nothing). Filtered on the spell's start, on the
+ * claimant the block judged, and on its session.
+ */
+function endedSpells(f: AnalyticsFilter): SQL {
+  const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = b.session_id)`, sql`b.claimant`)} = ${f.model}`;
+  return sql`
+    SELECT e.task_id AS task_id, e.move AS exit_move, b.at AS blocked_at, e.at - b.at AS ms
+    FROM task_transitions e
+    JOIN task_transitions b INDEXED BY task_transitions_blocked_idx ON b.task_id = e.task_id AND b.to_status = 'blocked' AND b.id = (
+      SELECT max(x.id) FROM task_transitions x
+      WHERE x.task_id = e.task_id AND x.to_status = 'blocked' AND x.from_status IS NOT 'blocked' AND x.id < e.id
+    )
+    WHERE (e.move = 'approve_reset' OR (e.move = 'report' AND e.from_status = 'blocked' AND e.to_status IS NOT 'blocked'))
+      AND ${inRange(sql`b.at`, f)} AND ${equalsIfSet(sql`b.claimant`, f.agent)} AND ${inSource(sql`b.session_id`, f)} AND ${modelFilter}`;
+}
+
+/** Time spent blocked and resets, across sessions. */
+export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeFigures {
+  // One pass pairs the spells; both groupings read it.
+  const grouped = db.all<{ kind: "seconds" | "resets"; n: number; count: number; ms: number | null }>(sql`
+    WITH spells AS MATERIALIZED (${endedSpells(f)})
+    SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
+    UNION ALL
+    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`);
+  const seconds = grouped.filter((g) => g.kind === "seconds").map((g) => ({ seconds: g.n, count: g.count, ms: g.ms ?? 0 }));
+  const perTask = grouped
+    .filter((g) => g.kind === "resets")
+    .map((g) => ({ resets: g.n, tasks: g.count }))
+    .sort((a, b) => a.resets - b.resets);
+  const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = t.session_id)`, sql`t.claimed_by`)} = ${f.model}`;
+  const open = db.get<{ open: number }>(sql`
+    SELECT count(*) AS open FROM tasks t
+    WHERE t.status = 'blocked' AND ${inRange(sql`t.blocked_at`, f)} AND ${equalsIfSet(sql`t.claimed_by`, f.agent)} AND ${inSource(sql`t.session_id`, f)} AND ${modelFilter}`);
+  const resolved = percentilesOfHistogram(seconds.map((s) => ({ value: s.seconds * 1000, count: s.count })));
+  return {
+    resolved: { ...resolved, totalMs: seconds.reduce((sum, s) => sum + s.ms, 0) },
+    open: open?.open ?? 0,
+    resets: perTask.reduce((sum, r) => sum + r.resets * r.tasks, 0),
+    tasksReset: perTask.reduce((sum, r) => sum + r.tasks, 0),
+    resetsPerTask: perTask,
+  };
+}

@@ -1,0 +1,102 @@
+import type { DbOrTx } from "@/db/client";
+import { type BlockedTimeFigures, blockedTimeFigures } from "./blocked-time";
+import { type CompletionCheckFigures, type UnverifiedCompletionFigures, completionCheckFigures, unverifiedCompletionFigures } from "./completions";
+import { type CriteriaFigures, criteriaFigures } from "./criteria";
+import { type FalseCompletionFigures, falseCompletionFigures } from "./false-completion";
+import { type GoalAttemptFigures, goalAttemptFigures } from "./goal-attempts";
+import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "./schemas";
+import { type TokenFigures, tokenFigures } from "./tokens";
+import { type VerificationLatencyFigures, verificationLatencyFigures } from "./verification-latency";
+
+/*
+ * What each figure counts, and what its filters mean. `source` always means the session's source.
+ *
+ * | figure                | counts                                                        | time (range, buckets)      | agent                       | model                                   |
+ * |-----------------------|---------------------------------------------------------------|----------------------------|-----------------------------|-----------------------------------------|
+ * | criteria              | sessions' required criteria met (rollups; verifier wins)      | session start              | —                           | —                                       |
+ * | falseCompletion       | claim moves; a claim is "later blocked" when its judgment is a block | the claim's            | claimant                    | claimant's, from `sessions.models`      |
+ * | verificationLatency   | claim → verify / block                                        | the claim's                | claimant                    | claimant's, from `sessions.models`      |
+ * | blockedTime           | spells in `blocked` (block → approve_reset / reported status) | the spell's start          | claimant the block judged   | that claimant's, from `sessions.models` |
+ * | unverifiedCompletions | tasks completed with `verification = 'none'`                  | completion                 | claimant, else assignee     | that agent's, from `sessions.models`    |
+ * | completionChecks      | completion_checks rows and their reasons                      | the check's                | who ran it                  | —                                       |
+ * | goalAttempts          | implementation attempts (breakdowns apart)                    | the attempt's start        | —                           | the attempt's own                       |
+ * | tokens                | token_usage rows                                              | the row's                  | the row's agent id          | the row's own                           |
+ *
+ * The claimant's model: tasks and transitions record no model; `token_usage.model` is per token row
+ * (and absent in BAZINGA's own schema); a session's `models` maps agent types to the models the
+ * orchestrator configured (`{"developer": "claude-sonnet-4.5"}`). A claim's model is that map's
+ * entry for the claimant's type (`developer_2` → `developer`), or null ("not recorded").
+ */
+export interface AnalyticsFigures {
+  criteria: CriteriaFigures;
+  falseCompletion: FalseCompletionFigures;
+  verificationLatency: VerificationLatencyFigures;
+  blockedTime: BlockedTimeFigures;
+  unverifiedCompletions: UnverifiedCompletionFigures;
+  completionChecks: CompletionCheckFigures;
+  goalAttempts: GoalAttemptFigures;
+  tokens: TokenFigures;
+}
+export type FigureName = keyof AnalyticsFigures;
+
+/**
+ * The filters a figure cannot apply, because what it counts has no agent or no model: criteria
+ * belong to a session, a completion check has no model, a goal attempt names no agent.
+ */
+export const UNFILTERABLE: Readonly<Record<FigureName, readonly ("agent" | "model")[]>> = {
+  criteria: ["agent", "model"],
+  falseCompletion: [],
+  verificationLatency: [],
+  blockedTime: [],
+  unverifiedCompletions: [],
+  completionChecks: ["model"],
+  goalAttempts: ["agent"],
+  tokens: [],
+};
+
+export interface AnalyticsOverview extends AnalyticsFigures {
+  filters: AnalyticsFilter;
+  /** For each figure, the filters given that it could not apply (so a page can say so). */
+  ignoredFilters: Partial<Record<FigureName, ("agent" | "model")[]>>;
+  /** Milliseconds each figure's queries took on the server. */
+  timings: Record<FigureName, number>;
+}
+
+const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => AnalyticsFigures[K] } = {
+  criteria: criteriaFigures,
+  falseCompletion: falseCompletionFigures,
+  verificationLatency: verificationLatencyFigures,
+  blockedTime: blockedTimeFigures,
+  unverifiedCompletions: unverifiedCompletionFigures,
+  completionChecks: completionCheckFigures,
+  goalAttempts: goalAttemptFigures,
+  tokens: tokenFigures,
+};
+
+/** Let the event loop serve other requests: SQLite calls are synchronous, so a long run of them would stall the server. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Every figure of the analytics page in one call. The figures are computed one after another with
+ * the event loop let through between them, so other requests wait for at most one figure's query,
+ * never for the whole overview. Each figure reads the ledger as it is when its turn comes: a write
+ * landing between two figures shows in the later ones only.
+ */
+export async function analyticsOverview(db: DbOrTx, raw: AnalyticsInput = {}): Promise<AnalyticsOverview> {
+  const f = parseAnalyticsInput(raw);
+  const figures: Partial<AnalyticsFigures> = {};
+  const timings = {} as Record<FigureName, number>;
+  for (const name of Object.keys(FIGURES) as FigureName[]) {
+    const started = performance.now();
+    (figures as Record<FigureName, unknown>)[name] = FIGURES[name](db, f);
+    timings[name] = Math.round((performance.now() - started) * 10) / 10;
+    await yieldToEventLoop();
+  }
+  const given = (["agent", "model"] as const).filter((filter) => f[filter] !== null);
+  const ignoredFilters = Object.fromEntries(
+    Object.entries(UNFILTERABLE)
+      .map(([name, cannot]) => [name, given.filter((filter) => cannot.includes(filter))] as const)
+      .filter(([, ignored]) => ignored.length > 0),
+  );
+  return { ...(figures as AnalyticsFigures), filters: f, ignoredFilters, timings };
+}

@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { sessionModelOf } from "./filters";
+import { judgedClaims } from "./judged-claims";
+import type { AnalyticsFilter } from "./schemas";
+import { type Percentiles, percentilesOfHistogram } from "./shape";
+
+export interface VerificationLatencyFigures {
+  /** Claim → verify or block, whichever judged it. Milliseconds, to the whole second. */
+  all: Percentiles;
+  verified: Percentiles;
+  blocked: Percentiles;
+}
+
+/**
+ * How long a claim waits for its judgment: p50/p90/p99 of claim → verify and claim → block, and of
+ * both. Counted per whole second in SQL and ranked from that histogram, so the figure never fetches
+ * one row per claim. Filtered on the claim (time, claimant, source, the claimant's model).
+ */
+export function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter): VerificationLatencyFigures {
+  const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
+  const rows = db.all<{ move: "verify" | "block"; seconds: number; count: number }>(sql`
+    SELECT move, (judged_at - claimed_at) / 1000 AS seconds, count(*) AS count
+    FROM (${judgedClaims(f)}) AS judged
+    WHERE ${modelFilter}
+    GROUP BY 1, 2`);
+  const histogram = (move?: "verify" | "block") => rows.filter((r) => move === undefined || r.move === move).map((r) => ({ value: r.seconds * 1000, count: r.count }));
+  return { all: percentilesOfHistogram(histogram()), verified: percentilesOfHistogram(histogram("verify")), blocked: percentilesOfHistogram(histogram("block")) };
+}

@@ -70,8 +70,9 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
             {yAxis}
             {tooltip}
             {legend}
-            {series.map((s) => (
-              <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.colour} strokeWidth={2} dot={{ r: 2, fill: s.colour }} isAnimationActive={false} type="linear" />
+            {series.map((s, i) => (
+              // Lines after the first are dashed, so they stay apart where they overlap and without colour.
+              <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.colour} strokeWidth={2} strokeDasharray={i === 0 ? undefined : "5 3"} dot={{ r: 2, fill: s.colour }} isAnimationActive={false} type="linear" />
             ))}
           </LineChart>
         ) : (

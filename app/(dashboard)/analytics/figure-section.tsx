@@ -91,9 +91,12 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
 }
 
 function DataTable({ table, caption, bucket }: { table: Table; caption: string; bucket: Bucket }) {
-  const numeric = table.columns.map((c) => c.kind !== "text" && c.kind !== "bucket");
+  // The first column names the row (left-aligned, whatever it holds); numbers after it line up on the right.
+  const numeric = table.columns.map((c, i) => i > 0 && c.kind !== "text" && c.kind !== "bucket");
+  // A long series scrolls in its own box under a header that stays; a short table is shown whole.
+  const long = table.rows.length > 15;
   return (
-    <div className="mt-2 max-h-96 overflow-auto rounded-md border border-zinc-200 dark:border-zinc-800">
+    <div className={`mt-2 overflow-auto rounded-md border border-zinc-200 dark:border-zinc-800 ${long ? "max-h-96" : ""}`}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-zinc-50 text-xs text-zinc-600 dark:bg-zinc-950 dark:text-zinc-400">

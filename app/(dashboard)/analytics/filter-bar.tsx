@@ -47,7 +47,7 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
     <form
       role="search"
       aria-label="Filter analytics"
-      className="mb-6 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 md:grid-cols-3 xl:grid-cols-[repeat(6,minmax(0,1fr))_auto] dark:border-zinc-800 dark:bg-zinc-900"
+      className="mb-3 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 md:grid-cols-3 xl:grid-cols-[repeat(6,minmax(0,1fr))_auto] dark:border-zinc-800 dark:bg-zinc-900"
       onSubmit={(event) => {
         event.preventDefault();
         if (typed(agent) !== draft.agent || typed(model) !== draft.model) change({ agent: typed(agent), model: typed(model) });

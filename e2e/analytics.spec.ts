@@ -1,7 +1,11 @@
 import { readFile } from "node:fs/promises";
 import type Database from "better-sqlite3";
 import type { Locator, Page } from "@playwright/test";
-import { expect, screenshot, test } from "./fixtures";
+import { expect as baseExpect, screenshot, test } from "./fixtures";
+
+// The page is long and the machine that runs the suite is shared: allow for a slow render.
+test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 /*
  * Every expected number here is recomputed from the ledger's rows with plain SQL and a walk over
@@ -125,8 +129,8 @@ async function tableRows(table: Locator): Promise<string[][]> {
 }
 
 test("shows every figure, each equal to the ledger's numbers", async ({ page, ledger }, testInfo) => {
-  // Full-page screenshots of a long page at a phone's pixel ratio take a while on a shared machine.
-  test.setTimeout(120_000);
+  // Full-page screenshots of a long page at a phone's pixel ratio take a while.
+  test.setTimeout(180_000);
   await page.goto("/analytics");
   await expect(page.getByRole("heading", { name: "Analytics", level: 1 })).toBeVisible();
   for (const name of SECTIONS) await expect(page.getByRole("heading", { name, level: 2, exact: true })).toBeVisible();
@@ -200,7 +204,9 @@ test("an agent filter narrows the figures that have an agent and is named as not
   const e = expected(ledger, ALL, { agent: top.actor });
   await expect(page.getByTestId("stat-false-completion-claims")).toHaveText(count(e.claims));
   await expect(page.getByTestId("stat-false-completion-rate")).toHaveText(percent(e.blocked, e.claims));
-  await expect(page.getByTestId("stat-checks-accepted")).toHaveText(count(e.accepted));
+  // A completion check's agent is who ran it: claimants seldom do.
+  if (e.accepted + e.rejected === 0) await expect(section(page, "Completion checks").getByText("No completion checks for these filters.")).toBeVisible();
+  else await expect(page.getByTestId("stat-checks-accepted")).toHaveText(count(e.accepted));
   await expect(section(page, "Criteria completion").getByRole("note")).toHaveText("The agent filter is not applied here: criteria belong to a session, not to an agent.");
   await expect(section(page, "Goal attempts").getByRole("note")).toHaveText("The agent filter is not applied here: a goal attempt names no agent.");
   await expect(section(page, "False completions").getByRole("note")).toHaveCount(0);
@@ -244,7 +250,8 @@ test("a figure's CSV holds its table's rows", async ({ page }) => {
 
 test("an address with bad filters says what it ignored and shows the rest", async ({ page }) => {
   await page.goto("/analytics?from=2026-02-30&bucket=month");
-  await expect(page.getByRole("alert")).toContainText('from: must be a day as YYYY-MM-DD from 1970-01-01 on (got "2026-02-30")');
-  await expect(page.getByRole("alert")).toContainText('bucket: must be day or week (got "month")');
+  const ignored = page.getByRole("alert").filter({ hasText: "Some of the address was ignored" });
+  await expect(ignored).toContainText('from: must be a day as YYYY-MM-DD from 1970-01-01 on (got "2026-02-30")');
+  await expect(ignored).toContainText('bucket: must be day or week (got "month")');
   await expect(page.getByRole("heading", { name: "False completions", level: 2 })).toBeVisible();
 });

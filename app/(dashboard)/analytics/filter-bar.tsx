@@ -4,19 +4,22 @@ import { type ReactNode, useId, useState } from "react";
 import { SESSION_SOURCES, type SessionSource } from "@/db/schema/enums";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { type AnalyticsView, LABEL_MAX, clearFilters, hasFilters, isDay } from "./analytics-view";
+import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters, isDay } from "./analytics-view";
 
 export interface KnownLabels {
   agents: string[];
   models: string[];
 }
 
-/** A value being edited that follows `applied` whenever the applied value changes (Back, Clear filters). */
-function useFollowing<T>(applied: T): [T, (value: T) => void] {
+/**
+ * A value being edited that follows `applied` whenever the applied value changes (Back, Clear
+ * filters); `key` says when it changed, so a new object with the same content is no change.
+ */
+function useFollowing<T>(applied: T, key: string = String(applied)): [T, (value: T) => void] {
   const [value, setValue] = useState(applied);
-  const [followed, setFollowed] = useState(applied);
-  if (applied !== followed) {
-    setFollowed(applied);
+  const [followed, setFollowed] = useState(key);
+  if (key !== followed) {
+    setFollowed(key);
     setValue(applied);
   }
   return [value, setValue];
@@ -29,7 +32,7 @@ function useFollowing<T>(applied: T): [T, (value: T) => void] {
  */
 export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view: AnalyticsView) => void; known: KnownLabels }) {
   // Builds on the last change made here, not on an address that may not have caught up yet.
-  const [draft, setDraft] = useFollowing(view);
+  const [draft, setDraft] = useFollowing(view, analyticsSearch(view));
   const [from, setFrom] = useFollowing(view.from ?? "");
   const [to, setTo] = useFollowing(view.to ?? "");
   const [agent, setAgent] = useFollowing(view.agent ?? "");

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type Database from "better-sqlite3";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { expect as baseExpect, screenshot, test } from "./fixtures";
 
 // The page is long and the machine that runs the suite is shared: allow for a slow render.
@@ -123,6 +123,43 @@ async function expectFigures(page: Page, e: Expected) {
 const section = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
 const filters = (page: Page) => page.getByRole("search", { name: "Filter analytics" });
 
+/** RFC 4180 records (quoted fields, doubled quotes, CRLF), the byte-order mark dropped. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = "";
+  let quoted = false;
+  const body = text.replace(/^\uFEFF/, "");
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (quoted) {
+      if (ch === '"' && body[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      record.push(field);
+      field = "";
+    } else if (ch === "\r" && body[i + 1] === "\n") {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = "";
+      i++;
+    } else field += ch;
+  }
+  return records;
+}
+
+async function downloadCsv(page: Page, button: Locator): Promise<{ name: string; records: string[][] }> {
+  const downloading = page.waitForEvent("download");
+  await button.click();
+  const download = await downloading;
+  return { name: download.suggestedFilename(), records: parseCsv(await readFile(await download.path(), "utf8")) };
+}
+
 /** A table's body as the page shows it: each row's cells' text. */
 async function tableRows(table: Locator): Promise<string[][]> {
   return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())));
@@ -223,29 +260,78 @@ test("a figure's CSV holds its table's rows", async ({ page }) => {
   const shown = await tableRows(block.getByRole("table", { name: "Completion checks: Accepted and rejected over time" }));
   expect(shown.length).toBeGreaterThan(1);
 
-  const downloading = page.waitForEvent("download");
-  await block.getByRole("button", { name: "Download CSV of Completion checks: Accepted and rejected over time" }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe("proofgate-completion-checks-over-time.csv");
-  const text = (await readFile(await download.path(), "utf8")).replace(/^\uFEFF/, "");
-  const records = text.trimEnd().split("\r\n").map((line) => line.split(","));
+  const { name, records } = await downloadCsv(page, block.getByRole("button", { name: "Download CSV of Completion checks: Accepted and rejected over time" }));
+  expect(name).toBe("proofgate-completion-checks-over-time.csv");
   expect(records[0]).toEqual(["Day (UTC)", "Accepted", "Rejected"]);
   expect(records.slice(1)).toEqual(shown.map((row) => row.map((cell) => cell.replaceAll(",", ""))));
+
+  // Agent-written text with commas and quotes survives the round trip.
+  const reasons = section(page, "Completion checks").locator("figure", { has: page.getByRole("heading", { name: "Top rejection reasons" }) });
+  const reasonRows = await tableRows(reasons.getByRole("table", { name: "Completion checks: Top rejection reasons" }));
+  const reasonCsv = await downloadCsv(page, reasons.getByRole("button", { name: /^Download CSV/ }));
+  expect(reasonCsv.records[0]).toEqual(["Reason", "Rejected checks", "Example"]);
+  expect(reasonCsv.records.slice(1)).toEqual(reasonRows);
+  expect(reasonRows.some((row) => /[",]/.test(row[2] ?? "")), "some example holds a comma or a quote").toBe(true);
 
   // Rates: the CSV has the fraction, the table the percentage.
   const byModel = section(page, "Goal attempts").locator("figure", { has: page.getByRole("heading", { name: "Success rate by model" }) });
   await byModel.getByText("Show as table").click();
   const models = await tableRows(byModel.getByRole("table"));
-  const modelDownload = page.waitForEvent("download");
-  await byModel.getByRole("button", { name: /^Download CSV/ }).click();
-  const modelCsv = (await readFile(await (await modelDownload).path(), "utf8")).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
-  expect(modelCsv[0]).toBe("Model,Attempts,Successes,Success rate (fraction)");
-  expect(
-    modelCsv.slice(1).map((line) => {
-      const [model, attempts, successes, rate] = line.split(",");
-      return [model, attempts, successes, rate === "" ? "—" : `${(Number(rate) * 100).toFixed(1)}%`];
-    }),
-  ).toEqual(models);
+  const modelCsv = await downloadCsv(page, byModel.getByRole("button", { name: /^Download CSV/ }));
+  expect(modelCsv.records[0]).toEqual(["Model", "Attempts", "Successes", "Success rate (fraction)"]);
+  expect(modelCsv.records.slice(1).map(([model, attempts, successes, rate]) => [model, attempts, successes, rate === "" ? "—" : `${(Number(rate) * 100).toFixed(1)}%`])).toEqual(models);
+});
+
+test("while new filters load, the previous figures stay on screen, marked as updating", async ({ page, ledger }) => {
+  await page.goto("/analytics");
+  const all = expected(ledger, ALL);
+  await expect(page.getByTestId("stat-false-completion-rate")).toHaveText(percent(all.blocked, all.claims));
+
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/trpc/analytics.overview**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await filters(page).getByLabel("Group by").selectOption("week");
+  await expect(page).toHaveURL(/bucket=week/);
+  await expect(page.getByTestId("analytics-figures")).toHaveAttribute("aria-busy", "true");
+  await expect(page.getByRole("status").filter({ hasText: "Updating the figures for the new filters…" })).toBeVisible();
+  await expect(page.getByTestId("stat-false-completion-rate")).toHaveText(percent(all.blocked, all.claims));
+
+  release();
+  await expect(page.getByTestId("analytics-figures")).toHaveAttribute("aria-busy", "false");
+  const overTime = section(page, "False completions").locator("figure", { has: page.getByRole("heading", { name: "Over time" }) });
+  await overTime.getByText("Show as table").click();
+  await expect(overTime.getByRole("columnheader").first()).toHaveText("Week");
+  await expect(overTime.getByRole("row").nth(1).getByRole("rowheader")).toHaveText(/^Week of \d{4}-\d{2}-\d{2}$/);
+});
+
+test.describe("when the figures cannot be loaded", () => {
+  test.use({ expectedConsoleErrors: [/status of 500/] });
+
+  test("a failed load is shown as a failure, not as empty figures, and Try again loads them", async ({ page, ledger }) => {
+    await page.goto("/analytics");
+    await expect(page.getByTestId("stat-false-completion-rate")).toBeVisible();
+    const failing = (route: Route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify([{ error: { json: { message: "database is locked", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500, path: "analytics.overview" } } } }]),
+      });
+    await page.route("**/api/trpc/analytics.overview**", failing);
+    await filters(page).getByLabel("Group by").selectOption("week");
+    const failure = page.getByRole("alert").filter({ hasText: "Could not load the analytics" });
+    await expect(failure).toContainText("database is locked");
+    await expect(page.getByTestId("stat-false-completion-rate")).toHaveCount(0);
+    await expect(page.getByText(/for these filters/)).toHaveCount(0);
+
+    await page.unroute("**/api/trpc/analytics.overview**", failing);
+    await page.getByRole("button", { name: "Try again" }).click();
+    const e = expected(ledger, ALL);
+    await expect(page.getByTestId("stat-false-completion-rate")).toHaveText(percent(e.blocked, e.claims));
+    await expect(failure).toHaveCount(0);
+  });
 });
 
 test("an address with bad filters says what it ignored and shows the rest", async ({ page }) => {

@@ -24,7 +24,8 @@ const MAX_LABEL_CHARS = 24;
 
 function axisValue(value: number, kind: CellKind): string {
   if (kind === "rate") return `${Math.round(value * 100)}%`;
-  if (kind === "ms") return formatMs(value);
+  // Axis steps are round: "5m", not "5m 0s".
+  if (kind === "ms") return formatMs(value).replace(/ 0[smh]$/, "");
   return COMPACT.format(value);
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { memo } from "react";
 import type { Bucket } from "@/server/services/analytics/schemas";
 import { Button } from "@/app/ui/button";
 import { EmptyState } from "@/app/ui/states";
@@ -8,8 +9,11 @@ import { FigureChart } from "./figure-chart";
 import type { Block, Section, Stat } from "./section-kit";
 import { type Table, formatCell, tableCsv } from "./table";
 
-/** One figure: what it counts, the filters it could not apply, its headline numbers and its blocks. */
-export function FigureSection({ section, notes, bucket, fileTag }: { section: Section; notes: string[]; bucket: Bucket; fileTag: string }) {
+/**
+ * One figure: what it counts, the filters it could not apply, its headline numbers and its blocks.
+ * Memoized: the page re-renders on every filter keystroke and refetch, the charts need not.
+ */
+export const FigureSection = memo(function FigureSection({ section, notes, bucket, fileTag }: { section: Section; notes: string[]; bucket: Bucket; fileTag: string }) {
   const headingId = `${section.id}-heading`;
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
@@ -38,7 +42,7 @@ export function FigureSection({ section, notes, bucket, fileTag }: { section: Se
       )}
     </section>
   );
-}
+});
 
 function Stats({ stats, bucket }: { stats: Stat[]; bucket: Bucket }) {
   return (

@@ -17,8 +17,12 @@ const INPUTS: Record<string, unknown> = {
   "session.create": { id: "s2" },
   "session.updateStatus": { ...S, status: "failed" },
   "session.setEnforcement": { ...S, enforcement: "observe", reason: "r" },
+  "session.overview": undefined,
   "task.list": S,
   "task.get": T,
+  "task.board": S,
+  "task.inbox": undefined,
+  "task.inboxCount": undefined,
   "task.create": { ...S, key: "t2", title: "x" },
   "task.report": { ...T, title: "renamed" },
   "task.start": { ...S, key: "t3" },
@@ -35,6 +39,7 @@ const INPUTS: Record<string, unknown> = {
   "criteria.setRequired": { ...S, criterion: "c1", required: false },
   "completion.check": S,
   "completion.list": S,
+  "completion.preview": S,
   "log.list": S,
   "log.interaction": { ...S, agentType: "a", content: "c" },
   "log.reasoning": { ...S, agentType: "a", phase: "understanding", content: "c" },
@@ -67,6 +72,9 @@ const INPUTS: Record<string, unknown> = {
   "admin.tokens": undefined,
   "admin.createToken": { name: "t", role: "agent" },
   "admin.revokeToken": { id: 1 },
+  "admin.configuration": undefined,
+  "admin.modelConfig": undefined,
+  "admin.workflow": undefined,
 };
 
 /** Call a procedure by its dotted path. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkCompletion, listCompletionChecks } from "@/server/services/completion/check";
+import { previewCompletion } from "@/server/services/completion/preview";
 import { SessionId } from "@/server/services/schemas-common";
 import { authedProcedure, router } from "../trpc";
 
@@ -10,4 +11,6 @@ export const completionRouter = router({
   list: authedProcedure
     .input(z.object({ sessionId: SessionId, limit: z.number().int().min(1).max(500).optional() }).strict())
     .query(({ ctx, input }) => listCompletionChecks(ctx.db, input)),
+  /** The gate's current verdict and reasons, without recording a check (the session header). */
+  preview: authedProcedure.input(z.object({ sessionId: SessionId }).strict()).query(({ ctx, input }) => previewCompletion(ctx.db, input)),
 });

@@ -4,7 +4,7 @@ import { getEvents } from "@/server/services/log/get-events";
 import { checkMandatoryPhases, getReasoning } from "@/server/services/log/get-reasoning";
 import { getLatestState, getSkillOutput } from "@/server/services/log/get-state";
 import { ingestBatch } from "@/server/services/log/ingest-batch";
-import { listLogs } from "@/server/services/log/list-logs";
+import { ListLogsPageInput, listLogs } from "@/server/services/log/list-logs";
 import { logInteraction } from "@/server/services/log/log-interaction";
 import { logTokens } from "@/server/services/log/log-tokens";
 import { markContextConsumed } from "@/server/services/log/mark-context-consumed";
@@ -23,7 +23,7 @@ import { authedProcedure, router } from "../trpc";
 
 /** Interactions, reasoning, orchestration events, tokens, state, skill outputs, decisions, plans, context packages. */
 export const logRouter = router({
-  list: authedProcedure.input(S.ListLogsInput).query(({ ctx, input }) => listLogs(ctx.db, input)),
+  list: authedProcedure.input(ListLogsPageInput).query(({ ctx, input }) => listLogs(ctx.db, input)),
   interaction: authedProcedure.input(S.LogInteractionInput).mutation(({ ctx, input }) => logInteraction(ctx.service, input)),
   reasoning: authedProcedure.input(S.SaveReasoningInput).mutation(({ ctx, input }) => saveReasoning(ctx.service, input)),
   getReasoning: authedProcedure.input(S.GetReasoningInput).query(({ ctx, input }) => getReasoning(ctx.db, input)),

@@ -5,11 +5,14 @@ import { loadSession } from "@/server/services/session/load";
 import { CreateSessionInput, SetEnforcementInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";
 import { setSessionEnforcement, updateSessionStatus } from "@/server/services/session/update-status";
 import { SessionId } from "@/server/services/schemas-common";
+import { OverviewInput, getOverview } from "@/server/services/overview/get";
 import { authedProcedure, router } from "../trpc";
 
 export const sessionRouter = router({
   list: authedProcedure.input(ListSessionsInput).query(({ ctx, input }) => listSessions(ctx.db, input)),
   get: authedProcedure.input(z.object({ id: SessionId }).strict()).query(({ ctx, input }) => loadSession(ctx.db, input.id)),
+  /** The `/` page: live sessions with progress, tasks by state, the inbox count, recent checks, activity. */
+  overview: authedProcedure.input(OverviewInput.optional()).query(({ ctx, input }) => getOverview(ctx.db, input)),
   create: authedProcedure.input(CreateSessionInput).mutation(({ ctx, input }) => createSession(ctx.service, input)),
   updateStatus: authedProcedure.input(UpdateSessionStatusInput).mutation(({ ctx, input }) => updateSessionStatus(ctx.service, input)),
   setEnforcement: authedProcedure.input(SetEnforcementInput).mutation(({ ctx, input }) => setSessionEnforcement(ctx.service, input)),

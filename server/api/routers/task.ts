@@ -1,9 +1,14 @@
+import { z } from "zod";
 import type { TaskMove } from "@/server/domain/task-machine";
+import { inboxCount } from "@/server/services/approvals/count";
+import { listInbox } from "@/server/services/approvals/inbox";
+import { InboxCountInput, InboxInput } from "@/server/services/approvals/schemas";
 import { createTask } from "@/server/services/task/create";
-import { getTask, listTasks } from "@/server/services/task/list";
+import { getTask, getTaskBoard, listTasks } from "@/server/services/task/list";
 import { moveTask } from "@/server/services/task/move";
 import { reportTask } from "@/server/services/task/report";
 import { CreateTaskInput, ListTasksInput, MoveTaskInput, ReportTaskInput, TaskRef } from "@/server/services/task/schemas";
+import { SessionId } from "@/server/services/schemas-common";
 import { authedProcedure, router } from "../trpc";
 
 /** One procedure per move (`task.claim`, `task.verify`, …): the move's name is the procedure's. */
@@ -12,7 +17,12 @@ const move = (name: TaskMove) => authedProcedure.input(MoveInput).mutation(({ ct
 
 export const taskRouter = router({
   list: authedProcedure.input(ListTasksInput).query(({ ctx, input }) => listTasks(ctx.db, input)),
+  /** Every task of a session with its full transition history, in one call (the session page's board). */
+  board: authedProcedure.input(z.object({ sessionId: SessionId }).strict()).query(({ ctx, input }) => getTaskBoard(ctx.db, input)),
   get: authedProcedure.input(TaskRef).query(({ ctx, input }) => getTask(ctx.db, input)),
+  /** The approvals inbox: blocked tasks across sessions, reset requests first, longest-waiting first. */
+  inbox: authedProcedure.input(InboxInput.optional()).query(({ ctx, input }) => listInbox(ctx.db, input)),
+  inboxCount: authedProcedure.input(InboxCountInput.optional()).query(({ ctx, input }) => inboxCount(ctx.db, input)),
   create: authedProcedure.input(CreateTaskInput).mutation(({ ctx, input }) => createTask(ctx.service, input)),
   report: authedProcedure.input(ReportTaskInput).mutation(({ ctx, input }) => reportTask(ctx.service, input)),
   start: move("start"),

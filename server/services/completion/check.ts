@@ -17,8 +17,8 @@ export function checkCompletion(ctx: ServiceContext, input: { sessionId: string;
   return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict ?? null));
 }
 
-/** The gate's verdict on a session's rows as they are now (no write). */
-export function evaluateSessionCompletion(tx: Tx, sessionId: string): CompletionVerdict {
+/** The gate's verdict on a session's rows as they are now (no write): shared by the check and its preview. */
+export function evaluateSessionCompletion(tx: DbOrTx, sessionId: string): CompletionVerdict {
   const criteria = tx
     .select({ criterion: successCriteria.criterion, status: successCriteria.status, actual: successCriteria.actual, evidence: successCriteria.evidence, requiredForCompletion: successCriteria.requiredForCompletion, verifierStatus: successCriteria.verifierStatus, verifierActual: successCriteria.verifierActual, verifierEvidence: successCriteria.verifierEvidence })
     .from(successCriteria)

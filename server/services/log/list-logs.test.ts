@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { REASONING_PHASES } from "@/db/schema/enums";
 import type { Db } from "@/db/client";
+import { expectBadRequest, setup as apiSetup } from "@/server/api/test-helpers";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { ingestBatch } from "./ingest-batch";
-import { listLogs } from "./list-logs";
+import { type ListLogsPageInput, listLogs } from "./list-logs";
 import { logInteraction } from "./log-interaction";
 import { saveEvent } from "./save-event";
-import type { IngestBatchInput, ListLogsInput } from "./schemas";
+import type { IngestBatchInput } from "./schemas";
 import { SESSION, T0, setup } from "./test-helpers";
 
 const TOTAL = 1234;
@@ -28,7 +29,7 @@ function seed(): { db: Db; ids: number[] } {
 }
 
 /** Follow nextCursor to the end; returns every id seen, in page order, and the page sizes. */
-function walk(db: Db, input: Omit<ListLogsInput, "sessionId" | "cursor">): { ids: number[]; pages: number[] } {
+function walk(db: Db, input: Omit<ListLogsPageInput, "sessionId" | "cursor">): { ids: number[]; pages: number[] } {
   const ids: number[] = [];
   const pages: number[] = [];
   let cursor: number | undefined;
@@ -59,7 +60,7 @@ describe("listLogs: keyset pagination", () => {
     expect(walked.pages).toEqual([500, 500, 234]);
   });
 
-  it.each<[string, Omit<ListLogsInput, "sessionId">, (i: number) => boolean]>([
+  it.each<[string, Omit<ListLogsPageInput, "sessionId">, (i: number) => boolean]>([
     ["agent type", { agentType: "developer" }, (i) => i % 3 === 0],
     ["reasoning in one group", { logType: "reasoning", groupId: "group_a" }, (i) => i % 10 === 0],
     ["interactions of one agent in one group", { logType: "interaction", agentType: "qa_expert", groupId: "group_b" }, (i) => i % 5 !== 0 && i % 3 === 1 && i % 2 === 1],
@@ -97,5 +98,111 @@ describe("listLogs: text search", () => {
   it("refuses a session that does not exist", () => {
     const { db } = setup();
     expect(() => listLogs(db, { sessionId: "nope" })).toThrow(NotFoundError);
+  });
+});
+
+/** Follow prevCursor backward until a page comes back empty; returns the ids in list order. */
+function walkBack(db: Db, input: Omit<ListLogsPageInput, "sessionId" | "cursor" | "direction">, from: number): { ids: number[]; last: number | null } {
+  const ids: number[] = [];
+  let cursor: number | null = from;
+  for (let guard = 0; guard <= TOTAL; guard++) {
+    const page = listLogs(db, { sessionId: SESSION, ...input, cursor, direction: "backward" });
+    if (page.items.length === 0) return { ids, last: page.prevCursor };
+    expect(page.items.length).toBeLessThanOrEqual(input.limit ?? 100);
+    ids.unshift(...page.items.map((item) => item.id));
+    if (page.prevCursor === null) return { ids, last: null };
+    cursor = page.prevCursor;
+  }
+  throw new Error("backward pagination does not advance");
+}
+
+describe("listLogs: both directions, for a live timeline", () => {
+  it("newest first: fetches what was written since the first page, in pages next to it, without gaps or repeats", () => {
+    const fixture = setup();
+    const first = ingestBatch(fixture.admin, { sessionId: SESSION, rows: Array.from({ length: 150 }, (_, i) => row(i)) });
+    const top = listLogs(fixture.db, { sessionId: SESSION, limit: 50, cursor: null, direction: "forward" });
+    expect(top.items.map((item) => item.id)).toEqual([...first.ids].reverse().slice(0, 50));
+    expect(top.prevCursor).toBe(first.ids.at(-1));
+
+    // Agents keep writing: 230 rows arrive after the page was read.
+    fixture.setClock(60_000);
+    const later = ingestBatch(fixture.admin, { sessionId: SESSION, rows: Array.from({ length: 230 }, (_, i) => row(150 + i)) });
+    const newer = listLogs(fixture.db, { sessionId: SESSION, limit: 50, cursor: top.prevCursor, direction: "backward" });
+    // The 50 rows right after the old top, shown newest first like the rest of the timeline.
+    expect(newer.items.map((item) => item.id)).toEqual(later.ids.slice(0, 50).reverse());
+    expect(newer.nextCursor).toBe(later.ids[0]);
+
+    const walked = walkBack(fixture.db, { limit: 50 }, top.prevCursor!);
+    expect(walked.ids).toEqual([...later.ids].reverse());
+    // Caught up: still a cursor to ask again when the next logs.appended event arrives.
+    expect(walked.last).toBe(later.ids.at(-1));
+    const oneMore = ingestBatch(fixture.admin, { sessionId: SESSION, rows: [row(999)] });
+    expect(listLogs(fixture.db, { sessionId: SESSION, cursor: walked.last, direction: "backward" }).items.map((item) => item.id)).toEqual(oneMore.ids);
+  });
+
+  it("newest first: an empty timeline hands out a cursor that catches the first rows", () => {
+    const fixture = setup();
+    const empty = listLogs(fixture.db, { sessionId: SESSION });
+    expect(empty).toEqual({ items: [], nextCursor: null, prevCursor: 0 });
+    const written = ingestBatch(fixture.admin, { sessionId: SESSION, rows: [row(1), row(2)] });
+    expect(listLogs(fixture.db, { sessionId: SESSION, cursor: empty.prevCursor, direction: "backward" }).items.map((item) => item.id)).toEqual([...written.ids].reverse());
+  });
+
+  const { db, ids } = seed();
+
+  it.each<[string, Omit<ListLogsPageInput, "sessionId">, (i: number) => boolean]>([
+    ["no filter", {}, () => true],
+    ["agent type", { agentType: "tech_lead" }, (i) => i % 3 === 2],
+    ["reasoning", { logType: "reasoning" }, (i) => i % 5 === 0],
+    ["text", { text: "entry 1" }, (i) => String(i).startsWith("1")],
+  ])("walks backward from the middle with a filter on %s: every older-or-newer row once, pages in list order", (_name, filter, matches) => {
+    const middle = ids[617]!;
+    const newerThanMiddle = indexes((i) => i > 617 && matches(i)).map((i) => ids[i]);
+    expect(walkBack(db, { ...filter, limit: 43 }, middle).ids).toEqual([...newerThanMiddle].reverse());
+    const olderThanMiddle = indexes((i) => i < 617 && matches(i)).map((i) => ids[i]);
+    const oldestFirst = walkBack(db, { ...filter, limit: 43, order: "asc" }, middle);
+    expect(oldestFirst.ids).toEqual(olderThanMiddle);
+    expect(oldestFirst.last).toBeNull();
+  });
+
+  it("keeps each backward page in the list's order and never caps the walk at 200 rows", () => {
+    const page = listLogs(db, { sessionId: SESSION, cursor: ids[100], direction: "backward", limit: 500 });
+    expect(page.items.map((item) => item.id)).toEqual(ids.slice(101, 601).reverse());
+    const ascending = listLogs(db, { sessionId: SESSION, cursor: ids[900], direction: "backward", limit: 500, order: "asc" });
+    expect(ascending.items.map((item) => item.id)).toEqual(ids.slice(400, 900));
+    expect(ascending.prevCursor).toBe(ids[400]);
+  });
+
+  it("oldest first: the first page has nothing before it", () => {
+    expect(listLogs(db, { sessionId: SESSION, order: "asc", limit: 10 }).prevCursor).toBeNull();
+    expect(listLogs(db, { sessionId: SESSION, order: "asc", limit: 10, cursor: ids[20] }).prevCursor).toBe(ids[21]);
+  });
+
+  it("names a bad direction or cursor", () => {
+    expect(() => listLogs(db, { sessionId: SESSION, direction: "sideways" as "forward" })).toThrow(/^direction: /);
+    expect(() => listLogs(db, { sessionId: SESSION, cursor: -1 })).toThrow(/^cursor: /);
+  });
+});
+
+describe("log.list over the API", () => {
+  it("serves a viewer the pages tRPC's infinite queries ask for, both ways", async () => {
+    const f = apiSetup();
+    await f.as("orchestrator").session.create({ id: "s1" });
+    for (let i = 0; i < 5; i++) await f.as("developer").log.interaction({ sessionId: "s1", agentType: "developer", content: `step ${i}` });
+    const first = await f.as("viewer").log.list({ sessionId: "s1", limit: 2, cursor: null, direction: "forward" });
+    expect(first.items.map((item) => item.content)).toEqual(["step 4", "step 3"]);
+    const older = await f.as("viewer").log.list({ sessionId: "s1", limit: 2, cursor: first.nextCursor, direction: "forward" });
+    expect(older.items.map((item) => item.content)).toEqual(["step 2", "step 1"]);
+    await f.as("developer").log.interaction({ sessionId: "s1", agentType: "developer", content: "step 5" });
+    const newer = await f.as("viewer").log.list({ sessionId: "s1", limit: 2, cursor: first.prevCursor, direction: "backward" });
+    expect(newer.items.map((item) => item.content)).toEqual(["step 5"]);
+  });
+
+  it("names a bad direction, cursor or limit", async () => {
+    const f = apiSetup();
+    await f.as("orchestrator").session.create({ id: "s1" });
+    await expectBadRequest(f.as("viewer").log.list({ sessionId: "s1", direction: "up" as "forward" }), "direction");
+    await expectBadRequest(f.as("viewer").log.list({ sessionId: "s1", cursor: 1.5 }), "cursor");
+    await expectBadRequest(f.as("viewer").log.list({ sessionId: "s1", limit: 501 }), "limit");
   });
 });

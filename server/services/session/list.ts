@@ -16,7 +16,9 @@ export const ListSessionsInput = z
     startedTo: z.date().optional(),
     order: z.enum(["newest", "oldest"]).default("newest"),
     /** Opaque cursor from the previous page's `nextCursor`. */
-    cursor: z.string().max(300).optional(),
+    cursor: z.string().max(300).nullish(),
+    /** Sent by tRPC's infinite queries; pages only go forward. */
+    direction: z.literal("forward").optional(),
     limit: z.number().int().min(1).max(200).default(50),
   })
   .strict();
@@ -37,7 +39,8 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
   const where: (SQL | undefined)[] = [
     input.status ? eq(sessions.status, input.status) : undefined,
     input.source ? eq(sessions.source, input.source) : undefined,
-    input.hasBlocked ? gt(sessions.tasksBlocked, 0) : undefined,
+    // A literal, not a bound parameter: SQLite uses the partial index on blocked sessions only then.
+    input.hasBlocked ? sql`${sessions.tasksBlocked} > 0` : undefined,
     input.startedFrom ? gte(sessions.startedAt, input.startedFrom) : undefined,
     input.startedTo ? lte(sessions.startedAt, input.startedTo) : undefined,
     input.search ? or(like(sessions.id, pattern(input.search)), like(sessions.requirements, pattern(input.search))) : undefined,

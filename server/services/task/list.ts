@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { taskTransitions, tasks } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
@@ -23,4 +23,24 @@ export function getTask(db: DbOrTx, input: TaskRef): TaskRow & { transitions: Tr
   const task = loadTask(db, input.sessionId, input.key);
   const transitions = db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)).all();
   return { ...task, transitions };
+}
+
+export type BoardTask = TaskRow & { transitions: TransitionRow[] };
+
+/**
+ * A session's whole board in one call: every task (creation order) with its claimant, verifier,
+ * evidence, proofpack, failures and reset fields, and each task's full transition history —
+ * previous attempts included. Two queries whatever the number of tasks (the transitions come in
+ * one read of the session's history, not one per task), in one read snapshot so a move committed
+ * in between cannot leave a task and its history disagreeing.
+ */
+export function getTaskBoard(db: Db, input: { sessionId: string }): { sessionId: string; tasks: BoardTask[] } {
+  return db.transaction((tx) => {
+    loadSession(tx, input.sessionId);
+    const rows = tx.select().from(tasks).where(eq(tasks.sessionId, input.sessionId)).orderBy(asc(tasks.id)).all();
+    const history = tx.select().from(taskTransitions).where(eq(taskTransitions.sessionId, input.sessionId)).orderBy(asc(taskTransitions.id)).all();
+    const byTask = new Map<number, TransitionRow[]>(rows.map((task) => [task.id, []]));
+    for (const transition of history) byTask.get(transition.taskId)?.push(transition);
+    return { sessionId: input.sessionId, tasks: rows.map((task) => ({ ...task, transitions: byTask.get(task.id)! })) };
+  });
 }

@@ -1,0 +1,118 @@
+"use client";
+
+import Link from "next/link";
+import { EvidenceList, FailureList, ProofpackView } from "@/app/components/task-actions";
+import { useCanMove } from "@/app/(dashboard)/viewer";
+import { Badge, StatusBadge } from "@/app/ui/badge";
+import { Button } from "@/app/ui/button";
+import { Time, formatDuration, formatUtc, useNow } from "@/app/ui/time";
+import type { ApprovalItem } from "./use-inbox";
+
+/** A blocked task with everything a lead weighs before a reset: what failed, who claimed it, how long it waited. */
+export function ApprovalCard({ item, onApprove }: { item: ApprovalItem; onApprove: () => void }) {
+  const canApprove = useCanMove("approve_reset");
+  const nameId = `approval-${item.taskId}`;
+  return (
+    <article
+      aria-labelledby={nameId}
+      data-testid={`approval-${item.session.id}-${item.key}`}
+      className={`rounded-lg border bg-white p-4 text-sm dark:bg-zinc-900 ${item.resetRequest ? "border-amber-300 dark:border-amber-800" : "border-zinc-200 dark:border-zinc-800"}`}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id={nameId} className="break-words text-base font-medium">
+            <span className="mr-2 font-mono text-sm text-zinc-500">{item.key}</span>
+            {item.title}
+          </h2>
+          <p className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+            <Link href={`/sessions/${encodeURIComponent(item.session.id)}`} prefetch={false} className="font-mono text-sky-700 underline underline-offset-2 dark:text-sky-300">
+              {item.session.id}
+            </Link>
+            <StatusBadge status={item.session.status} />
+            {item.session.enforcement === "observe" && <Badge tone="warn">observe</Badge>}
+            <span>{item.session.source}</span>
+            {item.session.mode && <span>· {item.session.mode}</span>}
+          </p>
+          {item.description && <p className="mt-1 whitespace-pre-wrap break-words">{item.description}</p>}
+          {item.session.requirements && <p className="mt-0.5 line-clamp-2 break-words text-xs text-zinc-600 dark:text-zinc-400">{item.session.requirements}</p>}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {item.resetRequest && <Badge tone="warn">reset requested</Badge>}
+          {item.resetCount > 0 && <Badge>attempt {item.resetCount + 1}</Badge>}
+          <Waited since={item.blockedSince} />
+        </div>
+      </div>
+
+      {item.resetRequest && (
+        <div className="mt-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100">
+          <p className="font-medium">
+            Reset requested by {item.resetRequest.by}
+            {item.resetRequest.at && (
+              <>
+                {" · "}
+                <Time at={item.resetRequest.at} />
+              </>
+            )}
+          </p>
+          {item.resetRequest.reason && <p className="whitespace-pre-wrap break-words">{item.resetRequest.reason}</p>}
+        </div>
+      )}
+
+      <dl className="mt-3 grid gap-x-6 gap-y-1 sm:grid-cols-2">
+        <div className="flex flex-wrap gap-x-1">
+          <dt className="text-zinc-500">Claimant</dt>
+          <dd className="min-w-0 break-words">
+            {item.claimant ? (
+              <>
+                <span className="font-medium">{item.claimant.label}</span>
+                {item.claimant.principal && <span className="ml-1 font-mono text-xs text-zinc-500">({item.claimant.principal})</span>}
+                {item.claimant.at && (
+                  <span className="text-zinc-500">
+                    {" · "}
+                    <Time at={item.claimant.at} />
+                  </span>
+                )}
+              </>
+            ) : (
+              <span className="text-zinc-500">none recorded</span>
+            )}
+          </dd>
+        </div>
+        <div className="flex flex-wrap gap-x-1">
+          <dt className="text-zinc-500">{item.blocker.move === "block" ? "Blocked by" : `Blocked (${item.blocker.move}) by`}</dt>
+          <dd className="min-w-0 break-words">
+            <span className="font-medium">{item.blocker.label}</span>
+            {item.blocker.role && <span className="text-zinc-500"> ({item.blocker.role})</span>}
+            {item.blocker.principal && <span className="ml-1 font-mono text-xs text-zinc-500">({item.blocker.principal})</span>}
+          </dd>
+        </div>
+      </dl>
+
+      <div className="mt-3 grid gap-3 text-xs sm:grid-cols-2">
+        <FailureList failures={item.failures} />
+        <ProofpackView proofpack={item.proofpack} />
+        <EvidenceList evidence={item.evidence} />
+      </div>
+
+      {canApprove && (
+        <div className="mt-3 flex justify-end">
+          <Button variant="secondary" aria-haspopup="dialog" onClick={onApprove}>
+            Approve reset
+          </Button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** How long the task has waited; the server renders the absolute time, the browser adds the duration. */
+function Waited({ since }: { since: Date }) {
+  const now = useNow();
+  return (
+    <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="waited">
+      <time dateTime={since.toISOString()} title={formatUtc(since)}>
+        {now === null ? `blocked since ${formatUtc(since)}` : `waiting ${formatDuration(now - since.getTime())}`}
+      </time>
+    </span>
+  );
+}

@@ -1,0 +1,22 @@
+import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
+import { ApprovalsClient } from "./approvals-client";
+import { INBOX_INPUT, inboxPaging } from "./inbox-input";
+
+export const metadata = { title: "Approvals · Proofgate" };
+
+/** The approval inbox: blocked tasks across sessions, waiting for a lead to approve a reset. */
+export default function ApprovalsPage() {
+  void getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging));
+  prefetch(trpc.task.inboxCount.queryOptions());
+  return (
+    <div className="space-y-4">
+      <header>
+        <h1 className="text-2xl font-semibold">Approvals</h1>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Blocked tasks across sessions wait here until a lead approves a reset. Reset requests come first, then the longest-waiting.</p>
+      </header>
+      <HydrateClient>
+        <ApprovalsClient />
+      </HydrateClient>
+    </div>
+  );
+}

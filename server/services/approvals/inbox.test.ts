@@ -1,0 +1,207 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type Fixture, BLOCKED, PASSED, expectBadRequest, expectNotFound, refusal, rows, setup, tableCounts } from "@/server/api/test-helpers";
+
+const T0 = Date.parse("2026-02-02T09:00:00.000Z");
+const MIN = 60_000;
+const at = (minutes: number) => vi.setSystemTime(T0 + minutes * MIN);
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  at(0);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const failures = (key: string) => [`${key}: component tests - 3 failing`];
+
+async function claimAndBlock(f: Fixture, sessionId: string, key: string, minute: number): Promise<void> {
+  await f.as("developer").task.claim({ sessionId, key, evidence: [`artifacts/${key}.txt`] });
+  at(minute);
+  await f.as("verifier").task.block({ sessionId, key, failures: failures(key), proofpack: BLOCKED });
+}
+
+/**
+ * Two sessions. Blocked: s1/a (minute 10), s2/b (20, reset requested at 50), s1/c (30), s2/d
+ * (40, reset requested at 60), s1/g (first blocked at 5, reset, blocked again at 70). Not blocked:
+ * s1/e (claimed), s1/f (blocked at 1, reset approved: pending). Created in an order unlike either.
+ */
+async function world(): Promise<Fixture> {
+  const f = setup();
+  await f.as("orchestrator").session.create({ id: "s1", requirements: "Add JWT auth" });
+  await f.as("orchestrator").session.create({ id: "s2", requirements: "Dark mode" });
+  for (const [sessionId, key] of [["s1", "g"], ["s1", "c"], ["s1", "a"], ["s2", "d"], ["s2", "b"], ["s1", "f"], ["s1", "e"]] as const) {
+    await f.as("orchestrator").task.create({ sessionId, key, title: `Task ${key}` });
+  }
+  await claimAndBlock(f, "s1", "f", 1);
+  await f.as("lead").task.approveReset({ sessionId: "s1", key: "f", reason: "retry" });
+  await claimAndBlock(f, "s1", "g", 5);
+  await f.as("lead").task.approveReset({ sessionId: "s1", key: "g", reason: "retry" });
+  await claimAndBlock(f, "s1", "a", 10);
+  await claimAndBlock(f, "s2", "b", 20);
+  await claimAndBlock(f, "s1", "c", 30);
+  await claimAndBlock(f, "s2", "d", 40);
+  at(50);
+  await f.as("orchestrator").task.requestReset({ sessionId: "s2", key: "b", reason: "fixed the component tests" });
+  at(60);
+  await f.as("developer").task.requestReset({ sessionId: "s2", key: "d", reason: "flaky test quarantined" });
+  await f.as("developer2").task.claim({ sessionId: "s1", key: "g" });
+  at(70);
+  await f.as("verifier2").task.block({ sessionId: "s1", key: "g", failures: failures("g") });
+  await f.as("developer").task.claim({ sessionId: "s1", key: "e" });
+  at(90);
+  return f;
+}
+
+const keys = (page: { items: { key: string }[] }) => page.items.map((i) => i.key);
+
+describe("task.inbox: every blocked task, reset requests first, then the longest-waiting", () => {
+  it("orders across sessions and tells each task's story", async () => {
+    const f = await world();
+    const before = tableCounts(f.db);
+    const page = await f.as("viewer").task.inbox({});
+    expect(tableCounts(f.db)).toEqual(before);
+    expect(keys(page)).toEqual(["b", "d", "a", "c", "g"]);
+    expect(page.nextCursor).toBeNull();
+    expect(page.items.map((i) => i.blockedSince.getTime())).toEqual([20, 40, 10, 30, 70].map((m) => T0 + m * MIN));
+
+    const b = page.items[0]!;
+    expect(b).toMatchObject({
+      key: "b",
+      title: "Task b",
+      version: 4,
+      resetCount: 0,
+      evidence: ["artifacts/b.txt"],
+      failures: ["b: component tests - 3 failing"],
+      proofpack: { verdict: "BLOCKED", checks: [{ name: "component tests", passed: false, detail: "3 failing" }] },
+      claimant: { label: "developer_1", principal: "token:1" },
+      blocker: { label: "verifier_1", principal: "token:2", role: "verifier", move: "block" },
+      resetRequest: { by: "orchestrator_1", principal: "token:3", reason: "fixed the component tests", at: new Date(T0 + 50 * MIN) },
+      session: { id: "s2", requirements: "Dark mode", status: "active", source: "api", enforcement: "enforce" },
+    });
+    expect(b.claimant!.at).toBeInstanceOf(Date);
+    expect(page.items[1]!.resetRequest).toMatchObject({ by: "developer_1", principal: "token:1", reason: "flaky test quarantined" });
+    expect(page.items[2]!).toMatchObject({ key: "a", resetRequest: null, session: { id: "s1", requirements: "Add JWT auth" } });
+
+    // Blocked a second time: the wait counts from the latest block, the claimant is the second attempt's.
+    expect(page.items[4]!).toMatchObject({
+      key: "g",
+      resetCount: 1,
+      proofpack: null,
+      failures: ["g: component tests - 3 failing"],
+      claimant: { label: "developer_2", principal: "token:4" },
+      blocker: { label: "verifier_2", principal: "token:5" },
+    });
+  });
+
+  it("pages with a keyset cursor: every task exactly once, unmoved by tasks leaving the inbox meanwhile", async () => {
+    const f = await world();
+    const first = await f.as("viewer").task.inbox({ limit: 2 });
+    expect(keys(first)).toEqual(["b", "d"]);
+    // Someone approves a reset from the first page: an OFFSET would now skip "a".
+    await f.as("lead").task.approveReset({ sessionId: "s2", key: "b", reason: "reviewed" });
+    const second = await f.as("viewer").task.inbox({ limit: 2, cursor: first.nextCursor });
+    expect(keys(second)).toEqual(["a", "c"]);
+    const third = await f.as("viewer").task.inbox({ limit: 2, cursor: second.nextCursor });
+    expect(keys(third)).toEqual(["g"]);
+    expect(third.nextCursor).toBeNull();
+    expect(keys(await f.as("viewer").task.inbox({ limit: 5 }))).toEqual(["d", "a", "c", "g"]);
+  });
+
+  it("takes the input tRPC's infinite queries send (cursor null, direction forward)", async () => {
+    const f = await world();
+    const page = await f.as("viewer").task.inbox({ cursor: null, direction: "forward", limit: 3 });
+    expect(keys(page)).toEqual(["b", "d", "a"]);
+    expect(keys(await f.as("viewer").task.inbox({ cursor: page.nextCursor, direction: "forward", limit: 3 }))).toEqual(["c", "g"]);
+    expect(keys(await f.as("viewer").task.inbox())).toEqual(["b", "d", "a", "c", "g"]);
+  });
+
+  it("filters by session", async () => {
+    const f = await world();
+    expect(keys(await f.as("viewer").task.inbox({ sessionId: "s2" }))).toEqual(["b", "d"]);
+    expect(keys(await f.as("viewer").task.inbox({ sessionId: "s1", limit: 1 }))).toEqual(["a"]);
+    await f.as("orchestrator").session.create({ id: "s3" });
+    expect(await f.as("viewer").task.inbox({ sessionId: "s3" })).toEqual({ items: [], nextCursor: null });
+    await expectNotFound(f.as("viewer").task.inbox({ sessionId: "nope" }));
+  });
+
+  it("lists a task an observe session's orchestrator reported blocked, with the reporter as blocker", async () => {
+    const f = setup();
+    await f.as("orchestrator").session.create({ id: "obs", enforcement: "observe" });
+    await f.as("orchestrator").task.create({ sessionId: "obs", key: "group_a", title: "Legacy" });
+    at(3);
+    await f.as("orchestrator").task.report({ sessionId: "obs", key: "group_a", status: "blocked", sourceStatus: "failed" });
+    at(6);
+    // A details-only report touches the row, not the wait.
+    await f.as("orchestrator").task.report({ sessionId: "obs", key: "group_a", assignee: "developer_3" });
+    at(9);
+    const [item] = (await f.as("viewer").task.inbox()).items;
+    expect(item).toMatchObject({ key: "group_a", claimant: null, failures: [], proofpack: null, blocker: { label: "orchestrator_1", move: "report" }, blockedSince: new Date(T0 + 3 * MIN) });
+  });
+
+  it("names the bad field", async () => {
+    const f = await world();
+    await expectBadRequest(f.as("viewer").task.inbox({ limit: 0 }), "limit");
+    await expectBadRequest(f.as("viewer").task.inbox({ limit: 201 }), "limit");
+    await expectBadRequest(f.as("viewer").task.inbox({ sessionId: "" }), "sessionId");
+    await expectBadRequest(f.as("viewer").task.inbox({ direction: "backward" as "forward" }), "direction");
+    const r = await expectBadRequest(f.as("viewer").task.inbox({ cursor: "not-a-cursor" }), "cursor");
+    expect(r.data.rule).toBe("inbox.cursor_invalid");
+  });
+
+  it("needs a signed-in caller", async () => {
+    const f = await world();
+    expect((await refusal(f.by(null).task.inbox())).code).toBe("UNAUTHORIZED");
+    expect((await refusal(f.by(null).task.inboxCount())).code).toBe("UNAUTHORIZED");
+  });
+});
+
+describe("task.inboxCount: from the rollups", () => {
+  it("counts blocked tasks and reset requests, across sessions and per session, as tasks move", async () => {
+    const f = await world();
+    const counted = () => rows<{ blocked: number; requested: number }>(f.db, "select count(*) as blocked, coalesce(sum(reset_requested), 0) as requested from tasks where status = 'blocked'")[0]!;
+    expect(await f.as("viewer").task.inboxCount()).toEqual({ blocked: 5, resetRequested: 2 });
+    expect(counted()).toEqual({ blocked: 5, requested: 2 });
+    expect(await f.as("viewer").task.inboxCount({ sessionId: "s2" })).toEqual({ blocked: 2, resetRequested: 2 });
+    expect(await f.as("viewer").task.inboxCount({ sessionId: "s1" })).toEqual({ blocked: 3, resetRequested: 0 });
+
+    await f.as("lead").task.approveReset({ sessionId: "s2", key: "d", reason: "ok" });
+    await f.as("verifier").task.block({ sessionId: "s1", key: "e", failures: ["lint"] });
+    expect(await f.as("viewer").task.inboxCount()).toEqual({ blocked: 5, resetRequested: 1 });
+    await f.as("lead").task.approveReset({ sessionId: "s1", key: "e", reason: "ok" });
+    expect(await f.as("viewer").task.inboxCount()).toEqual({ blocked: 4, resetRequested: 1 });
+    expect(counted()).toEqual({ blocked: 4, requested: 1 });
+    expect((await f.as("viewer").task.inbox()).items).toHaveLength(4);
+  });
+
+  it("answers zero on an empty ledger, NOT_FOUND for an unknown session, and names a bad field", async () => {
+    const f = setup();
+    expect(await f.as("viewer").task.inboxCount()).toEqual({ blocked: 0, resetRequested: 0 });
+    await expectNotFound(f.as("viewer").task.inboxCount({ sessionId: "nope" }));
+    await expectBadRequest(f.as("viewer").task.inboxCount({ sessionId: "bad id!" }), "sessionId");
+  });
+});
+
+it("finds blocked tasks through the partial index that holds only them, for the list and the count", async () => {
+  const f = await world();
+  const prepare = vi.spyOn(f.db.$client, "prepare");
+  await f.as("viewer").task.inbox({ limit: 2 });
+  await f.as("viewer").task.inboxCount();
+  const statements = prepare.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes("'blocked'") && sql.includes('from "tasks"'));
+  prepare.mockRestore();
+  expect(statements).toHaveLength(2);
+  for (const sql of statements) {
+    const nulls = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
+    const plan = rows<{ detail: string }>(f.db, `explain query plan ${sql}`, ...nulls).map((r) => r.detail);
+    expect(plan.join("\n")).toMatch(/USING (COVERING )?INDEX tasks_inbox_idx/);
+  }
+});
+
+it("keeps a verified task out of the inbox", async () => {
+  const f = setup();
+  await f.as("orchestrator").session.create({ id: "s1" });
+  await f.as("orchestrator").task.create({ sessionId: "s1", key: "ok", title: "fine" });
+  await f.as("developer").task.claim({ sessionId: "s1", key: "ok" });
+  await f.as("verifier").task.verify({ sessionId: "s1", key: "ok", proofpack: PASSED });
+  expect(await f.as("viewer").task.inbox()).toEqual({ items: [], nextCursor: null });
+});

@@ -1,0 +1,189 @@
+import { type SQL, and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db, DbOrTx, Tx } from "@/db/client";
+import { sessions, taskTransitions, tasks } from "@/db/schema";
+import { ValidationError } from "@/server/domain/errors";
+import type { Proofpack } from "@/server/domain/task-machine";
+import { loadSession } from "../session/load";
+import { InboxInput } from "./schemas";
+
+export interface InboxItem {
+  taskId: number;
+  key: string;
+  title: string;
+  description: string | null;
+  assignee: string | null;
+  /** For `task.approveReset({ expectedVersion })`: refuse if someone moved the task since. */
+  version: number;
+  /** Resets already approved on this task: this is attempt `resetCount + 1`. */
+  resetCount: number;
+  evidence: string[] | null;
+  failures: string[];
+  proofpack: Proofpack | null;
+  /** Who claimed the work that was judged; null when the task was blocked without a claim (observe, imports). */
+  claimant: { label: string; principal: string | null; at: Date | null } | null;
+  /** Who blocked it (a verifier or lead), or who reported it blocked in an observe session. */
+  blocker: { label: string; principal: string | null; role: string | null; move: string };
+  resetRequest: { by: string; principal: string | null; reason: string | null; at: Date | null } | null;
+  /** When the task last entered `blocked` (from its transition), i.e. how long it has waited. */
+  blockedSince: Date;
+  session: { id: string; requirements: string | null; status: string; source: string; enforcement: string; mode: string | null };
+}
+
+export interface InboxPage {
+  items: InboxItem[];
+  /** Pass back as `cursor`; null when this page is the last. */
+  nextCursor: string | null;
+}
+
+/**
+ * `status = 'blocked'` as a literal, not a bound parameter: SQLite uses the partial index
+ * `tasks_inbox_idx` (which holds only blocked tasks) only when the query repeats its predicate.
+ */
+export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
+
+/**
+ * When the task last entered `blocked`: its latest transition into blocked from another state
+ * (a reset request is blocked → blocked and does not restart the wait). `blocked_at` and
+ * `updated_at` only stand in for rows written without a transition (raw SQL). Spelled out with
+ * the table named: Drizzle leaves columns unqualified in a one-table select, and an unqualified
+ * "id" inside the subquery would be the transition's own id.
+ */
+const blockedSinceMs = sql<number>`coalesce(
+  (select tt.at from task_transitions tt
+    where tt.task_id = "tasks"."id" and tt.to_status = 'blocked' and tt.from_status is not 'blocked'
+    order by tt.id desc limit 1),
+  "tasks"."blocked_at", "tasks"."updated_at")`;
+
+/**
+ * The approvals inbox: every blocked task across sessions (or one session's), tasks with a reset
+ * request first, then the longest-waiting first. Keyset-paginated on (reset requested, blocked
+ * since, id): a page is the same however many tasks get blocked or reset meanwhile, never OFFSET.
+ * Three reads for any page size (the ordered ids, their rows with sessions, their transitions),
+ * in one read snapshot so a task moved meanwhile cannot show half its old state.
+ */
+export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
+  const input = InboxInput.parse(raw);
+  return db.transaction((tx) => readPage(tx, input));
+}
+
+function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
+  if (input.sessionId !== undefined) loadSession(db, input.sessionId);
+
+  const blocked = db.$with("blocked").as(
+    db
+      .select({ id: tasks.id, resetRequested: sql<number>`${tasks.resetRequested}`.as("reset_requested"), blockedSince: blockedSinceMs.as("blocked_since") })
+      .from(tasks)
+      .where(and(IS_BLOCKED, input.sessionId !== undefined ? eq(tasks.sessionId, input.sessionId) : undefined)),
+  );
+  const where: SQL[] = [];
+  if (input.cursor) {
+    const [reset, since, id] = decodeCursor(input.cursor);
+    where.push(
+      or(
+        lt(blocked.resetRequested, reset),
+        and(eq(blocked.resetRequested, reset), or(gt(blocked.blockedSince, since), and(eq(blocked.blockedSince, since), gt(blocked.id, id)))),
+      )!,
+    );
+  }
+  const order = db
+    .with(blocked)
+    .select()
+    .from(blocked)
+    .where(and(...where))
+    .orderBy(desc(blocked.resetRequested), asc(blocked.blockedSince), asc(blocked.id))
+    .limit(input.limit + 1)
+    .all();
+  const page = order.slice(0, input.limit);
+  const last = page.at(-1);
+  const nextCursor = order.length > input.limit && last ? encodeCursor(last.resetRequested, last.blockedSince, last.id) : null;
+  return { items: loadItems(db, page), nextCursor };
+}
+
+function loadItems(db: DbOrTx, page: { id: number; blockedSince: number }[]): InboxItem[] {
+  if (page.length === 0) return [];
+  const ids = page.map((p) => p.id);
+  const rows = db
+    .select({
+      task: {
+        id: tasks.id,
+        key: tasks.key,
+        title: tasks.title,
+        description: tasks.description,
+        assignee: tasks.assignee,
+        version: tasks.version,
+        resetCount: tasks.resetCount,
+        evidence: tasks.evidence,
+        failures: tasks.failures,
+        proofpack: tasks.proofpack,
+        claimedBy: tasks.claimedBy,
+        claimedByPrincipal: tasks.claimedByPrincipal,
+        claimedAt: tasks.claimedAt,
+        blockedBy: tasks.blockedBy,
+        blockedByPrincipal: tasks.blockedByPrincipal,
+        resetRequested: tasks.resetRequested,
+        resetRequestedBy: tasks.resetRequestedBy,
+        resetRequestedAt: tasks.resetRequestedAt,
+        resetReason: tasks.resetReason,
+      },
+      session: { id: sessions.id, requirements: sessions.requirements, status: sessions.status, source: sessions.source, enforcement: sessions.enforcement, mode: sessions.mode },
+    })
+    .from(tasks)
+    .innerJoin(sessions, eq(sessions.id, tasks.sessionId))
+    .where(inArray(tasks.id, ids))
+    .all();
+  // Only the transitions that end in `blocked`: the block (or report) and any reset request.
+  const t = taskTransitions;
+  const transitions = db
+    .select({ id: t.id, taskId: t.taskId, move: t.move, fromStatus: t.fromStatus, actor: t.actor, principalId: t.principalId, role: t.role, reason: t.reason, failures: t.failures, proofpack: t.proofpack, claimant: t.claimant, at: t.at })
+    .from(taskTransitions)
+    .where(and(inArray(taskTransitions.taskId, ids), eq(taskTransitions.toStatus, "blocked")))
+    .orderBy(asc(taskTransitions.id))
+    .all();
+  const byId = new Map(rows.map((r) => [r.task.id, r]));
+  return page.map(({ id, blockedSince }) => {
+    const { task, session } = byId.get(id)!;
+    const mine = transitions.filter((t) => t.taskId === id);
+    const entered = mine.filter((t) => t.fromStatus !== "blocked").at(-1);
+    const request = mine.filter((t) => t.move === "request_reset" && (!entered || t.id > entered.id)).at(-1);
+    const claimantLabel = task.claimedBy ?? entered?.claimant ?? null;
+    return {
+      taskId: task.id,
+      key: task.key,
+      title: task.title,
+      description: task.description,
+      assignee: task.assignee,
+      version: task.version,
+      resetCount: task.resetCount,
+      evidence: task.evidence,
+      failures: task.failures ?? entered?.failures ?? [],
+      proofpack: task.proofpack ?? entered?.proofpack ?? null,
+      claimant: claimantLabel === null ? null : { label: claimantLabel, principal: task.claimedBy !== null ? task.claimedByPrincipal : null, at: task.claimedBy !== null ? task.claimedAt : null },
+      blocker: {
+        label: task.blockedBy ?? entered?.actor ?? "unknown",
+        principal: task.blockedBy !== null ? task.blockedByPrincipal : (entered?.principalId ?? null),
+        role: entered?.role ?? null,
+        move: entered?.move ?? "block",
+      },
+      resetRequest: task.resetRequested
+        ? { by: task.resetRequestedBy ?? request?.actor ?? "unknown", principal: request?.principalId ?? null, reason: task.resetReason ?? request?.reason ?? null, at: task.resetRequestedAt ?? request?.at ?? null }
+        : null,
+      blockedSince: new Date(blockedSince),
+      session,
+    };
+  });
+}
+
+function encodeCursor(reset: number, since: number, id: number): string {
+  return Buffer.from(JSON.stringify([reset, since, id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): [number, number, number] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown;
+    if (Array.isArray(value) && value.length === 3 && value.every((n) => Number.isInteger(n))) return value as [number, number, number];
+  } catch {
+    // fall through
+  }
+  throw new ValidationError("cursor", "inbox.cursor_invalid", "is not a cursor this list returned");
+}

@@ -1,0 +1,21 @@
+import type { Db } from "@/db/client";
+import type { CompletionVerdict } from "@/server/domain/completion-gate";
+import { loadSession } from "../session/load";
+import { evaluateSessionCompletion } from "./check";
+
+export interface CompletionPreview extends CompletionVerdict {
+  sessionId: string;
+}
+
+/**
+ * What the completion gate would say about the session right now, for the session header:
+ * the same rows and the same `evaluateCompletion` as `checkCompletion`, but nothing is recorded,
+ * so anyone who may read the session may ask. The reads share one snapshot (a deferred read
+ * transaction): a writer committing between them cannot mix two states into one verdict.
+ */
+export function previewCompletion(db: Db, input: { sessionId: string }): CompletionPreview {
+  return db.transaction((tx) => {
+    loadSession(tx, input.sessionId);
+    return { sessionId: input.sessionId, ...evaluateSessionCompletion(tx, input.sessionId) };
+  });
+}

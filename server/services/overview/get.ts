@@ -1,0 +1,162 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { z } from "zod";
+import type { Db, Tx } from "@/db/client";
+import { completionChecks, events, sessions } from "@/db/schema";
+import type { TaskStatus } from "@/server/domain/task-machine";
+import { type InboxCount, inboxCount } from "../approvals/count";
+import { describeEvent } from "./describe-event";
+
+export const OverviewInput = z
+  .object({
+    /** How many live sessions to list (newest first); `live.total` counts them all. */
+    liveLimit: z.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+export type OverviewInput = z.input<typeof OverviewInput>;
+
+export interface LiveSession {
+  id: string;
+  requirements: string | null;
+  mode: string | null;
+  source: string;
+  enforcement: string;
+  startedAt: Date;
+  tasks: { total: number; completed: number; blocked: number; claimed: number; unverified: number };
+  criteria: { required: number; met: number };
+}
+
+export interface RecentCheck {
+  id: number;
+  sessionId: string;
+  accepted: boolean;
+  reasons: string[];
+  metCount: number;
+  totalCount: number;
+  source: string;
+  claimedVerdict: string | null;
+  actor: string;
+  at: Date;
+}
+
+export interface ActivityItem {
+  id: number;
+  at: Date;
+  type: string;
+  sessionId: string | null;
+  actor: string;
+  role: string | null;
+  entity: string;
+  entityId: string | null;
+  summary: string;
+}
+
+export interface Overview {
+  sessions: { total: number; active: number; completed: number; failed: number };
+  live: { total: number; items: LiveSession[] };
+  /** Tasks by state across every session, from the sessions' rollups; `unverified` = completed with no verification. */
+  tasks: Record<TaskStatus, number> & { total: number; unverified: number };
+  inbox: InboxCount;
+  /** The last 10 completion checks across sessions, newest first. */
+  recentChecks: RecentCheck[];
+  /** The last 20 events, newest first, each with a one-line summary. */
+  activity: ActivityItem[];
+}
+
+const RECENT_CHECKS = 10;
+const ACTIVITY = 20;
+
+/**
+ * Everything the `/` page shows, in a handful of reads that never count task or criteria rows:
+ * session and task totals are sums of the rollups the triggers keep on `sessions`; the lists are
+ * index range scans of a few rows each. One read snapshot, so the figures agree with each other.
+ */
+export function getOverview(db: Db, raw: OverviewInput = {}): Overview {
+  const input = OverviewInput.parse(raw);
+  return db.transaction((tx) => readOverview(tx, input));
+}
+
+function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
+  const s = sessions;
+  const sum = (column: AnySQLiteColumn) => sql<number>`coalesce(sum(${column}), 0)`;
+  const totals = db
+    .select({
+      total: sql<number>`count(*)`,
+      active: sql<number>`coalesce(sum(${s.status} = 'active'), 0)`,
+      completed: sql<number>`coalesce(sum(${s.status} = 'completed'), 0)`,
+      failed: sql<number>`coalesce(sum(${s.status} = 'failed'), 0)`,
+      tasksTotal: sum(s.tasksTotal),
+      pending: sum(s.tasksPending),
+      inProgress: sum(s.tasksInProgress),
+      claimed: sum(s.tasksClaimed),
+      verified: sum(s.tasksVerified),
+      blocked: sum(s.tasksBlocked),
+      tasksCompleted: sum(s.tasksCompleted),
+      unverified: sum(s.tasksUnverified),
+    })
+    .from(s)
+    .get()!;
+
+  const live = db
+    .select({
+      id: s.id,
+      requirements: s.requirements,
+      mode: s.mode,
+      source: s.source,
+      enforcement: s.enforcement,
+      startedAt: s.startedAt,
+      tasksTotal: s.tasksTotal,
+      tasksCompleted: s.tasksCompleted,
+      tasksBlocked: s.tasksBlocked,
+      tasksClaimed: s.tasksClaimed,
+      tasksUnverified: s.tasksUnverified,
+      criteriaRequired: s.criteriaRequired,
+      criteriaRequiredMet: s.criteriaRequiredMet,
+    })
+    .from(s)
+    .where(eq(s.status, "active"))
+    .orderBy(desc(s.startedAt), desc(s.id))
+    .limit(input.liveLimit)
+    .all();
+
+  const c = completionChecks;
+  const recentChecks = db
+    .select({ id: c.id, sessionId: c.sessionId, accepted: c.accepted, reasons: c.reasons, metCount: c.metCount, totalCount: c.totalCount, source: c.source, claimedVerdict: c.claimedVerdict, actor: c.actor, at: c.at })
+    .from(c)
+    .orderBy(desc(c.at), desc(c.id))
+    .limit(RECENT_CHECKS)
+    .all();
+
+  // Newest written first: the order the live stream continues in.
+  const activity = db.select().from(events).orderBy(desc(events.id)).limit(ACTIVITY).all();
+
+  return {
+    sessions: { total: totals.total, active: totals.active, completed: totals.completed, failed: totals.failed },
+    live: {
+      total: totals.active,
+      items: live.map((row) => ({
+        id: row.id,
+        requirements: row.requirements,
+        mode: row.mode,
+        source: row.source,
+        enforcement: row.enforcement,
+        startedAt: row.startedAt,
+        tasks: { total: row.tasksTotal, completed: row.tasksCompleted, blocked: row.tasksBlocked, claimed: row.tasksClaimed, unverified: row.tasksUnverified },
+        criteria: { required: row.criteriaRequired, met: row.criteriaRequiredMet },
+      })),
+    },
+    tasks: {
+      total: totals.tasksTotal,
+      pending: totals.pending,
+      in_progress: totals.inProgress,
+      claimed: totals.claimed,
+      verified: totals.verified,
+      blocked: totals.blocked,
+      completed: totals.tasksCompleted,
+      unverified: totals.unverified,
+    },
+    inbox: inboxCount(db),
+    recentChecks,
+    activity: activity.map((e) => ({ id: e.id, at: e.at, type: e.type, sessionId: e.sessionId, actor: e.actor, role: e.role, entity: e.entity, entityId: e.entityId, summary: describeEvent(e) })),
+  };
+}

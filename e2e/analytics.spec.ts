@@ -1,11 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type Database from "better-sqlite3";
 import type { Locator, Page, Route } from "@playwright/test";
-import { expect as baseExpect, screenshot, test } from "./fixtures";
-
-// The page is long and the machine that runs the suite is shared: allow for a slow render.
-test.describe.configure({ timeout: 90_000 });
-const expect = baseExpect.configure({ timeout: 15_000 });
+import { expect, screenshot, test } from "./fixtures";
 
 /*
  * Every expected number here is recomputed from the ledger's rows with plain SQL and a walk over
@@ -308,7 +304,7 @@ test("while new filters load, the previous figures stay on screen, marked as upd
 });
 
 test.describe("when the figures cannot be loaded", () => {
-  test.use({ expectedConsoleErrors: [/status of 500/] });
+  test.use({ expectedConsoleErrors: /status of 500/ });
 
   test("a failed load is shown as a failure, not as empty figures, and Try again loads them", async ({ page, ledger }) => {
     await page.goto("/analytics");

@@ -93,7 +93,7 @@ export function AnalyticsFigures() {
     if (data) report(data);
   }, [data, report]);
 
-  // Shaped once per answer: a refetch that brings the same object re-renders no chart.
+  // Shaped once per answer; FigureSection redraws only the figures whose shape changed.
   const sections = useMemo(() => (data ? analyticsSections(data).map((section) => ({ section, notes: ignoredNotes(data, section.figure) })) : []), [data]);
   if (!data) {
     if (query.isError) {

@@ -9,11 +9,18 @@ import { FigureChart } from "./figure-chart";
 import type { Block, Section, Stat } from "./section-kit";
 import { type Table, formatCell, tableCsv } from "./table";
 
+type SectionProps = { section: Section; notes: string[]; bucket: Bucket; fileTag: string };
+
 /**
- * One figure: what it counts, the filters it could not apply, its headline numbers and its blocks.
- * Memoized: the page re-renders on every filter keystroke and refetch, the charts need not.
+ * Whether a section would render the same. Every live refetch brings a new answer (its timings
+ * differ) though most figures did not change; comparing the small shaped tables costs far less
+ * than drawing their charts again.
  */
-export const FigureSection = memo(function FigureSection({ section, notes, bucket, fileTag }: { section: Section; notes: string[]; bucket: Bucket; fileTag: string }) {
+const sameSection = (a: SectionProps, b: SectionProps) =>
+  a.bucket === b.bucket && a.fileTag === b.fileTag && JSON.stringify(a.notes) === JSON.stringify(b.notes) && JSON.stringify(a.section) === JSON.stringify(b.section);
+
+/** One figure: what it counts, the filters it could not apply, its headline numbers and its blocks. */
+export const FigureSection = memo(function FigureSection({ section, notes, bucket, fileTag }: SectionProps) {
   const headingId = `${section.id}-heading`;
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
@@ -42,7 +49,7 @@ export const FigureSection = memo(function FigureSection({ section, notes, bucke
       )}
     </section>
   );
-});
+}, sameSection);
 
 function Stats({ stats, bucket }: { stats: Stat[]; bucket: Bucket }) {
   return (

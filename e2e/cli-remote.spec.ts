@@ -391,25 +391,27 @@ test.describe("remote mode: roles and tokens over HTTP", () => {
       refused(1, ["--url", URL, "--json"], "create-session", `${s}-none`, "simple", "x"),
       refused(1, ["--url", URL, "--token", "pg_not-a-real-token"], "get-session", s),
     ]);
-    expect(none.stderr).toContain("sign in or send an API token");
-    expect(JSON.parse(noneJson.stderr)).toMatchObject({ error: { message: expect.stringContaining("sign in or send an API token") } });
-    expect(bogus.stderr).toContain("sign in or send an API token");
+    expect(none.stderr).toContain("proofgate: auth.required: sign in or send an API token");
+    expect(none.stderr).toContain("--token pg_… or PROOFGATE_TOKEN");
+    expect(JSON.parse(noneJson.stderr)).toEqual({ error: { rule: "auth.required", message: "auth.required: sign in or send an API token (Authorization: Bearer …)" } });
+    expect(bogus.stderr).toContain("proofgate: auth.token: the API token is unknown, revoked or expired");
 
     const created = JSON.parse((await ok(["--db", E2E_DB, "--json"], "token", "create", "--name", uniqueId("e2e-cli-revoked"), "--role", "agent")).stdout) as IssuedToken;
     const as = ["--url", URL, "--token", created.token, "--agent-id", "soon_revoked"];
     await ok(as, "create-task-group", "t", s, "Before the revocation");
     await ok(["--db", E2E_DB], "token", "revoke", String(created.id));
     const revoked = await refused(1, as, "create-task-group", "u", s, "After the revocation");
-    expect(revoked.stderr).toContain("sign in or send an API token");
-    await refused(1, as, "get-session", s);
+    expect(revoked.stderr).toContain("proofgate: auth.token: the API token is unknown, revoked or expired");
+    const revokedJson = await refused(1, [...as, "--json"], "get-session", s);
+    expect(JSON.parse(revokedJson.stderr)).toEqual({ error: { rule: "auth.token", message: "auth.token: the API token is unknown, revoked or expired" } });
     const list = await ok(["--db", E2E_DB], "token", "list");
     expect(list.stdout).toMatch(new RegExp(`#${created.id} .*${created.name}\\s+agent\\s+revoked`));
     expect(rows(m.db, "SELECT key FROM tasks WHERE session_id = ?", s)).toEqual([{ key: "t" }]);
 
     // The same answers straight over HTTP.
     const get = (token?: string) => trpcQuery("session.get", { id: s }, token);
-    expect(await get()).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED" } } } } });
-    expect(await get(created.token)).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED" } } } } });
+    expect(await get()).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED", rule: "auth.required" } } } } });
+    expect(await get(created.token)).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED", rule: "auth.token" } } } } });
     expect(await get(tokens.viewer.token)).toMatchObject({ status: 200, body: { result: { data: { json: { id: s } } } } });
     const write = await fetch(`${URL}/api/trpc/session.create`, {
       method: "POST",

@@ -17,9 +17,19 @@ export class UsageError extends Error {}
 export function handleError(error: unknown, json: boolean): number {
   const { code, payload } = describe(toDomainError(error));
   if (json) process.stderr.write(`${JSON.stringify({ error: payload })}\n`);
-  else process.stderr.write(`proofgate: ${payload.message}${payload.reasons ? `\n${payload.reasons.map((r) => `  - ${r}`).join("\n")}` : ""}\n`);
+  else {
+    const hint = payload.rule ? HINTS[payload.rule] : undefined;
+    const reasons = payload.reasons ? `\n${payload.reasons.map((r) => `  - ${r}`).join("\n")}` : "";
+    process.stderr.write(`proofgate: ${payload.message}${reasons}${hint ? `\n  ${hint}` : ""}\n`);
+  }
   return code;
 }
+
+/** What a person at a shell can do about a refusal that the server's message cannot know. */
+const HINTS: Readonly<Record<string, string>> = {
+  "auth.required": "remote mode needs an API token: --token pg_… or PROOFGATE_TOKEN (an operator makes one with proofgate token create)",
+  "auth.token": "check --token / PROOFGATE_TOKEN; proofgate token list shows which tokens are revoked",
+};
 
 function describe(error: unknown): { code: number; payload: { rule?: string; message: string; reasons?: readonly string[] } } {
   if (error instanceof GateRejectedError) return { code: EXIT.refused, payload: { rule: error.rule, message: error.message, reasons: error.reasons } };

@@ -280,14 +280,22 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       const events = jsonLines<EventLine>((await ok(m.as("viewer"), "events", "--session", s)).stdout);
       expect(events.map((e) => e.type)).toEqual(["session.created", "task.created", "task.claimed", "task.blocked", "task.reset_requested", "task.reset_approved"]);
       expect(events.find((e) => e.type === "task.blocked")).toMatchObject({ actor: "verification-agent", data: { key: "dash", from: "claimed", to: "blocked" } });
-      if (m.name === "remote") {
-        // No command prints a task's transitions (get-task-groups shows the current attempt only); the
-        // API's task.get does, and keeps the blocked attempt with its failures after the reset.
-        const task = await trpcQuery("task.get", { sessionId: s, key: "dash" }, tokens.viewer.token);
-        expect(task.status).toBe(200);
-        expect(task.body.result?.data.json).toMatchObject({ status: "pending", transitions: expect.arrayContaining([expect.objectContaining({ move: "block", actor: "verification-agent", claimant: "react-18-specialist" })]) });
-        expect(JSON.stringify(task.body)).toContain("component_tests - 3 tests failing");
-      }
+      // get-task shows the whole history: the blocked attempt, with its claim and failures, survives the reset.
+      const history = JSON.parse((await ok(m.as("viewer"), "--json", "get-task", s, "dash")).stdout) as { status: string; transitions: Record<string, unknown>[] };
+      expect(history.status).toBe("pending");
+      expect(history.transitions.map((t) => [t.move, t.fromStatus, t.toStatus, t.actor])).toEqual([
+        ["create", null, "pending", "workflow-orchestrator"],
+        ["claim", "pending", "claimed", "react-18-specialist"],
+        ["block", "claimed", "blocked", "verification-agent"],
+        ["request_reset", "blocked", "blocked", "workflow-orchestrator"],
+        ["approve_reset", "blocked", "pending", "lead@example.com"],
+      ]);
+      expect(history.transitions[1]).toMatchObject({ evidence: ["screenshots/dashboard.png"], role: m.name === "remote" ? "agent" : "admin" });
+      expect(history.transitions[2]).toMatchObject({ claimant: "react-18-specialist", failures, proofpack, role: m.name === "remote" ? "verifier" : "admin" });
+      const pretty = (await ok(m.as("viewer"), "get-task", s, "dash")).stdout;
+      expect(pretty).toMatch(/claimed → blocked\s+block\s+by verification-agent/);
+      expect(pretty).toContain("failures: browser_screenshot - Screenshot missing; component_tests - 3 tests failing");
+      expect(pretty).toMatch(/blocked → pending\s+approve_reset\s+by lead@example\.com \((lead|admin)\)\n\s+reason: retry with the fixes/);
       expect(rows(m.db, "SELECT move, claimant, failures, proofpack FROM task_transitions WHERE session_id = ? AND move = 'block'", s)).toEqual([
         { move: "block", claimant: "react-18-specialist", failures: JSON.stringify(failures), proofpack: JSON.stringify(proofpack) },
       ]);

@@ -27,12 +27,14 @@ import {
   removeWorkspaces,
   rows,
   start,
+  tcpProxy,
   uniqueId,
   until,
   workspace,
 } from "./cli-helpers";
 
-const URL = `http://127.0.0.1:${Number(process.env.PROOFGATE_E2E_PORT ?? 3100)}`;
+const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
+const URL = `http://127.0.0.1:${PORT}`;
 
 interface EventLine {
   id: number;
@@ -477,7 +479,7 @@ test.describe("the event stream", () => {
       const resumed = start([...remote.as("viewer"), "events", "--session", s, "--since", String(last), "--follow"]);
       try {
         await until(() => jsonLines(resumed.stdout()).length >= missed.length, "the missed events");
-        // Give a repeat a chance to show before stopping (the follower polls every 100 ms).
+        // Give a repeat a chance to show before stopping.
         await new Promise((resolve) => setTimeout(resolve, 500));
       } finally {
         await resumed.interrupt();
@@ -488,6 +490,57 @@ test.describe("the event stream", () => {
     } finally {
       await follower.interrupt();
     }
+  });
+
+  test("a remote --follow reads the SSE stream and, when the connection drops, reconnects from the last id: no gap, no repeat", async () => {
+    const remote = mode("remote");
+    const s = uniqueId("drop");
+    const local = (label: string) => ["--db", E2E_DB, "--agent-id", label];
+    await ok(remote.as("orchestrator"), "create-session", s, "simple", "Dropped connections");
+    await ok(remote.as("orchestrator"), "create-task-group", "t", s, "Watched through outages");
+    await ok(remote.as("orchestrator"), "create-session", `${s}-other`, "simple", "Another session's events");
+
+    const proxy = await tcpProxy(PORT);
+    const follower = start(["--url", proxy.url, "--token", tokens.viewer.token, "events", "--session", s, "--follow"]);
+    let first = 0;
+    try {
+      const seen = () => jsonLines<EventLine>(follower.stdout());
+      for (let probe = 1; seen().length === 0; probe++) {
+        expect(probe, "the follower printed none of the probes").toBeLessThanOrEqual(10);
+        await ok(local("prober"), "save-event", s, "probe", JSON.stringify({ probe }));
+        await until(() => seen().length > 0, "a probe event", 1_500).catch(() => undefined);
+      }
+      first = seen()[0]!.id;
+
+      // An outage: the connection drops and reconnects are refused while other processes write.
+      await proxy.down();
+      await ok(local("developer_1"), "claim", s, "t", "--evidence", "outage.txt");
+      await ok(local("orchestrator"), "create-task-group", "x", `${s}-other`, "Not followed");
+      await ok(local("qa_expert_1"), "verify", s, "t", "--check", "tests=pass");
+      await until(() => follower.stderr().includes("event stream lost"), "the follower to notice the drop");
+      await proxy.up();
+      await until(() => seen().some((e) => e.type === "task.verified"), "the events written during the outage");
+      expect(follower.stderr()).toContain("event stream restored");
+
+      // A second drop, the listener back at once.
+      await proxy.down();
+      await proxy.up();
+      await ok(local("orchestrator"), "complete", s, "t");
+      await until(() => seen().some((e) => e.type === "task.completed"), "the event after the second drop");
+      await new Promise((resolve) => setTimeout(resolve, 500)); // room for a repeat to show
+    } finally {
+      await follower.interrupt();
+      await proxy.close();
+    }
+    const result = await follower.done;
+    expect(result.code, result.stderr).toBe(0);
+    const stored = rows<{ id: number; type: string }>(E2E_DB, "SELECT id, type FROM events WHERE session_id = ? AND id >= ? ORDER BY id", s, first);
+    expect(stored.map((e) => e.type).slice(-3)).toEqual(["task.claimed", "task.verified", "task.completed"]);
+    expect(jsonLines<EventLine>(result.stdout).map((e) => [e.id, e.type])).toEqual(stored.map((e) => [e.id, e.type]));
+    // Over the subscription, not by polling the list: one events.stream request per connection.
+    const relayed = proxy.requests();
+    expect(relayed.filter((r) => r.startsWith("GET /api/trpc/events.stream")).length).toBeGreaterThanOrEqual(3);
+    expect(relayed.filter((r) => r.includes("events.list"))).toEqual([]);
   });
 
   test("events --since returns exactly the events after the id, in order, with no duplicates, in both modes", async () => {

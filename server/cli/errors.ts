@@ -44,7 +44,7 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
     const rule = data?.rule ?? (cause instanceof DomainError ? cause.rule : undefined);
     const code = exitCodeOf(error) ?? EXIT.unreachable;
     const message =
-      cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${error.message}` : error.message;
+      cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${innermost(error)}` : error.message;
     return { code, payload: { rule, message, reasons } };
   }
   if (error instanceof DatabaseMissingError) return { code: EXIT.unreachable, payload: { message: error.message } };
@@ -58,4 +58,15 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
     return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
   }
   return { code: EXIT.unreachable, payload: { message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+}
+
+/** fetch says "fetch failed"; the cause under it says why ("connect ECONNREFUSED 127.0.0.1:3000"). */
+function innermost(error: Error): string {
+  let message = error.message;
+  let cause = error.cause;
+  for (let depth = 0; depth < 10 && cause !== null && typeof cause === "object"; depth++, cause = (cause as { cause?: unknown }).cause) {
+    const text = (cause as { message?: unknown }).message;
+    if (typeof text === "string" && text) message = text;
+  }
+  return message;
 }

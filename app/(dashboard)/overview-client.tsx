@@ -10,7 +10,7 @@ import { Card } from "@/app/ui/card";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { OVERVIEW_INPUT } from "./overview-queries";
-import { QueryBoundary } from "./sessions/query-boundary";
+import { QueryBoundary } from "@/app/ui/query-boundary";
 import { SessionFlags, SessionLink, SessionProgress } from "./sessions/session-parts";
 
 type Overview = inferRouterOutputs<AppRouter>["session"]["overview"];

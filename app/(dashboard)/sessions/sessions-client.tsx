@@ -8,7 +8,7 @@ import { useTRPC } from "@/app/trpc/client";
 import { StatusBadge } from "@/app/ui/badge";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
-import { QueryBoundary } from "./query-boundary";
+import { QueryBoundary } from "@/app/ui/query-boundary";
 import { SessionFilters } from "./session-filters";
 import { SessionFlags, SessionLink, SessionProgress } from "./session-parts";
 import { type SessionsView, clearFilters, hasFilters, sessionsHref, toListInput } from "./sessions-view";

@@ -16,7 +16,8 @@ import { useViewer } from "../viewer";
 import { ConfirmDialog } from "./confirm-dialog";
 import { type FormErrors, toFormErrors } from "./form-errors";
 import { InputField, SelectField } from "./form-field";
-import { QueryBoundary } from "./query-boundary";
+import { QueryBoundary } from "@/app/ui/query-boundary";
+import { TableSkeleton } from "./table-skeleton";
 import { USER_ROLES, type UserRole, roleSummary } from "./roles";
 
 type User = inferRouterOutputs<AppRouter>["admin"]["users"][number];
@@ -32,7 +33,7 @@ export function UsersClient() {
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
       <CreateUserForm />
       <Card title="Users" id="users">
-        <QueryBoundary title="Could not load the users">
+        <QueryBoundary errorTitle="Could not load the users" fallback={<TableSkeleton />}>
           <UsersTable />
         </QueryBoundary>
       </Card>

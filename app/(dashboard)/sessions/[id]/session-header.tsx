@@ -1,13 +1,13 @@
 "use client";
 
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { type ReactNode, Suspense } from "react";
+import type { ReactNode } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
 import { ProgressBar } from "@/app/ui/progress-bar";
 import { Time } from "@/app/ui/time";
 import { CompletionGate } from "./completion-gate";
-import { SectionBoundary } from "./section-boundary";
+import { QueryBoundary } from "@/app/ui/query-boundary";
 
 /** Who ran the session, what it was for, where it stands, and whether it may complete. */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -54,11 +54,9 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           </Fact>
         )}
       </dl>
-      <SectionBoundary title="Completion gate">
-        <Suspense fallback={<div className="h-24 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />}>
-          <CompletionGate sessionId={sessionId} />
-        </Suspense>
-      </SectionBoundary>
+      <QueryBoundary errorTitle="Could not load the completion gate" fallback={<div className="h-24 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />}>
+        <CompletionGate sessionId={sessionId} />
+      </QueryBoundary>
     </header>
   );
 }

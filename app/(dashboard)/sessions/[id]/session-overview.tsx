@@ -1,29 +1,22 @@
 "use client";
 
-import { Suspense } from "react";
+import { QueryBoundary } from "@/app/ui/query-boundary";
 import { CompletionChecks } from "./completion-checks";
 import { CriteriaSection } from "./criteria-section";
-import { SectionBoundary } from "./section-boundary";
 import { TasksBoard } from "./tasks-board";
 
 export function SessionOverview({ sessionId }: { sessionId: string }) {
   return (
     <div className="space-y-8">
-      <SectionBoundary title="Tasks">
-        <Suspense fallback={<Skeleton label="Loading tasks…" />}>
-          <TasksBoard sessionId={sessionId} />
-        </Suspense>
-      </SectionBoundary>
-      <SectionBoundary title="Success criteria">
-        <Suspense fallback={<Skeleton label="Loading success criteria…" />}>
-          <CriteriaSection sessionId={sessionId} />
-        </Suspense>
-      </SectionBoundary>
-      <SectionBoundary title="Completion checks">
-        <Suspense fallback={<Skeleton label="Loading completion checks…" />}>
-          <CompletionChecks sessionId={sessionId} />
-        </Suspense>
-      </SectionBoundary>
+      <QueryBoundary errorTitle="Could not load the tasks" fallback={<Skeleton label="Loading tasks…" />}>
+        <TasksBoard sessionId={sessionId} />
+      </QueryBoundary>
+      <QueryBoundary errorTitle="Could not load the success criteria" fallback={<Skeleton label="Loading success criteria…" />}>
+        <CriteriaSection sessionId={sessionId} />
+      </QueryBoundary>
+      <QueryBoundary errorTitle="Could not load the completion checks" fallback={<Skeleton label="Loading completion checks…" />}>
+        <CompletionChecks sessionId={sessionId} />
+      </QueryBoundary>
     </div>
   );
 }

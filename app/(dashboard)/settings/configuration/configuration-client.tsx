@@ -7,7 +7,8 @@ import { Badge } from "@/app/ui/badge";
 import { Card } from "@/app/ui/card";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
-import { QueryBoundary } from "../query-boundary";
+import { QueryBoundary } from "@/app/ui/query-boundary";
+import { TableSkeleton } from "../table-skeleton";
 
 /** Read-only: what the orchestrator is configured with — models per agent role, settings, and its workflow routing. */
 export function ConfigurationClient() {
@@ -15,16 +16,16 @@ export function ConfigurationClient() {
     <div className="space-y-6">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">Read-only. These tables are the orchestrator&apos;s configuration (BAZINGA&apos;s, kept with its column names), written by imports and the demo data.</p>
       <Card title="Models by agent role" id="model-config">
-        <QueryBoundary title="Could not load the model configuration">
+        <QueryBoundary errorTitle="Could not load the model configuration" fallback={<TableSkeleton />}>
           <ModelConfigTable />
         </QueryBoundary>
       </Card>
       <Card title="Configuration" id="configuration">
-        <QueryBoundary title="Could not load the configuration">
+        <QueryBoundary errorTitle="Could not load the configuration" fallback={<TableSkeleton />}>
           <ConfigurationTable />
         </QueryBoundary>
       </Card>
-      <QueryBoundary title="Could not load the workflow tables">
+      <QueryBoundary errorTitle="Could not load the workflow tables" fallback={<TableSkeleton />}>
         <WorkflowTables />
       </QueryBoundary>
     </div>

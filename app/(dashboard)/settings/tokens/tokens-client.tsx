@@ -14,7 +14,8 @@ import { Time, useNow } from "@/app/ui/time";
 import { ConfirmDialog } from "../confirm-dialog";
 import { type FormErrors, toFormErrors } from "../form-errors";
 import { InputField, SelectField } from "../form-field";
-import { QueryBoundary } from "../query-boundary";
+import { QueryBoundary } from "@/app/ui/query-boundary";
+import { TableSkeleton } from "../table-skeleton";
 import { TOKEN_ROLES, type TokenRole, roleSummary } from "../roles";
 
 type Token = inferRouterOutputs<AppRouter>["admin"]["tokens"][number];
@@ -27,7 +28,7 @@ export function TokensClient() {
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
       <CreateTokenForm />
       <Card title="API tokens" id="tokens">
-        <QueryBoundary title="Could not load the API tokens">
+        <QueryBoundary errorTitle="Could not load the API tokens" fallback={<TableSkeleton />}>
           <TokensTable />
         </QueryBoundary>
       </Card>

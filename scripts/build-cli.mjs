@@ -8,15 +8,17 @@
 //
 // Start-up of one local-mode call as a whole process,
 // `proofgate --db F update-success-criterion s1 A --status met --evidence x`, on the 2-core machine
-// this was built on, shared with other jobs. CPU time: mean task-clock of `perf stat -r 5`, median
-// of 7 interleaved rounds; wall: median of 21 runs timed with date +%s%N.
-//                                          CPU      wall (load avg ~1)   wall (load avg 12-18)
-//   before: ESM, packages external         757 ms   595 ms               2.5-2.7 s
-//   this build, from the code cache        255 ms   not measured         1.0-1.1 s
-//   `node -e 0`                            120 ms   116 ms               0.6-0.7 s
-// Where the rest goes: Node's own start, reading and deserialising the bundle and its cache,
-// zod and drizzle building their schemas (42 tables), opening SQLite. Remote calls: 870 ms → 287 ms
-// CPU (`get-session`), chiefly by not using fetch (undici is compiled on first use; see http.ts).
+// this was built on, shared with other jobs (load average 12-20). Wall: median of 21 runs timed with
+// date +%s%N, each under `chrt -f 50` so the other jobs do not queue it. CPU: mean task-clock of
+// `perf stat -r 5`, median of 7 interleaved rounds.
+//                                          wall median   CPU
+//   before: ESM, packages external         618-647 ms    757 ms
+//   this build, from the code cache        246-251 ms    255 ms
+//   `node -e 0`                            100-131 ms    120 ms
+// Of the 250 ms: ~115 Node's own start until bin/proofgate.mjs runs, ~17 reading the bundle and its
+// cache and deserialising it, ~85 the command (zod and drizzle building their schemas, 42 tables;
+// opening SQLite, the update). Remote `get-session`: 870 → 287 ms CPU, chiefly by not using fetch
+// (Node compiles its undici on first use; see server/cli/http.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";

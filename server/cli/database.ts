@@ -1,8 +1,5 @@
 import { type Command } from "commander";
-import { openDatabase, resolveDbPath } from "@/db/client";
-import { applyMigrations, findMigrationsFolder } from "@/db/migrate";
-import { MAX_DEMO_SESSIONS, generateDemoData } from "@/server/demo/generate";
-import { type GlobalOptions, positiveInt, seed } from "./options";
+import { type GlobalOptions, MAX_DEMO_SESSIONS, positiveInt, seed } from "./options";
 import { type Output } from "./output";
 
 /** Operator commands on the database file: `migrate` and `demo`. */
@@ -11,7 +8,8 @@ export function databaseCommands(program: Command, out: Output): void {
     .command("migrate")
     .description("Create the database file if needed and apply every pending migration")
     .addHelpText("after", "\nExample:\n  proofgate migrate --db ./data/proofgate.db")
-    .action((_options, command: Command) => {
+    .action(async (_options, command: Command) => {
+      const [{ openDatabase, resolveDbPath }, { applyMigrations, findMigrationsFolder }] = await Promise.all([import("@/db/client"), import("@/db/migrate")]);
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       const db = openDatabase(file, { migrate: false });
       const applied = applyMigrations(db.$client, findMigrationsFolder());
@@ -27,7 +25,8 @@ export function databaseCommands(program: Command, out: Output): void {
     .option("--seed <s>", "seed: the same seed gives the same data", seed, 1)
     .option("--if-empty", "do nothing when the database already has sessions")
     .addHelpText("after", "\nExamples:\n  proofgate demo --db /tmp/x.db --sessions 50\n  proofgate demo --sessions 10000 --seed 7")
-    .action((options: { sessions: number; seed: number; ifEmpty?: boolean }, command: Command) => {
+    .action(async (options: { sessions: number; seed: number; ifEmpty?: boolean }, command: Command) => {
+      const [{ openDatabase, resolveDbPath }, { generateDemoData }] = await Promise.all([import("@/db/client"), import("@/server/demo/generate")]);
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       const db = openDatabase(file);
       try {

@@ -1,4 +1,6 @@
 import { main } from "./index";
 
-// The bundled CLI's entry point (dist/cli.mjs): run, then exit with the command's code.
-process.exitCode = await main(process.argv);
+// The bundled CLI's entry point (dist/cli.cjs, run by bin/proofgate.mjs): run, then exit with the command's code.
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

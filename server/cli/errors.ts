@@ -1,9 +1,7 @@
-import { TRPCClientError } from "@trpc/client";
-import { TRPCError } from "@trpc/server";
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
 import { zodMessage } from "@/server/api/errors";
-import { DatabaseMissingError, exitCodeOf } from "./api";
+import { DatabaseMissingError, exitCodeOf, isTrpcError } from "./api";
 import { DomainError, GateRejectedError } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
 
@@ -37,14 +35,15 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
     const code = error.kind === "validation" ? EXIT.badInput : error.kind === "not_found" ? EXIT.notFound : EXIT.refused;
     return { code, payload: { rule: error.rule, message: error.message } };
   }
-  if (error instanceof TRPCError || error instanceof TRPCClientError) {
-    const data = (error instanceof TRPCClientError ? error.data : undefined) as { rule?: string; reasons?: readonly string[] } | undefined;
-    const cause = error instanceof TRPCError ? error.cause : undefined;
+  if (isTrpcError(error)) {
+    // A server's answer (TRPCClientError) carries the rule in its data; an in-process TRPCError in its cause.
+    const remote = error.name === "TRPCClientError";
+    const data = remote ? error.data : undefined;
+    const cause = remote ? undefined : error.cause;
     const reasons = data?.reasons ?? (cause instanceof GateRejectedError ? cause.reasons : undefined);
     const rule = data?.rule ?? (cause instanceof DomainError ? cause.rule : undefined);
     const code = exitCodeOf(error) ?? EXIT.unreachable;
-    const message =
-      cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${innermost(error)}` : error.message;
+    const message = cause instanceof ZodError ? zodMessage(cause) : remote && !data ? `server unreachable: ${innermost(error)}` : error.message;
     return { code, payload: { rule, message, reasons } };
   }
   if (error instanceof DatabaseMissingError) return { code: EXIT.unreachable, payload: { message: error.message } };

@@ -1,17 +1,31 @@
 import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands";
-import { importCommands } from "./commands/import";
 import { databaseCommands } from "./database";
 import { operatorCommands } from "./operator";
 import { EXIT, UsageError, handleError } from "./errors";
 import { type GlobalOptions } from "./options";
 import { createOutput } from "./output";
 
+/** Global options that take a value, to find the command's name in argv without parsing it. */
+const VALUED_GLOBALS = new Set(["--db", "--url", "--token", "--agent-id"]);
+
+/** The command an argv names (`proofgate --db x claim s t` → claim), if it can tell without commander. */
+export function commandName(argv: readonly string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (VALUED_GLOBALS.has(arg)) i++;
+    else if (!arg.startsWith("-")) return arg;
+    else if (arg === "--") return undefined;
+  }
+  return undefined;
+}
+
 /**
  * The `proofgate` command line: the agents' interface and the operator's tools. In local mode
  * (`--db` / PROOFGATE_DB) it opens the database file directly and acts as the machine's operator.
+ * With `only`, just the group defining that command is registered (see COMMAND_GROUPS).
  */
-export function buildProgram(options: { json?: boolean } = {}): Command {
+export async function buildProgram(options: { json?: boolean; only?: string } = {}): Promise<Command> {
   const program = new Command("proofgate")
     .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
     .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
@@ -27,8 +41,8 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   const out = createOutput(() => program.opts<GlobalOptions>());
   databaseCommands(program, out);
   operatorCommands(program, out);
-  registerCommands(program, out);
-  importCommands(program, out);
+  // migrate, demo, serve and backup need no other group.
+  if (!program.commands.some((c) => c.name() === options.only)) await registerCommands(program, out, options.only);
   program.command("help [command]").description("show help for a command").action((name?: string) => {
     const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
     if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);
@@ -39,7 +53,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
 
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes("--json");
-  const program = buildProgram({ json });
+  const program = await buildProgram({ json, only: commandName(argv) });
   try {
     if (argv.length <= 2) {
       program.outputHelp();

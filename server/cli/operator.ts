@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import http from "node:http";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { openDatabase, resolveDbPath } from "@/db/client";
+import type createNextServer from "next";
 import { UsageError } from "./errors";
 import { type GlobalOptions, positiveInt } from "./options";
 import type { Output } from "./output";
@@ -25,13 +26,15 @@ export function operatorCommands(program: Command, out: Output): void {
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .addHelpText("after", "\nExample:\n  npm run build && proofgate serve --db ./data/proofgate.db --port 3000")
     .action(async (options: { port: number; host: string }, command: Command) => {
+      const { openDatabase, resolveDbPath } = await import("@/db/client");
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       const root = projectRoot();
       if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new UsageError(`no production build in ${root}: run npm run build first`);
       process.env.PROOFGATE_DB = file;
       process.env.NEXT_TELEMETRY_DISABLED = "1";
       openDatabase(file).$client.close(); // create and migrate before the first request
-      const { default: next } = await import("next");
+      // require, not import(): the bundled CLI runs from V8's code cache, where Node 20 loses import()'s loader.
+      const next = createRequire(import.meta.url)("next") as typeof createNextServer;
       const app = next({ dev: false, dir: root, hostname: options.host, port: options.port });
       await app.prepare();
       const handle = app.getRequestHandler();
@@ -56,6 +59,7 @@ export function operatorCommands(program: Command, out: Output): void {
     .description("Copy the database to DEST online: consistent even while agents keep writing")
     .addHelpText("after", "\nExample:\n  proofgate backup --db ./data/proofgate.db ./backups/proofgate-$(date +%F).db")
     .action(async (dest: string, _options: unknown, command: Command) => {
+      const { openDatabase, resolveDbPath } = await import("@/db/client");
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       if (path.resolve(dest) === path.resolve(file)) throw new UsageError("dest: must differ from the database itself");
       if (fs.existsSync(dest)) throw new UsageError(`dest: ${dest} already exists; choose a new file`);

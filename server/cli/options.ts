@@ -1,5 +1,11 @@
 import { InvalidArgumentError } from "commander";
-import { MAX_SEED } from "@/server/demo/generate";
+
+/**
+ * The demo generator's limits (server/demo/generate.ts), repeated here so that parsing `demo`'s
+ * options does not load the generator; options.test.ts keeps them equal.
+ */
+export const MAX_DEMO_SESSIONS = 100_000;
+export const MAX_SEED = 2 ** 31 - 1;
 
 /** Commander argument parsers that name the rule they enforce. */
 export function positiveInt(max: number) {

@@ -1,5 +1,5 @@
 /**
- * A tRPC subscription over server-sent events, read from `fetch` (Node 20 has no EventSource):
+ * A tRPC subscription over server-sent events, read from a plain HTTP response (Node 20 has no EventSource):
  * the remote `events --follow`. It parses the text/event-stream as the HTML standard says, turns
  * each message's data back into values with superjson (as tRPC's own client does), and after a
  * dropped connection reconnects with the last event id it saw (`Last-Event-ID`), so the server's
@@ -7,6 +7,7 @@
  */
 import { TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
+import { type HttpRequest, type HttpResponse, request } from "./http";
 
 /** One dispatched event: its type (`message` unless named), its data lines joined, the last event id. */
 export interface SseMessage {
@@ -87,7 +88,8 @@ export interface SubscribeOptions {
   maxRetryMs?: number;
   /** Told when a connection drops (and a reconnect follows) and when a reconnect succeeds. */
   onConnection?: (change: { state: "lost"; error: unknown; lastEventId: string | null } | { state: "restored"; lastEventId: string | null }) => void;
-  fetch?: typeof fetch;
+  /** The HTTP client (default: ./http's, over node:http). */
+  request?: HttpRequest;
 }
 
 export interface SubscriptionEvent<T> {
@@ -106,7 +108,7 @@ class ConnectionDropped extends Error {}
  * unreachable.
  */
 export async function* subscribe<T>(options: SubscribeOptions): AsyncGenerator<SubscriptionEvent<T>, void, undefined> {
-  const doFetch = options.fetch ?? fetch;
+  const send = options.request ?? request;
   const base = options.retryMs ?? 250;
   const max = options.maxRetryMs ?? 5_000;
   let lastEventId = options.lastEventId ?? null;
@@ -118,17 +120,17 @@ export async function* subscribe<T>(options: SubscribeOptions): AsyncGenerator<S
 
   while (!options.signal.aborted) {
     try {
-      const response = await doFetch(url, {
+      const response = await send(url, {
         headers: { accept: "text/event-stream", ...options.headers, ...(lastEventId === null ? {} : { "last-event-id": lastEventId }) },
         signal: options.signal,
       });
       if (!response.ok || !response.headers.get("content-type")?.includes("text/event-stream")) throw await refusal(response);
       const parser = new SseParser();
       const decoder = new TextDecoder();
-      const reader = response.body!.getReader();
+      const chunks = response.body[Symbol.asyncIterator]();
       try {
         for (;;) {
-          const chunk = await reader.read();
+          const chunk = await chunks.next();
           if (chunk.done) throw new ConnectionDropped("the server closed the stream");
           for (const message of parser.push(decoder.decode(chunk.value, { stream: true }))) {
             if (message.event === "connected") {
@@ -147,7 +149,7 @@ export async function* subscribe<T>(options: SubscribeOptions): AsyncGenerator<S
           }
         }
       } finally {
-        await reader.cancel().catch(() => undefined);
+        await chunks.return?.().catch(() => undefined);
       }
     } catch (error) {
       if (options.signal.aborted) return;
@@ -162,7 +164,7 @@ export async function* subscribe<T>(options: SubscribeOptions): AsyncGenerator<S
 }
 
 /** An error response instead of a stream: tRPC's JSON error (with its code and rule) when it is one. */
-async function refusal(response: Response): Promise<Error> {
+async function refusal(response: HttpResponse): Promise<Error> {
   const text = await response.text().catch(() => "");
   try {
     const body = JSON.parse(text) as { error?: unknown };

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { HUMAN_USER_ROLES } from "@/db/schema/auth";
 import { ROLES } from "@/server/domain/actors";
-import { CreateTokenInput } from "@/server/services/admin/tokens";
-import { CreateUserInput, type UserSummary } from "@/server/services/admin/users";
+import type { UserSummary } from "@/server/services/admin/users";
 import type { Output } from "../output";
 import { act, example, int, oneOf, read, validate, wrote } from "./shared";
 
@@ -17,6 +15,9 @@ interface TokenSummaryRow {
   revokedAt: Date | null;
 }
 
+/** The roles a person can have (db/schema/auth.ts's HUMAN_USER_ROLES; admin.test.ts keeps them equal without loading the schema here). */
+export const HUMAN_ROLES = ["viewer", "lead", "admin"] as const;
+
 /** Operator commands: `user create|list` and `token create|list|revoke` (admin; the local operator is one). */
 export function adminCommands(program: Command, out: Output): void {
   const user = program.command("user").description("People who sign in to the dashboard (viewer, lead, admin)");
@@ -26,13 +27,15 @@ export function adminCommands(program: Command, out: Output): void {
       .description("Create a person with an email and password; on a fresh install, make the first one an admin")
       .requiredOption("--email <email>", "their email, used to sign in")
       .requiredOption("--password <password>", "at least 10 characters (hashed, never stored in clear)")
-      .requiredOption("--role <role>", HUMAN_USER_ROLES.join(", "), oneOf(HUMAN_USER_ROLES))
+      .requiredOption("--role <role>", HUMAN_ROLES.join(", "), oneOf(HUMAN_ROLES))
       .option("--name <name>", "display name (default: the email's local part)"),
     "proofgate user create --email lead@example.com --password 'correct horse battery' --role lead",
   ).action(
     act(out, (options: { email: string; password: string; role: string; name?: string }) => {
-      const input = validate(CreateUserInput, options, { email: "--email", password: "--password", role: "--role", name: "--name" });
       return async (api) => {
+        // The schema's module hashes passwords (better-auth): loaded by this command only. Checked before any call opens the database.
+        const { CreateUserInput } = await import("@/server/services/admin/users");
+        const input = validate(CreateUserInput, options, { email: "--email", password: "--password", role: "--role", name: "--name" });
         const created = await api.mutate<UserSummary>("admin.createUser", input);
         return wrote(created, `✓ Created ${created.role} ${created.email}`);
       };
@@ -52,8 +55,9 @@ export function adminCommands(program: Command, out: Output): void {
     "proofgate --json token create --name verifier-bot --role verifier",
   ).action(
     act(out, (options: { name: string; role: string; expiresInDays?: number }) => {
-      const input = validate(CreateTokenInput, options, { name: "--name", role: "--role", expiresInDays: "--expires-in-days" });
       return async (api) => {
+        const { CreateTokenInput } = await import("@/server/services/admin/tokens");
+        const input = validate(CreateTokenInput, options, { name: "--name", role: "--role", expiresInDays: "--expires-in-days" });
         const created = await api.mutate<{ id: number; token: string; name: string; role: string; prefix: string }>("admin.createToken", input);
         // Not `wrote`: --quiet must not swallow a secret that is shown only once.
         return read(created, `${created.token}\n(token #${created.id} "${created.name}", role ${created.role}: shown once, only its hash is stored)`);

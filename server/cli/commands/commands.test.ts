@@ -10,7 +10,8 @@ import { openDatabase } from "@/db/client";
 import { createCaller } from "@/server/api/root";
 import { operatorActor } from "@/server/domain/actors";
 import { createOutput } from "../output";
-import { registerCommands } from "./index";
+import { commandName } from "../index";
+import { COMMAND_GROUPS, registerCommands } from "./index";
 import { type CliResult, cli, count, removeWorkspaces, rows, start, until, workspace } from "./test-harness";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -371,9 +372,53 @@ describe("get-task", () => {
   });
 });
 
+const program = new Command("proofgate");
+await registerCommands(program, createOutput(() => ({})));
+
+describe("command groups", () => {
+  it("list exactly the commands each group registers, each command in one group", async () => {
+    const seen = new Set<string>();
+    for (const group of COMMAND_GROUPS) {
+      const alone = new Command("proofgate");
+      (await group.load())(alone, createOutput(() => ({})));
+      expect(alone.commands.map((c) => c.name())).toEqual(group.commands);
+      for (const name of group.commands) {
+        expect(seen.has(name), name).toBe(false);
+        seen.add(name);
+      }
+    }
+    expect([...seen].sort()).toEqual(program.commands.map((c) => c.name()).sort());
+  });
+
+  it("registers only the group of the command a call names, and every group otherwise", async () => {
+    const only = new Command("proofgate");
+    await registerCommands(only, createOutput(() => ({})), "claim");
+    expect(only.commands.map((c) => c.name())).toEqual(["start", "claim", "verify", "block", "complete", "request-reset", "approve-reset"]);
+    const unknown = new Command("proofgate");
+    await registerCommands(unknown, createOutput(() => ({})), "no-such-command");
+    expect(unknown.commands).toHaveLength(program.commands.length);
+  });
+
+  it("finds the command's name in argv past the global options", () => {
+    const argv = (...args: string[]) => ["node", "proofgate", ...args];
+    expect(commandName(argv("--db", "x.db", "--agent-id", "qa_1", "--json", "verify", "s", "t", "--check", "a=pass"))).toBe("verify");
+    expect(commandName(argv("--url", "http://h", "--token", "pg_x", "--quiet", "events", "--follow"))).toBe("events");
+    expect(commandName(argv("--db=x.db", "claim", "s", "t"))).toBe("claim");
+    expect(commandName(argv("--json"))).toBeUndefined();
+    expect(commandName(argv("--", "claim"))).toBeUndefined();
+  });
+
+  it("runs a command of one group and still says what is unknown", async () => {
+    const { db } = await seeded();
+    expect((await cli(["get-task", "s", "A", "--db", db, "--json"])).code).toBe(0);
+    const typo = await cli(["--db", db, "get-taks", "s", "A"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown command 'get-taks'");
+    expect(typo.stderr).toContain("get-task");
+  });
+});
+
 describe("help", () => {
-  const program = new Command("proofgate");
-  registerCommands(program, createOutput(() => ({})));
   const names = program.commands.flatMap((c) => (c.commands.length > 0 ? c.commands.map((sub) => [c.name(), sub.name()]) : [[c.name()]]));
 
   it("covers the BAZINGA-compatible command list", () => {

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type Database from "better-sqlite3";
-import { openDatabase, resolveDbPath } from "@/db/client";
 import type { CompletionCheckRow } from "@/server/services/completion/check";
 import type { CriterionRow } from "@/server/services/criteria/record";
 import type { TokenSummary } from "@/server/services/log/token-usage";
@@ -48,10 +47,11 @@ export function queryCommands(program: Command, out: Output): void {
       .description("Run one read-only SELECT on the local database file and print the rows as JSON (local mode only)")
       .argument("<sql>", "a single SELECT (or WITH … SELECT) statement"),
     'proofgate query "SELECT key, status, verification FROM tasks WHERE session_id = \'bazinga_20250112_143022\'"',
-  ).action((sql: string, _options: unknown, command: Command) => {
+  ).action(async (sql: string, _options: unknown, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB); the server does not run SQL");
     assertLooksLikeSelect(sql);
+    const { openDatabase, resolveDbPath } = await import("@/db/client");
     // A separate read-only connection: even a statement that slipped past the checks cannot write.
     const db = openDatabase(resolveDbPath(globals.db), { readonly: true });
     try {

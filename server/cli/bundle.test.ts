@@ -1,0 +1,82 @@
+/**
+ * The built executable as installed: bin/proofgate.mjs runs dist/cli.cjs (vitest's global setup
+ * built it) from V8's code cache. Each test copies the executable, the bundle and the migrations
+ * into a checkout of its own, so caches written here never race the other test files' calls.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+vi.setConfig({ testTimeout: 60_000 });
+
+const checkouts: string[] = [];
+afterAll(() => checkouts.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function checkout(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-bundle-"));
+  checkouts.push(dir);
+  for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  return dir;
+}
+
+const caches = (dir: string) => fs.readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".v8cache"));
+
+function run(dir: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [path.join(dir, "bin", "proofgate.mjs"), ...args], { cwd: dir, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("the bundled executable", () => {
+  it("saves its compiled code after the first call, keyed to the build, and runs the same from it", async () => {
+    const dir = checkout();
+    const db = path.join(dir, "x.db");
+    expect(caches(dir)).toEqual([]);
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Cache")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    const { size, mtimeMs } = fs.statSync(path.join(dir, "dist", "cli.cjs"));
+    expect(caches(dir)).toEqual([expect.stringMatching(new RegExp(`^cli\\.cjs\\.${size}-${Math.trunc(mtimeMs)}-[0-9a-z]+\\.v8cache$`))]);
+    const saved = fs.readFileSync(path.join(dir, "dist", caches(dir)[0]!));
+    expect(saved.length).toBeGreaterThan(100_000);
+
+    // From the cache: same answers, and the cache is left as it is (accepted, not rewritten).
+    expect(run(dir, "--db", db, "--json", "get-session", "s1")).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(run(dir, "--db", db, "--json", "get-session", "s1").stdout)).toMatchObject({ session_id: "s1", mode: "simple" });
+    expect(run(dir, "--db", db, "get-session", "nope")).toMatchObject({ code: 3, stderr: 'proofgate: session "nope" does not exist\n' });
+    expect(fs.readFileSync(path.join(dir, "dist", caches(dir)[0]!)).equals(saved)).toBe(true);
+  });
+
+  it("keeps one cache per set of V8 flags, so alternating calls do not rewrite it each time", async () => {
+    const dir = checkout();
+    const db = path.join(dir, "x.db");
+    expect(run(dir, "--db", db, "migrate").code).toBe(0);
+    const flagged = spawnSync(process.execPath, ["--stack-size=2000", path.join(dir, "bin", "proofgate.mjs"), "--db", db, "--json", "list-sessions"], { cwd: dir, encoding: "utf8" });
+    expect({ code: flagged.status, stdout: flagged.stdout, stderr: flagged.stderr }).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
+    expect(caches(dir)).toHaveLength(2);
+    const before = caches(dir).map((file) => fs.statSync(path.join(dir, "dist", file)).mtimeMs);
+    expect(run(dir, "--db", db, "--json", "list-sessions")).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
+    expect(caches(dir).map((file) => fs.statSync(path.join(dir, "dist", file)).mtimeMs)).toEqual(before);
+  });
+
+  it("replaces a damaged cache, and one left by an earlier build", async () => {
+    const dir = checkout();
+    const db = path.join(dir, "x.db");
+    expect(run(dir, "--db", db, "migrate").code).toBe(0);
+    const [first] = caches(dir);
+    fs.writeFileSync(path.join(dir, "dist", first!), "not V8's code cache");
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Damaged")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    expect(caches(dir)).toEqual([first]);
+    expect(fs.statSync(path.join(dir, "dist", first!)).size).toBeGreaterThan(100_000);
+
+    // A rebuild (new modification time): the old cache is not used, and is removed.
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(dir, "dist", "cli.cjs"), later, later);
+    expect(run(dir, "--db", db, "--json", "get-session", "s1")).toMatchObject({ code: 0, stderr: "" });
+    const rebuilt = fs.statSync(path.join(dir, "dist", "cli.cjs"));
+    expect(caches(dir)).toEqual([expect.stringMatching(new RegExp(`^cli\\.cjs\\.${rebuilt.size}-${Math.trunc(rebuilt.mtimeMs)}-[0-9a-z]+\\.v8cache$`))]);
+    expect(caches(dir)).not.toEqual([first]);
+  });
+});

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import { type Db, openDatabase, resolveDbPath } from "@/db/client";
+import { type ApiContext, createCallerFactory, router } from "@/server/api/trpc";
+import { operatorActor } from "@/server/domain/actors";
+import { type Api, DatabaseMissingError } from "./api";
+import type { GlobalOptions } from "./options";
+
+/**
+ * The API's routers by namespace, each loaded only when a command calls into it: a local
+ * `update-success-criterion` evaluates the criteria router and its services, not the goal
+ * machinery, the demo generator or password hashing. The same namespaces as server/api/root.ts
+ * (local-api.test.ts keeps the two in step).
+ */
+export const ROUTERS = {
+  session: () => import("@/server/api/routers/session").then((m) => m.sessionRouter),
+  task: () => import("@/server/api/routers/task").then((m) => m.taskRouter),
+  criteria: () => import("@/server/api/routers/criteria").then((m) => m.criteriaRouter),
+  completion: () => import("@/server/api/routers/completion").then((m) => m.completionRouter),
+  goal: () => import("@/server/api/routers/goal").then((m) => m.goalRouter),
+  attempt: () => import("@/server/api/routers/attempt").then((m) => m.attemptRouter),
+  log: () => import("@/server/api/routers/log").then((m) => m.logRouter),
+  events: () => import("@/server/api/routers/events").then((m) => m.eventsRouter),
+  admin: () => import("@/server/api/routers/admin").then((m) => m.adminRouter),
+  setup: () => import("@/server/api/routers/setup").then((m) => m.setupRouter),
+} as const;
+
+type Namespace = keyof typeof ROUTERS;
+
+/**
+ * Local mode: the routers run in-process as the machine's operator. The file opens on the first
+ * call. A write creates it (the first `create-session` of a new project); a read of a file that
+ * does not exist is refused instead of quietly starting an empty ledger under a mistyped path.
+ */
+export function localApi(options: GlobalOptions): Api {
+  const file = resolveDbPath(options.db);
+  let db: Db | undefined;
+  let context: ApiContext | undefined;
+  const open = (kind: "query" | "mutation"): ApiContext => {
+    if (!context) {
+      if (kind === "query" && file !== ":memory:" && !fs.existsSync(file)) {
+        throw new DatabaseMissingError(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB, or create it with proofgate migrate)`);
+      }
+      db = openDatabase(file);
+      context = { db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true };
+    }
+    return context;
+  };
+  const call = (kind: "query" | "mutation") => async <T>(path: string, input: unknown): Promise<T> => {
+    const [namespace, ...rest] = path.split(".");
+    if (!namespace || !(namespace in ROUTERS) || rest.length === 0) throw new Error(`unknown procedure ${path}`);
+    const ns = namespace as Namespace;
+    const sub = await ROUTERS[ns]();
+    let target: unknown = createCallerFactory(router({ [ns]: sub }))(open(kind))[ns];
+    for (const part of rest) target = (target as Record<string, unknown>)[part];
+    if (typeof target !== "function") throw new Error(`unknown procedure ${path}`);
+    return (await (target as (input: unknown) => Promise<T>)(input)) as T;
+  };
+  return { mode: "local", query: call("query"), mutate: call("mutation"), close: () => db?.$client.close() };
+}

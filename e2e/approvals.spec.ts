@@ -5,8 +5,13 @@
 import type Database from "better-sqlite3";
 import { E2E_DB } from "../playwright.config";
 import { proofgate, uniqueId } from "./cli-helpers";
-import { expect, screenshot, test } from "./fixtures";
+import { expect as baseExpect, screenshot, test } from "./fixtures";
 import { authFile } from "./users";
+
+// Each test drives the real CLI several times (a process each) besides the browser, on a shared
+// machine: generous waits, except where a test states its own limit (the live 2 s).
+test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 async function cli(agent: string, ...args: string[]) {
   const run = await proofgate([...args, "--db", E2E_DB, "--agent-id", agent, "--quiet"]);

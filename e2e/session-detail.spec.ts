@@ -7,8 +7,13 @@ import type { Locator, Page } from "@playwright/test";
 import type Database from "better-sqlite3";
 import { E2E_DB } from "../playwright.config";
 import { proofgate, uniqueId } from "./cli-helpers";
-import { expect, screenshot, test } from "./fixtures";
+import { expect as baseExpect, screenshot, test } from "./fixtures";
 import { authFile, emailOf } from "./users";
+
+// Each test drives the real CLI several times (a process each) besides the browser, on a shared
+// machine: generous waits, except where a test states its own limit (the live 2 s).
+test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const LEAD = emailOf("lead");
 
@@ -151,8 +156,8 @@ test("a lead verifies a claimed task: the checks and notes become its proofpack"
   await expect(column(page, "claimed").getByTestId("task-auth_api")).toContainText("developer_1");
   // Evidence: the relative path and the https link are links; nothing else is.
   await card(page, "auth_api").getByText("Details and history").click();
-  await expect(card(page, "auth_api").getByRole("link", { name: "artifacts/auth_api.txt" })).toHaveAttribute("href", "artifacts/auth_api.txt");
-  await expect(card(page, "auth_api").getByRole("link", { name: "https://ci.example.com/runs/auth_api" })).toHaveAttribute("target", "_blank");
+  await expect(card(page, "auth_api").getByRole("link", { name: "artifacts/auth_api.txt" }).first()).toHaveAttribute("href", "artifacts/auth_api.txt");
+  await expect(card(page, "auth_api").getByRole("link", { name: "https://ci.example.com/runs/auth_api" }).first()).toHaveAttribute("target", "_blank");
 
   const dialog = await startMove(page, "auth_api", "Verify");
   await dialog.getByLabel("Check 1 name").fill("unit_tests");

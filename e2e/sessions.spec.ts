@@ -18,6 +18,12 @@ function shownIds(page: Page): Promise<string[]> {
   return page.getByRole("table", { name: /^Sessions/ }).getByRole("link").allTextContents();
 }
 
+/** At phone width the filters fold behind one button; open it if it is there and closed. */
+async function showFilters(page: Page) {
+  const toggle = page.getByRole("button", { name: /^Filters and sort/ });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
+}
+
 async function cli(...args: string[]) {
   const run = await proofgate([...args, "--db", E2E_DB]);
   expect(run.code, `proofgate ${args.join(" ")}: ${run.stderr}`).toBe(0);
@@ -41,12 +47,33 @@ test("the table lists the newest sessions with their state and flags", async ({ 
     await expect(row).toContainText(s.status);
     await expect(row).toContainText(s.requirements.slice(0, 30));
   }
-  await expect(page.getByRole("link", { name: flagged ?? expected[0], exact: true })).toHaveAttribute("href", `/sessions/${flagged ?? expected[0]}`);
   await screenshot(page, "sessions", testInfo.project.name);
+
+  // At phone width the filters fold behind one button, so the rows start on the first screen.
+  const toggle = page.getByRole("button", { name: /^Filters and sort/ });
+  if (testInfo.project.name === "phone") {
+    await expect(page.getByLabel("Status")).toBeHidden();
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await expect(page.getByLabel("Status")).toBeVisible();
+  } else {
+    await expect(toggle).toBeHidden();
+    await expect(page.getByLabel("Status")).toBeVisible();
+  }
+
+  // The id opens the session's own page; Back returns to the list.
+  const opened = flagged ?? expected[0]!;
+  await page.getByRole("link", { name: opened, exact: true }).click();
+  await expect(page).toHaveURL(`/sessions/${opened}`);
+  await expect(page.getByRole("heading", { name: opened, level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Sessions", level: 1 })).toBeVisible();
+  await expect.poll(() => shownIds(page)).toEqual(expected);
 });
 
 test("status, blocked, source and sort filters change the rows to what the ledger holds", async ({ page, ledger }) => {
   await page.goto("/sessions");
+  await showFilters(page);
   await page.getByLabel("Status").selectOption("failed");
   await expect(page).toHaveURL(/[?&]status=failed\b/);
   await expect.poll(() => shownIds(page)).toEqual(ledgerIds(ledger, "status = 'failed'").slice(0, PAGE_SIZE));
@@ -81,6 +108,7 @@ test("status, blocked, source and sort filters change the rows to what the ledge
 
 test("the address keeps the view: a reload shows the same rows and Back undoes a filter", async ({ page, ledger }) => {
   await page.goto("/sessions");
+  await showFilters(page);
   await page.getByLabel("Status").selectOption("completed");
   await expect(page).toHaveURL(/status=completed/);
   await page.getByLabel("Sort").selectOption("oldest");
@@ -91,7 +119,7 @@ test("the address keeps the view: a reload shows the same rows and Back undoes a
   await page.reload();
   await expect(page.getByLabel("Status")).toHaveValue("completed");
   await expect(page.getByLabel("Sort")).toHaveValue("oldest");
-  expect(await shownIds(page)).toEqual(expected);
+  await expect.poll(() => shownIds(page)).toEqual(expected);
 
   await page.goBack();
   await expect(page).toHaveURL(/\/sessions\?status=completed$/);
@@ -124,7 +152,7 @@ test("Next page walks every session once, in order, and each page has its own ad
 
   // The second page's address, opened fresh, shows the same rows; First page goes back to the start.
   await page.goto(pages[1]!);
-  expect(await shownIds(page)).toEqual(all.slice(PAGE_SIZE, 2 * PAGE_SIZE));
+  await expect.poll(() => shownIds(page)).toEqual(all.slice(PAGE_SIZE, 2 * PAGE_SIZE));
   await page.getByRole("link", { name: "First page" }).click();
   await expect(page).toHaveURL(/\/sessions$/);
   await expect.poll(() => shownIds(page)).toEqual(all.slice(0, PAGE_SIZE));

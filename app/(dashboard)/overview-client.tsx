@@ -35,16 +35,17 @@ function OverviewBody() {
       )}
       {data.sessions.total === 0 && <FirstRun />}
       <SessionTotals totals={data.sessions} />
+      {/* One order for every width: what needs a decision first, then what is happening. */}
       <div className="grid gap-6 lg:grid-cols-3">
+        <Inbox inbox={data.inbox} />
+        <TaskStates tasks={data.tasks} className="lg:col-span-2" />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
         <div className="space-y-6 lg:col-span-2">
           <LiveSessions live={data.live} />
           <RecentChecks checks={data.recentChecks} />
         </div>
-        <div className="space-y-6">
-          <Inbox inbox={data.inbox} />
-          <TaskStates tasks={data.tasks} />
-          <Activity items={data.activity} />
-        </div>
+        <Activity items={data.activity} />
       </div>
     </div>
   );
@@ -154,28 +155,36 @@ function LiveSessions({ live }: { live: Overview["live"] }) {
 }
 
 const TASK_STATES = ["pending", "in_progress", "claimed", "verified", "blocked", "completed"] as const;
+const STATE_BAR: Record<(typeof TASK_STATES)[number], string> = {
+  pending: "bg-zinc-400 dark:bg-zinc-500",
+  in_progress: "bg-sky-500",
+  claimed: "bg-violet-500",
+  verified: "bg-emerald-400",
+  blocked: "bg-amber-500",
+  completed: "bg-emerald-600",
+};
 
-function TaskStates({ tasks }: { tasks: Overview["tasks"] }) {
+function TaskStates({ tasks, className }: { tasks: Overview["tasks"]; className?: string }) {
   return (
-    <Card id="task-states" title="Tasks by state">
-      <dl className="space-y-2 text-sm">
-        {TASK_STATES.map((state) => {
-          const n = tasks[state];
-          const percent = tasks.total === 0 ? 0 : (n / tasks.total) * 100;
-          return (
-            <div key={state} className="grid grid-cols-[6.5rem_1fr_auto] items-center gap-2">
-              <dt>
-                <StatusBadge status={state} />
-              </dt>
-              <div aria-hidden className="h-2 overflow-hidden rounded bg-zinc-100 dark:bg-zinc-800">
-                <div className="h-full bg-zinc-400 dark:bg-zinc-500" style={{ width: `${percent}%` }} />
-              </div>
-              <dd className="text-right font-medium tabular-nums" data-testid={`tasks-${state}`}>
-                {n}
-              </dd>
-            </div>
-          );
-        })}
+    <Card id="task-states" title="Tasks by state" className={className}>
+      {/* The figures below say the same; the bar shows the proportions at a glance. */}
+      <div aria-hidden className="flex h-3 overflow-hidden rounded bg-zinc-100 dark:bg-zinc-800">
+        {TASK_STATES.map((state) => (
+          <div key={state} className={STATE_BAR[state]} style={{ width: `${tasks.total === 0 ? 0 : (tasks[state] / tasks.total) * 100}%` }} />
+        ))}
+      </div>
+      <dl className="mt-3 grid grid-cols-3 gap-3 sm:grid-cols-6">
+        {TASK_STATES.map((state) => (
+          <div key={state}>
+            <dt className="flex items-center gap-1.5">
+              <span aria-hidden className={`size-2 rounded-full ${STATE_BAR[state]}`} />
+              <StatusBadge status={state} />
+            </dt>
+            <dd className="mt-1 text-xl font-semibold tabular-nums" data-testid={`tasks-${state}`}>
+              {tasks[state]}
+            </dd>
+          </div>
+        ))}
       </dl>
       <p className="mt-3 border-t border-zinc-100 pt-2 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
         <span className="font-medium tabular-nums" data-testid="tasks-total">
@@ -234,18 +243,36 @@ function RecentChecks({ checks }: { checks: Overview["recentChecks"] }) {
                   {check.actor} · <Time at={check.at} />
                 </span>
               </div>
-              {check.reasons.length > 0 && (
-                <ul className="mt-1 list-disc pl-5 text-zinc-700 dark:text-zinc-300">
-                  {check.reasons.map((reason, i) => (
-                    <li key={i}>{reason}</li>
-                  ))}
-                </ul>
-              )}
+              <Reasons reasons={check.reasons} />
             </li>
           ))}
         </ol>
       )}
     </Card>
+  );
+}
+
+/** The gate's reasons: the first few in view, the rest a click away. */
+function Reasons({ reasons }: { reasons: string[] }) {
+  const SHOWN = 3;
+  if (reasons.length === 0) return null;
+  const list = (items: string[], offset: number) => (
+    <ul className="mt-1 list-disc pl-5 text-zinc-700 dark:text-zinc-300">
+      {items.map((reason, i) => (
+        <li key={offset + i}>{reason}</li>
+      ))}
+    </ul>
+  );
+  return (
+    <>
+      {list(reasons.slice(0, SHOWN), 0)}
+      {reasons.length > SHOWN && (
+        <details className="pl-5">
+          <summary className="cursor-pointer text-xs text-zinc-500">{reasons.length - SHOWN} more</summary>
+          {list(reasons.slice(SHOWN), SHOWN)}
+        </details>
+      )}
+    </>
   );
 }
 

@@ -52,6 +52,10 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
     setDraft(next);
     go(next);
   };
+  const active = [draft.status, draft.source, draft.blocked || null, draft.from, draft.to, draft.order === "oldest" || null].filter((v) => v !== null).length;
+  // At phone width the filters fold away behind one button (open when some are set); wider, they are always shown.
+  const [open, setOpen] = useState(active > 0);
+  const controlsId = useId();
 
   return (
     <form
@@ -74,65 +78,73 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
           </Button>
         </div>
       </div>
-      <Select
-        label="Status"
-        value={draft.status ?? ""}
-        onChange={(value) => change({ status: (value || null) as SessionStatus | null })}
-      >
-        <option value="">Any status</option>
-        {SESSION_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </Select>
-      <Select
-        label="Source"
-        value={draft.source ?? ""}
-        onChange={(value) => change({ source: (value || null) as SessionSource | null })}
-      >
-        <option value="">Any source</option>
-        {SESSION_SOURCES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </Select>
-      <DateInput
-        label="Started from"
-        value={from}
-        max={to || undefined}
-        onChange={(value) => {
-          setFrom(value);
-          if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-        }}
-      />
-      <DateInput
-        label="Started to"
-        value={to}
-        min={from || undefined}
-        onChange={(value) => {
-          setTo(value);
-          if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-        }}
-      />
-      <Select
-        label="Sort"
-        value={draft.order}
-        onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}
-      >
-        <option value="newest">Newest first</option>
-        <option value="oldest">Oldest first</option>
-      </Select>
-      <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
-        <input
-          type="checkbox"
-          className="size-4 accent-sky-600"
-          checked={draft.blocked}
-          onChange={(event) => change({ blocked: event.target.checked })}
+      <div className="col-span-2 sm:hidden">
+        <Button variant="secondary" className="w-full" aria-expanded={open} aria-controls={controlsId} onClick={() => setOpen(!open)}>
+          Filters and sort{active > 0 && ` (${active} set)`}
+          <span aria-hidden>{open ? "▴" : "▾"}</span>
+        </Button>
+      </div>
+      <div id={controlsId} className={`${open ? "grid" : "hidden"} col-span-2 grid-cols-2 items-end gap-3 sm:contents`}>
+        <Select
+          label="Status"
+          value={draft.status ?? ""}
+          onChange={(value) => change({ status: (value || null) as SessionStatus | null })}
+        >
+          <option value="">Any status</option>
+          {SESSION_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        <Select
+          label="Source"
+          value={draft.source ?? ""}
+          onChange={(value) => change({ source: (value || null) as SessionSource | null })}
+        >
+          <option value="">Any source</option>
+          {SESSION_SOURCES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        <DateInput
+          label="Started from"
+          value={from}
+          max={to || undefined}
+          onChange={(value) => {
+            setFrom(value);
+            if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
+          }}
         />
-        Has blocked tasks
-      </label>
+        <DateInput
+          label="Started to"
+          value={to}
+          min={from || undefined}
+          onChange={(value) => {
+            setTo(value);
+            if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
+          }}
+        />
+        <Select
+          label="Sort"
+          value={draft.order}
+          onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}
+        >
+          <option value="newest">Newest first</option>
+          <option value="oldest">Oldest first</option>
+        </Select>
+        <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
+          <input
+            type="checkbox"
+            className="size-4 accent-sky-600"
+            checked={draft.blocked}
+            onChange={(event) => change({ blocked: event.target.checked })}
+          />
+          Has blocked tasks
+        </label>
+      </div>
       {hasFilters(draft) && (
         <p className="col-span-2 text-sm md:col-span-4 xl:col-span-full">
           <Link href={sessionsHref(clearFilters(draft))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Badge } from "@/app/ui/badge";
 import { ProgressBar } from "@/app/ui/progress-bar";
+import { sessionHref } from "./[id]/session-id";
 
 /** The rollup columns every session row carries (kept exact by the database's triggers). */
 export interface SessionRollups {
@@ -18,8 +19,8 @@ export interface SessionRollups {
 /** A link to the session's page. */
 export function SessionLink({ id }: { id: string }) {
   return (
-    // The session page arrives separately; until then a prefetch would only fetch a 404.
-    <Link href={`/sessions/${encodeURIComponent(id)}`} prefetch={false} className="font-mono text-xs font-medium break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-300">
+    // Session pages hold live data: fetched on navigation, not for every row in view (as the main navigation does).
+    <Link href={sessionHref(id)} prefetch={false} className="font-mono text-xs font-medium break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-300">
       {id}
     </Link>
   );

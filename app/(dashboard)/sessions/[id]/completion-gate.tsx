@@ -38,8 +38,8 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
           </h2>
           <div data-testid="gate-now">
             <p className="flex flex-wrap items-center gap-2 text-sm">
-              <span>Right now the gate would</span>
-              <Badge tone={now.accepted ? "good" : "bad"}>{now.accepted ? "accept" : "reject"}</Badge>
+              <span>Right now the gate would</span>{" "}
+              <Badge tone={now.accepted ? "good" : "bad"}>{now.accepted ? "accept" : "reject"}</Badge>{" "}
               <span className="tabular-nums">
                 {now.metCount}/{now.totalCount} required criteria met
               </span>
@@ -72,7 +72,7 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
         {run.data && (
           <div role="status" data-testid="check-result" className="rounded-md border border-zinc-200 px-3 py-2 text-sm dark:border-zinc-700">
             <p className="flex flex-wrap items-center gap-2">
-              Check #{run.data.id} recorded: <Verdict accepted={run.data.accepted} />
+              Check #{run.data.id} recorded: <Verdict accepted={run.data.accepted} />{" "}
               <span className="tabular-nums">
                 {run.data.metCount}/{run.data.totalCount} required criteria met
               </span>

@@ -160,6 +160,7 @@ async function downloadCsv(page: Page, button: Locator): Promise<{ name: string;
 
 /** A table's body as the page shows it: each row's cells' text. */
 async function tableRows(table: Locator): Promise<string[][]> {
+  await table.waitFor();
   return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())));
 }
 

@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import type Database from "better-sqlite3";
 import type { Locator, Page, Route } from "@playwright/test";
+import { E2E_DB } from "../playwright.config";
+import { proofgate, uniqueId } from "./cli-helpers";
 import { expect, screenshot, test } from "./fixtures";
 
 /*
@@ -158,6 +160,7 @@ async function downloadCsv(page: Page, button: Locator): Promise<{ name: string;
 
 /** A table's body as the page shows it: each row's cells' text. */
 async function tableRows(table: Locator): Promise<string[][]> {
+  await table.waitFor();
   return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())));
 }
 
@@ -328,6 +331,29 @@ test.describe("when the figures cannot be loaded", () => {
     await expect(page.getByTestId("stat-false-completion-rate")).toHaveText(percent(e.blocked, e.claims));
     await expect(failure).toHaveCount(0);
   });
+});
+
+test("a claim made by another process shows in the figures without a reload", async ({ page, ledger }) => {
+  const cli = async (agent: string, ...args: string[]) => {
+    const run = await proofgate([...args, "--db", E2E_DB, "--agent-id", agent, "--quiet"]);
+    expect(run.code, `proofgate ${args.join(" ")}\n${run.stderr}`).toBe(0);
+  };
+  const id = uniqueId("e2e-analytics");
+  await cli("orchestrator", "create-session", id, "parallel", "Analytics live e2e");
+  await cli("orchestrator", "create-task-group", "group_live", id, "Live claim");
+  await page.goto("/analytics");
+  const before = expected(ledger, ALL);
+  await expect(page.getByTestId("stat-false-completion-claims")).toHaveText(count(before.claims));
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
+  const navigations: string[] = [];
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+
+  await cli("developer_1", "claim", id, "group_live");
+  const after = expected(ledger, ALL);
+  expect(after.claims).toBe(before.claims + 1);
+  await expect(page.getByTestId("stat-false-completion-claims")).toHaveText(count(after.claims));
+  await expect(page.getByTestId("stat-false-completion-rate")).toHaveText(percent(after.blocked, after.claims));
+  expect(navigations, "the page was not reloaded").toEqual([]);
 });
 
 test("an address with bad filters says what it ignored and shows the rest", async ({ page }) => {

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { AnalyticsOverview } from "@/server/services/analytics/overview";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
@@ -15,6 +15,8 @@ import { isoDay } from "./table";
 
 interface ViewState {
   view: AnalyticsView;
+  /** The view the server rendered the figures for. */
+  initial: AnalyticsView;
   /** Figures tell the filter bar which agents and models they have seen, to suggest them. */
   report: (overview: AnalyticsOverview) => void;
 }
@@ -57,7 +59,7 @@ export function AnalyticsShell({ initial, problems, children }: { initial: Analy
       return merged.agents.length === previous.agents.length && merged.models.length === previous.models.length ? previous : merged;
     });
   }, []);
-  const state = useMemo(() => ({ view, report }), [view, report]);
+  const state = useMemo(() => ({ view, initial, report }), [view, initial, report]);
 
   return (
     <ViewContext.Provider value={state}>
@@ -77,6 +79,15 @@ export function AnalyticsShell({ initial, problems, children }: { initial: Analy
   );
 }
 
+const subscribeNothing = () => () => {};
+/** False while the server renders and while the browser hydrates what it rendered; true after. */
+const useHydrated = () =>
+  useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  );
+
 const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort((x, y) => x.localeCompare(y));
 
 /**
@@ -85,7 +96,10 @@ const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort((x, 
  */
 export function AnalyticsFigures() {
   const trpc = useTRPC();
-  const { view, report } = useViewState();
+  const { view: current, initial, report } = useViewState();
+  // Hydrate with the filters the server rendered, even when they changed before the figures
+  // hydrated (the filter bar can answer first); the next render then asks for the new ones.
+  const view = useHydrated() ? current : initial;
   const query = useQuery(trpc.analytics.overview.queryOptions(toOverviewInput(view), { placeholderData: keepPreviousData }));
   const { data } = query;
 

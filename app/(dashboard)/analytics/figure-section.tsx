@@ -1,6 +1,6 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { Bucket } from "@/server/services/analytics/schemas";
 import { Button } from "@/app/ui/button";
 import { EmptyState } from "@/app/ui/states";
@@ -72,6 +72,7 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
   const headingId = `${block.id}-heading`;
   const caption = `${sectionTitle}: ${block.title}`;
   const hasRows = block.table.rows.length > 0;
+  const [tableOpen, setTableOpen] = useState(false);
   return (
     <figure aria-labelledby={headingId} className="min-w-0" data-block={block.id}>
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
@@ -89,9 +90,10 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
       ) : block.chart ? (
         <>
           <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
-          <details className="mt-2 text-sm">
+          <details className="mt-2 text-sm" onToggle={(event) => setTableOpen(event.currentTarget.open)}>
             <summary className="cursor-pointer rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-300">Show as table</summary>
-            <DataTable table={block.table} caption={caption} bucket={bucket} />
+            {/* Built when opened: a closed table is read by nobody, and twenty of them would weigh on every render. */}
+            {tableOpen && <DataTable table={block.table} caption={caption} bucket={bucket} />}
           </details>
         </>
       ) : (

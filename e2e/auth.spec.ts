@@ -7,7 +7,7 @@ import { E2E_PASSWORD, authFile, emailOf } from "./users";
 
 test.describe("signed out", () => {
   // The wrong password's 401 is the point of the test.
-  test.use({ storageState: { cookies: [], origins: [] }, expectedConsoleErrors: [/status of 401/] });
+  test.use({ storageState: { cookies: [], origins: [] }, expectedConsoleErrors: /status of 401/ });
 
   test("a visitor is sent to sign in, a wrong password is refused, the right one opens the dashboard, sign-out ends it", async ({ page }, testInfo) => {
     await page.goto("/");

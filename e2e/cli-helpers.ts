@@ -43,6 +43,7 @@ function runDir(): string {
 export interface RunningCli {
   child: ChildProcess;
   stdout(): string;
+  stderr(): string;
   /** Stop it as Ctrl-C would; resolves with what it printed and its exit code. */
   interrupt(): Promise<CliResult>;
   done: Promise<CliResult>;
@@ -61,6 +62,7 @@ export function start(args: string[]): RunningCli {
   return {
     child,
     stdout: () => stdout,
+    stderr: () => stderr,
     interrupt: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
       return done;
@@ -109,6 +111,44 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A TCP relay in front of the server whose connections a test can cut: `down()` drops every open
+ * connection and refuses new ones (as a server restart or a network outage would), `up()` listens
+ * again on the same port.
+ */
+export interface TcpProxy {
+  url: string;
+  /** The request lines relayed so far, e.g. `GET /api/trpc/events.stream?input=…`. */
+  requests(): string[];
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const requests: string[] = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, "127.0.0.1");
+    client.on("data", (chunk: Buffer) => requests.push(...(chunk.toString("latin1").match(/^(?:GET|POST) \S+/gm) ?? [])));
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => (socket === client ? upstream : client).destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
+  await listen(0);
+  const { port } = server.address() as net.AddressInfo;
+  const down = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  return { url: `http://127.0.0.1:${port}`, requests: () => [...requests], down, up: () => listen(port), close: () => (server.listening ? down() : Promise.resolve()) };
 }
 
 /** Temporary directories made by a spec; removed by `removeWorkspaces`. */

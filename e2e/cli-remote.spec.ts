@@ -27,12 +27,14 @@ import {
   removeWorkspaces,
   rows,
   start,
+  tcpProxy,
   uniqueId,
   until,
   workspace,
 } from "./cli-helpers";
 
-const URL = `http://127.0.0.1:${Number(process.env.PROOFGATE_E2E_PORT ?? 3100)}`;
+const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
+const URL = `http://127.0.0.1:${PORT}`;
 
 interface EventLine {
   id: number;
@@ -280,14 +282,22 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       const events = jsonLines<EventLine>((await ok(m.as("viewer"), "events", "--session", s)).stdout);
       expect(events.map((e) => e.type)).toEqual(["session.created", "task.created", "task.claimed", "task.blocked", "task.reset_requested", "task.reset_approved"]);
       expect(events.find((e) => e.type === "task.blocked")).toMatchObject({ actor: "verification-agent", data: { key: "dash", from: "claimed", to: "blocked" } });
-      if (m.name === "remote") {
-        // No command prints a task's transitions (get-task-groups shows the current attempt only); the
-        // API's task.get does, and keeps the blocked attempt with its failures after the reset.
-        const task = await trpcQuery("task.get", { sessionId: s, key: "dash" }, tokens.viewer.token);
-        expect(task.status).toBe(200);
-        expect(task.body.result?.data.json).toMatchObject({ status: "pending", transitions: expect.arrayContaining([expect.objectContaining({ move: "block", actor: "verification-agent", claimant: "react-18-specialist" })]) });
-        expect(JSON.stringify(task.body)).toContain("component_tests - 3 tests failing");
-      }
+      // get-task shows the whole history: the blocked attempt, with its claim and failures, survives the reset.
+      const history = JSON.parse((await ok(m.as("viewer"), "--json", "get-task", s, "dash")).stdout) as { status: string; transitions: Record<string, unknown>[] };
+      expect(history.status).toBe("pending");
+      expect(history.transitions.map((t) => [t.move, t.fromStatus, t.toStatus, t.actor])).toEqual([
+        ["create", null, "pending", "workflow-orchestrator"],
+        ["claim", "pending", "claimed", "react-18-specialist"],
+        ["block", "claimed", "blocked", "verification-agent"],
+        ["request_reset", "blocked", "blocked", "workflow-orchestrator"],
+        ["approve_reset", "blocked", "pending", "lead@example.com"],
+      ]);
+      expect(history.transitions[1]).toMatchObject({ evidence: ["screenshots/dashboard.png"], role: m.name === "remote" ? "agent" : "admin" });
+      expect(history.transitions[2]).toMatchObject({ claimant: "react-18-specialist", failures, proofpack, role: m.name === "remote" ? "verifier" : "admin" });
+      const pretty = (await ok(m.as("viewer"), "get-task", s, "dash")).stdout;
+      expect(pretty).toMatch(/claimed → blocked\s+block\s+by verification-agent/);
+      expect(pretty).toContain("failures: browser_screenshot - Screenshot missing; component_tests - 3 tests failing");
+      expect(pretty).toMatch(/blocked → pending\s+approve_reset\s+by lead@example\.com \((lead|admin)\)\n\s+reason: retry with the fixes/);
       expect(rows(m.db, "SELECT move, claimant, failures, proofpack FROM task_transitions WHERE session_id = ? AND move = 'block'", s)).toEqual([
         { move: "block", claimant: "react-18-specialist", failures: JSON.stringify(failures), proofpack: JSON.stringify(proofpack) },
       ]);
@@ -391,25 +401,27 @@ test.describe("remote mode: roles and tokens over HTTP", () => {
       refused(1, ["--url", URL, "--json"], "create-session", `${s}-none`, "simple", "x"),
       refused(1, ["--url", URL, "--token", "pg_not-a-real-token"], "get-session", s),
     ]);
-    expect(none.stderr).toContain("sign in or send an API token");
-    expect(JSON.parse(noneJson.stderr)).toMatchObject({ error: { message: expect.stringContaining("sign in or send an API token") } });
-    expect(bogus.stderr).toContain("sign in or send an API token");
+    expect(none.stderr).toContain("proofgate: auth.required: sign in or send an API token");
+    expect(none.stderr).toContain("--token pg_… or PROOFGATE_TOKEN");
+    expect(JSON.parse(noneJson.stderr)).toEqual({ error: { rule: "auth.required", message: "auth.required: sign in or send an API token (Authorization: Bearer …)" } });
+    expect(bogus.stderr).toContain("proofgate: auth.token: the API token is unknown, revoked or expired");
 
     const created = JSON.parse((await ok(["--db", E2E_DB, "--json"], "token", "create", "--name", uniqueId("e2e-cli-revoked"), "--role", "agent")).stdout) as IssuedToken;
     const as = ["--url", URL, "--token", created.token, "--agent-id", "soon_revoked"];
     await ok(as, "create-task-group", "t", s, "Before the revocation");
     await ok(["--db", E2E_DB], "token", "revoke", String(created.id));
     const revoked = await refused(1, as, "create-task-group", "u", s, "After the revocation");
-    expect(revoked.stderr).toContain("sign in or send an API token");
-    await refused(1, as, "get-session", s);
+    expect(revoked.stderr).toContain("proofgate: auth.token: the API token is unknown, revoked or expired");
+    const revokedJson = await refused(1, [...as, "--json"], "get-session", s);
+    expect(JSON.parse(revokedJson.stderr)).toEqual({ error: { rule: "auth.token", message: "auth.token: the API token is unknown, revoked or expired" } });
     const list = await ok(["--db", E2E_DB], "token", "list");
     expect(list.stdout).toMatch(new RegExp(`#${created.id} .*${created.name}\\s+agent\\s+revoked`));
     expect(rows(m.db, "SELECT key FROM tasks WHERE session_id = ?", s)).toEqual([{ key: "t" }]);
 
     // The same answers straight over HTTP.
     const get = (token?: string) => trpcQuery("session.get", { id: s }, token);
-    expect(await get()).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED" } } } } });
-    expect(await get(created.token)).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED" } } } } });
+    expect(await get()).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED", rule: "auth.required" } } } } });
+    expect(await get(created.token)).toMatchObject({ status: 401, body: { error: { json: { data: { code: "UNAUTHORIZED", rule: "auth.token" } } } } });
     expect(await get(tokens.viewer.token)).toMatchObject({ status: 200, body: { result: { data: { json: { id: s } } } } });
     const write = await fetch(`${URL}/api/trpc/session.create`, {
       method: "POST",
@@ -467,7 +479,7 @@ test.describe("the event stream", () => {
       const resumed = start([...remote.as("viewer"), "events", "--session", s, "--since", String(last), "--follow"]);
       try {
         await until(() => jsonLines(resumed.stdout()).length >= missed.length, "the missed events");
-        // Give a repeat a chance to show before stopping (the follower polls every 100 ms).
+        // Give a repeat a chance to show before stopping.
         await new Promise((resolve) => setTimeout(resolve, 500));
       } finally {
         await resumed.interrupt();
@@ -478,6 +490,57 @@ test.describe("the event stream", () => {
     } finally {
       await follower.interrupt();
     }
+  });
+
+  test("a remote --follow reads the SSE stream and, when the connection drops, reconnects from the last id: no gap, no repeat", async () => {
+    const remote = mode("remote");
+    const s = uniqueId("drop");
+    const local = (label: string) => ["--db", E2E_DB, "--agent-id", label];
+    await ok(remote.as("orchestrator"), "create-session", s, "simple", "Dropped connections");
+    await ok(remote.as("orchestrator"), "create-task-group", "t", s, "Watched through outages");
+    await ok(remote.as("orchestrator"), "create-session", `${s}-other`, "simple", "Another session's events");
+
+    const proxy = await tcpProxy(PORT);
+    const follower = start(["--url", proxy.url, "--token", tokens.viewer.token, "events", "--session", s, "--follow"]);
+    let first = 0;
+    try {
+      const seen = () => jsonLines<EventLine>(follower.stdout());
+      for (let probe = 1; seen().length === 0; probe++) {
+        expect(probe, "the follower printed none of the probes").toBeLessThanOrEqual(10);
+        await ok(local("prober"), "save-event", s, "probe", JSON.stringify({ probe }));
+        await until(() => seen().length > 0, "a probe event", 1_500).catch(() => undefined);
+      }
+      first = seen()[0]!.id;
+
+      // An outage: the connection drops and reconnects are refused while other processes write.
+      await proxy.down();
+      await ok(local("developer_1"), "claim", s, "t", "--evidence", "outage.txt");
+      await ok(local("orchestrator"), "create-task-group", "x", `${s}-other`, "Not followed");
+      await ok(local("qa_expert_1"), "verify", s, "t", "--check", "tests=pass");
+      await until(() => follower.stderr().includes("event stream lost"), "the follower to notice the drop");
+      await proxy.up();
+      await until(() => seen().some((e) => e.type === "task.verified"), "the events written during the outage");
+      expect(follower.stderr()).toContain("event stream restored");
+
+      // A second drop, the listener back at once.
+      await proxy.down();
+      await proxy.up();
+      await ok(local("orchestrator"), "complete", s, "t");
+      await until(() => seen().some((e) => e.type === "task.completed"), "the event after the second drop");
+      await new Promise((resolve) => setTimeout(resolve, 500)); // room for a repeat to show
+    } finally {
+      await follower.interrupt();
+      await proxy.close();
+    }
+    const result = await follower.done;
+    expect(result.code, result.stderr).toBe(0);
+    const stored = rows<{ id: number; type: string }>(E2E_DB, "SELECT id, type FROM events WHERE session_id = ? AND id >= ? ORDER BY id", s, first);
+    expect(stored.map((e) => e.type).slice(-3)).toEqual(["task.claimed", "task.verified", "task.completed"]);
+    expect(jsonLines<EventLine>(result.stdout).map((e) => [e.id, e.type])).toEqual(stored.map((e) => [e.id, e.type]));
+    // Over the subscription, not by polling the list: one events.stream request per connection.
+    const relayed = proxy.requests();
+    expect(relayed.filter((r) => r.startsWith("GET /api/trpc/events.stream")).length).toBeGreaterThanOrEqual(3);
+    expect(relayed.filter((r) => r.includes("events.list"))).toEqual([]);
   });
 
   test("events --since returns exactly the events after the id, in order, with no duplicates, in both modes", async () => {

@@ -216,7 +216,7 @@ test("a lead verifies a claimed task: the checks and notes become its proofpack"
 
 test.describe("refused moves", () => {
   // The refusals below are real 4xx answers from the API, which the browser logs; each test asserts the message shown.
-  test.use({ expectedConsoleErrors: [/^Failed to load resource: the server responded with a status of (400|403|409) /] });
+  test.use({ expectedConsoleErrors: /^Failed to load resource: the server responded with a status of (400|403|409) / });
 
   test("a failed check cannot verify, and blocking needs failures: the server's refusals are shown, then the block goes through", async ({ page, ledger }) => {
     const id = await sessionWithClaims("developer_2", ["checkout"]);

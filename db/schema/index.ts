@@ -6,5 +6,6 @@ export * from "./contracts";
 export * from "./telemetry";
 export * from "./config";
 export * from "./events";
+export * from "./imports";
 export * from "./relations";
 export * from "./auth";

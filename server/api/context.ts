@@ -16,7 +16,8 @@ export async function createRequestContext(req: Request, db: Db, auth: Auth): Pr
   const authorization = req.headers.get("authorization");
   if (authorization?.toLowerCase().startsWith("bearer ")) {
     const actor = authenticateToken(db, authorization.slice(7).trim(), agentLabel(req));
-    return { db, actor, via: actor ? "token" : "none", sameOrigin: true };
+    // An unknown, revoked or expired token keeps `via: "token"`: the refusal says so (auth.token).
+    return { db, actor, via: "token", sameOrigin: true };
   }
   const session = await auth.api.getSession({ headers: req.headers });
   if (!session) return { db, actor: null, via: "none", sameOrigin: isSameOrigin(req) };

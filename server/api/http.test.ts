@@ -86,19 +86,28 @@ afterAll(() => {
 const tok = (name: string) => tokens[name]!.token;
 
 describe("bearer tokens over HTTP", () => {
-  it("answers 401 without an Authorization header", async () => {
+  it("answers 401 auth.required without an Authorization header", async () => {
     const r = await query("session.list", {}, null);
     expect(r.status).toBe(401);
-    expect(r.error?.data.code).toBe("UNAUTHORIZED");
+    expect(r.error?.data).toMatchObject({ code: "UNAUTHORIZED", rule: "auth.required" });
+    expect(r.error?.message).toBe("auth.required: sign in or send an API token (Authorization: Bearer …)");
+    const write = await mutate("session.create", { id: "anonymous" }, null);
+    expect(write).toMatchObject({ status: 401, error: { data: { code: "UNAUTHORIZED", rule: "auth.required" } } });
   });
 
-  it("answers 401 for an unknown or garbage bearer token, never falling back to anything", async () => {
-    for (const bad of ["garbage", "pg_" + "A".repeat(43), tok("viewer_1") + "x", ""]) {
+  it("answers 401 auth.token for an unknown or garbage bearer token, never falling back to anything", async () => {
+    for (const bad of ["garbage", "pg_" + "A".repeat(43), tok("viewer_1") + "x"]) {
       const r = await query("session.list", {}, bad);
       expect(r.status, bad).toBe(401);
+      expect(r.error?.data, bad).toMatchObject({ code: "UNAUTHORIZED", rule: "auth.token" });
+      expect(r.error?.message, bad).toBe("auth.token: the API token is unknown, revoked or expired");
     }
-    const r = await send(new Request(`${ORIGIN}/api/trpc/session.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { authorization: "Basic dXNlcjpwYXNz" } }));
-    expect(r.status).toBe(401);
+    // "Bearer " with nothing after it, and another scheme, are no token at all.
+    for (const authorization of ["Bearer ", "Basic dXNlcjpwYXNz"]) {
+      const r = await send(new Request(`${ORIGIN}/api/trpc/session.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { authorization } }));
+      expect(r.status, authorization).toBe(401);
+      expect(r.error?.data.rule, authorization).toBe("auth.required");
+    }
   });
 
   it("lets a viewer token read but not write (403 naming the rule)", async () => {
@@ -158,6 +167,10 @@ describe("bearer tokens over HTTP", () => {
     await admin.admin.revokeToken({ id });
     const r = await query("session.list", {}, token);
     expect(r.status).toBe(401);
+    expect(r.error?.data).toMatchObject({ code: "UNAUTHORIZED", rule: "auth.token" });
+    expect(r.error?.message).toContain("unknown, revoked or expired");
+    const write = await mutate("log.tokens", { sessionId: "s1", agentType: "developer", tokens: 1 }, token);
+    expect(write).toMatchObject({ status: 401, error: { data: { rule: "auth.token" } } });
   });
 
   it("records the X-Proofgate-Agent label (and the token principal) in the events and rows it writes", async () => {
@@ -252,12 +265,20 @@ describe("events.stream over SSE", () => {
     }
   });
 
-  it("refuses a subscriber without credentials with an UNAUTHORIZED error event and no data", async () => {
-    const { abort, response } = subscribe({ lastEventId: 0 }, null);
-    const events = await readSse(await response, abort, (e) => e.length > 0, 1000);
-    expect(events).toHaveLength(1);
-    expect(events[0]!.event).toBe("serialized-error");
-    expect(JSON.stringify(events[0]!.data)).toContain("UNAUTHORIZED");
+  it("refuses a subscriber without credentials, or with a revoked token, with an UNAUTHORIZED error event naming the rule and no data", async () => {
+    const admin = callerFor(db, operatorActor("setup"));
+    const { id, token } = await admin.admin.createToken({ name: "revoked_watcher", role: "viewer" });
+    await admin.admin.revokeToken({ id });
+    for (const [credential, rule] of [
+      [null, "auth.required"],
+      [token, "auth.token"],
+    ] as const) {
+      const { abort, response } = subscribe({ lastEventId: 0 }, credential);
+      const events = await readSse(await response, abort, (e) => e.length > 0, 1000);
+      expect(events, rule).toHaveLength(1);
+      expect(events[0]!.event).toBe("serialized-error");
+      expect(events[0]!.data).toMatchObject({ data: { code: "UNAUTHORIZED", rule } });
+    }
   });
 });
 

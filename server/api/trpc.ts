@@ -3,6 +3,7 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Db } from "@/db/client";
 import type { Actor, Role } from "@/server/domain/actors";
+import { DomainError } from "@/server/domain/errors";
 import type { ServiceContext } from "@/server/services/context";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
 
@@ -10,7 +11,10 @@ export interface ApiContext {
   db: Db;
   /** Who is calling; null when the request carried no valid credentials. */
   actor: Actor | null;
-  /** How the caller authenticated: cookies need a same-origin check on writes, bearer tokens do not. */
+  /**
+   * How the caller authenticated: cookies need a same-origin check on writes, bearer tokens do not.
+   * `token` with no actor: a bearer token was sent but is unknown, revoked or expired.
+   */
   via: "token" | "cookie" | "internal" | "none";
   /** The request came from this site's own pages (Origin matches Host), or was not a browser request. */
   sameOrigin: boolean;
@@ -42,9 +46,22 @@ const mapErrors = t.middleware(async ({ next }) => {
 
 export const publicProcedure = t.procedure.use(mapErrors);
 
+/** No usable credentials (HTTP 401); the rule travels in the error's data like any other refusal. */
+class AuthenticationError extends DomainError {
+  readonly kind = "forbidden" as const;
+}
+
+function unauthenticated(via: ApiContext["via"]): TRPCError {
+  const cause =
+    via === "token"
+      ? new AuthenticationError("auth.token", "auth.token: the API token is unknown, revoked or expired")
+      : new AuthenticationError("auth.required", "auth.required: sign in or send an API token (Authorization: Bearer …)");
+  return new TRPCError({ code: "UNAUTHORIZED", message: cause.message, cause });
+}
+
 /** A signed-in person or a valid token: at least viewer. Narrows `ctx.actor` and hands services their context. */
 export const authedProcedure = publicProcedure.use(({ ctx, next, type }) => {
-  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in or send an API token (Authorization: Bearer …)" });
+  if (!ctx.actor) throw unauthenticated(ctx.via);
   if (type !== "query" && ctx.via === "cookie" && !ctx.sameOrigin) {
     throw new TRPCError({ code: "FORBIDDEN", message: "csrf: state-changing requests from another site are refused" });
   }

@@ -7,6 +7,7 @@ import { AGENT_HEADER } from "@/server/api/context";
 import { createCaller } from "@/server/api/root";
 import { operatorActor } from "@/server/domain/actors";
 import type { GlobalOptions } from "./options";
+import { type SubscribeOptions, type SubscriptionEvent, subscribe } from "./sse";
 
 /**
  * What a command needs from Proofgate: call a procedure by path. Local mode (`--db`) runs the same
@@ -20,6 +21,8 @@ export interface Api {
   mode: "local" | "remote";
   /** Local mode only: the open database (operator commands such as backup). */
   db?: Db;
+  /** Remote mode only: a subscription over SSE that reconnects after a drop, resuming after the last id. */
+  subscribe?<T>(path: string, input: unknown, options: Pick<SubscribeOptions, "lastEventId" | "signal" | "onConnection">): AsyncGenerator<SubscriptionEvent<T>, void, undefined>;
 }
 
 export function openApi(options: GlobalOptions): Api {
@@ -67,22 +70,18 @@ function localApi(options: GlobalOptions): Api {
 
 function remoteApi(url: string, options: GlobalOptions): Api {
   const token = options.token ?? process.env.PROOFGATE_TOKEN;
-  const client = createTRPCUntypedClient({
-    links: [
-      httpLink({
-        url: `${url.replace(/\/$/, "")}/api/trpc`,
-        transformer: superjson,
-        headers: () => ({
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(options.agentId ? { [AGENT_HEADER]: options.agentId } : {}),
-        }),
-      }),
-    ],
+  const endpoint = `${url.replace(/\/$/, "")}/api/trpc`;
+  const headers = (): Record<string, string> => ({
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(options.agentId ? { [AGENT_HEADER]: options.agentId } : {}),
   });
+  const client = createTRPCUntypedClient({ links: [httpLink({ url: endpoint, transformer: superjson, headers })] });
   return {
     mode: "remote",
     query: <T>(path: string, input?: unknown) => client.query(path, input) as Promise<T>,
     mutate: <T>(path: string, input?: unknown) => client.mutation(path, input) as Promise<T>,
+    subscribe: <T>(path: string, input: unknown, opts: Pick<SubscribeOptions, "lastEventId" | "signal" | "onConnection">) =>
+      subscribe<T>({ url: endpoint, path, input, headers: headers(), ...opts }),
     close: () => undefined,
   };
 }

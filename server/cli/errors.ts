@@ -17,9 +17,19 @@ export class UsageError extends Error {}
 export function handleError(error: unknown, json: boolean): number {
   const { code, payload } = describe(toDomainError(error));
   if (json) process.stderr.write(`${JSON.stringify({ error: payload })}\n`);
-  else process.stderr.write(`proofgate: ${payload.message}${payload.reasons ? `\n${payload.reasons.map((r) => `  - ${r}`).join("\n")}` : ""}\n`);
+  else {
+    const hint = payload.rule ? HINTS[payload.rule] : undefined;
+    const reasons = payload.reasons ? `\n${payload.reasons.map((r) => `  - ${r}`).join("\n")}` : "";
+    process.stderr.write(`proofgate: ${payload.message}${reasons}${hint ? `\n  ${hint}` : ""}\n`);
+  }
   return code;
 }
+
+/** What a person at a shell can do about a refusal that the server's message cannot know. */
+const HINTS: Readonly<Record<string, string>> = {
+  "auth.required": "remote mode needs an API token: --token pg_… or PROOFGATE_TOKEN (an operator makes one with proofgate token create)",
+  "auth.token": "check --token / PROOFGATE_TOKEN; proofgate token list shows which tokens are revoked",
+};
 
 function describe(error: unknown): { code: number; payload: { rule?: string; message: string; reasons?: readonly string[] } } {
   if (error instanceof GateRejectedError) return { code: EXIT.refused, payload: { rule: error.rule, message: error.message, reasons: error.reasons } };
@@ -34,7 +44,7 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
     const rule = data?.rule ?? (cause instanceof DomainError ? cause.rule : undefined);
     const code = exitCodeOf(error) ?? EXIT.unreachable;
     const message =
-      cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${error.message}` : error.message;
+      cause instanceof ZodError ? zodMessage(cause) : code === EXIT.unreachable && error instanceof TRPCClientError && !data ? `server unreachable: ${innermost(error)}` : error.message;
     return { code, payload: { rule, message, reasons } };
   }
   if (error instanceof DatabaseMissingError) return { code: EXIT.unreachable, payload: { message: error.message } };
@@ -48,4 +58,15 @@ function describe(error: unknown): { code: number; payload: { rule?: string; mes
     return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
   }
   return { code: EXIT.unreachable, payload: { message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+}
+
+/** fetch says "fetch failed"; the cause under it says why ("connect ECONNREFUSED 127.0.0.1:3000"). */
+function innermost(error: Error): string {
+  let message = error.message;
+  let cause = error.cause;
+  for (let depth = 0; depth < 10 && cause !== null && typeof cause === "object"; depth++, cause = (cause as { cause?: unknown }).cause) {
+    const text = (cause as { message?: unknown }).message;
+    if (typeof text === "string" && text) message = text;
+  }
+  return message;
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands";
+import { importCommands } from "./commands/import";
 import { databaseCommands } from "./database";
 import { operatorCommands } from "./operator";
 import { EXIT, UsageError, handleError } from "./errors";
@@ -27,6 +28,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   databaseCommands(program, out);
   operatorCommands(program, out);
   registerCommands(program, out);
+  importCommands(program, out);
   program.command("help [command]").description("show help for a command").action((name?: string) => {
     const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
     if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);

@@ -8,6 +8,9 @@ import { UsageError } from "./errors";
 import { type GlobalOptions, positiveInt } from "./options";
 import type { Output } from "./output";
 
+/** How long `serve` lets requests in flight finish after SIGINT or SIGTERM. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
 /** The checkout the CLI runs from (dist/cli.mjs → its parent), where the built dashboard lives. */
 function projectRoot(): string {
   return process.env.PROOFGATE_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,7 +39,15 @@ export function operatorCommands(program: Command, out: Output): void {
       await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port, options.host, resolve));
       out.result({ url: `http://${options.host}:${options.port}`, database: file }, `Proofgate on http://${options.host}:${options.port} (database ${file})`);
       await new Promise<void>((resolve) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => resolve()));
+        for (const signal of ["SIGINT", "SIGTERM"] as const) {
+          process.once(signal, () => {
+            // Stop accepting, let requests in flight finish, then cut what is left: live event
+            // streams never end on their own (their clients reconnect to the next server).
+            server.close(() => resolve());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+          });
+        }
       });
     });
 

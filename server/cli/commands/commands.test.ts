@@ -328,6 +328,49 @@ describe("output", () => {
   });
 });
 
+describe("get-task", () => {
+  it("shows every transition; after block → approve-reset the earlier claim and block are still listed", async () => {
+    const { db } = await seeded();
+    await ok(db, "claim", "s", "A", "--evidence", "out/tests.txt", "--agent-id", "developer_1");
+    await ok(db, "block", "s", "A", "--failures", '["3 tests failing"]', "--check", "unit=fail", "--agent-id", "verifier_1");
+    await ok(db, "request-reset", "s", "A", "--reason", "fixed the fixtures", "--agent-id", "orchestrator");
+    await ok(db, "approve-reset", "s", "A", "--reason", "retry", "--agent-id", "lead@example.com");
+
+    const task = JSON.parse((await ok(db, "get-task", "s", "A", "--json")).stdout) as { status: string; resetCount: number; claimedBy: string | null; transitions: Record<string, unknown>[] };
+    expect(task).toMatchObject({ status: "pending", resetCount: 1, claimedBy: null });
+    expect(task.transitions.map((t) => [t.move, t.fromStatus, t.toStatus, t.actor, t.reason])).toEqual([
+      ["create", null, "pending", "operator", null],
+      ["claim", "pending", "claimed", "developer_1", null],
+      ["block", "claimed", "blocked", "verifier_1", null],
+      ["request_reset", "blocked", "blocked", "orchestrator", "fixed the fixtures"],
+      ["approve_reset", "blocked", "pending", "lead@example.com", "retry"],
+    ]);
+    expect(task.transitions[1]).toMatchObject({ evidence: ["out/tests.txt"], role: "admin", at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(task.transitions[2]).toMatchObject({ claimant: "developer_1", failures: ["3 tests failing"], proofpack: { verdict: "BLOCKED", checks: [{ name: "unit", passed: false }] } });
+
+    const text = (await ok(db, "get-task", "s", "A")).stdout;
+    expect(text).toMatch(/^Task A in s: Group A\n {2}status: pending \(version 5, reset 1×\)\n/);
+    const listed = text.split("\n").filter((line) => /^ +\d+\. /.test(line));
+    expect(listed.map((line) => line.replace(/^ +(\d+)\. \S+ +/, "$1 ").replace(/ +/g, " "))).toEqual([
+      "1 — → pending create by operator (admin)",
+      "2 pending → claimed claim by developer_1 (admin)",
+      "3 claimed → blocked block by verifier_1 (admin)",
+      "4 blocked → blocked request_reset by orchestrator (admin)",
+      "5 blocked → pending approve_reset by lead@example.com (admin)",
+    ]);
+    expect(text).toContain("        evidence: out/tests.txt\n");
+    expect(text).toContain("        failures: 3 tests failing\n        proofpack: BLOCKED: unit fail\n");
+    expect(text).toContain("        reason: retry");
+  });
+
+  it("exits 3 for an unknown task and 2 for a bad session id", async () => {
+    const { db } = await seeded();
+    const missing = await cli(["get-task", "s", "Z", "--db", db]);
+    expect(missing).toMatchObject({ code: 3, stdout: "", stderr: 'proofgate: task "s/Z" does not exist\n' });
+    expect((await cli(["get-task", "bad id!", "A", "--db", db])).code).toBe(2);
+  });
+});
+
 describe("help", () => {
   const program = new Command("proofgate");
   registerCommands(program, createOutput(() => ({})));

@@ -92,28 +92,53 @@ export function eventCommands(program: Command, out: Output): void {
   example(
     program
       .command("events")
-      .description("Print the ledger's events, one JSON object per line; --follow keeps printing new ones (from now, or after --since) until interrupted")
+      .description(
+        "Print the ledger's events, one JSON object per line; --follow keeps printing new ones (from now, or after --since) until interrupted — " +
+          "in remote mode over the server's live stream, reconnecting after a drop with no gap and no repeat",
+      )
       .option("--session <id>", "only this session's events")
       .option("--since <id>", "start after this event id (default: the first event; with --follow, now)", int(0))
-      .option("--follow", "keep polling for new events until SIGINT or SIGTERM"),
+      .option("--follow", "keep printing new events until SIGINT or SIGTERM"),
     "proofgate events --session bazinga_20250112_143022 --since 120",
     "proofgate events --follow",
+    "proofgate --url http://127.0.0.1:3000 --token $PROOFGATE_TOKEN events --session bazinga_20250112_143022 --follow",
   ).action(
     act(out, (options: { session?: string; since?: number; follow?: boolean }) => {
       if (options.session !== undefined) validate(SessionId, options.session, { input: "--session" });
-      return async (api) => {
+      const filter = options.session ? { sessionId: options.session } : {};
+      return async (api, globals) => {
         const stop = new AbortController();
         const onSignal = () => stop.abort();
         process.once("SIGINT", onSignal);
         process.once("SIGTERM", onSignal);
+        let last = options.since ?? 0;
+        // Never a duplicate, whatever the transport does: ids only grow.
+        const print = (row: EventRow) => {
+          if (row.id <= last) return;
+          process.stdout.write(`${JSON.stringify(row)}\n`);
+          last = row.id;
+        };
         try {
-          let last = options.since ?? (options.follow ? await api.query<number>("events.latestId") : 0);
+          if (options.follow && options.since === undefined) last = await api.query<number>("events.latestId");
+          if (options.follow && api.subscribe) {
+            // Remote: the server's SSE subscription, from the last id printed; after a drop the
+            // transport reconnects from the last id it received. The whole stream is read and the
+            // session picked out here: events.stream with a sessionId spins once another session
+            // has newer events (see the report on server/api/routers/events.ts).
+            const note = (text: string) => globals.quiet || process.stderr.write(`proofgate: ${text}\n`);
+            const stream = api.subscribe<EventRow>("events.stream", {}, {
+              lastEventId: String(last),
+              signal: stop.signal,
+              onConnection: (change) =>
+                note(change.state === "lost" ? `event stream lost (${describeDrop(change.error)}); reconnecting after event ${change.lastEventId ?? last}` : "event stream restored"),
+            });
+            for await (const { data } of stream) if (!options.session || data.sessionId === options.session) print(data);
+            return null;
+          }
+          // Local mode (or no --follow): page through events.list; following polls the file.
           while (!stop.signal.aborted) {
-            const rows = await api.query<EventRow[]>("events.list", { afterId: last, limit: PAGE, ...(options.session ? { sessionId: options.session } : {}) });
-            for (const row of rows) {
-              process.stdout.write(`${JSON.stringify(row)}\n`);
-              last = row.id;
-            }
+            const rows = await api.query<EventRow[]>("events.list", { afterId: last, limit: PAGE, ...filter });
+            rows.forEach(print);
             if (rows.length === PAGE) continue;
             if (!options.follow) break;
             await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => undefined);
@@ -126,4 +151,10 @@ export function eventCommands(program: Command, out: Output): void {
       };
     }),
   );
+}
+
+/** fetch's "terminated" / "fetch failed" say little; their cause says what happened ("other side closed", "connect ECONNREFUSED …"). */
+function describeDrop(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } } | null)?.cause?.message;
+  return typeof cause === "string" && cause ? cause : error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
 import { TASK_STATUSES, type TaskStatus } from "@/server/domain/task-machine";
 import type { TaskRow } from "@/server/services/task/load";
+import type { TransitionRow } from "@/server/services/task/list";
 import { CreateTaskInput, ReportTaskInput, type TaskDetails } from "@/server/services/task/schemas";
 import { exitCodeOf } from "../api";
 import { UsageError } from "../errors";
@@ -79,6 +80,35 @@ function reportText(key: string, task: TaskRow): string {
 
 const isNotFound = (error: unknown) => exitCodeOf(error) === 3;
 
+export type TaskWithHistory = TaskRow & { transitions: TransitionRow[] };
+
+const time = (at: Date | string | number | null | undefined) => (at == null ? "" : new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z"));
+
+/**
+ * A task and every transition it went through, oldest first, for a person at a shell: each line
+ * is from → to, the move, who made it in which role, and when; reasons, evidence, failures and
+ * proofpacks are indented below their move. A reset keeps the earlier claim and block in the list.
+ */
+export function taskHistoryText(task: TaskWithHistory): string {
+  const lines = [`Task ${task.key} in ${task.sessionId}: ${task.title}`, `  status: ${task.status} (version ${task.version}${task.resetCount > 0 ? `, reset ${task.resetCount}×` : ""})${task.verification === "none" ? " — unverified: no verify move" : ""}`];
+  if (task.assignee) lines.push(`  assigned to: ${task.assignee}`);
+  if (task.resetRequested) lines.push(`  reset requested by ${task.resetRequestedBy ?? "?"}: ${task.resetReason ?? ""}`);
+  lines.push("", `Transitions (${task.transitions.length}, oldest first):`);
+  const width = Math.max(0, ...task.transitions.map((t) => `${t.fromStatus ?? "—"} → ${t.toStatus}`.length));
+  const moveWidth = Math.max(0, ...task.transitions.map((t) => t.move.length));
+  task.transitions.forEach((t, i) => {
+    const step = `${t.fromStatus ?? "—"} → ${t.toStatus}`.padEnd(width);
+    lines.push(`  ${String(i + 1).padStart(2)}. ${time(t.at)}  ${step}  ${t.move.padEnd(moveWidth)}  by ${t.actor}${t.role ? ` (${t.role})` : ""}`);
+    const more = (label: string, value: string) => lines.push(`        ${label}: ${value}`);
+    if (t.reason) more("reason", t.reason);
+    if (t.evidence?.length) more("evidence", t.evidence.join(", "));
+    if (t.claimant && t.claimant !== t.actor) more("claimant", t.claimant);
+    if (t.failures?.length) more("failures", t.failures.join("; "));
+    if (t.proofpack) more("proofpack", `${t.proofpack.verdict}: ${t.proofpack.checks.map((c) => `${c.name} ${c.passed ? "pass" : "fail"}`).join(", ")}${t.proofpack.notes ? ` (${t.proofpack.notes})` : ""}`);
+  });
+  return lines.join("\n");
+}
+
 /** BAZINGA's task-group commands: create-task-group, update-task-group, get-task-groups. */
 export function taskCommands(program: Command, out: Output): void {
   const create = program
@@ -129,6 +159,21 @@ export function taskCommands(program: Command, out: Output): void {
         });
         return wrote(taskGroupView(task), reportText(key, task));
       };
+    }),
+  );
+
+  example(
+    program
+      .command("get-task")
+      .description("Show a task with its full transition history (every move: from → to, who, in which role, why, when); a reset keeps the earlier attempts")
+      .argument("<session>", "session id", sessionArg)
+      .argument("<task>", "the task's key (BAZINGA's group id)"),
+    "proofgate get-task bazinga_20250112_143022 group_a",
+    "proofgate get-task bazinga_20250112_143022 group_a --json",
+  ).action(
+    act(out, (sessionId: string, key: string) => async (api) => {
+      const task = await api.query<TaskWithHistory>("task.get", { sessionId, key });
+      return read(task, taskHistoryText(task));
     }),
   );
 

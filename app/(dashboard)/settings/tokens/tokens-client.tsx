@@ -1,0 +1,244 @@
+"use client";
+
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { type FormEvent, useState } from "react";
+import type { AppRouter } from "@/server/api/root";
+import { useTRPC } from "@/app/trpc/client";
+import { Badge } from "@/app/ui/badge";
+import { Button } from "@/app/ui/button";
+import { Card } from "@/app/ui/card";
+import { FormError } from "@/app/ui/field";
+import { Code, EmptyState } from "@/app/ui/states";
+import { Time, useNow } from "@/app/ui/time";
+import { ConfirmDialog } from "../confirm-dialog";
+import { type FormErrors, toFormErrors } from "../form-errors";
+import { InputField, SelectField } from "../form-field";
+import { QueryBoundary } from "../query-boundary";
+import { TOKEN_ROLES, type TokenRole, roleSummary } from "../roles";
+
+type Token = inferRouterOutputs<AppRouter>["admin"]["tokens"][number];
+type NewToken = inferRouterOutputs<AppRouter>["admin"]["createToken"];
+
+const ROLE_OPTIONS = TOKEN_ROLES.map((role) => ({ value: role, label: role }));
+
+export function TokensClient() {
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
+      <CreateTokenForm />
+      <Card title="API tokens" id="tokens">
+        <QueryBoundary title="Could not load the API tokens">
+          <TokensTable />
+        </QueryBoundary>
+      </Card>
+    </div>
+  );
+}
+
+const TOKEN_FIELDS = ["name", "role", "expiresInDays"] as const;
+type TokenField = (typeof TOKEN_FIELDS)[number];
+
+function CreateTokenForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<FormErrors<TokenField>>({ form: null, fields: {} });
+  const [role, setRole] = useState<TokenRole>("agent");
+  const [created, setCreated] = useState<NewToken | null>(null);
+  const create = useMutation(trpc.admin.createToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }));
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    setErrors({ form: null, fields: {} });
+    const days = String(data.get("expiresInDays") ?? "").trim();
+    try {
+      const token = await create.mutateAsync({ name: String(data.get("name") ?? ""), role, expiresInDays: days === "" ? undefined : Number(days) });
+      setCreated(token);
+      form.reset();
+    } catch (error) {
+      setErrors(toFormErrors(error, TOKEN_FIELDS));
+    }
+  }
+
+  if (created) return <NewTokenPanel token={created} onDone={() => setCreated(null)} />;
+
+  return (
+    <Card title="Create an API token" id="create-token">
+      <form onSubmit={onSubmit} noValidate className="space-y-3">
+        <InputField label="Name" name="name" autoComplete="off" required hint="Who or what uses it, e.g. developer agents on ci-3. It is the agent label unless the caller sends its own." error={errors.fields.name} />
+        <SelectField label="Role" name="role" value={role} onChange={(event) => setRole(event.target.value as TokenRole)} options={ROLE_OPTIONS} hint={`${role}: ${roleSummary(role)}.`} error={errors.fields.role} />
+        <InputField label="Expires in (days)" name="expiresInDays" type="number" inputMode="numeric" min={1} max={3650} hint="Optional; empty means it never expires." error={errors.fields.expiresInDays} />
+        <FormError message={errors.form} />
+        <Button type="submit" className="w-full" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create token"}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+/** The only time the token's text exists outside the caller's hands: only its hash is stored. */
+function NewTokenPanel({ token, onDone }: { token: NewToken; onDone: () => void }) {
+  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
+
+  async function copyToken() {
+    try {
+      await navigator.clipboard.writeText(token.token);
+      setCopy("copied");
+    } catch {
+      setCopy("failed");
+    }
+  }
+
+  return (
+    <Card title="Copy the new token now" id="new-token">
+      <div className="space-y-3 text-sm">
+        <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          This is the only time Proofgate shows this token. Only a hash of it is stored: if it is lost, revoke it and create another.
+        </p>
+        <p>
+          <strong>{token.name}</strong> · role <strong>{token.role}</strong>
+        </p>
+        <label className="block">
+          <span className="mb-1 block font-medium">New API token</span>
+          <input readOnly value={token.token} onFocus={(event) => event.currentTarget.select()} className="w-full rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950" />
+        </label>
+        <div className="flex flex-wrap items-center gap-2">
+          <Button onClick={copyToken}>Copy token</Button>
+          <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+            {copy === "copied" ? "Copied to the clipboard." : copy === "failed" ? "The browser refused the clipboard: select the text and copy it." : ""}
+          </span>
+        </div>
+        <p className="text-zinc-600 dark:text-zinc-400">
+          Agents send it as <Code>Authorization: Bearer …</Code>; the command line takes <Code>--token</Code> or <Code>PROOFGATE_TOKEN</Code> with <Code>--url</Code>.
+        </p>
+        <Button variant="secondary" className="w-full" onClick={onDone}>
+          I have saved it
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+function tokenState(token: Token, now: number | null): { label: string; tone: "good" | "bad" | "warn" } {
+  if (token.revokedAt) return { label: "revoked", tone: "bad" };
+  if (token.expiresAt && now !== null && token.expiresAt.getTime() <= now) return { label: "expired", tone: "warn" };
+  return { label: "active", tone: "good" };
+}
+
+function TokensTable() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const now = useNow();
+  const { data: tokens } = useSuspenseQuery(trpc.admin.tokens.queryOptions());
+  const [revoking, setRevoking] = useState<Token | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const revoke = useMutation(trpc.admin.revokeToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }));
+
+  if (tokens.length === 0) {
+    return (
+      <EmptyState title="No API tokens yet.">
+        Create one for each agent or script that reports to Proofgate, with the narrowest role it needs — or on the server: <Code>npx proofgate token create --name developer-agents --role agent</Code>
+      </EmptyState>
+    );
+  }
+
+  function close() {
+    setRevoking(null);
+    setError(null);
+  }
+
+  async function confirm() {
+    if (!revoking) return;
+    setError(null);
+    try {
+      await revoke.mutateAsync({ id: revoking.id });
+      close();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    }
+  }
+
+  return (
+    <>
+      <div className="-mx-4 overflow-x-auto px-4">
+        <table className="w-full text-left text-sm">
+          <thead className="text-xs text-zinc-500 uppercase">
+            <tr>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Token
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Role
+              </th>
+              <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
+                Created
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Last used
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+            {tokens.map((token) => {
+              const state = tokenState(token, now);
+              return (
+                <tr key={token.id}>
+                  <td className="py-2 pr-3 align-top">
+                    <div className="font-medium wrap-anywhere">{token.name}</div>
+                    <div className="font-mono text-xs text-zinc-500">{token.prefix}…</div>
+                  </td>
+                  <td className="py-2 pr-3 align-top">
+                    <Badge>{token.role}</Badge>
+                  </td>
+                  <td className="hidden py-2 pr-3 align-top sm:table-cell">
+                    <Time at={token.createdAt} />
+                    <div className="text-xs wrap-anywhere text-zinc-500">by {token.createdBy}</div>
+                  </td>
+                  <td className="py-2 pr-3 align-top">{token.lastUsedAt ? <Time at={token.lastUsedAt} /> : <span className="text-zinc-500">never</span>}</td>
+                  <td className="py-2 pr-3 align-top">
+                    <Badge tone={state.tone}>{state.label}</Badge>
+                    {token.revokedAt && (
+                      <div className="text-xs text-zinc-500">
+                        <Time at={token.revokedAt} />
+                      </div>
+                    )}
+                    {!token.revokedAt && token.expiresAt && (
+                      <div className="text-xs text-zinc-500">
+                        {state.label === "expired" ? "expired" : "expires"} <Time at={token.expiresAt} relative={false} />
+                      </div>
+                    )}
+                  </td>
+                  <td className="py-2 text-right align-top">
+                    {!token.revokedAt && (
+                      <Button variant="secondary" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <ConfirmDialog open={revoking !== null} title="Revoke this token?" confirmLabel="Revoke token" variant="danger" pending={revoke.isPending} error={error} onConfirm={confirm} onClose={close}>
+        {revoking && (
+          <>
+            <p>
+              <strong className="break-all">{revoking.name}</strong> ({revoking.role}, <span className="font-mono">{revoking.prefix}…</span>) stops working at once: every request with it gets 401.
+            </p>
+            <p>This cannot be undone; create a new token if it is needed again.</p>
+          </>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}

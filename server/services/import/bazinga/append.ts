@@ -1,0 +1,64 @@
+import type { BatchRow } from "../../log/schemas";
+import { parseInput } from "../../log/validate";
+import { BatchRow as BatchRowSchema } from "../../log/schemas";
+import { importTimedLogBatch } from "../log-batch";
+import { type ImportRun, at } from "../run";
+import { reasonOf } from "../values";
+
+/** Rows per write: large enough to be fast, small enough that other writers wait only milliseconds. */
+const BATCH = 500;
+
+export interface AppendItem {
+  entity: string;
+  recordKind: string;
+  key: string;
+  sessionId: string;
+  at: Date;
+  row: Record<string, unknown>;
+}
+
+/**
+ * Logs and token rows, the bulk of a BAZINGA history, written a batch at a time through the
+ * timed log batch service (one transaction and one event per batch, each row keeping its time).
+ * A row that fails its check is skipped alone, with the check's own words, before any write.
+ */
+export class AppendBatcher {
+  private items: AppendItem[] = [];
+
+  constructor(private readonly run: ImportRun) {}
+
+  add(item: AppendItem): void {
+    try {
+      parseInput(BatchRowSchema, item.row);
+    } catch (error) {
+      this.run.tally.skip(item.entity, item.key, reasonOf(error));
+      return;
+    }
+    if (this.items.length > 0 && (this.items[0]!.sessionId !== item.sessionId || this.items.length >= BATCH)) this.flush();
+    this.items.push(item);
+  }
+
+  /** Write what is pending (call before a row that must be written on its own, and at the end). */
+  flush(): void {
+    const items = this.items;
+    this.items = [];
+    if (items.length === 0) return;
+    try {
+      const result = this.run.writer.row(() => {
+        const saved = importTimedLogBatch(at(this.run, items.at(-1)!.at), { sessionId: items[0]!.sessionId, rows: items.map((i) => ({ at: i.at, row: i.row as BatchRow })) });
+        saved.ids.forEach((id, n) => this.run.book.put(items[n]!.recordKind, items[n]!.key, { targetId: id.id, sessionId: items[n]!.sessionId }, items[n]!.at));
+        return saved;
+      });
+      result.ids.forEach((id, n) => this.run.tally.count(items[n]!.entity, id.created ? "imported" : "unchanged"));
+    } catch (error) {
+      // Refused as a whole (a rule the row checks do not see): each row on its own, so only the bad one is skipped.
+      if (items.length === 1) this.run.tally.skip(items[0]!.entity, items[0]!.key, reasonOf(error));
+      else for (const item of items) this.flushOne(item);
+    }
+  }
+
+  private flushOne(item: AppendItem): void {
+    this.items = [item];
+    this.flush();
+  }
+}

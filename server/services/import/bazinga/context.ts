@@ -1,0 +1,94 @@
+import { markContextConsumed } from "../../log/mark-context-consumed";
+import { saveContextPackage } from "../../log/save-context-package";
+import type { SaveContextPackageInput } from "../../log/schemas";
+import { type ImportRun, apply, at } from "../run";
+import { firstTime, int, label, parseTime, text } from "../values";
+import type { Row } from "./read";
+import type { SessionGate } from "./sessions";
+
+const consumerKey = (sessionId: string, row: Row) => `${sessionId}|${int(row.package_id)}|${text(row.agent_type)}|${int(row.iteration) ?? 1}`;
+
+/**
+ * Context packages and who reads them. A package is saved with its first-iteration readers (the
+ * context service creates them unconsumed, as BAZINGA's save does); each reading BAZINGA recorded
+ * (`consumed_at`) is then marked through the same service, now or when it happens later.
+ */
+export function importContext(run: ImportRun, packages: readonly Row[], consumers: readonly Row[], gate: SessionGate): void {
+  const sessionOf = new Map<number, string>();
+  const justCreated = new Set<string>();
+  for (const pkg of packages) {
+    run.tally.read("context packages");
+    const id = int(pkg.id) ?? 0;
+    const sessionId = text(pkg.session_id) ?? "";
+    sessionOf.set(id, sessionId);
+    const key = `${sessionId}|${id}`;
+    if (run.book.get("context_package", key)) {
+      run.tally.count("context packages", "unchanged");
+      continue;
+    }
+    const refusal = gate.refusal(sessionId);
+    if (refusal) {
+      run.tally.skip("context packages", key, refusal);
+      continue;
+    }
+    const readers = consumers.filter((c) => int(c.package_id) === id && (int(c.iteration) ?? 1) === 1);
+    if (readers.length === 0) {
+      run.tally.skip("context packages", key, "it has no first-iteration reader in context_package_consumers, and Proofgate saves a package with its readers");
+      continue;
+    }
+    const supersedes = int(pkg.supersedes_id);
+    const supersedesId = supersedes === null ? null : Number(run.book.get("context_package", `${sessionId}|${supersedes}`)?.targetId ?? NaN);
+    const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, pkg.created_at);
+    apply(run, "context packages", key, () => {
+      const input: SaveContextPackageInput = {
+        sessionId,
+        groupId: label(pkg.group_id),
+        packageType: text(pkg.package_type) as SaveContextPackageInput["packageType"],
+        filePath: text(pkg.file_path) ?? "",
+        producerAgent: label(pkg.producer_agent) ?? "",
+        consumers: [...new Set(readers.map((c) => label(c.agent_type) ?? ""))],
+        priority: (text(pkg.priority) ?? "medium") as SaveContextPackageInput["priority"],
+        summary: text(pkg.summary) ?? "",
+        sizeBytes: int(pkg.size_bytes),
+        supersedesId: Number.isNaN(supersedesId) ? null : supersedesId,
+      };
+      const saved = saveContextPackage(at(run, when), input);
+      run.book.put("context_package", key, { targetId: saved.package.id, sessionId }, when);
+      for (const reader of readers) {
+        const row = saved.consumers.find((c) => c.agentType === (label(reader.agent_type) ?? "").toLowerCase());
+        run.book.put("context_consumer", consumerKey(sessionId, reader), { targetId: row?.id ?? null, sessionId, state: { consumedAt: null } }, when);
+        justCreated.add(consumerKey(sessionId, reader));
+      }
+      return "imported";
+    });
+  }
+
+  for (const consumer of consumers) {
+    run.tally.read("context consumers");
+    const packageId = int(consumer.package_id) ?? 0;
+    const sessionId = sessionOf.get(packageId) ?? "";
+    const key = consumerKey(sessionId, consumer);
+    const pkg = run.book.get("context_package", `${sessionId}|${packageId}`);
+    if (!pkg) {
+      run.tally.skip("context consumers", key, `its context package ${packageId} was not imported`);
+      continue;
+    }
+    const consumedAt = parseTime(consumer.consumed_at);
+    const record = run.book.get("context_consumer", key);
+    const created = justCreated.has(key);
+    const applied = record ? (JSON.parse(record.state ?? "{}") as { consumedAt?: string | null }).consumedAt ?? null : null;
+    if (record && (consumedAt === null || applied !== null)) {
+      run.tally.count("context consumers", created ? "imported" : "unchanged");
+      continue;
+    }
+    if (!record && consumedAt === null) {
+      run.tally.skip("context consumers", key, "a reader added after its package and not yet consumed: Proofgate records it when it is consumed");
+      continue;
+    }
+    apply(run, "context consumers", key, () => {
+      const row = markContextConsumed(at(run, consumedAt!), { packageId: Number(pkg.targetId), agentType: label(consumer.agent_type) ?? "", iteration: Math.max(1, int(consumer.iteration) ?? 1) });
+      run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: consumedAt!.toISOString() } }, consumedAt!);
+      return record && !created ? "updated" : "imported";
+    });
+  }
+}

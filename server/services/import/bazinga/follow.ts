@@ -1,0 +1,84 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Db } from "@/db/client";
+import { DomainError } from "@/server/domain/errors";
+import { type ImportReport, Tally, mergeEntities } from "../report";
+import { BAZINGA_ENTITIES, BazingaImporter } from "./importer";
+
+export interface FollowOptions {
+  /** Stops the follower (SIGINT/SIGTERM): it finishes the row it is writing and returns. */
+  signal: AbortSignal;
+  /** How often to look at the file (default 500 ms; changes show within about twice that). */
+  intervalMs?: number;
+  /** After the first import, and after every later sync that wrote something. */
+  onPass?: (report: ImportReport) => void;
+  /** The file went missing, was replaced, or was locked: what the follower is doing about it. */
+  onNotice?: (message: string) => void;
+}
+
+/** SQLite's answers while another process holds a lock or swaps the file: wait and look again. */
+const TRANSIENT = /^SQLITE_(BUSY|LOCKED|PROTOCOL|IOERR|CANTOPEN|NOTADB|CORRUPT|SCHEMA)/;
+
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && TRANSIENT.test(code)) return true;
+  // Missing, or (half-copied) not a BAZINGA database yet: a file being replaced looks like this.
+  return error instanceof DomainError && (error.rule === "import.source_missing" || error.rule === "import.not_bazinga" || error.rule === "import.not_sqlite");
+}
+
+/**
+ * Import a BAZINGA database and keep following it: every `intervalMs` it asks SQLite whether
+ * anything was committed (`PRAGMA data_version` on its read-only connection) and whether the
+ * file was replaced (its inode), and imports what is new. BAZINGA keeps writing as it always
+ * does: reads are short read transactions, a lock or a half-written replacement is waited out, a
+ * replaced file is reopened, a new session is picked up like any other row.
+ * @returns the totals over the whole run, once stopped.
+ */
+export async function followBazinga(db: Db, file: string, options: FollowOptions): Promise<ImportReport> {
+  const started = performance.now();
+  const importer = new BazingaImporter(db, file);
+  const total = new Tally(BAZINGA_ENTITIES);
+  const notice = options.onNotice ?? (() => undefined);
+  const sync = () => {
+    const passStarted = performance.now();
+    const tally = importer.sync();
+    mergeEntities(total, tally.entities());
+    return { tally, report: importer.report(tally, Math.round(performance.now() - passStarted)) };
+  };
+  try {
+    importer.open();
+    options.onPass?.(sync().report);
+    let waiting: string | null = null;
+    const wait = (message: string) => {
+      if (waiting !== message) notice(message);
+      waiting = message;
+    };
+    while (!options.signal.aborted) {
+      await sleep(options.intervalMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
+      if (options.signal.aborted) break;
+      try {
+        const change = importer.poll();
+        if (change === "missing") {
+          wait(`${file} is missing: waiting for it to come back`);
+          continue;
+        }
+        if (change === "unchanged") continue;
+        if (change === "replaced" || change === "closed") {
+          importer.open();
+          notice(change === "replaced" ? `${file} was replaced: reopened it` : `${file} is readable again`);
+        }
+        waiting = null;
+        const { tally, report } = sync();
+        if (tally.changed() || tally.entities().some((e) => e.skipped > 0)) options.onPass?.(report);
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        // Locked: keep the connection and look again. Anything else: reopen the file next time.
+        if (/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code))) importer.retryNextPoll();
+        else importer.close();
+        wait(`${file} is not readable right now (${error instanceof Error ? error.message : String(error)}): trying again`);
+      }
+    }
+  } finally {
+    importer.close();
+  }
+  return importer.info ? importer.report(total, Math.round(performance.now() - started)) : { source: "bazinga", file, schema: { version: "unknown", detectedFrom: "never opened", notes: [] }, entities: total.entities(), notMapped: [], milliseconds: 0 };
+}

@@ -1,0 +1,109 @@
+import type Database from "better-sqlite3";
+import { type SourceSchema, readSnapshot } from "../source";
+
+/** A source row as SQLite returns it: whatever the column holds. */
+export type Row = Record<string, unknown>;
+
+/** Append-only tables are read in id order, this many rows per pass, so no pass holds much in memory. */
+export const APPEND_CHUNK = 2000;
+
+export interface Marks {
+  logs: number;
+  tokens: number;
+  decisions: number;
+}
+
+export interface BazingaPass {
+  sessions: Row[];
+  taskGroups: Row[];
+  criteria: Row[];
+  /** Each session's latest `pm` state (for criteria that exist only there). */
+  pmStates: Row[];
+  logs: Row[];
+  tokens: Row[];
+  decisions: Row[];
+  /** Snapshots and skill outputs whose data is new or changed (`wanted`), with their data. */
+  states: Row[];
+  statesRead: number;
+  skillOutputs: Row[];
+  skillOutputsRead: number;
+  plans: Row[];
+  packages: Row[];
+  consumers: Row[];
+  config: { transitions: Row[]; markers: Row[]; rules: Row[]; configuration: Row[]; models: Row[] };
+  /** Whether an append-only table had more rows than one chunk: run another pass. */
+  more: boolean;
+}
+
+/** What the importer already has of a snapshot-like row, to skip reading data that did not change. */
+export type Wanted = (table: "state_snapshots" | "skill_outputs", row: Row) => boolean;
+
+/**
+ * One consistent read of everything a pass needs, in a single short read transaction: every parent
+ * (sessions, task groups, packages) is in the same snapshot as the children read with it.
+ */
+export function readBazingaPass(db: Database.Database, schema: SourceSchema, marks: Marks, wanted: Wanted): BazingaPass {
+  const all = (table: string, columns: readonly string[], order = "rowid"): Row[] =>
+    schema.hasTable(table) ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" ORDER BY ${order}`).all() as Row[]) : [];
+  const after = (table: string, columns: readonly string[], mark: number): Row[] =>
+    schema.hasTable(table) ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" WHERE id > ? ORDER BY id LIMIT ${APPEND_CHUNK}`).all(mark) as Row[]) : [];
+
+  return readSnapshot(db, () => {
+    const logs = after("orchestration_logs", LOG_COLUMNS, marks.logs);
+    const tokens = after("token_usage", ["id", "session_id", "timestamp", "agent_type", "agent_id", "tokens_estimated"], marks.tokens);
+    const decisions = after("decisions", ["id", "session_id", "timestamp", "iteration", "decision_type", "decision_data"], marks.decisions);
+    const withData = (table: "state_snapshots" | "skill_outputs", meta: readonly string[], data: string) => {
+      if (!schema.hasTable(table)) return { rows: [] as Row[], read: 0 };
+      // octet_length is answered from the record header: unchanged documents are never read.
+      const rows = db.prepare(`SELECT ${schema.select(table, meta)}, octet_length("${data}") AS data_length FROM "${table}" ORDER BY id`).all() as Row[];
+      const fetch = db.prepare(`SELECT "${data}" AS data FROM "${table}" WHERE id = ?`).pluck();
+      const changed = rows.filter((row) => wanted(table, row)).map((row) => ({ ...row, data: fetch.get(row.id) }));
+      return { rows: changed, read: rows.length };
+    };
+    const states = withData("state_snapshots", ["id", "session_id", "group_id", "timestamp", "state_type"], "state_data");
+    const skills = withData("skill_outputs", ["id", "session_id", "timestamp", "skill_name", "agent_type", "group_id", "iteration"], "output_data");
+    const pmStates = schema.hasTable("state_snapshots")
+      ? (db
+          .prepare(
+            `SELECT ${schema.select("state_snapshots", ["id", "session_id", "timestamp", "state_data"])} FROM state_snapshots s
+             WHERE state_type = 'pm' AND id = (SELECT id FROM state_snapshots t WHERE t.session_id = s.session_id AND t.state_type = 'pm' ORDER BY t.timestamp DESC, t.id DESC LIMIT 1)`,
+          )
+          .all() as Row[])
+      : [];
+    return {
+      sessions: all("sessions", ["session_id", "start_time", "end_time", "mode", "original_requirements", "status", "initial_branch", "metadata", "created_at"]),
+      taskGroups: all("task_groups", TASK_GROUP_COLUMNS),
+      criteria: all("success_criteria", ["id", "session_id", "criterion", "status", "actual", "evidence", "required_for_completion", "created_at", "updated_at"]),
+      pmStates,
+      logs,
+      tokens,
+      decisions,
+      states: states.rows,
+      statesRead: states.read,
+      skillOutputs: skills.rows,
+      skillOutputsRead: skills.read,
+      plans: all("development_plans", ["id", "session_id", "original_prompt", "plan_text", "phases", "current_phase", "total_phases", "created_at", "updated_at", "metadata"]),
+      packages: all("context_packages", ["id", "session_id", "group_id", "package_type", "file_path", "producer_agent", "priority", "summary", "size_bytes", "supersedes_id", "scope", "created_at"], "id"),
+      consumers: all("context_package_consumers", ["id", "package_id", "agent_type", "consumed_at", "iteration"], "id"),
+      config: {
+        transitions: all("workflow_transitions", ["id", "current_agent", "response_status", "next_agent", "action", "include_context", "escalation_check", "model_override", "fallback_agent", "bypass_qa", "max_parallel", "then_action"]),
+        markers: all("agent_markers", ["id", "agent_type", "required_markers", "workflow_markers"]),
+        rules: all("workflow_special_rules", ["id", "rule_name", "description", "config"]),
+        configuration: all("configuration", ["key", "value", "updated_at"]),
+        models: all("model_config", ["agent_role", "model", "rationale", "updated_at"]),
+      },
+      more: logs.length === APPEND_CHUNK || tokens.length === APPEND_CHUNK || decisions.length === APPEND_CHUNK,
+    };
+  });
+}
+
+const LOG_COLUMNS = [
+  "id", "session_id", "timestamp", "iteration", "agent_type", "agent_id", "content", "log_type", "reasoning_phase", "confidence_level",
+  "references_json", "redacted", "group_id", "event_subtype", "event_payload", "idempotency_key",
+] as const;
+
+const TASK_GROUP_COLUMNS = [
+  "id", "session_id", "name", "status", "assigned_to", "revision_count", "last_review_status", "feature_branch", "merge_status", "complexity",
+  "initial_tier", "context_references", "specializations", "item_count", "security_sensitive", "qa_attempts", "tl_review_attempts",
+  "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "created_at", "updated_at",
+] as const;

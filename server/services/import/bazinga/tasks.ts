@@ -1,0 +1,127 @@
+import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
+import type { TaskStatus } from "@/server/domain/task-machine";
+import { createTask } from "../../task/create";
+import { reportTask } from "../../task/report";
+import { CreateTaskInput, ReportTaskInput, type TaskDetails } from "../../task/schemas";
+import { parseRow } from "../parse";
+import { type ImportRun, apply, at } from "../run";
+import { firstTime, int, label, parseJson, text } from "../values";
+import type { Row } from "./read";
+import type { SessionGate } from "./sessions";
+
+/**
+ * BAZINGA's task-group statuses in Proofgate's machine (DESIGN.md): `failed` is blocked; a tech
+ * lead's approval (`approved_pending_merge`, `merging`) is verified; `completed` is completed. BAZINGA
+ * keeps no verification record (no verifier, no proofpack), so a group that reached verified or
+ * completed arrives with `verification = 'none'`: flagged, counted, never hidden.
+ */
+export const BAZINGA_TASK_STATUS: Readonly<Record<string, TaskStatus>> = {
+  pending: "pending",
+  in_progress: "in_progress",
+  completed: "completed",
+  failed: "blocked",
+  approved_pending_merge: "verified",
+  merging: "verified",
+};
+
+interface TaskGroupState {
+  status: string;
+  details: TaskDetails;
+}
+
+const count = (value: unknown, min: number, fallback: number) => {
+  const n = int(value);
+  return n !== null && n >= min ? n : fallback;
+};
+
+const stringList = (value: unknown): string[] | null => {
+  const parsed = parseJson(value);
+  return Array.isArray(parsed) && parsed.every((item) => typeof item === "string") ? parsed : null;
+};
+
+function detailsOf(row: Row): TaskDetails {
+  const complexity = int(row.complexity);
+  const merge = text(row.merge_status);
+  const review = text(row.last_review_status);
+  const references = parseJson(row.context_references);
+  return {
+    title: label(row.name) ?? label(row.id) ?? "task group",
+    assignee: label(row.assigned_to),
+    complexity: complexity !== null && complexity >= 1 && complexity <= 10 ? complexity : null,
+    tier: label(row.initial_tier),
+    branch: label(row.feature_branch),
+    mergeStatus: merge !== null && (MERGE_STATUSES as readonly string[]).includes(merge) ? (merge as TaskDetails["mergeStatus"]) : null,
+    lastReviewStatus: review !== null && (REVIEW_STATUSES as readonly string[]).includes(review) ? (review as TaskDetails["lastReviewStatus"]) : null,
+    revisionCount: count(row.revision_count, 0, 0),
+    itemCount: int(row.item_count) !== null && int(row.item_count)! >= 0 ? int(row.item_count) : null,
+    componentPath: label(row.component_path),
+    specializations: stringList(row.specializations),
+    contextReferences: Array.isArray(references) ? references : null,
+    securitySensitive: int(row.security_sensitive) === 1,
+    qaAttempts: count(row.qa_attempts, 0, 0),
+    tlReviewAttempts: count(row.tl_review_attempts, 0, 0),
+    reviewIteration: count(row.review_iteration, 1, 1),
+    noProgressCount: count(row.no_progress_count, 0, 0),
+    blockingIssuesCount: count(row.blocking_issues_count, 0, 0),
+  };
+}
+
+/** Fields whose value differs between two detail sets (what a report must carry). */
+function changedDetails(before: TaskDetails, after: TaskDetails): Partial<TaskDetails> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (JSON.stringify(value) !== JSON.stringify(before[key as keyof TaskDetails])) out[key] = value;
+  }
+  return out as Partial<TaskDetails>;
+}
+
+/**
+ * Task groups become tasks (the group id is the task key) through the task services: created
+ * pending at the group's `created_at`, then its status reported at `updated_at`, which appends the
+ * transition and, for a completion nobody verified, the `unverified_completion` event. A later
+ * change in BAZINGA (status or details) is one more report: history is appended, never rewritten.
+ */
+export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: SessionGate): void {
+  for (const row of rows) {
+    run.tally.read("task groups");
+    const sessionId = text(row.session_id) ?? "";
+    const groupId = text(row.id) ?? "";
+    const key = `${sessionId}|${groupId}`;
+    const refusal = gate.refusal(sessionId);
+    if (refusal) {
+      run.tally.skip("task groups", key, refusal);
+      continue;
+    }
+    const word = text(row.status) ?? "pending";
+    const status = BAZINGA_TASK_STATUS[word];
+    if (!status) {
+      run.tally.skip("task groups", key, `status ${JSON.stringify(word)} is not a BAZINGA task-group status (${Object.keys(BAZINGA_TASK_STATUS).join(", ")})`);
+      continue;
+    }
+    const state: TaskGroupState = { status: word, details: detailsOf(row) };
+    const createdAt = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.created_at);
+    const updatedAt = firstTime(createdAt, row.updated_at);
+    const record = run.book.get("task_group", key);
+    if (!record) {
+      apply(run, "task groups", key, () => {
+        const task = createTask(at(run, createdAt), parseRow(CreateTaskInput, { sessionId, key: groupId, ...state.details }));
+        if (status !== "pending") reportTask(at(run, updatedAt), parseRow(ReportTaskInput, { sessionId, key: groupId, status, sourceStatus: word }));
+        run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
+        return "imported";
+      });
+      continue;
+    }
+    const before = JSON.parse(record.state ?? "null") as TaskGroupState | null;
+    if (before && JSON.stringify(before) === JSON.stringify(state)) {
+      run.tally.count("task groups", "unchanged");
+      continue;
+    }
+    apply(run, "task groups", key, () => {
+      const details = before ? changedDetails(before.details, state.details) : state.details;
+      const statusChange = !before || before.status !== word ? { status, sourceStatus: word } : {};
+      reportTask(at(run, updatedAt), parseRow(ReportTaskInput, { sessionId, key: groupId, ...details, ...statusChange }));
+      run.book.put("task_group", key, { targetId: record.targetId, sessionId, state }, updatedAt);
+      return "updated";
+    });
+  }
+}

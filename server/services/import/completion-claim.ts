@@ -1,0 +1,19 @@
+import { recordCompletionCheck, type CompletionCheckRow } from "../completion/check";
+import { type ServiceContext, requireRole, write } from "../context";
+
+export interface CompletionClaimInput {
+  sessionId: string;
+  /** The orchestrator's event that claimed completion (`pm_bazinga`) or judged it (`validator_verdict`). */
+  source: "pm_bazinga" | "validator_verdict";
+  /** What the orchestrator said (BAZINGA, ACCEPT, REJECT…), kept beside the gate's own verdict. */
+  claimedVerdict: string;
+}
+
+/**
+ * An orchestrator's completion claim, as an import brings it in: the completion gate runs on the
+ * session's rows as they stand and its verdict is recorded beside the one the orchestrator gave.
+ */
+export function recordCompletionClaim(ctx: ServiceContext, input: CompletionClaimInput): CompletionCheckRow {
+  requireRole(ctx, ["orchestrator", "lead", "admin"], "completion.claim_role", "record completion claims");
+  return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict, input.source));
+}

@@ -1,0 +1,38 @@
+import { and, eq } from "drizzle-orm";
+import { successCriteria } from "@/db/schema";
+import { type CriterionInput, assertMayReportCriteria, validateCriteriaList } from "@/server/domain/criteria";
+import { type CriterionRow, recordCriterionChange } from "../criteria/record";
+import { type ServiceContext, nowOf, write } from "../context";
+import { loadSession } from "../session/load";
+
+/**
+ * Criteria found only in a session's `pm` state snapshot — sessions from before BAZINGA had a
+ * criteria table (000's migration) — saved as success criteria marked `migrated`, each with an
+ * `import` history row. A criterion already in the table keeps its row; only its claim changes.
+ */
+export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: string; criteria: CriterionInput[] }): CriterionRow[] {
+  assertMayReportCriteria(ctx.actor);
+  const list = validateCriteriaList(input.criteria);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const now = nowOf(ctx);
+    return list.map((item) => {
+      const values = { status: item.status ?? "pending", actual: item.actual ?? null, evidence: item.evidence ?? null, requiredForCompletion: item.requiredForCompletion ?? true };
+      const existing = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion))).get();
+      if (!existing) {
+        const row = tx
+          .insert(successCriteria)
+          .values({ sessionId: input.sessionId, criterion: item.criterion, ...values, migrated: true, createdBy: ctx.actor.label, createdAt: now, updatedAt: now })
+          .returning()
+          .get();
+        recordCriterionChange(tx, ctx, row, { kind: "import", toStatus: row.status, actual: row.actual, evidence: row.evidence, required: row.requiredForCompletion });
+        return row;
+      }
+      const same = existing.status === values.status && existing.actual === values.actual && existing.evidence === values.evidence && existing.requiredForCompletion === values.requiredForCompletion;
+      if (same) return existing;
+      const row = tx.update(successCriteria).set({ ...values, updatedAt: now }).where(eq(successCriteria.id, existing.id)).returning().get()!;
+      recordCriterionChange(tx, ctx, row, { kind: "import", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence, required: row.requiredForCompletion });
+      return row;
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import type Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { type ImportSource, importRecords } from "@/db/schema";
+
+export interface ImportRecord {
+  targetId: string | null;
+  sessionId: string | null;
+  /** The mapped source values last applied (JSON), for rows the source changes in place. */
+  state: string | null;
+}
+
+const keyOf = (entity: string, sourceKey: string) => `${entity}\u0000${sourceKey}`;
+
+/**
+ * The import records of one source, held in memory for the run and written beside each row it
+ * imports (in the same transaction), so what is recorded is exactly what was written.
+ */
+export class RecordBook {
+  private readonly records = new Map<string, ImportRecord>();
+  /** What `put` replaced since the last `commit`, so a rolled-back write is forgotten too. */
+  private readonly undo: [string, ImportRecord | undefined][] = [];
+
+  private readonly insert: Database.Statement;
+  private readonly update: Database.Statement;
+
+  constructor(
+    db: Db,
+    readonly source: ImportSource,
+  ) {
+    // Prepared once: a large import writes one record per row.
+    this.insert = db.$client.prepare("INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    this.update = db.$client.prepare("UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?");
+    const rows = db
+      .select({ entity: importRecords.entity, sourceKey: importRecords.sourceKey, targetId: importRecords.targetId, sessionId: importRecords.sessionId, state: importRecords.state })
+      .from(importRecords)
+      .where(eq(importRecords.source, source))
+      .all();
+    for (const row of rows) this.records.set(keyOf(row.entity, row.sourceKey), { targetId: row.targetId, sessionId: row.sessionId, state: row.state });
+  }
+
+  get(entity: string, sourceKey: string): ImportRecord | undefined {
+    return this.records.get(keyOf(entity, sourceKey));
+  }
+
+  /** Record (or re-record) a source row as imported, with the values applied. Call inside the write's transaction. */
+  put(entity: string, sourceKey: string, record: { targetId: string | number | null; sessionId: string | null; state?: unknown }, at: Date): void {
+    const value: ImportRecord = {
+      targetId: record.targetId === null ? null : String(record.targetId),
+      sessionId: record.sessionId,
+      state: record.state === undefined ? null : JSON.stringify(record.state),
+    };
+    const existing = this.records.get(keyOf(entity, sourceKey));
+    this.undo.push([keyOf(entity, sourceKey), existing]);
+    if (existing) this.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
+    else this.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+    this.records.set(keyOf(entity, sourceKey), value);
+  }
+
+  /** A point to roll back to. */
+  mark(): number {
+    return this.undo.length;
+  }
+
+  /** Forget what was put after `mark` (its rows went with a rolled-back transaction). */
+  rollbackTo(mark: number): void {
+    while (this.undo.length > mark) {
+      const [key, previous] = this.undo.pop()!;
+      if (previous) this.records.set(key, previous);
+      else this.records.delete(key);
+    }
+  }
+
+  /** The transaction holding the puts committed: nothing left to undo. */
+  commit(): void {
+    this.undo.length = 0;
+  }
+}
+
+/** Stable JSON of a row's mapped values, for comparing with what was last applied. */
+export function stateOf(values: unknown): string {
+  return JSON.stringify(values);
+}

@@ -1,0 +1,94 @@
+/**
+ * Shared set-up for the importer tests: the real tools' fixture databases copied to a private
+ * temporary folder (never opened where they lie), a fresh migrated Proofgate database, and
+ * read-outs of what landed where.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { type Db, openDatabase } from "@/db/client";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+/** Where the fixture databases are: $PROOFGATE_FIXTURES, or the shared folder beside the checkout. */
+export function fixturesFolder(): string {
+  const candidates = [process.env.PROOFGATE_FIXTURES, path.join(ROOT, "..", "shared", "fixtures"), path.join(ROOT, "..", "..", "shared", "fixtures")];
+  const found = candidates.find((c): c is string => typeof c === "string" && fs.existsSync(path.join(c, "bazinga-v19-sample.db")));
+  if (!found) throw new Error(`fixture databases not found (looked in ${candidates.filter(Boolean).join(", ")}): set PROOFGATE_FIXTURES`);
+  return found;
+}
+
+const temps: string[] = [];
+
+export function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-import-"));
+  temps.push(dir);
+  return dir;
+}
+
+export function removeTemps(): void {
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A private copy of a fixture database (`-wal`/`-shm` companions are not part of a fixture). */
+export function copyFixture(name: string, dir = tempDir()): string {
+  const target = path.join(dir, name);
+  fs.copyFileSync(path.join(fixturesFolder(), name), target);
+  return target;
+}
+
+/** A fresh, migrated Proofgate database in a file (so other connections and processes can read it). */
+export function freshLedger(dir = tempDir()): { db: Db; file: string } {
+  const file = path.join(dir, "proofgate.db");
+  return { db: openDatabase(file), file };
+}
+
+export function sha256(file: string): string {
+  return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+}
+
+/** Run SQL on a source file through its own (writable) connection, as the tool that owns it would. */
+export function withSource<T>(file: string, work: (db: Database.Database) => T): T {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** One number from a query on a source file. */
+export function sourceCount(file: string, sql: string, ...params: unknown[]): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return Number(db.prepare(sql).pluck().get(...params));
+  } finally {
+    db.close();
+  }
+}
+
+export function ledgerCount(db: Db, sql: string, ...params: unknown[]): number {
+  return Number(db.$client.prepare(sql).pluck().get(...params));
+}
+
+const LEDGER_TABLES = [
+  "sessions", "tasks", "task_transitions", "success_criteria", "criterion_updates", "completion_checks", "goals", "validation_steps",
+  "branches", "worktrees", "attempts", "tools", "attempt_tools", "attempt_results", "tool_calls", "validation_runs", "merges",
+  "orchestration_logs", "state_snapshots", "token_usage", "skill_outputs", "decisions", "development_plans", "context_packages",
+  "context_package_consumers", "workflow_transitions", "agent_markers", "workflow_special_rules", "configuration", "model_config",
+  "events", "import_records",
+];
+
+/** Every ledger table's full content, hashed: equal fingerprints mean not one row was added or changed. */
+export function ledgerFingerprint(db: Db): Record<string, { rows: number; hash: string }> {
+  return Object.fromEntries(
+    LEDGER_TABLES.map((table) => {
+      const rows = db.$client.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all();
+      return [table, { rows: rows.length, hash: createHash("sha256").update(JSON.stringify(rows)).digest("hex") }];
+    }),
+  );
+}

@@ -1,0 +1,71 @@
+import type Database from "better-sqlite3";
+import type { RecordBook } from "./records";
+
+const ROWS_PER_COMMIT = 200;
+const MS_PER_COMMIT = 250;
+
+/**
+ * Writes imported rows into Proofgate a batch at a time: one `BEGIN IMMEDIATE` transaction per
+ * batch (so a large import is fast and other writers wait at most a fraction of a second), each
+ * row inside its own savepoint (the services' own transactions nest there), so one refused row
+ * is rolled back alone — with its import record — and the rest of the batch stands.
+ */
+export class ImportWriter {
+  private open = false;
+  private rows = 0;
+  private openedAt = 0;
+  private batchMark = 0;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly book: RecordBook,
+  ) {}
+
+  /** Run one row's writes; a throw rolls back exactly that row and is passed on. */
+  row<T>(work: () => T): T {
+    if (!this.open) {
+      this.sqlite.exec("BEGIN IMMEDIATE");
+      this.open = true;
+      this.rows = 0;
+      this.openedAt = Date.now();
+      this.batchMark = this.book.mark();
+    }
+    const mark = this.book.mark();
+    this.sqlite.exec("SAVEPOINT import_row");
+    let value: T;
+    try {
+      value = work();
+      this.sqlite.exec("RELEASE import_row");
+    } catch (error) {
+      this.sqlite.exec("ROLLBACK TO import_row");
+      this.sqlite.exec("RELEASE import_row");
+      this.book.rollbackTo(mark);
+      throw error;
+    }
+    this.rows += 1;
+    if (this.rows >= ROWS_PER_COMMIT || Date.now() - this.openedAt >= MS_PER_COMMIT) this.flush();
+    return value;
+  }
+
+  /** Commit what the open batch holds, so readers (the dashboard) see it. */
+  flush(): void {
+    if (!this.open) return;
+    this.open = false;
+    try {
+      this.sqlite.exec("COMMIT");
+      this.book.commit();
+    } catch (error) {
+      if (this.sqlite.inTransaction) this.sqlite.exec("ROLLBACK");
+      this.book.rollbackTo(this.batchMark);
+      throw error;
+    }
+  }
+
+  /** Give up the open batch (an unexpected failure): nothing of it is kept. */
+  abort(): void {
+    if (!this.open) return;
+    this.open = false;
+    if (this.sqlite.inTransaction) this.sqlite.exec("ROLLBACK");
+    this.book.rollbackTo(this.batchMark);
+  }
+}

@@ -150,6 +150,21 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
   }
 });
 
+test("the session's views share its header: the tabs open Goals, Logs and Tokens and mark where you are", async ({ page, ledger }) => {
+  const { id } = ledger.prepare("SELECT id FROM sessions ORDER BY id LIMIT 1").get() as { id: string };
+  await page.goto(`/sessions/${id}`);
+  const nav = page.getByRole("navigation", { name: "Session views" });
+  for (const tab of ["Goals", "Logs", "Tokens", "Overview"]) {
+    await nav.getByRole("link", { name: tab }).click();
+    await expect(page).toHaveURL(tab === "Overview" ? `/sessions/${id}` : `/sessions/${id}/${tab.toLowerCase()}`);
+    await expect(nav.getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+    await expect(nav.locator("[aria-current=page]")).toHaveCount(1);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(id);
+    await expect(page.getByTestId("gate-now")).toBeVisible();
+  }
+  await expect(page.getByRole("heading", { name: "Tasks", level: 2 })).toBeVisible();
+});
+
 test("the completion checks history lists every recorded check, newest first, with its result, counts, reasons and who ran it", async ({ page, ledger }) => {
   const { id } = ledger.prepare("SELECT session_id AS id FROM completion_checks GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as { id: string };
   const checks = ledger.prepare("SELECT id, accepted, reasons, met_count, total_count, actor, role, claimed_verdict FROM completion_checks WHERE session_id = ? ORDER BY id DESC").all(id) as {
@@ -358,7 +373,7 @@ test.describe("as a viewer", () => {
 });
 
 test.describe("an unknown session", () => {
-  test.use({ expectedConsoleErrors: [/^Failed to load resource: the server responded with a status of 404 /] });
+  test.use({ expectedConsoleErrors: /^Failed to load resource: the server responded with a status of 404 / });
 
   test("is a 404 page, not an error page", async ({ page }) => {
     for (const id of ["no-such-session", "bad%20id"]) {

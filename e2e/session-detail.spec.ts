@@ -194,7 +194,7 @@ test("the completion checks history lists every recorded check, newest first, wi
   await expect(page.getByTestId("gate-latest")).toContainText(`Last recorded check #${checks[0]!.id}: ${checks[0]!.accepted ? "accepted" : "rejected"} by ${checks[0]!.actor}`);
 });
 
-test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }) => {
+test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }, testInfo) => {
   const id = await sessionWithClaims("developer_1", ["auth_api"]);
   await open(page, id);
   await expect(column(page, "claimed").getByTestId("task-auth_api")).toContainText("developer_1");
@@ -208,6 +208,7 @@ test("a lead verifies a claimed task: the checks and notes become its proofpack"
   await dialog.getByRole("button", { name: "Add check" }).click();
   await dialog.getByLabel("Check 2 name").fill("coverage");
   await dialog.getByLabel("Notes").fill("142/142 passing, coverage 81%");
+  await screenshot(page, "session-verify-dialog", testInfo.project.name);
   await dialog.getByRole("button", { name: "Verify task" }).click();
   await expect(dialog).toBeHidden();
 

@@ -21,13 +21,18 @@ export const eventsRouter = router({
       let last = input.lastEventId ?? latestEventId(ctx.db);
       const tail = eventTail(ctx.db);
       while (!signal?.aborted) {
+        // Read the newest id first: every event up to it is either in this page or not this
+        // session's, so a filtered subscriber may skip past it. Without that, another session's
+        // newer event would wake the wait at once, forever (a busy loop).
+        const newest = latestEventId(ctx.db);
         const rows = listEventsAfter(ctx.db, { sessionId: input.sessionId, afterId: last, limit: PAGE });
         for (const row of rows) {
           last = row.id;
           yield tracked(String(row.id), row);
         }
         if (rows.length === PAGE) continue;
-        await tail.waitForNew(last, signal);
+        const waitFrom = Math.max(last, newest);
+        await tail.waitForNew(waitFrom, signal);
       }
     }),
 });

@@ -13,9 +13,9 @@ import { type Db, openDatabase } from "@/db/client";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
-/** Where the fixture databases are: $PROOFGATE_FIXTURES, or the shared folder beside the checkout. */
+/** Where the fixture databases are: $PROOFGATE_FIXTURES, the copies kept in the repository, or the shared folder beside the checkout. */
 export function fixturesFolder(): string {
-  const candidates = [process.env.PROOFGATE_FIXTURES, path.join(ROOT, "..", "shared", "fixtures"), path.join(ROOT, "..", "..", "shared", "fixtures")];
+  const candidates = [process.env.PROOFGATE_FIXTURES, path.join(ROOT, "server", "services", "import", "fixtures"), path.join(ROOT, "..", "shared", "fixtures"), path.join(ROOT, "..", "..", "shared", "fixtures")];
   const found = candidates.find((c): c is string => typeof c === "string" && fs.existsSync(path.join(c, "bazinga-v19-sample.db")));
   if (!found) throw new Error(`fixture databases not found (looked in ${candidates.filter(Boolean).join(", ")}): set PROOFGATE_FIXTURES`);
   return found;

@@ -150,7 +150,51 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
   }
 });
 
-test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }) => {
+test("the session's views share its header: the tabs open Goals, Logs and Tokens and mark where you are", async ({ page, ledger }) => {
+  const { id } = ledger.prepare("SELECT id FROM sessions ORDER BY id LIMIT 1").get() as { id: string };
+  await page.goto(`/sessions/${id}`);
+  const nav = page.getByRole("navigation", { name: "Session views" });
+  for (const tab of ["Goals", "Logs", "Tokens", "Overview"]) {
+    await nav.getByRole("link", { name: tab }).click();
+    await expect(page).toHaveURL(tab === "Overview" ? `/sessions/${id}` : `/sessions/${id}/${tab.toLowerCase()}`);
+    await expect(nav.getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+    await expect(nav.locator("[aria-current=page]")).toHaveCount(1);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(id);
+    await expect(page.getByTestId("gate-now")).toBeVisible();
+  }
+  await expect(page.getByRole("heading", { name: "Tasks", level: 2 })).toBeVisible();
+});
+
+test("the completion checks history lists every recorded check, newest first, with its result, counts, reasons and who ran it", async ({ page, ledger }) => {
+  const { id } = ledger.prepare("SELECT session_id AS id FROM completion_checks GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as { id: string };
+  const checks = ledger.prepare("SELECT id, accepted, reasons, met_count, total_count, actor, role, claimed_verdict FROM completion_checks WHERE session_id = ? ORDER BY id DESC").all(id) as {
+    id: number;
+    accepted: number;
+    reasons: string;
+    met_count: number;
+    total_count: number;
+    actor: string;
+    role: string | null;
+    claimed_verdict: string | null;
+  }[];
+  expect(checks.length, "a seeded session has several checks").toBeGreaterThan(1);
+  await page.goto(`/sessions/${id}`);
+  const rows = page.getByTestId("completion-check");
+  await expect(rows).toHaveCount(checks.length);
+  for (const [i, check] of checks.entries()) {
+    const row = rows.nth(i);
+    await expect(row.getByRole("cell").first()).toHaveText(`#${check.id}`);
+    await expect(row).toContainText(check.accepted ? "accepted" : "rejected");
+    await expect(row).toContainText(`${check.met_count}/${check.total_count}`);
+    await expect(row).toContainText(check.role ? `${check.actor} (${check.role})` : check.actor);
+    if (check.claimed_verdict) await expect(row).toContainText(`claimed: ${check.claimed_verdict}`);
+    const reasons = JSON.parse(check.reasons) as string[];
+    if (reasons.length > 0) await expect(row.getByRole("listitem")).toHaveText(reasons);
+  }
+  await expect(page.getByTestId("gate-latest")).toContainText(`Last recorded check #${checks[0]!.id}: ${checks[0]!.accepted ? "accepted" : "rejected"} by ${checks[0]!.actor}`);
+});
+
+test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }, testInfo) => {
   const id = await sessionWithClaims("developer_1", ["auth_api"]);
   await open(page, id);
   await expect(column(page, "claimed").getByTestId("task-auth_api")).toContainText("developer_1");
@@ -164,6 +208,7 @@ test("a lead verifies a claimed task: the checks and notes become its proofpack"
   await dialog.getByRole("button", { name: "Add check" }).click();
   await dialog.getByLabel("Check 2 name").fill("coverage");
   await dialog.getByLabel("Notes").fill("142/142 passing, coverage 81%");
+  await screenshot(page, "session-verify-dialog", testInfo.project.name);
   await dialog.getByRole("button", { name: "Verify task" }).click();
   await expect(dialog).toBeHidden();
 
@@ -325,5 +370,17 @@ test.describe("as a viewer", () => {
     await expect(column(page, "blocked").getByRole("article").first()).toBeVisible();
     await expect(page.getByRole("button", { name: /^(Verify|Block|Complete|Approve reset|Run completion check)$/ })).toHaveCount(0);
     await expect(page.getByRole("group", { name: /^Actions for / })).toHaveCount(0);
+  });
+});
+
+test.describe("an unknown session", () => {
+  test.use({ expectedConsoleErrors: /^Failed to load resource: the server responded with a status of 404 / });
+
+  test("is a 404 page, not an error page", async ({ page }) => {
+    for (const id of ["no-such-session", "bad%20id"]) {
+      const response = await page.goto(`/sessions/${id}`);
+      expect(response?.status(), id).toBe(404);
+      await expect(page.getByText("This page could not be found.")).toBeVisible();
+    }
   });
 });

@@ -1,20 +1,15 @@
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
+import { HydrateClient, prefetch, trpc } from "@/app/trpc/server";
 import { SessionHeader } from "./session-header";
 import { SessionTabs } from "./session-tabs";
 import { COMPLETION_HISTORY_LIMIT } from "./limits";
-import { isMissingSession, sessionIdOf } from "./session-id";
+import { requireSession } from "./require-session";
+import { sessionIdOf } from "./session-id";
 
 /** Every session view (overview, goals, logs, tokens) under one header: who, what, and whether it may complete. */
 export default async function SessionLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const sessionId = await sessionIdOf(params);
-  try {
-    await getQueryClient().fetchQuery(trpc.session.get.queryOptions({ id: sessionId }));
-  } catch (error) {
-    if (isMissingSession(error)) notFound();
-    throw error;
-  }
+  await requireSession(sessionId);
   prefetch(trpc.completion.preview.queryOptions({ sessionId }));
   prefetch(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   return (

@@ -1,0 +1,99 @@
+// The production server (`next start`) on the run's own database file and port, as a process the
+// runner can SIGKILL: it runs in its own process group, so the kill reaches every process it made.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+
+export interface ServerOptions {
+  db: string;
+  port: number;
+  /** Where the server's stdout and stderr go (appended across restarts). */
+  logFile: string;
+  /** A token the readiness probe authenticates with. */
+  token: string;
+}
+
+const READY_TIMEOUT_MS = 90_000;
+
+export class ProofgateServer {
+  private child: ChildProcess | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  starts = 0;
+
+  constructor(private readonly options: ServerOptions) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.options.port}`;
+  }
+
+  /** Start the server and wait until it answers an authenticated query; returns how long that took (ms). */
+  async start(): Promise<number> {
+    if (this.child) throw new Error("the server is already running");
+    const began = Date.now();
+    const log = fs.openSync(this.options.logFile, "a");
+    fs.writeSync(log, `\n--- start ${this.starts + 1} at ${new Date().toISOString()} ---\n`);
+    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(this.options.port), "-H", "127.0.0.1"], {
+      detached: true,
+      stdio: ["ignore", log, log],
+      env: { ...process.env, PROOFGATE_DB: this.options.db, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    });
+    fs.closeSync(log);
+    this.child = child;
+    this.starts += 1;
+    let exitCode: number | null | undefined;
+    this.exited = new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        exitCode = code ?? (signal ? -1 : null);
+        if (this.child === child) this.child = null;
+        resolve();
+      }),
+    );
+    for (;;) {
+      if (exitCode !== undefined) throw new Error(`the server exited (${exitCode}) before it was ready; see ${this.options.logFile}`);
+      if (Date.now() - began > READY_TIMEOUT_MS) throw new Error(`the server was not ready after ${READY_TIMEOUT_MS} ms; see ${this.options.logFile}`);
+      if (await this.answers()) return Date.now() - began;
+      await sleep(50);
+    }
+  }
+
+  /** SIGKILL the server's whole process group at once: no handler runs, nothing is flushed. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child?.pid) throw new Error("the server is not running");
+    process.kill(-child.pid, "SIGKILL");
+    await this.exited;
+  }
+
+  /** A graceful stop (SIGTERM), as an operator would. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child?.pid) return;
+    process.kill(-child.pid, "SIGTERM");
+    await Promise.race([this.exited, sleep(10_000)]);
+    if (this.child === child) await this.kill();
+  }
+
+  /** For the runner's exit handler: make sure no server outlives the run. */
+  killNow(): void {
+    if (this.child?.pid) {
+      try {
+        process.kill(-this.child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  private async answers(): Promise<boolean> {
+    try {
+      const response = await fetch(`${this.url}/api/trpc/events.latestId`, { headers: { authorization: `Bearer ${this.options.token}` }, signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      return response.ok;
+    } catch {
+      return false;
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

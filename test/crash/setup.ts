@@ -1,0 +1,34 @@
+// A fresh database for the run: migrated, with the API tokens the clients use, one session and its
+// criteria. Written through the services as the local operator (as `proofgate token create` and
+// `proofgate create-session` would), then closed before the server opens the file.
+import { openDatabase } from "@/db/client";
+import { operatorActor } from "@/server/domain/actors";
+import { createToken } from "@/server/services/admin/tokens";
+import type { ServiceContext } from "@/server/services/context";
+import { saveCriteria } from "@/server/services/criteria/save";
+import { createSession } from "@/server/services/session/create";
+
+export interface Fixture {
+  sessionId: string;
+  tokens: { agent: string; verifier: string; lead: string };
+  criteria: string[];
+}
+
+export function criterionText(client: number): string {
+  return `crash criterion ${client}`;
+}
+
+export function prepareDatabase(file: string, criteriaWriters: number): Fixture {
+  const db = openDatabase(file);
+  try {
+    const ctx: ServiceContext = { db, actor: operatorActor("crash-setup") };
+    const token = (role: "agent" | "verifier" | "lead") => createToken(ctx, { name: `crash-${role}`, role }).token;
+    const tokens = { agent: token("agent"), verifier: token("verifier"), lead: token("lead") };
+    const session = createSession(ctx, { id: "crash_run", mode: "parallel", requirements: "crash-safety run" });
+    const criteria = Array.from({ length: criteriaWriters }, (_, i) => criterionText(i + 1));
+    saveCriteria(ctx, { sessionId: session.id, criteria: criteria.map((criterion) => ({ criterion })) });
+    return { sessionId: session.id, tokens, criteria };
+  } finally {
+    db.$client.close();
+  }
+}

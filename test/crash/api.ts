@@ -18,7 +18,11 @@ export function apiClient(baseUrl: string, token: string, label: string): Client
   });
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; answered: false } | { ok: false; answered: true; code: string; message: string };
+export type Outcome<T> =
+  | { ok: true; value: T }
+  /** No answer: `sent` unless the connection was refused (the server down, nothing sent). Sent, the write may or may not be stored. */
+  | { ok: false; answered: false; sent: boolean }
+  | { ok: false; answered: true; code: string; message: string };
 
 /**
  * Make one call. An answer from the server is an acknowledgement (or a refusal, with its code); no
@@ -32,10 +36,24 @@ export async function call<T>(ledger: Ledger, send: () => Promise<T>): Promise<O
   } catch (error) {
     const code = error instanceof TRPCClientError ? (error.data as { code?: string } | undefined)?.code : undefined;
     if (code) return { ok: false, answered: true, code, message: (error as Error).message };
-    return { ok: false, answered: false };
+    return { ok: false, answered: false, sent: causeCode(error) !== "ECONNREFUSED" };
   } finally {
     ledger.inFlight -= 1;
   }
+}
+
+/** A write: as `call`, counting a sent write whose answer was lost. */
+export async function callWrite<T>(ledger: Ledger, send: () => Promise<T>): Promise<Outcome<T>> {
+  const outcome = await call(ledger, send);
+  if (!outcome.ok && !outcome.answered && outcome.sent) ledger.unanswered += 1;
+  return outcome;
+}
+
+function causeCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string") return e.code;
+  }
+  return undefined;
 }
 
 /** Record a refusal nobody expected: the run fails. */

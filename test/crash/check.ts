@@ -3,7 +3,14 @@
 import Database from "better-sqlite3";
 import { type RowCheck, checkBatches, checkCriteria, checkRollups, checkTasks } from "./check-rows";
 import type { Ledger } from "./ledger";
-import type { LiveFollower } from "./live";
+
+/** What a live client delivered (LiveFollower's record). */
+export interface LiveRecord {
+  readonly ids: number[];
+  readonly problems: string[];
+  readonly lastId: number;
+  waitFor(id: number, timeoutMs: number): Promise<boolean>;
+}
 
 export interface CheckResult extends RowCheck {
   /** The newest event in the snapshot, and every event id after the follower's start up to it. */
@@ -40,7 +47,7 @@ export function checkDatabase(file: string, sessionId: string, ledger: Ledger, l
  * The live stream, once it has caught up with the snapshot, delivered exactly the table's event ids
  * up to it, in order: no gap, no duplicate. (Anything delivered beyond is checked next time.)
  */
-export async function checkLive(follower: LiveFollower, snapshot: CheckResult, timeoutMs: number): Promise<string[]> {
+export async function checkLive(follower: LiveRecord, snapshot: CheckResult, timeoutMs: number): Promise<string[]> {
   const failures = [...follower.problems];
   if (!(await follower.waitFor(snapshot.maxEventId, timeoutMs))) {
     return [...failures, `the live stream did not catch up with event ${snapshot.maxEventId} within ${timeoutMs} ms (last delivered: ${follower.lastId})`];

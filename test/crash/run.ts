@@ -68,7 +68,9 @@ async function main(): Promise<number> {
 
   const failures: string[] = [];
   const restartMs: number[] = [];
+  let checks = 0;
   const report = (label: string, result: CheckResult, live: string[]) => {
+    checks += 1;
     const problems = [...result.failures, ...live];
     failures.push(...problems.map((p) => `${label}: ${p}`));
     console.log(
@@ -81,10 +83,11 @@ async function main(): Promise<number> {
   console.log(`crash: server ready in ${firstStartMs} ms; ingesting`);
   for (let kill = 1; kill <= KILLS; kill++) {
     await sleep(random.int(...UPTIME));
-    ledger.inFlightAtKill.push(ledger.inFlight);
+    const inFlight = ledger.inFlight;
+    ledger.inFlightAtKill.push(inFlight);
     const acknowledged = ledger.acknowledged;
     await server.kill();
-    console.log(`crash: kill ${kill} at ${elapsed()}: SIGKILL with ${ledger.inFlight} requests in flight, ${acknowledged} writes acknowledged so far`);
+    console.log(`crash: kill ${kill} at ${elapsed()}: SIGKILL with ${inFlight} requests in flight, ${acknowledged} writes acknowledged so far`);
     await sleep(random.int(0, 400));
     restartMs.push(await server.start());
     const result = checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
@@ -108,9 +111,10 @@ async function main(): Promise<number> {
 crash-safety summary (seed ${SEED}, ${seconds} s)
   kills (SIGKILL):          ${KILLS}, with ${ledger.inFlightAtKill.join("/")} requests in flight; restarts took ${Math.min(...restartMs)}–${Math.max(...restartMs)} ms
   acknowledged writes:      ${ledger.acknowledged} (${counts})
-  answers lost to a kill:   ${ledger.unanswered} (${ledger.unansweredButStored} of them found stored whole when the client looked again)
+  writes whose answer died: ${ledger.unanswered} (${ledger.unansweredButStored} found stored, the rest absent, when the client looked again)
   live stream:              ${follower.ids.length} events delivered, ${follower.drops} drops, ${follower.restores} resumed from the last id
-  verified:                 ${final.verified} acknowledged writes, ${final.actions} actions whole, integrity_check ok after every restart: ${failures.length === 0 ? "yes" : "no"}
+  checks:                   ${checks} (after each restart, with the writers stopped, after a graceful stop): integrity_check, acknowledged writes, whole actions, rollups, live stream
+  verified at the end:      ${final.verified} acknowledged writes, ${final.actions} actions whole (transitions, criterion updates, batches)
   failures:                 ${failures.length}`);
   for (const failure of failures.slice(0, 20)) console.log(`  ✗ ${failure}`);
   if (failures.length === 0 && !args.keep) fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // the concurrency test's business), writes back to back, records every acknowledgement, and after
 // a lost answer looks at the server again before going on.
 import type { TaskMove } from "@/server/domain/task-machine";
-import { type Client, call, unexpected } from "./api";
+import { type Client, call, callWrite, unexpected } from "./api";
 import { type Ledger, batchContent } from "./ledger";
 import type { Random } from "./random";
 import { sleep } from "./server";
@@ -51,16 +51,15 @@ export async function runTaskMover(ctx: WriterContext, n: number, clients: { age
   while (!ctx.stopped()) {
     if (!task || task.status === "completed") {
       const key = `m${n}-t${++made}`;
-      const outcome = await call(ledger, () => clients.agent.task.create.mutate({ sessionId, key, title: `crash task ${key}` }));
+      const outcome = await callWrite(ledger, () => clients.agent.task.create.mutate({ sessionId, key, title: `crash task ${key}` }));
       if (outcome.ok) {
         const row = outcome.value;
         ledger.tasks.push({ key, taskId: row.id, move: "create", version: row.version, status: row.status });
         task = { key, id: row.id, status: row.status, version: row.version, resetRequested: false, resets: 0 };
       } else {
         if (outcome.answered) unexpected(ledger, `task.create ${key}`, outcome);
-        else ledger.unanswered += 1;
         await sleep(RETRY_MS);
-        task = await reload(key, null);
+        task = outcome.answered || !outcome.sent ? null : await reload(key, null);
         // Not stored: the next loop creates the next key; this one is simply absent.
       }
       continue;
@@ -69,16 +68,15 @@ export async function runTaskMover(ctx: WriterContext, n: number, clients: { age
     const move = nextMove(current, ctx.random);
     const input = { ...ref(current.key), expectedVersion: current.version, ...moveInput(move, current) };
     const client = move === "verify" || move === "block" ? clients.verifier : move === "complete" || move === "approve_reset" ? clients.lead : clients.agent;
-    const outcome = await call(ledger, () => moveCall(client, move, input));
+    const outcome = await callWrite(ledger, () => moveCall(client, move, input));
     if (outcome.ok) {
       const row = outcome.value;
       ledger.tasks.push({ key: current.key, taskId: row.id, move, version: row.version, status: row.status });
       task = { ...current, status: row.status, version: row.version, resetRequested: row.resetRequested, resets: row.resetCount };
     } else {
       if (outcome.answered) unexpected(ledger, `task.${move} ${current.key} v${current.version}`, outcome);
-      else ledger.unanswered += 1;
       await sleep(RETRY_MS);
-      task = await reload(current.key, current);
+      if (outcome.answered || outcome.sent) task = await reload(current.key, current);
     }
   }
 }
@@ -139,12 +137,15 @@ export async function runCriterionWriter(ctx: WriterContext, n: number, criterio
   for (let seq = 1; !ctx.stopped(); seq++) {
     const status = CRITERION_STATUSES[seq % CRITERION_STATUSES.length]!;
     const actual = `c${n}-u${seq}`;
-    const outcome = await call(ledger, () => client.criteria.update.mutate({ sessionId, criterion, status, actual, evidence: `crash://criterion/${n}/${seq}` }));
+    const outcome = await callWrite(ledger, () => client.criteria.update.mutate({ sessionId, criterion, status, actual, evidence: `crash://criterion/${n}/${seq}` }));
     if (outcome.ok) ledger.criteria.push({ criterionId: outcome.value.id, status: outcome.value.status, actual });
     else {
       if (outcome.answered) unexpected(ledger, `criteria.update ${actual}`, outcome);
-      else ledger.unanswered += 1;
       await sleep(RETRY_MS);
+      if (!outcome.answered && outcome.sent) {
+        const stored = await lookAgain(ctx, () => client.criteria.list.query({ sessionId }));
+        if (stored.some((row) => row.criterion === criterion && row.actual === actual)) ledger.unansweredButStored += 1;
+      }
     }
   }
 }
@@ -155,22 +156,40 @@ export async function runBatchWriter(ctx: WriterContext, n: number, client: Clie
   for (let seq = 1; !ctx.stopped(); seq++) {
     const batchId = `b${n}.${seq}`;
     const size = ctx.random.int(20, 400);
-    const rows = Array.from({ length: size }, (_, i) => batchRow(batchId, i + 1, size));
-    const outcome = await call(ledger, () => client.log.batch.mutate({ sessionId, rows }));
+    const rows = batchRows(batchId, size);
+    const outcome = await callWrite(ledger, () => client.log.batch.mutate({ sessionId, rows }));
     if (outcome.ok) {
       const { ids } = outcome.value;
       ledger.batches.push({ batchId, logIds: ids.filter((_, i) => rows[i]!.kind !== "tokens"), tokenIds: ids.filter((_, i) => rows[i]!.kind === "tokens") });
     } else {
       if (outcome.answered) unexpected(ledger, `log.batch ${batchId}`, outcome);
-      else ledger.unanswered += 1;
       await sleep(RETRY_MS);
+      if (!outcome.answered && outcome.sent) {
+        const stored = await lookAgain(ctx, () => client.log.list.query({ sessionId, groupId: batchId, limit: 1 }));
+        if (stored.items.length > 0) ledger.unansweredButStored += 1;
+      }
     }
+  }
+}
+
+/** A read after a lost answer, repeated until the server is back (a refusal is recorded, then retried). */
+async function lookAgain<T>(ctx: WriterContext, read: () => Promise<T>): Promise<T> {
+  for (;;) {
+    const outcome = await call(ctx.ledger, read);
+    if (outcome.ok) return outcome.value;
+    if (outcome.answered) unexpected(ctx.ledger, "a read after a lost answer", outcome);
+    await sleep(RETRY_MS);
   }
 }
 
 /** Every tenth row is a token row (its agent id names the batch); the rest are logs whose text names batch, row and size. */
 export function isTokenRow(row: number): boolean {
   return row % 10 === 0;
+}
+
+/** A batch's rows, each naming the batch, its place and the batch's size. */
+export function batchRows(batchId: string, size: number) {
+  return Array.from({ length: size }, (_, i) => batchRow(batchId, i + 1, size));
 }
 
 function batchRow(batchId: string, row: number, rows: number) {

@@ -31,6 +31,8 @@ const BATCH_WRITERS = 2;
 /** How long the server ingests before each kill: a random moment in this window (ms). */
 const UPTIME = args.uptime.split("-").map(Number) as [number, number];
 const LIVE_CATCH_UP_MS = 30_000;
+/** How often a restart is itself killed before the server comes up. */
+const STARTUP_KILL_CHANCE = 0.3;
 
 async function main(): Promise<number> {
   if (!Number.isInteger(KILLS) || KILLS < 1) throw new Error(`--kills: must be a whole number ≥ 1 (got ${args.kills})`);
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
 
   const failures: string[] = [];
   const restartMs: number[] = [];
+  let startupKills = 0;
   let checks = 0;
   const report = (label: string, result: CheckResult, live: string[]) => {
     checks += 1;
@@ -89,6 +92,17 @@ async function main(): Promise<number> {
     await server.kill();
     console.log(`crash: kill ${kill} at ${elapsed()}: SIGKILL with ${inFlight} requests in flight, ${acknowledged} writes acknowledged so far`);
     await sleep(random.int(0, 400));
+    if (random.next() < STARTUP_KILL_CHANCE) {
+      // Crash the recovery too: a second SIGKILL while the restarted server opens the file.
+      server.spawn();
+      await sleep(random.int(100, 3000));
+      if (!server.running) failures.push(`restart ${kill}: the server exited on its own while starting (see its log)`);
+      else {
+        await server.kill();
+        startupKills += 1;
+        console.log(`crash: kill ${kill}b at ${elapsed()}: SIGKILL again while the server was starting`);
+      }
+    }
     restartMs.push(await server.start());
     const result = checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
     report(`after restart ${kill} (up in ${restartMs.at(-1)} ms)`, result, await checkLive(follower, result, LIVE_CATCH_UP_MS));
@@ -109,7 +123,7 @@ async function main(): Promise<number> {
   const counts = `${ledger.tasks.length} task writes, ${ledger.criteria.length} criterion updates, ${ledger.batches.length} log batches (${ledger.acknowledgedRows} rows)`;
   console.log(`
 crash-safety summary (seed ${SEED}, ${seconds} s)
-  kills (SIGKILL):          ${KILLS}, with ${ledger.inFlightAtKill.join("/")} requests in flight; restarts took ${Math.min(...restartMs)}–${Math.max(...restartMs)} ms
+  kills (SIGKILL):          ${KILLS} while ingesting (${ledger.inFlightAtKill.join("/")} requests in flight) + ${startupKills} during a restart; restarts took ${Math.min(...restartMs)}–${Math.max(...restartMs)} ms
   acknowledged writes:      ${ledger.acknowledged} (${counts})
   writes whose answer died: ${ledger.unanswered} (${ledger.unansweredButStored} found stored, the rest absent, when the client looked again)
   live stream:              ${follower.ids.length} events delivered, ${follower.drops} drops, ${follower.restores} resumed from the last id

@@ -27,8 +27,15 @@ export class ProofgateServer {
 
   /** Start the server and wait until it answers an authenticated query; returns how long that took (ms). */
   async start(): Promise<number> {
-    if (this.child) throw new Error("the server is already running");
     const began = Date.now();
+    this.spawn();
+    await this.ready(began);
+    return Date.now() - began;
+  }
+
+  /** Start the server process without waiting for it (to kill it while it starts). */
+  spawn(): void {
+    if (this.child) throw new Error("the server is already running");
     const log = fs.openSync(this.options.logFile, "a");
     fs.writeSync(log, `\n--- start ${this.starts + 1} at ${new Date().toISOString()} ---\n`);
     const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(this.options.port), "-H", "127.0.0.1"], {
@@ -39,18 +46,23 @@ export class ProofgateServer {
     fs.closeSync(log);
     this.child = child;
     this.starts += 1;
-    let exitCode: number | null | undefined;
     this.exited = new Promise((resolve) =>
-      child.once("exit", (code, signal) => {
-        exitCode = code ?? (signal ? -1 : null);
+      child.once("exit", () => {
         if (this.child === child) this.child = null;
         resolve();
       }),
     );
+  }
+
+  get running(): boolean {
+    return this.child !== null;
+  }
+
+  private async ready(began: number): Promise<void> {
     for (;;) {
-      if (exitCode !== undefined) throw new Error(`the server exited (${exitCode}) before it was ready; see ${this.options.logFile}`);
+      if (!this.child) throw new Error(`the server exited before it was ready; see ${this.options.logFile}`);
       if (Date.now() - began > READY_TIMEOUT_MS) throw new Error(`the server was not ready after ${READY_TIMEOUT_MS} ms; see ${this.options.logFile}`);
-      if (await this.answers()) return Date.now() - began;
+      if (await this.answers()) return;
       await sleep(50);
     }
   }

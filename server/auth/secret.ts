@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
+/** better-auth refuses shorter keys in production (and falls back to a public default on an empty one). */
+const MIN_SECRET_LENGTH = 32;
+
 /**
  * The key that signs sign-in cookies: `BETTER_AUTH_SECRET`, or one generated on first use and kept
  * beside the database file (mode 0600), so a fresh install works without configuration and
@@ -9,19 +12,66 @@ import path from "node:path";
  */
 export function authSecret(dbPath: string): string {
   const fromEnv = process.env.BETTER_AUTH_SECRET;
-  if (fromEnv && fromEnv.length >= 32) return fromEnv;
+  if (fromEnv && fromEnv.length >= MIN_SECRET_LENGTH) return fromEnv;
   if (dbPath === ":memory:") return randomBytes(32).toString("base64url");
   const file = `${path.resolve(dbPath)}.secret`;
+  const existing = readSecret(file);
+  if (existing?.valid) return existing.secret;
+  return publishSecret(file, existing !== undefined);
+}
+
+function readSecret(file: string): { secret: string; valid: boolean } | undefined {
   try {
-    return fs.readFileSync(file, "utf8").trim();
-  } catch {
-    const secret = randomBytes(32).toString("base64url");
+    const secret = fs.readFileSync(file, "utf8").trim();
+    return { secret, valid: secret.length >= MIN_SECRET_LENGTH };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Write a new key whole and durably to a private temporary file, then publish it under its name in
+ * one step, so a crash or power loss leaves no key file or a complete one — never the empty file
+ * that writing in place can leave, with which every page and sign-in failed until it was deleted.
+ * `link` refuses to replace a key another process published first (that one is used); a file that
+ * holds no usable key (from such a crash) is replaced: nothing was ever signed with it.
+ */
+function publishSecret(file: string, replaceInvalid: boolean): string {
+  const secret = randomBytes(32).toString("base64url");
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const fd = fs.openSync(temp, "wx", 0o600);
+  try {
+    fs.writeSync(fd, secret);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    if (replaceInvalid) fs.renameSync(temp, file);
+    else fs.linkSync(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const winner = readSecret(file);
+    if (!winner?.valid) throw new Error(`${file}: holds no usable sign-in key; delete it or set BETTER_AUTH_SECRET`);
+    return winner.secret;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  syncFolder(path.dirname(file));
+  return secret;
+}
+
+/** Make the new name itself durable (best effort: not every platform can fsync a folder). */
+function syncFolder(folder: string): void {
+  try {
+    const fd = fs.openSync(folder, "r");
     try {
-      fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
-      return secret;
-    } catch {
-      // Another process wrote it first.
-      return fs.readFileSync(file, "utf8").trim();
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
     }
+  } catch {
+    // Durable enough: the key file itself was synced.
   }
 }

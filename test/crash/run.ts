@@ -15,6 +15,7 @@ import { apiClient } from "./api";
 import { type CheckResult, checkDatabase, checkLive } from "./check";
 import { Ledger } from "./ledger";
 import { LiveFollower } from "./live";
+import { writeLocally } from "./local";
 import { Random } from "./random";
 import { ProofgateServer, sleep } from "./server";
 import { prepareDatabase } from "./setup";
@@ -33,6 +34,7 @@ const UPTIME = args.uptime.split("-").map(Number) as [number, number];
 const LIVE_CATCH_UP_MS = 30_000;
 /** How often a restart is itself killed before the server comes up. */
 const STARTUP_KILL_CHANCE = 0.3;
+const LOCAL_BATCHES = 3;
 
 async function main(): Promise<number> {
   if (!Number.isInteger(KILLS) || KILLS < 1) throw new Error(`--kills: must be a whole number ≥ 1 (got ${args.kills})`);
@@ -71,6 +73,7 @@ async function main(): Promise<number> {
   const failures: string[] = [];
   const restartMs: number[] = [];
   let startupKills = 0;
+  let localBatches = 0;
   let checks = 0;
   const report = (label: string, result: CheckResult, live: string[]) => {
     checks += 1;
@@ -103,6 +106,12 @@ async function main(): Promise<number> {
         console.log(`crash: kill ${kill}b at ${elapsed()}: SIGKILL again while the server was starting`);
       }
     }
+    if (kill % 2 === 1) {
+      // Every other outage: a local-mode writer adds events the live client has not seen.
+      writeLocally(db, fixture.sessionId, ledger, `local${kill}`, LOCAL_BATCHES);
+      localBatches += LOCAL_BATCHES;
+      console.log(`crash: ${LOCAL_BATCHES} log batches written in local mode while the server was down`);
+    }
     restartMs.push(await server.start());
     const result = checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
     report(`after restart ${kill} (up in ${restartMs.at(-1)} ms)`, result, await checkLive(follower, result, LIVE_CATCH_UP_MS));
@@ -124,7 +133,7 @@ async function main(): Promise<number> {
   console.log(`
 crash-safety summary (seed ${SEED}, ${seconds} s)
   kills (SIGKILL):          ${KILLS} while ingesting (${ledger.inFlightAtKill.join("/")} requests in flight) + ${startupKills} during a restart; restarts took ${Math.min(...restartMs)}–${Math.max(...restartMs)} ms
-  acknowledged writes:      ${ledger.acknowledged} (${counts})
+  acknowledged writes:      ${ledger.acknowledged} (${counts}; ${localBatches} of the batches in local mode while the server was down)
   writes whose answer died: ${ledger.unanswered} (${ledger.unansweredButStored} found stored, the rest absent, when the client looked again)
   live stream:              ${follower.ids.length} events delivered, ${follower.drops} drops, ${follower.restores} resumed from the last id
   checks:                   ${checks} (after each restart, with the writers stopped, after a graceful stop): integrity_check, acknowledged writes, whole actions, rollups, live stream

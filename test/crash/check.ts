@@ -60,11 +60,12 @@ export async function checkLive(follower: LiveRecord, snapshot: CheckResult, tim
     }
   }
   const upTo = delivered.filter((id) => id <= snapshot.maxEventId);
-  const expected = snapshot.eventIds;
-  const first = expected.findIndex((id, i) => upTo[i] !== id);
-  if (first >= 0 || upTo.length !== expected.length) {
-    const at = first >= 0 ? first : Math.min(upTo.length, expected.length);
-    failures.push(`the live stream differs from the events table at position ${at}: delivered ${upTo[at] ?? "nothing"}, the table has ${expected[at] ?? "nothing"} (${upTo.length} delivered, ${expected.length} in the table)`);
-  }
+  const sent = new Set(upTo);
+  const inTable = new Set(snapshot.eventIds);
+  const missing = snapshot.eventIds.filter((id) => !sent.has(id));
+  const unknown = upTo.filter((id) => !inTable.has(id));
+  const list = (ids: number[]) => `${ids.slice(0, 8).join(", ")}${ids.length > 8 ? ", …" : ""}`;
+  if (missing.length > 0) failures.push(`the live stream skipped ${missing.length} of ${snapshot.eventIds.length} events (ids ${list(missing)})`);
+  if (unknown.length > 0) failures.push(`the live stream delivered ${unknown.length} events the table does not have (ids ${list(unknown)})`);
   return failures;
 }

@@ -57,7 +57,7 @@ async function main(): Promise<number> {
 
   const firstStartMs = await server.start();
   const ledger = new Ledger();
-  const follower = new LiveFollower(server.url, fixture.tokens.lead, 0);
+  const follower = new LiveFollower(server.url, fixture.tokens.lead, fixture.lastEventId);
   follower.start();
   let stopped = false;
   const ctx: WriterContext = { ledger, sessionId: fixture.sessionId, random, stopped: () => stopped };

@@ -12,6 +12,8 @@ export interface Fixture {
   sessionId: string;
   tokens: { agent: string; verifier: string; lead: string };
   criteria: string[];
+  /** The newest event once set up: the live client starts after it, as a dashboard opened now would. */
+  lastEventId: number;
 }
 
 export function criterionText(client: number): string {
@@ -27,7 +29,8 @@ export function prepareDatabase(file: string, criteriaWriters: number): Fixture 
     const session = createSession(ctx, { id: "crash_run", mode: "parallel", requirements: "crash-safety run" });
     const criteria = Array.from({ length: criteriaWriters }, (_, i) => criterionText(i + 1));
     saveCriteria(ctx, { sessionId: session.id, criteria: criteria.map((criterion) => ({ criterion })) });
-    return { sessionId: session.id, tokens, criteria };
+    const lastEventId = (db.$client.prepare("SELECT max(id) AS id FROM events").get() as { id: number }).id;
+    return { sessionId: session.id, tokens, criteria, lastEventId };
   } finally {
     db.$client.close();
   }

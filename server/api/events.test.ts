@@ -201,7 +201,7 @@ describe("events.stream (live)", () => {
     const wait = tail.waitForNew.bind(tail);
     let waits = 0;
     vi.spyOn(tail, "waitForNew").mockImplementation((afterId, signal) => (++waits > 20 ? Promise.reject(new Error(`busy loop: ${waits} waits`)) : wait(afterId, signal)));
-    cleanups.push(() => vi.restoreAllMocks());
+    cleanups.push(() => void vi.restoreAllMocks());
     const stream = await openStream(f.db, { sessionId: "s1" });
     cleanups.push(stream.close);
     const pending = nextEvent(stream.iterator, 5000);

@@ -152,6 +152,27 @@ test("sub-goals from a breakdown sit under their parent goal", async ({ page, le
   await expect(page.getByRole("region", { name: `Attempts at goal ${parentId}` }).getByRole("listitem", { name: `Attempt ${createdBy}: breakdown` })).toBeVisible();
 });
 
+test("a goal's merges are listed with both branches and the resulting commit", async ({ page, ledger }) => {
+  const merge = ledger
+    .prepare(
+      `SELECT f.created_by_goal_id AS goalId, f.name AS fromName, t.name AS toName, m.result_commit_sha AS result, g.session_id AS sessionId, g.goal_text AS goalText
+       FROM merges m JOIN branches f ON f.id = m.from_branch_id JOIN branches t ON t.id = m.to_branch_id JOIN goals g ON g.id = f.created_by_goal_id ORDER BY m.id LIMIT 1`,
+    )
+    .get() as { goalId: number; fromName: string; toName: string; result: string; sessionId: string; goalText: string } | undefined;
+  test.skip(!merge, "the demo data has no merge");
+  const { n } = ledger
+    .prepare("SELECT count(*) AS n FROM merges WHERE from_branch_id IN (SELECT id FROM branches WHERE created_by_goal_id = ?) OR to_branch_id IN (SELECT id FROM branches WHERE created_by_goal_id = ?)")
+    .get(merge!.goalId, merge!.goalId) as { n: number };
+
+  await page.goto(`/sessions/${merge!.sessionId}/goals`);
+  const extras = page.getByRole("region", { name: `Validation steps, branches, merges and evaluation history of goal ${merge!.goalId}` });
+  await extras.getByRole("button", { name: "Validation steps, branches, merges and evaluation history" }).click();
+  await expect(extras.getByRole("heading", { name: `Merges (${n})` })).toBeVisible();
+  const item = extras.getByRole("listitem").filter({ hasText: merge!.result.slice(0, 12) });
+  await expect(item).toContainText(`${merge!.fromName} @`);
+  await expect(item).toContainText(`into ${merge!.toName}`);
+});
+
 test("a session without goals says how agents create one", async ({ page, ledger }) => {
   const session = ledger.prepare("SELECT id FROM sessions WHERE id NOT IN (SELECT session_id FROM goals) ORDER BY id LIMIT 1").get() as { id: string };
   await page.goto(`/sessions/${session.id}/goals`);

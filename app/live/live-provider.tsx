@@ -25,15 +25,16 @@ const REFRESH_WINDOW_MS = 120;
 
 /**
  * One SSE subscription per tab on `events.stream`. Every event marks the cached queries stale and
- * the ones on screen refetch (at most once per window, first one at once), so each page shows the
- * ledger as it is now without polling. After a lost connection, tRPC resumes from the last event
+ * the ones on screen refetch (at most once per window; a refetch already under way is left to
+ * finish rather than restarted, so a steady stream of writes cannot starve a slow query), so each
+ * page shows the ledger as it is now without polling. After a lost connection, tRPC resumes from the last event
  * id it saw: nothing is missed, and everything is refreshed once on return.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [listeners] = useState(() => new Set<(event: LiveEvent) => void>());
-  const [refresh] = useState(() => gathered(() => void queryClient.invalidateQueries(), REFRESH_WINDOW_MS));
+  const [refresh] = useState(() => gathered(() => void queryClient.invalidateQueries(undefined, { cancelRefetch: false }), REFRESH_WINDOW_MS));
   const [state, setState] = useState<{ status: LiveStatus; changedAt: number | null; reconnected: boolean }>({ status: "connecting", changedAt: null, reconnected: false });
 
   useSubscription(

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import type { EventRow } from "@/server/services/events/list";
+import { eventTail } from "./live";
 import { ACTORS, type Caller, PASSED, callerFor, count, eventTypes, expectNothingWritten, refusal, rows, setup } from "./test-helpers";
 
 type Stream = AsyncIterator<readonly [string, EventRow, ...unknown[]]>;
@@ -187,6 +188,30 @@ describe("events.stream (live)", () => {
     await settle();
     await f.as("orchestrator").session.create({ id: "s2" });
     expect(await pending).toMatchObject({ type: "session.created", sessionId: "s2" });
+  });
+
+  it("a subscriber to one session waits quietly past other sessions' events: the server keeps answering", async () => {
+    const f = setup();
+    const orchestrator = f.as("orchestrator");
+    await orchestrator.session.create({ id: "s1" });
+    await orchestrator.session.create({ id: "s2" });
+    // Count the stream's waits: one that returned at once, forever, would hold the event loop in a
+    // busy loop (nothing else would ever run), so past a bound the wait fails the stream instead.
+    const tail = eventTail(f.db);
+    const wait = tail.waitForNew.bind(tail);
+    let waits = 0;
+    vi.spyOn(tail, "waitForNew").mockImplementation((afterId, signal) => (++waits > 20 ? Promise.reject(new Error(`busy loop: ${waits} waits`)) : wait(afterId, signal)));
+    cleanups.push(() => void vi.restoreAllMocks());
+    const stream = await openStream(f.db, { sessionId: "s1" });
+    cleanups.push(stream.close);
+    const pending = nextEvent(stream.iterator, 5000);
+    await settle();
+    await orchestrator.task.create({ sessionId: "s2", key: "t9", title: "other session" });
+    await settle();
+    expect(await f.as("viewer").events.latestId()).toBeGreaterThan(0);
+    await orchestrator.task.create({ sessionId: "s1", key: "t1", title: "mine" });
+    expect(await pending).toMatchObject({ type: "task.created", sessionId: "s1" });
+    expect(waits).toBeLessThan(5);
   });
 
   it("refuses an anonymous subscriber", async () => {

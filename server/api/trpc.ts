@@ -22,6 +22,9 @@ export interface ApiContext {
 
 const t = initTRPC.context<ApiContext>().create({
   transformer: superjson,
+  // A silently dead connection (a proxy that drops it, a laptop that slept) is noticed: the server
+  // pings every 10 s and a client that hears nothing for 25 s reconnects from its last event id.
+  sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 25_000 } },
   errorFormatter({ shape, error }) {
     const details = errorDetails(error.cause);
     const message = error.cause instanceof ZodError ? zodMessage(error.cause) : shape.message;

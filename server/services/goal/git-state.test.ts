@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createSession } from "../session/create";
 import { createBranch } from "./create-branch";
 import { createWorktree } from "./create-worktree";
+import { getGoal } from "./get";
 import { recordMerge } from "./record-merge";
 import { ADMIN, AGENT, LEAD, ORCHESTRATOR, expectNothingWritten, expectRefused, lastEvent, rootGoal, setup } from "./test-fixtures";
 
@@ -71,5 +72,26 @@ describe("recordMerge", () => {
     expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: 50, toBranchId: main.id }), "branch.not_found");
     expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, resultCommitSha: "xyz", fromBranchId: foreign.id, toBranchId: main.id }), "merge.invalid_input");
     expectRefused(() => recordMerge(f.as(LEAD), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.record_role");
+  });
+});
+
+describe("getGoal's merges", () => {
+  it("lists merges from and into the goal's branches, oldest first, with both names, and none of other goals'", () => {
+    const f = setup();
+    const goal = rootGoal(f);
+    const other = rootGoal(f);
+    const main = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
+    const mine = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1", parentBranchId: main.id, createdByGoalId: goal });
+    const theirs = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-2", parentBranchId: main.id, createdByGoalId: other });
+    expect(getGoal(f.db, { goalId: goal }).merges).toEqual([]);
+    recordMerge(f.as(ORCHESTRATOR), { fromBranchId: main.id, fromCommitSha: SHA("1"), toBranchId: mine.id, toCommitSha: SHA("2"), resultCommitSha: SHA("3") });
+    recordMerge(f.as(ORCHESTRATOR), { fromBranchId: theirs.id, fromCommitSha: SHA("4"), toBranchId: main.id, toCommitSha: SHA("5"), resultCommitSha: SHA("6") });
+    recordMerge(f.as(ORCHESTRATOR), { fromBranchId: mine.id, fromCommitSha: SHA("7"), toBranchId: main.id, toCommitSha: SHA("8"), resultCommitSha: SHA("9") });
+    const merges = getGoal(f.db, { goalId: goal }).merges;
+    expect(merges.map((m) => [m.fromBranch, m.toBranch, m.resultCommitSha])).toEqual([
+      ["main", "goal-1", SHA("3")],
+      ["goal-1", "main", SHA("9")],
+    ]);
+    expect(getGoal(f.db, { goalId: other }).merges.map((m) => [m.fromBranch, m.toBranch])).toEqual([["goal-2", "main"]]);
   });
 });

@@ -9,12 +9,12 @@ import { Time } from "@/app/ui/time";
 import { attemptOf, formatValue } from "./gate-data";
 import { Heading } from "./heading";
 
-/** A goal's validation steps, branches and full evaluation history, loaded when opened. */
+/** A goal's validation steps, branches, merges and full evaluation history, loaded when opened. */
 export function GoalExtras({ goalId, level }: { goalId: number; level: number }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   return (
-    <section aria-label={`Validation steps, branches and evaluation history of goal ${goalId}`}>
+    <section aria-label={`Validation steps, branches, merges and evaluation history of goal ${goalId}`}>
       <button
         type="button"
         aria-expanded={open}
@@ -25,7 +25,7 @@ export function GoalExtras({ goalId, level }: { goalId: number; level: number })
         <span aria-hidden="true" className={`inline-block transition-transform ${open ? "rotate-90" : ""}`}>
           ▸
         </span>
-        Validation steps, branches and evaluation history
+        Validation steps, branches, merges and evaluation history
       </button>
       <div id={panelId} hidden={!open}>
         {open && <GoalExtrasPanel goalId={goalId} level={level + 1} />}
@@ -39,7 +39,7 @@ function GoalExtrasPanel({ goalId, level }: { goalId: number; level: number }) {
   const query = useQuery(trpc.goal.get.queryOptions({ goalId }));
   if (query.isPending) return <p className="text-sm text-zinc-500" aria-busy="true">Loading goal {goalId}…</p>;
   if (query.isError) return <ErrorState title={`Could not load goal ${goalId}`} error={query.error} />;
-  const { validationSteps, branches, evaluations } = query.data;
+  const { validationSteps, branches, merges, evaluations } = query.data;
   return (
     <div className="mt-2 space-y-3 text-sm">
       <div>
@@ -71,6 +71,29 @@ function GoalExtrasPanel({ goalId, level }: { goalId: number; level: number }) {
                 <span className="font-mono text-xs">{branch.name}</span>
                 {branch.parentCommitSha && <span className="font-mono text-xs text-zinc-500"> from {branch.parentCommitSha.slice(0, 12)}</span>}
                 {branch.reason && <span className="text-zinc-500"> ({branch.reason})</span>}, <Time at={branch.timestamp} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div>
+        <Heading level={level} className="mb-1 font-semibold">
+          Merges ({merges.length})
+        </Heading>
+        {merges.length === 0 ? (
+          <p className="text-zinc-500">None recorded.</p>
+        ) : (
+          <ul className="space-y-1">
+            {merges.map((merge) => (
+              <li key={merge.id}>
+                <span className="font-mono text-xs">{merge.fromBranch}</span>
+                <span className="font-mono text-xs text-zinc-500"> @{merge.fromCommitSha.slice(0, 12)}</span> into{" "}
+                <span className="font-mono text-xs">{merge.toBranch}</span>
+                <span className="font-mono text-xs text-zinc-500"> @{merge.toCommitSha.slice(0, 12)}</span> →{" "}
+                <span className="font-mono text-xs" title={merge.resultCommitSha}>
+                  {merge.resultCommitSha.slice(0, 12)}
+                </span>
+                , <Time at={merge.timestamp} />
               </li>
             ))}
           </ul>

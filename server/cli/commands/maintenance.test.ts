@@ -2,6 +2,10 @@
  * `proofgate check` and `proofgate purge` as a script sees them: exit codes, what they print, and
  * that a purge asks first, can be previewed, and refuses bad dates before touching the file.
  */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type CliResult, cli, count, removeWorkspaces, workspace } from "./test-harness";
@@ -92,6 +96,31 @@ describe("proofgate purge", () => {
     expect(count(db, "SELECT 1 FROM purges WHERE finished_at IS NOT NULL AND sessions_deleted = 1")).toBe(1);
     await ok(db, "check");
     expect((await ok(db, "purge", "--before", before, "--yes")).stdout).toBe(`no session ended before ${before}: nothing to purge\n`);
+  });
+
+  /** The bundled executable at a terminal (a pseudo-terminal from util-linux `script`), answering the prompt. */
+  function atTerminal(db: string, before: string, answer: string): Promise<{ code: number | null; output: string }> {
+    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin", "proofgate.mjs");
+    const child = spawn("script", ["-qec", `"${process.execPath}" "${bin}" --db "${db}" purge --before ${before}`, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+      if (output.includes("[y/N]") && child.stdin.writable) child.stdin.end(`${answer}\n`);
+    });
+    return new Promise((resolve) => child.on("close", (code) => resolve({ code, output })));
+  }
+
+  it.runIf(fs.existsSync("/usr/bin/script"))("at a terminal, asks first: no keeps everything, yes purges", async () => {
+    const { db, before } = await ended();
+    const no = await atTerminal(db, before, "n");
+    expect(no.output).toContain("Purge 1 session and these rows for good? [y/N]");
+    expect(no.output).toContain("purge: not confirmed; nothing was removed");
+    expect(no.code).toBe(2);
+    expect(count(db, "SELECT 1 FROM sessions")).toBe(2);
+    const yes = await atTerminal(db, before, "y");
+    expect(yes.code).toBe(0);
+    expect(yes.output).toMatch(/purged 1 session ended before .* \(purge #1\): old/);
+    expect(count(db, "SELECT 1 FROM sessions")).toBe(1);
   });
 
   it.each([

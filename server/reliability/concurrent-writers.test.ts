@@ -30,8 +30,11 @@ const BIN = path.join(ROOT, "bin", "proofgate.mjs");
 
 const WRITERS = 8;
 const LOCAL = 4;
-/** Tasks each writer walks through create → claim → verify → complete, with criteria and logs. */
-const TASKS_PER_WRITER = 25;
+/**
+ * Tasks each writer walks through create → claim → verify → complete, with criteria and logs (ten
+ * calls a task). PROOFGATE_WRITERS_SCALE=N multiplies it for a longer run.
+ */
+const TASKS_PER_WRITER = 16 * Math.max(1, Number(process.env.PROOFGATE_WRITERS_SCALE ?? 1) || 1);
 const RACES = { verifiers: 10, claimants: 10, resets: 5, processes: 3 };
 
 const children: ChildProcess[] = [];

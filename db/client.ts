@@ -80,6 +80,40 @@ function enableWal(sqlite: Database.Database): void {
   }
 }
 
+/** How long a write waits for the write lock, in all, before SQLITE_BUSY reaches its caller. */
+export const WRITE_WAIT_MS = BUSY_TIMEOUT_MS;
+/** How long one try waits inside SQLite's own busy handler. */
+const WRITE_TRY_MS = 20;
+
+/**
+ * Run `action` as one `BEGIN IMMEDIATE` transaction, waiting for the write lock fairly. SQLite's
+ * own busy handler sleeps longer and longer between tries (up to 100 ms each), so a writer that
+ * has waited a while polls rarely and keeps losing the lock to writers that just arrived: with
+ * eight processes writing in tight loops some waited past the 10 s timeout and got SQLITE_BUSY
+ * (server/reliability/lock-fairness.test.ts). Here each try waits at most 20 ms inside SQLite,
+ * then sleeps 1–4 ms (random) and tries again, for up to WRITE_WAIT_MS in all. A try that did not
+ * get the lock ran nothing of `action`.
+ */
+export function writeTransaction<T>(db: Db, action: (tx: Tx) => T): T {
+  const sqlite = db.$client;
+  if (sqlite.inTransaction) return db.transaction(action);
+  const deadline = Date.now() + WRITE_WAIT_MS;
+  sqlite.pragma(`busy_timeout = ${WRITE_TRY_MS}`);
+  try {
+    for (;;) {
+      try {
+        return db.transaction(action, { behavior: "immediate" });
+      } catch (error) {
+        const busy = error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY") && !sqlite.inTransaction;
+        if (!busy || Date.now() >= deadline) throw error;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1 + Math.floor(Math.random() * 4));
+      }
+    }
+  } finally {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
 /** A fresh, migrated, private in-memory database (tests). */
 export function createMemoryDb(): Db {
   return openDatabase(":memory:");

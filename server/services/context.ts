@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/db/client";
+import { type Db, type Tx, writeTransaction } from "@/db/client";
 import { events } from "@/db/schema";
 import type { Actor, Role } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
@@ -21,13 +21,13 @@ export function nowOf(ctx: ServiceContext): Date {
 
 /**
  * Run one action as one transaction. `BEGIN IMMEDIATE` takes the write lock up front, so a
- * concurrent writer in another process waits on the busy timeout instead of failing with
- * SQLITE_BUSY when a read-then-write transaction tries to upgrade. A refusal from a trigger becomes
- * the same domain error the domain would have raised; nothing of the action is kept.
+ * concurrent writer in another process waits for it (fairly: see writeTransaction) instead of
+ * failing with SQLITE_BUSY when a read-then-write transaction tries to upgrade. A refusal from a
+ * trigger becomes the same domain error the domain would have raised; nothing of the action is kept.
  */
 export function write<T>(ctx: ServiceContext, action: (tx: Tx) => T): T {
   try {
-    return ctx.db.transaction(action, { behavior: "immediate" });
+    return writeTransaction(ctx.db, action);
   } catch (error) {
     throw toDomainError(error);
   }

@@ -51,6 +51,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["query", "dashboard-snapshot"], load: () => import("./query").then((m) => m.queryCommands) },
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
+  { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
 ];
 
 /** Register the group that defines `only`, or every group (in the order `proofgate help` lists them). */

@@ -1,0 +1,36 @@
+/**
+ * A writer that never pauses, for the lock-fairness test: once told to go (IPC), it appends
+ * `writes` log rows through the log service as fast as it can, one transaction each, and reports
+ * how many it wrote, the longest wait for one write, and the error that stopped it, if any.
+ *
+ *   node --import tsx server/reliability/tight-writer.ts <db file> <name> <writes>
+ */
+import { openDatabase } from "@/db/client";
+import { operatorActor } from "@/server/domain/actors";
+import { logInteraction } from "@/server/services/log/log-interaction";
+
+export interface TightWriterReport {
+  name: string;
+  written: number;
+  longestMs: number;
+  error: string | null;
+}
+
+const [file, name, writes] = process.argv.slice(2);
+const db = openDatabase(file!);
+const ctx = { db, actor: operatorActor(name!) };
+process.on("message", () => {
+  const report: TightWriterReport = { name: name!, written: 0, longestMs: 0, error: null };
+  try {
+    for (let i = 0; i < Number(writes); i++) {
+      const started = performance.now();
+      logInteraction(ctx, { sessionId: "tight", agentType: "developer", content: `${name} ${i}` });
+      report.longestMs = Math.max(report.longestMs, performance.now() - started);
+      report.written += 1;
+    }
+  } catch (error) {
+    report.error = `${(error as { code?: string }).code ?? ""} ${(error as Error).message}`;
+  }
+  process.send!(report, () => process.exit(0));
+});
+process.send!("ready");

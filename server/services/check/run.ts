@@ -1,0 +1,45 @@
+import type Database from "better-sqlite3";
+import type { Db } from "@/db/client";
+import { checkCriteria } from "./criteria";
+import { checkRollups, checkStorage } from "./database";
+import { checkEvents } from "./events";
+import { type CheckReport, FindingCollector } from "./findings";
+import { checkTasks } from "./tasks";
+
+export interface CheckOptions {
+  /** Findings listed per invariant (all are counted). */
+  limit?: number;
+}
+
+const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollector) => void][] = [
+  ["tasks", checkTasks],
+  ["criteria", checkCriteria],
+  ["events", checkEvents],
+  ["rollups", checkRollups],
+];
+
+/**
+ * Check the ledger's invariants over the whole database, read-only: storage integrity and foreign
+ * keys, every verified or completed task verified by a non-claimant (or flagged unverified), every
+ * task's and criterion's current state explained by its history, every domain row's event, and
+ * the per-session counters. The ledger checks share one read transaction, a consistent snapshot
+ * even while writers run. A check that cannot read a damaged file is a finding, not a crash.
+ */
+export function checkLedger(db: Db, options: CheckOptions = {}): CheckReport {
+  const started = performance.now();
+  const sqlite = db.$client;
+  const found = new FindingCollector(options.limit ?? 50);
+  checkStorage(sqlite, found);
+  sqlite
+    .transaction(() => {
+      for (const [name, check] of CHECKS) {
+        try {
+          check(sqlite, found);
+        } catch (error) {
+          found.add("database.integrity", {}, `the ${name} check could not read the database: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    })
+    .deferred();
+  return { ok: found.total() === 0, checked: found.checked, counts: found.counts, findings: found.findings, milliseconds: Math.round(performance.now() - started) };
+}

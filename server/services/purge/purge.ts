@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import { purges } from "@/db/schema";
+import { ConflictError, ValidationError } from "@/server/domain/errors";
+import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { parseInput } from "../log/validate";
+import { PurgeInput } from "./schemas";
+import { PURGE_SCOPE } from "./scope";
+
+export const PURGED_EVENT = "ledger.purged";
+
+export interface PurgeResult {
+  /** The `purges` row that recorded it (null on a dry run). */
+  purgeId: number | null;
+  dryRun: boolean;
+  before: Date;
+  sessions: string[];
+  /** Rows removed (or, on a dry run, that would be) per table. */
+  rows: Record<string, number>;
+}
+
+/**
+ * Retention: remove the sessions that ended before `before` (never an active one) and every row
+ * under them, through the one path the triggers allow — a `purges` row that is open while the
+ * deletes run and finished, with the count, in the same transaction, plus a `ledger.purged`
+ * event with every table's count. All or nothing. A dry run counts and writes nothing.
+ */
+export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult {
+  requireRole(ctx, ["admin"], "purge.role", "purge sessions");
+  const input = parseInput(PurgeInput, raw);
+  const now = nowOf(ctx);
+  if (input.before.getTime() > now.getTime()) throw new ValidationError("before", "purge.before_future", "must not be in the future");
+  const sqlite = ctx.db.$client;
+  return write(ctx, (tx) => {
+    const sessions = sqlite
+      .prepare("SELECT id FROM sessions WHERE status <> 'active' AND ended_at IS NOT NULL AND ended_at < ? ORDER BY started_at, id")
+      .pluck()
+      .all(input.before.getTime()) as string[];
+    const ids = JSON.stringify(sessions);
+    const rows: Record<string, number> = {};
+    if (input.dryRun || sessions.length === 0) {
+      for (const { table, where } of PURGE_SCOPE) rows[table] = sessions.length === 0 ? 0 : (sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number);
+      return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
+    }
+    const reason = input.reason ?? `retention: sessions ended before ${input.before.toISOString()}`;
+    const purge = tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning().get();
+    // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
+    sqlite.pragma("defer_foreign_keys = ON");
+    for (const { table, where } of PURGE_SCOPE) rows[table] = sqlite.prepare(`DELETE FROM ${table} WHERE ${where}`).run({ ids }).changes;
+    const dangling = sqlite.pragma("foreign_key_check") as { table: string; rowid: number; parent: string }[];
+    if (dangling.length > 0) {
+      const named = dangling.slice(0, 5).map((d) => `${d.table} row ${d.rowid} → ${d.parent}`).join(", ");
+      throw new ConflictError("purge.still_referenced", `rows outside the purged sessions refer to rows under them (${named}); nothing was purged`);
+    }
+    tx.update(purges).set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length }).where(eq(purges.id, purge.id)).run();
+    appendEvent(tx, ctx, { type: PURGED_EVENT, sessionId: null, entity: "purge", entityId: purge.id, data: { before: input.before.toISOString(), reason, sessions, rows } });
+    return { purgeId: purge.id, dryRun: false, before: input.before, sessions, rows };
+  });
+}

@@ -7,7 +7,8 @@
  * Flags: --quick (small dataset, fewer repetitions, under 3 minutes), --sessions N (the large
  * dataset's size, default 10000), --port P (default 3400; P+1 is used too), --skip-build,
  * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, memory, import),
- * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead).
+ * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead),
+ * --profile (the measured server runs with --cpu-prof; prints where its CPU time went).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import path from "node:path";
 import { openDatabase } from "@/db/client";
 import type { BenchContext, Tokens } from "./lib/context";
 import { ROOT, proofgate, run, startServer } from "./lib/proc";
+import { summarizeProfiles } from "./lib/profile";
 import { Recorder } from "./lib/results";
 import { measureAnalyticsColdAndStall } from "./measure/analytics";
 import { measureApi } from "./measure/api";
@@ -32,10 +34,11 @@ interface Args {
   only: Set<string> | null;
   keep: boolean;
   db: string | null;
+  profile: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, sessions: 10_000, port: 3400, skipBuild: false, only: null, keep: false, db: null };
+  const args: Args = { quick: false, sessions: 10_000, port: 3400, skipBuild: false, only: null, keep: false, db: null, profile: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -46,6 +49,7 @@ function parseArgs(argv: string[]): Args {
     if (a === "--quick") args.quick = true;
     else if (a === "--skip-build") args.skipBuild = true;
     else if (a === "--keep") args.keep = true;
+    else if (a === "--profile") args.profile = true;
     else if (a === "--sessions") args.sessions = positive(a, value());
     else if (a === "--port") args.port = positive(a, value());
     else if (a === "--only") args.only = new Set(value().split(","));
@@ -107,17 +111,20 @@ async function main(): Promise<void> {
   const tokens = await tokensFor(db);
   const local = openDatabase(db);
   console.log(`• server on port ${args.port}`);
-  const server = await startServer(db, args.port);
+  const profileDir = args.profile ? path.join(dir, "profiles") : undefined;
+  const server = await startServer(db, args.port, profileDir);
   const ctx: BenchContext = { quick: args.quick, rec, dir, db, local, server, basePort: args.port, tokens, person, reps: (full, quick) => (args.quick ? quick : full) };
 
   const step = async (group: string, title: string, fn: () => Promise<void>) => {
     if (!wants(group)) return;
     console.log(`• ${title}`);
+    const t0 = Date.now();
     try {
       await fn();
     } catch (error) {
       rec.fail(group, error);
     }
+    console.log(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   };
   try {
     await step("api", "API server time (in-process caller and HTTP)", () => measureApi(ctx));
@@ -136,6 +143,15 @@ async function main(): Promise<void> {
     await step("cli", "CLI whole process", () => measureCli(ctx));
   } finally {
     await server.stop();
+  }
+  if (profileDir) {
+    const profile = summarizeProfiles(profileDir);
+    rec.datasets.serverProfile = profile;
+    if (profile) {
+      console.log(`• server CPU profile (${profile.totalMs} ms on CPU, idle excluded)`);
+      for (const a of profile.byArea) console.log(`  ${a.share.toFixed(1).padStart(5)}%  ${a.area}`);
+      for (const f of profile.topFunctions.slice(0, 15)) console.log(`  ${f.share.toFixed(1).padStart(5)}%  ${f.fn} (${f.where})`);
+    }
   }
   await step("memory", "server RSS", () => measureMemory(ctx));
   await step("import", "BAZINGA import", () => measureBazingaImport(ctx));

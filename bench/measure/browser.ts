@@ -68,7 +68,7 @@ export async function measureNavigation(ctx: BenchContext, browser: Browser): Pr
     await signIn(page, ctx);
     await page.addInitScript(INIT_SCRIPT);
     const ids = (ctx.local.$client.prepare("SELECT id FROM sessions WHERE source = 'demo' ORDER BY id").all() as { id: string }[]).map((r) => r.id);
-    const reps = ctx.reps(15, 4);
+    const reps = ctx.reps(15, 3);
     const sessions = sample(ids, reps + 1, 7);
     const pages: [string, string, () => string][] = [
       ["nav.overview", "/", () => "/"],
@@ -111,7 +111,7 @@ interface LiveEvent {
  * the server's events.stream and (b) the claimed card appearing in the page's DOM.
  */
 export async function measureLive(ctx: BenchContext, browser: Browser): Promise<void> {
-  const reps = ctx.reps(20, 6);
+  const reps = ctx.reps(20, 5);
   const sessionId = `bench_live_${Date.now()}`;
   const admin = callerOn(ctx.local, { principalId: "operator", principalKind: "operator", role: "admin", label: "orchestrator" });
   await admin.session.create({ id: sessionId, requirements: "Bench: live latency", mode: "parallel" });

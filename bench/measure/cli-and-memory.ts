@@ -2,6 +2,7 @@
  * The command line's whole-process time for one BAZINGA-compatible command in local mode, and the
  * server's resident memory after 1,000 mixed requests with 50 live SSE connections open.
  */
+import { setMaxListeners } from "node:events";
 import fs from "node:fs";
 import { subscribe } from "@/server/cli/sse";
 import { type BenchContext, callerOn, sample } from "../lib/context";
@@ -37,6 +38,7 @@ export async function measureMemory(ctx: BenchContext): Promise<void> {
   // A server of its own, started for this: what it settles at, not what earlier measurements left.
   const server = await startServer(ctx.db, ctx.basePort + 1);
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // 50 streams share one signal
   const streams: Promise<void>[] = [];
   let connected = 0;
   try {

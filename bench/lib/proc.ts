@@ -45,11 +45,11 @@ export interface Server {
 
 /** The production server (`next start`, as scripts/start.mjs and the e2e server run it) on its own port and database. */
 export async function startServer(db: string, port: number, profileDir?: string): Promise<Server> {
-  // --cpu-prof through NODE_OPTIONS: whichever process serves the requests writes its profile on exit.
-  const profile = profileDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${profileDir}`.trim() } : {};
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // `next start` serves from this one process, which writes its profile when it exits.
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
-    env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production", ...profile },
+    env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

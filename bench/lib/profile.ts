@@ -27,7 +27,7 @@ function area(url: string, fn: string): string {
   if (url.includes("better-sqlite3")) return "better-sqlite3 (SQLite)";
   if (url.includes("node_modules/next/") || url.includes("next/dist")) return "Next.js server";
   if (url.includes("react-dom") || url.includes("react-server")) return "React rendering";
-  if (url.startsWith("node:")) return `Node core (${url.slice(5).split("/")[0]})`;
+  if (url.startsWith("node:")) return `Node core (${url.slice(5).split("/").slice(0, 2).join("/")})`;
   if (url.includes(".next/server")) return "app server bundle (tRPC, zod, drizzle, services)";
   return path.basename(url);
 }

@@ -8,7 +8,8 @@
  * dataset's size, default 10000), --port P (default 3400; P+1 is used too), --skip-build,
  * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, memory, import),
  * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead),
- * --profile (the measured server runs with --cpu-prof; prints where its CPU time went).
+ * --profile (the measured server runs with --cpu-prof; prints where its CPU time went),
+ * --out FILE (where to write the results; with --only, nothing is written unless given).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -35,10 +36,11 @@ interface Args {
   keep: boolean;
   db: string | null;
   profile: boolean;
+  out: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, sessions: 10_000, port: 3400, skipBuild: false, only: null, keep: false, db: null, profile: false };
+  const args: Args = { quick: false, sessions: 10_000, port: 3400, skipBuild: false, only: null, keep: false, db: null, profile: false, out: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -50,6 +52,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--skip-build") args.skipBuild = true;
     else if (a === "--keep") args.keep = true;
     else if (a === "--profile") args.profile = true;
+    else if (a === "--out") args.out = path.resolve(value());
     else if (a === "--sessions") args.sessions = positive(a, value());
     else if (a === "--port") args.port = positive(a, value());
     else if (a === "--only") args.only = new Set(value().split(","));
@@ -158,10 +161,11 @@ async function main(): Promise<void> {
   local.$client.close();
 
   rec.datasets.totalSeconds = Math.round((Date.now() - started) / 1000);
-  const out = path.join(ROOT, "bench", args.quick ? "results-quick.json" : "results.json");
-  if (!args.only) rec.write(out);
+  const out = args.out ?? path.join(ROOT, "bench", args.quick ? "results-quick.json" : "results.json");
+  const write = !args.only || args.out !== null;
+  if (write) rec.write(out);
   rec.print();
-  console.log(`\n${args.only ? "(--only: results not written)" : `results: ${path.relative(ROOT, out)}`}; ${rec.datasets.totalSeconds} s in all`);
+  console.log(`\n${write ? `results: ${path.relative(ROOT, out)}` : "(--only without --out: results not written)"}; ${rec.datasets.totalSeconds} s in all`);
   if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   else console.log(`kept ${dir}`);
 }

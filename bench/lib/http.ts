@@ -48,7 +48,18 @@ export class HttpClient {
   }
 
   /** A raw request; resolves with the status and the whole body (the round trip includes reading it). */
-  raw(method: "GET" | "POST", pathAndQuery: string, body?: string, headers: Record<string, string> = {}): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  async raw(method: "GET" | "POST", pathAndQuery: string, body?: string, headers: Record<string, string> = {}): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
+    try {
+      return await this.once(method, pathAndQuery, body, headers);
+    } catch (error) {
+      // A kept-alive socket the server closed as idle just as it was reused: Node's documented
+      // race (request.reusedSocket). The request never reached the server; send it again.
+      if ((error as NodeJS.ErrnoException).code === "ECONNRESET" && (error as { reused?: boolean }).reused) return this.once(method, pathAndQuery, body, headers);
+      throw error;
+    }
+  }
+
+  private once(method: "GET" | "POST", pathAndQuery: string, body: string | undefined, headers: Record<string, string>): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
     const started = now();
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -65,7 +76,7 @@ export class HttpClient {
           res.on("error", reject);
         },
       );
-      req.on("error", reject);
+      req.on("error", (error) => reject(Object.assign(error, { reused: req.reusedSocket })));
       req.end(body);
     });
   }

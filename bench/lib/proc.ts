@@ -53,8 +53,13 @@ export async function startServer(db: string, port: number, profileDir?: string)
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
-  child.stdout?.on("data", (c: Buffer) => (log += c.toString()));
-  child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
+  const logFile = path.join(path.dirname(db), `server-${port}.log`);
+  const keep = (c: Buffer) => {
+    log = (log + c.toString()).slice(-20_000);
+    fs.appendFileSync(logFile, c);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

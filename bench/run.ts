@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick]`: issue 6's benchmark suite. Builds the app, generates the datasets
  * with the demo generator, starts the production server on its own port and database, runs every
  * measurement (medians and p95s over repeated runs; ratios to the engine measured in the same run),
- * prints one table and writes bench/results.json (bench/results-quick.json for --quick).
+ * prints one table and writes bench/results.json (test-results/bench-quick.json for --quick).
  *
  * Flags: --quick (small dataset, fewer repetitions, under 3 minutes), --sessions N (the large
  * dataset's size, default 10000), --port P (default 3400; P+1 is used too), --skip-build,
@@ -161,7 +161,9 @@ async function main(): Promise<void> {
   local.$client.close();
 
   rec.datasets.totalSeconds = Math.round((Date.now() - started) / 1000);
-  const out = args.out ?? path.join(ROOT, "bench", args.quick ? "results-quick.json" : "results.json");
+  // A quick run's figures are not the committed ones: they go where test output goes (git-ignored).
+  const out = args.out ?? (args.quick ? path.join(ROOT, "test-results", "bench-quick.json") : path.join(ROOT, "bench", "results.json"));
+  fs.mkdirSync(path.dirname(out), { recursive: true });
   const write = !args.only || args.out !== null;
   if (write) rec.write(out);
   rec.print();

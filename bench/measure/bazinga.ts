@@ -4,6 +4,7 @@
  * each of BAZINGA's statuses, success criteria, interaction / reasoning / event logs (pm_bazinga,
  * validator_verdict), token usage, pm and orchestrator state, a skill output and a context package.
  */
+import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type BenchContext } from "../lib/context";
@@ -64,10 +65,14 @@ export interface BazingaCounts {
 
 /** Write a BAZINGA v19 database of `sessions` sessions, `logsPerSession` log rows each on average. */
 export function synthesizeBazinga(file: string, sessions: number, logsPerSession = 100): BazingaCounts {
-  const fixture = new Database(FIXTURE, { readonly: true, fileMustExist: true });
+  // Read the schema from a copy: even a read-only open of a WAL file leaves -shm/-wal files beside it.
+  const copy = `${file}.schema-source`;
+  fs.copyFileSync(FIXTURE, copy);
+  const fixture = new Database(copy, { readonly: true, fileMustExist: true });
   const ddl = fixture.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid").all() as { sql: string }[];
   const versions = fixture.prepare("SELECT version, applied_at, description FROM schema_version").all() as { version: number; applied_at: string; description: string }[];
   fixture.close();
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${copy}${suffix}`, { force: true });
 
   const db = new Database(file);
   db.pragma("journal_mode = WAL");

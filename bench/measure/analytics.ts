@@ -1,0 +1,105 @@
+/**
+ * Analytics overview (all time, all sessions) on a cold file cache, and the stall it causes to a
+ * cheap request sent to the same server while it runs.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { openDatabase } from "@/db/client";
+import { type BenchContext, callerOn } from "../lib/context";
+import { HttpClient } from "../lib/http";
+import { median, now, summarize, timeAsync } from "../lib/stats";
+
+/** Empty the operating system's file cache: all of it when we may (root), else the database's own pages. */
+export function dropFileCache(files: string[]): "drop_caches" | "fadvise" {
+  execFileSync("sync");
+  try {
+    fs.writeFileSync("/proc/sys/vm/drop_caches", "1");
+    return "drop_caches";
+  } catch {
+    // Not permitted: ask the kernel to drop these files' pages (posix_fadvise DONTNEED through dd).
+    for (const file of files) if (fs.existsSync(file)) execFileSync("dd", [`if=${file}`, "iflag=nocache", "count=0", "status=none"]);
+    return "fadvise";
+  }
+}
+
+/** Send cheap requests one after another until `work` settles; the slowest of them. */
+async function whileRunning(cheap: () => Promise<unknown>, work: Promise<unknown>): Promise<{ slowest: number; count: number; workMs: number }> {
+  let done = false;
+  const started = now();
+  let workMs = 0;
+  const finished = work.then(() => {
+    workMs = now() - started;
+    done = true;
+  });
+  let slowest = 0;
+  let count = 0;
+  while (!done) {
+    slowest = Math.max(slowest, await timeAsync(cheap));
+    count += 1;
+  }
+  await finished;
+  return { slowest, count, workMs };
+}
+
+export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<void> {
+  const heavy = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
+  const light = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
+  const files = [ctx.db, `${ctx.db}-wal`, `${ctx.db}-shm`];
+  const anySession = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY started_at DESC LIMIT 1").get() as { id: string }).id;
+  const cheap = () => light.query("session.get", { id: anySession });
+  try {
+    // The cheap request's own latency, with nothing else running.
+    for (let i = 0; i < 5; i++) await cheap();
+    const baseline: number[] = [];
+    for (let i = 0; i < 30; i++) baseline.push(await timeAsync(cheap));
+    const base = median(baseline);
+
+    // Warm: the stall a warm analytics call causes.
+    await heavy.query("analytics.overview", {});
+    const stalls: number[] = [];
+    for (let r = 0; r < ctx.reps(10, 3); r++) {
+      const { slowest } = await whileRunning(cheap, heavy.query("analytics.overview", {}));
+      stalls.push(Math.max(0, slowest - base));
+    }
+
+    // Cold: drop the file cache, then time the call on a fresh connection (in-process) and over HTTP.
+    const cold: number[] = [];
+    const coldHttp: number[] = [];
+    const coldStalls: number[] = [];
+    let how: string = "";
+    for (let r = 0; r < ctx.reps(3, 1); r++) {
+      how = dropFileCache(files);
+      const fresh = openDatabase(ctx.db, { migrate: false });
+      try {
+        cold.push(await timeAsync(() => callerOn(fresh).analytics.overview({})));
+      } finally {
+        fresh.$client.close();
+      }
+      dropFileCache(files);
+      const run = await whileRunning(cheap, heavy.query("analytics.overview", {}));
+      coldHttp.push(run.workMs);
+      coldStalls.push(Math.max(0, run.slowest - base));
+    }
+    ctx.rec.add({
+      id: "api.analytics.cold.server",
+      measurement: "API server time: analytics overview, cold file cache",
+      unit: "ms",
+      summary: summarize(cold),
+      target: { stat: "p95", op: "<=", value: 1000 },
+      notes: [how === "drop_caches" ? "cache dropped with echo 1 > /proc/sys/vm/drop_caches" : "not permitted to drop_caches: the database files' pages dropped with posix_fadvise (dd iflag=nocache)", "fresh connection, in-process"],
+    });
+    ctx.rec.add({ id: "api.analytics.cold.http", measurement: "  HTTP round trip: analytics overview, cold", unit: "ms", summary: summarize(coldHttp), target: null });
+    ctx.rec.add({
+      id: "api.analytics.stall",
+      measurement: "Stall of a cheap request (session.get) during analytics",
+      unit: "ms",
+      summary: summarize(stalls),
+      target: { stat: "p95", op: "<=", value: 20 },
+      notes: [`slowest session.get while a warm analytics call runs, minus its idle median (${base.toFixed(2)} ms); on a cold cache: ${coldStalls.map((s) => s.toFixed(0)).join(", ")} ms`],
+      extra: { baselineMedianMs: base, coldStallsMs: coldStalls },
+    });
+  } finally {
+    heavy.close();
+    light.close();
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * API server time: each procedure called through tRPC's in-process caller (`createCaller`) on a
+ * connection to the same database file the server uses — the procedure's own time, input
+ * validation and serialisation-free — and the same calls as HTTP round trips to the production
+ * server (keep-alive, superjson, the token's authentication included).
+ */
+import { type BenchContext, type Caller, callerOn, sample } from "../lib/context";
+import { HttpClient } from "../lib/http";
+import { summarize, timeAsync } from "../lib/stats";
+
+const PAGE = 25; // the /sessions page's page size
+
+interface Variant {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+async function sessionListVariants(caller: Caller): Promise<Variant[]> {
+  const day = 86_400_000;
+  const variants: Variant[] = [
+    { name: "newest", input: { limit: PAGE } },
+    { name: "oldest", input: { limit: PAGE, order: "oldest" } },
+    { name: "status=active", input: { limit: PAGE, status: "active" } },
+    { name: "status=completed oldest", input: { limit: PAGE, status: "completed", order: "oldest" } },
+    { name: "status=failed", input: { limit: PAGE, status: "failed" } },
+    { name: "source=demo", input: { limit: PAGE, source: "demo" } },
+    { name: "has blocked tasks", input: { limit: PAGE, hasBlocked: true } },
+    { name: "search 'auth'", input: { limit: PAGE, search: "auth" } },
+    { name: "search (no match)", input: { limit: PAGE, search: "zzz-no-such-session" } },
+    { name: "started in the last 7 days", input: { limit: PAGE, startedFrom: new Date(Date.now() - 7 * day), startedTo: new Date() } },
+    { name: "failed, has blocked, last 30 days", input: { limit: PAGE, status: "failed", hasBlocked: true, startedFrom: new Date(Date.now() - 30 * day) } },
+  ];
+  // A deep page: follow the cursor 20 pages in.
+  let cursor: string | null = null;
+  for (let i = 0; i < 19; i++) {
+    const page: { nextCursor: string | null } = await caller.session.list({ limit: PAGE, cursor });
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  if (cursor) variants.push({ name: "page 20 (keyset cursor)", input: { limit: PAGE, cursor } });
+  return variants;
+}
+
+/** Run each variant `reps` times, interleaved, in-process and over HTTP. */
+async function measureVariants(
+  caller: Caller,
+  client: HttpClient,
+  variants: Variant[],
+  reps: number,
+  inProcess: (input: Record<string, unknown>) => Promise<unknown>,
+  overHttp: (input: Record<string, unknown>) => Promise<unknown>,
+) {
+  const server: number[] = [];
+  const http: number[] = [];
+  const perVariant: Record<string, { serverP95: number; httpP95: number }> = {};
+  for (const v of variants) {
+    await inProcess(v.input);
+    await overHttp(v.input);
+  }
+  const byVariant = new Map<string, { s: number[]; h: number[] }>();
+  for (let r = 0; r < reps; r++) {
+    for (const v of variants) {
+      const s = await timeAsync(() => inProcess(v.input));
+      const h = await timeAsync(() => overHttp(v.input));
+      server.push(s);
+      http.push(h);
+      const entry = byVariant.get(v.name) ?? { s: [], h: [] };
+      entry.s.push(s);
+      entry.h.push(h);
+      byVariant.set(v.name, entry);
+    }
+  }
+  for (const [name, e] of byVariant) perVariant[name] = { serverP95: round(summarize(e.s).p95), httpP95: round(summarize(e.h).p95) };
+  void caller;
+  return { server, http, perVariant };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function worst(perVariant: Record<string, { serverP95: number }>): string {
+  const [name, v] = Object.entries(perVariant).sort((a, b) => b[1].serverP95 - a[1].serverP95)[0] ?? ["none", { serverP95: NaN }];
+  return `slowest variant: ${name} (p95 ${v.serverP95} ms)`;
+}
+
+export async function measureApi(ctx: BenchContext): Promise<void> {
+  const caller = callerOn(ctx.local);
+  const client = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
+  const reps = ctx.reps(30, 8);
+  try {
+    // Sessions list
+    const variants = await sessionListVariants(caller);
+    const list = await measureVariants(
+      caller,
+      client,
+      variants,
+      reps,
+      (input) => caller.session.list(input),
+      (input) => client.query("session.list", input),
+    );
+    ctx.rec.add({
+      id: "api.sessions_list.server",
+      measurement: "API server time: sessions list (12 filters/sorts/pages)",
+      unit: "ms",
+      summary: summarize(list.server),
+      target: { stat: "p95", op: "<=", value: 10 },
+      notes: ["in-process createCaller on the server's DB file", worst(list.perVariant)],
+      extra: { variants: list.perVariant },
+    });
+    ctx.rec.add({ id: "api.sessions_list.http", measurement: "  HTTP round trip: sessions list", unit: "ms", summary: summarize(list.http), target: null });
+
+    // Approvals inbox: first page as the page asks for it, the second page, and the count.
+    const first = await caller.task.inbox({ limit: 50 });
+    const inboxVariants: Variant[] = [{ name: "first page", input: { limit: 50 } }];
+    if (first.nextCursor) inboxVariants.push({ name: "second page", input: { limit: 50, cursor: first.nextCursor } });
+    const someSession = first.items[0]?.session.id;
+    if (someSession) inboxVariants.push({ name: "one session", input: { limit: 50, sessionId: someSession } });
+    const inbox = await measureVariants(
+      caller,
+      client,
+      inboxVariants,
+      reps,
+      (input) => caller.task.inbox(input),
+      (input) => client.query("task.inbox", input),
+    );
+    ctx.rec.add({
+      id: "api.inbox.server",
+      measurement: "API server time: approvals inbox (task.inbox)",
+      unit: "ms",
+      summary: summarize(inbox.server),
+      target: { stat: "p95", op: "<=", value: 10 },
+      notes: [`${inboxVariants.map((v) => v.name).join(", ")}; ${worst(inbox.perVariant)}`],
+      extra: { variants: inbox.perVariant },
+    });
+    ctx.rec.add({ id: "api.inbox.http", measurement: "  HTTP round trip: approvals inbox", unit: "ms", summary: summarize(inbox.http), target: null });
+
+    // Session detail first view: what /sessions/<id> fetches on the server before its first byte.
+    const ids = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+    const biggest = (ctx.local.$client.prepare("SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1").get() as { id: string } | undefined)?.id;
+    const picks = sample(ids, reps * 2);
+    if (biggest) picks.push(biggest, biggest, biggest);
+    const firstView = (c: Caller, id: string) =>
+      Promise.all([
+        c.session.get({ id }),
+        c.completion.preview({ sessionId: id }),
+        c.completion.list({ sessionId: id, limit: 500 }),
+        c.task.board({ sessionId: id }),
+        c.criteria.list({ sessionId: id }),
+      ]);
+    const firstViewHttp = (id: string) =>
+      Promise.all([
+        client.query("session.get", { id }),
+        client.query("completion.preview", { sessionId: id }),
+        client.query("completion.list", { sessionId: id, limit: 500 }),
+        client.query("task.board", { sessionId: id }),
+        client.query("criteria.list", { sessionId: id }),
+      ]);
+    const detailServer: number[] = [];
+    const detailHttp: number[] = [];
+    await firstView(caller, picks[0]!);
+    await firstViewHttp(picks[0]!);
+    for (const id of picks) {
+      detailServer.push(await timeAsync(() => firstView(caller, id)));
+      detailHttp.push(await timeAsync(() => firstViewHttp(id)));
+    }
+    ctx.rec.add({
+      id: "api.session_detail.server",
+      measurement: "API server time: session detail first view",
+      unit: "ms",
+      summary: summarize(detailServer),
+      target: { stat: "p95", op: "<=", value: 15 },
+      notes: [`session.get + completion.preview + completion.list(500) + task.board + criteria.list, ${picks.length} sessions (random, and the one with most tasks)`],
+    });
+    ctx.rec.add({ id: "api.session_detail.http", measurement: "  HTTP round trip: session detail (5 calls in parallel)", unit: "ms", summary: summarize(detailHttp), target: null });
+
+    // Analytics overview, all time, all sessions: warm.
+    const warm: number[] = [];
+    const warmHttp: number[] = [];
+    await caller.analytics.overview({});
+    await client.query("analytics.overview", {});
+    for (let r = 0; r < ctx.reps(20, 5); r++) {
+      warm.push(await timeAsync(() => caller.analytics.overview({})));
+      warmHttp.push(await timeAsync(() => client.query("analytics.overview", {})));
+    }
+    ctx.rec.add({
+      id: "api.analytics.warm.server",
+      measurement: "API server time: analytics overview, all time (warm)",
+      unit: "ms",
+      summary: summarize(warm),
+      target: { stat: "p95", op: "<=", value: 50 },
+    });
+    ctx.rec.add({ id: "api.analytics.warm.http", measurement: "  HTTP round trip: analytics overview (warm)", unit: "ms", summary: summarize(warmHttp), target: null });
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench [-- --quick]`: issue 6's benchmark suite. Builds the app, generates the datasets
+ * with the demo generator, starts the production server on its own port and database, runs every
+ * measurement (medians and p95s over repeated runs; ratios to the engine measured in the same run),
+ * prints one table and writes bench/results.json (test-results/bench-quick.json for --quick).
+ *
+ * Flags: --quick (small dataset, fewer repetitions, under 3 minutes), --sessions N (the large
+ * dataset's size, default 10000), --port P (default 3400; P+1 is used too), --skip-build,
+ * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, memory, import),
+ * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead),
+ * --profile (the measured server runs with --cpu-prof; prints where its CPU time went),
+ * --out FILE (where to write the results; with --only, nothing is written unless given).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "@/db/client";
+import type { BenchContext, Tokens } from "./lib/context";
+import { ROOT, proofgate, run, startServer } from "./lib/proc";
+import { summarizeProfiles } from "./lib/profile";
+import { Recorder } from "./lib/results";
+import { measureAnalyticsColdAndStall } from "./measure/analytics";
+import { measureApi } from "./measure/api";
+import { measureBazingaImport } from "./measure/bazinga";
+import { launch, measureLive, measureNavigation } from "./measure/browser";
+import { measureCli, measureMemory } from "./measure/cli-and-memory";
+import { measureLargeGeneration, measureSmallGeneration } from "./measure/generate";
+import { measureIngest, measureTaskMoves } from "./measure/writes";
+
+interface Args {
+  quick: boolean;
+  sessions: number;
+  port: number;
+  skipBuild: boolean;
+  only: Set<string> | null;
+  keep: boolean;
+  db: string | null;
+  profile: boolean;
+  out: string | null;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quick: false, sessions: 10_000, port: 3400, skipBuild: false, only: null, keep: false, db: null, profile: false, out: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a}: needs a value`);
+      return v;
+    };
+    if (a === "--quick") args.quick = true;
+    else if (a === "--skip-build") args.skipBuild = true;
+    else if (a === "--keep") args.keep = true;
+    else if (a === "--profile") args.profile = true;
+    else if (a === "--out") args.out = path.resolve(value());
+    else if (a === "--sessions") args.sessions = positive(a, value());
+    else if (a === "--port") args.port = positive(a, value());
+    else if (a === "--only") args.only = new Set(value().split(","));
+    else if (a === "--db") args.db = path.resolve(value());
+    else throw new Error(`unknown argument ${a} (see the header of bench/run.ts)`);
+  }
+  return args;
+}
+
+function positive(flag: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: must be a positive integer (got "${v}")`);
+  return n;
+}
+
+async function tokensFor(db: string): Promise<Tokens> {
+  const make = async (role: keyof Tokens) => {
+    const out = await proofgate(db, ["--json", "token", "create", "--name", `bench-${role}`, "--role", role]);
+    return (JSON.parse(out.stdout) as { token: string }).token;
+  };
+  return { lead: await make("lead"), viewer: await make("viewer"), agent: await make("agent"), verifier: await make("verifier"), orchestrator: await make("orchestrator") };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const rec = new Recorder(args.quick);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-bench-"));
+  const wants = (group: string) => !args.only || args.only.has(group);
+  console.log(`Proofgate bench (${args.quick ? "quick" : "full"}) in ${dir}`);
+  const started = Date.now();
+
+  // 1. Build (the quick run reuses an existing build, as npm start does).
+  const built = fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(path.join(ROOT, "dist", "cli.mjs"));
+  if (!args.skipBuild && (!args.quick || !built)) {
+    console.log("• npm run build");
+    const build = await run("npm", ["run", "build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout.slice(-3000)}\n${build.stderr.slice(-3000)}`);
+    rec.datasets.buildMs = Math.round(build.ms);
+    console.log(`  built in ${(build.ms / 1000).toFixed(1)} s`);
+  }
+
+  // 2. Datasets.
+  console.log("• datasets");
+  const small = await measureSmallGeneration(rec, dir, args.quick ? 2 : 3);
+  let db = small;
+  if (args.db) db = args.db;
+  else if (!args.quick) {
+    db = path.join(dir, "large.db");
+    console.log(`  generating ${args.sessions} sessions…`);
+    await measureLargeGeneration({ rec }, db, args.sessions);
+  }
+  rec.datasets.measured = args.quick ? "small (quick run)" : args.db ? args.db : "large";
+
+  // 3. People and tokens, then the production server.
+  const person = { email: "bench-lead@proofgate.test", password: "bench-password-123" };
+  await proofgate(db, ["--quiet", "user", "create", "--email", person.email, "--password", person.password, "--role", "lead"]).catch((error: unknown) => {
+    if (!String(error).includes("exists")) throw error;
+  });
+  const tokens = await tokensFor(db);
+  const local = openDatabase(db);
+  console.log(`• server on port ${args.port}`);
+  const profileDir = args.profile ? path.join(dir, "profiles") : undefined;
+  const server = await startServer(db, args.port, profileDir);
+  const ctx: BenchContext = { quick: args.quick, rec, dir, db, local, server, basePort: args.port, tokens, person, reps: (full, quick) => (args.quick ? quick : full) };
+
+  const step = async (group: string, title: string, fn: () => Promise<void>) => {
+    if (!wants(group)) return;
+    console.log(`• ${title}`);
+    const t0 = Date.now();
+    try {
+      await fn();
+    } catch (error) {
+      rec.fail(group, error);
+    }
+    console.log(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  };
+  try {
+    await step("api", "API server time (in-process caller and HTTP)", () => measureApi(ctx));
+    await step("analytics", "analytics: cold file cache, stall", () => measureAnalyticsColdAndStall(ctx));
+    if (wants("browser") || wants("live")) {
+      const browser = await launch();
+      try {
+        await step("browser", "Chromium: navigation → data visible", () => measureNavigation(ctx, browser));
+        await step("live", "live: CLI write → SSE client / browser DOM", () => measureLive(ctx, browser));
+      } finally {
+        await browser.close();
+      }
+    }
+    await step("writes", "task moves over HTTP", () => measureTaskMoves(ctx));
+    await step("writes", "batch ingest over HTTP", () => measureIngest(ctx));
+    await step("cli", "CLI whole process", () => measureCli(ctx));
+  } finally {
+    await server.stop();
+  }
+  if (profileDir) {
+    const profile = summarizeProfiles(profileDir);
+    rec.datasets.serverProfile = profile;
+    if (profile) {
+      console.log(`• server CPU profile (${profile.totalMs} ms on CPU, idle excluded)`);
+      for (const a of profile.byArea) console.log(`  ${a.share.toFixed(1).padStart(5)}%  ${a.area}`);
+      for (const f of profile.topFunctions.slice(0, 15)) console.log(`  ${f.share.toFixed(1).padStart(5)}%  ${f.fn} (${f.where})`);
+    }
+  }
+  await step("memory", "server RSS", () => measureMemory(ctx));
+  await step("import", "BAZINGA import", () => measureBazingaImport(ctx));
+  local.$client.close();
+
+  rec.datasets.totalSeconds = Math.round((Date.now() - started) / 1000);
+  // A quick run's figures are not the committed ones: they go where test output goes (git-ignored).
+  const out = args.out ?? (args.quick ? path.join(ROOT, "test-results", "bench-quick.json") : path.join(ROOT, "bench", "results.json"));
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const write = !args.only || args.out !== null;
+  if (write) rec.write(out);
+  rec.print();
+  console.log(`\n${write ? `results: ${path.relative(ROOT, out)}` : "(--only without --out: results not written)"}; ${rec.datasets.totalSeconds} s in all`);
+  if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
+  else console.log(`kept ${dir}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -187,13 +187,15 @@ it("finds blocked tasks through the partial index that holds only them, for the 
   const prepare = vi.spyOn(f.db.$client, "prepare");
   await f.as("viewer").task.inbox({ limit: 2 });
   await f.as("viewer").task.inboxCount();
-  const statements = prepare.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes("'blocked'") && sql.includes('from "tasks"'));
+  const statements = [...new Set(prepare.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes("'blocked'") && /from "tasks"/i.test(sql)))];
   prepare.mockRestore();
   expect(statements).toHaveLength(2);
   for (const sql of statements) {
     const nulls = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
     const plan = rows<{ detail: string }>(f.db, `explain query plan ${sql}`, ...nulls).map((r) => r.detail);
     expect(plan.join("\n")).toMatch(/USING (COVERING )?INDEX tasks_inbox_idx/);
+    // Read in the index's order: never a sort of every blocked task.
+    expect(plan.join("\n")).not.toMatch(/TEMP B-TREE/);
   }
 });
 

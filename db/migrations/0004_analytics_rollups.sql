@@ -29,6 +29,7 @@ CREATE TABLE `analytics_rollups` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `analytics_rollups_key_idx` ON `analytics_rollups` (`figure`,`day`,`source`,ifnull("agent", char(0)),ifnull("model", char(0)),ifnull("k1", char(0)),ifnull("k2", -1),ifnull("k3", -1));--> statement-breakpoint
 CREATE INDEX `analytics_rollups_figure_day_idx` ON `analytics_rollups` (`figure`,`day`,`source`,`agent`,`model`,`k1`,`k2`,`k3`,`n`,`total`);--> statement-breakpoint
+CREATE INDEX `sessions_status_source_started_at_idx` ON `sessions` (`status`,`source`,`started_at`,`id`);--> statement-breakpoint
 CREATE INDEX `sessions_criteria_idx` ON `sessions` (`started_at`,`source`,`criteria_required`,`criteria_required_met`) WHERE "sessions"."criteria_required" > 0;--> statement-breakpoint
 -- From db/enforcement.ts analyticsRollupMigrationSql(). Do not edit by hand.
 --> statement-breakpoint

@@ -139,6 +139,17 @@ describe("task.inbox: every blocked task, reset requests first, then the longest
     expect(item).toMatchObject({ key: "group_a", claimant: null, failures: [], proofpack: null, blocker: { label: "orchestrator_1", move: "report" }, blockedSince: new Date(T0 + 3 * MIN) });
   });
 
+  it("orders a task made blocked by hand-written SQL by its last update, among the others", async () => {
+    const f = await world();
+    await f.as("orchestrator").session.create({ id: "obs", enforcement: "observe" });
+    await f.as("orchestrator").task.create({ sessionId: "obs", key: "raw", title: "Blocked by hand" });
+    const updatedAt = T0 + 15 * MIN;
+    f.db.$client.prepare("UPDATE tasks SET status = 'blocked', verification = 'none', updated_at = ? WHERE key = 'raw'").run(updatedAt);
+    const waiting = (await f.as("viewer").task.inbox()).items.filter((i) => !i.resetRequest);
+    expect(waiting.map((i) => i.key)).toEqual(["a", "raw", "c", "g"]);
+    expect(waiting[1]?.blockedSince).toEqual(new Date(updatedAt));
+  });
+
   it("names the bad field", async () => {
     const f = await world();
     await expectBadRequest(f.as("viewer").task.inbox({ limit: 0 }), "limit");

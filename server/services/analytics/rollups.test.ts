@@ -113,4 +113,14 @@ describe("rebuilding the rollups (migration, purge)", () => {
     catchUpReasonKinds(f.db);
     expect(snapshot()).toEqual(kept);
   });
+
+  it("after a purge deleted a session's history, counts what is left", async () => {
+    const sqlite = f.db.$client;
+    const purge = Number(sqlite.prepare("INSERT INTO purges (actor, reason) VALUES ('admin', 'test')").run().lastInsertRowid);
+    sqlite.prepare("DELETE FROM sessions WHERE id = 's2'").run();
+    sqlite.prepare("UPDATE purges SET finished_at = 1 WHERE id = ?").run(purge);
+    expect(rows(f.db, "SELECT * FROM analytics_rollups WHERE source = 'bazinga' AND (n <> 0 OR total <> 0)")).toEqual([]);
+    await expectSameAsHistory({});
+    await expectSameAsHistory({ agent: "developer_1" });
+  });
 });

@@ -7,5 +7,6 @@ export * from "./telemetry";
 export * from "./config";
 export * from "./events";
 export * from "./imports";
+export * from "./analytics";
 export * from "./relations";
 export * from "./auth";

@@ -4,6 +4,7 @@ import type { CriterionState } from "@/server/domain/criteria";
 import { type GateGoal, type GateTask, evaluateCompletion } from "@/server/domain/completion-gate";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ValidationError } from "@/server/domain/errors";
+import { catchUpReasonKinds } from "@/server/services/analytics/rollups";
 import { createBulkWriter } from "./bulk";
 import { type SessionContext, demoActor, emit, tick } from "./context";
 import { type CriteriaOutcome, generateCriteria } from "./criteria";
@@ -74,6 +75,8 @@ export function generateDemoData(db: Db, options: DemoOptions): DemoSummary {
     options.onProgress?.(Math.min(count, from + batch), count);
   }
 
+  // Classify the new completion checks' rejection reasons now, so the first analytics read need not.
+  catchUpReasonKinds(db);
   const tables = ["sessions", "tasks", "task_transitions", "success_criteria", "criterion_updates", "completion_checks", "goals", "attempts", "tool_calls", "goal_gate_evaluations", "orchestration_logs", "token_usage", "events"];
   return {
     sessions: count,
@@ -89,7 +92,8 @@ function generateSession(w: ReturnType<typeof createBulkWriter>, seed: number, i
   const id = demoSessionId(seed, index);
   const status = r.weighted([["completed", 60], ["failed", 25], ["active", 15]] as const);
   const observe = r.chance(0.12);
-  const start = status === "active" ? now - r.int(10, 240) * 60_000 : now - r.int(1, 90) * DAY - r.int(0, DAY);
+  // An active session started hours ago, so its writes fit before "now" instead of piling up on it.
+  const start = status === "active" ? now - r.int(12, 36) * 3_600_000 : now - r.int(1, 90) * DAY - r.int(0, DAY);
   const ctx: SessionContext = { w, r, sessionId: id, clock: start, end: status === "active" ? now : Math.min(now, start + 2 * DAY) };
 
   const requirements = r.pick(REQUIREMENTS);
@@ -100,7 +104,7 @@ function generateSession(w: ReturnType<typeof createBulkWriter>, seed: number, i
     status: "active",
     initialBranch: "main",
     repoPath: `/home/dev/projects/${requirements.split(" ")[1]?.toLowerCase() ?? "app"}`,
-    models: { developer: r.pick(MODELS), verifier: r.pick(MODELS) },
+    models: { developer: r.pick(MODELS), senior_software_engineer: r.pick(MODELS), verifier: r.pick(MODELS) },
     source: "demo",
     enforcement: observe ? "observe" : "enforce",
     startedAt: new Date(start),

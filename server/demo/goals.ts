@@ -111,7 +111,7 @@ function generateGoal(ctx: SessionContext, spec: GoalSpec, toolIds: Map<string, 
     const worktreeId = w.insert(worktrees, { branchId, path: `/tmp/worktrees/${ctx.sessionId}/goal-${goalId}-${n}`, startSha: sha(ctx), reason: "attempt", timestamp: at() });
     const attemptId = w.insert(attempts, { goalId, worktreeId, startCommitSha: sha(ctx), prompt: `Achieve the goal: ${spec.text}`, model, attemptType: "implementation", timestamp: new Date(ctx.clock) });
     emit(ctx, EVENT_TYPES.attemptStarted, "attempt", attemptId, ORCHESTRATOR, { goalId, model, attemptType: "implementation" });
-    recordToolCalls(ctx, attemptId, toolIds, TOOL_NAMES, r.around(5, 1));
+    recordToolCalls(ctx, attemptId, toolIds, TOOL_NAMES, r.around(6, 1));
     const status: AttemptResultStatus = success ? "success" : r.weighted([["completed", 4], ["error", 2], ["timeout", 1], ["tool_limit", 1]] as const);
     const evidence = contract ? evidenceFor(ctx, contract, success) : {};
     const resultId = w.insert(attemptResults, {

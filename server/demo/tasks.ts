@@ -68,7 +68,8 @@ export function generateTask(ctx: SessionContext, index: number, fate: TaskFate)
     report(ctx, task, "completed");
     return gateTask(task);
   }
-  move(ctx, task, "start", ORCHESTRATOR);
+  // Most agents claim straight from pending (the machine allows it): about four transitions a task.
+  if (fate === "in_progress" || r.chance(0.25)) move(ctx, task, "start", ORCHESTRATOR);
   if (fate === "in_progress") return gateTask(task);
   move(ctx, task, "claim", developer, claim());
   if (fate === "claimed") return gateTask(task);
@@ -78,7 +79,6 @@ export function generateTask(ctx: SessionContext, index: number, fate: TaskFate)
     move(ctx, task, "request_reset", ORCHESTRATOR, { reason: "Fixes pushed for every listed failure; ready to retry" });
     if (fate === "blocked_reset_requested") return gateTask(task);
     move(ctx, task, "approve_reset", LEAD, { reason: "Failures reviewed; retry with the fixes" });
-    move(ctx, task, "start", ORCHESTRATOR);
     move(ctx, task, "claim", developer, claim());
   }
   move(ctx, task, "verify", verifier, passes());

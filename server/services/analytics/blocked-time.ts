@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
+import { allTime, rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
 import { type Percentiles, percentilesOfHistogram } from "./shape";
 
@@ -38,11 +39,24 @@ function endedSpells(f: AnalyticsFilter): SQL {
 /** Time spent blocked and resets, across sessions. */
 export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeFigures {
   // One pass pairs the spells; both groupings read it.
-  const grouped = db.all<{ kind: "seconds" | "resets"; n: number; count: number; ms: number | null }>(sql`
+  const grouped = db.all<{ kind: "seconds" | "resets"; n: number; count: number; ms: number | null }>(
+    rollupsAnswer(f)
+      ? sql`
+    SELECT 'seconds' AS kind, k2 AS n, sum(n) AS count, sum(total) AS ms FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "spell_all" : "spell"], f, ["agent", "model"])} GROUP BY k2 HAVING count > 0
+    UNION ALL
+    ${
+      allTime(f)
+        ? sql`SELECT 'resets', k2, sum(n), NULL FROM analytics_rollups WHERE ${rollupScope(["reset_hist"], f, [])} GROUP BY k2 HAVING sum(n) > 0`
+        : sql`SELECT 'resets', resets, count(*), NULL FROM (
+      SELECT k2 AS task_id, sum(n) AS resets FROM analytics_rollups WHERE ${rollupScope(["reset"], f, ["agent", "model"])} GROUP BY k2 HAVING resets > 0
+    ) GROUP BY 2`
+    }`
+      : sql`
     WITH spells AS MATERIALIZED (${endedSpells(f)})
     SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
     UNION ALL
-    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`);
+    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`,
+  );
   const seconds = grouped.filter((g) => g.kind === "seconds").map((g) => ({ seconds: g.n, count: g.count, ms: g.ms ?? 0 }));
   const perTask = grouped
     .filter((g) => g.kind === "resets")

@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { SESSION_SOURCES } from "@/db/schema/enums";
 import { bucketSql, equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
+import { reasonKindsThrough, rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
 import { type ReasonCount, fillSeries, rate, topReasons } from "./shape";
 
@@ -50,12 +51,15 @@ export const TOP_REASONS = 10;
  */
 export function completionCheckFigures(db: DbOrTx, f: AnalyticsFilter): CompletionCheckFigures {
   const where = sql`${inRange(sql`c.at`, f)} AND ${equalsIfSet(sql`c.actor`, f.agent)} AND ${inSource(sql`c.session_id`, f)}`;
-  const rows = db.all<{ bucket: number; accepted: number; rejected: number }>(sql`
+  const rollups = rollupsAnswer(f);
+  const rows = db.all<{ bucket: number; accepted: number; rejected: number }>(
+    rollups
+      ? sql`SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, total(CASE WHEN k2 THEN n END) AS accepted, total(CASE WHEN NOT k2 THEN n END) AS rejected
+            FROM analytics_rollups WHERE ${rollupScope(["check"], f, ["agent"])} GROUP BY 1`
+      : sql`
     SELECT ${bucketSql(sql`c.at`, f.bucket)} AS bucket, sum(c.accepted) AS accepted, sum(NOT c.accepted) AS rejected
-    FROM completion_checks c WHERE ${where} GROUP BY 1`);
-  const reasons = db.all<{ checkId: number; reason: string }>(sql`
-    SELECT c.id AS checkId, r.value AS reason FROM completion_checks c, json_each(c.reasons) r
-    WHERE NOT c.accepted AND r.type = 'text' AND ${where}`);
+    FROM completion_checks c WHERE ${where} GROUP BY 1`,
+  );
   const accepted = rows.reduce((n, r) => n + r.accepted, 0);
   const rejected = rows.reduce((n, r) => n + r.rejected, 0);
   return {
@@ -64,6 +68,41 @@ export function completionCheckFigures(db: DbOrTx, f: AnalyticsFilter): Completi
     rejected,
     acceptanceRate: rate(accepted, accepted + rejected),
     series: fillSeries(rows, f.bucket, (bucket) => ({ bucket, accepted: 0, rejected: 0 })),
-    topReasons: topReasons(reasons, TOP_REASONS),
+    topReasons: rollups ? reasonKindsFromRollups(db, f, where) : topReasons(reasonsFromHistory(db, where), TOP_REASONS),
   };
+}
+
+/** Every reason of the rejected checks in scope, in check order (so a kind's example is its earliest wording). */
+function reasonsFromHistory(db: DbOrTx, where: SQL): { checkId: number; reason: string }[] {
+  return db.all<{ checkId: number; reason: string }>(sql`
+    SELECT c.id AS checkId, r.value AS reason FROM completion_checks c, json_each(c.reasons) r
+    WHERE NOT c.accepted AND r.type = 'text' AND ${where} ORDER BY c.id, r.id`);
+}
+
+/**
+ * The same from `analytics_reason_kinds` (kept by `catchUpReasonKinds`), plus the checks written
+ * since it last ran, read from the history.
+ */
+function reasonKindsFromRollups(db: DbOrTx, f: AnalyticsFilter, where: SQL): ReasonCount[] {
+  const through = reasonKindsThrough(db);
+  const scope = [sql`1`];
+  if (f.from !== null) scope.push(sql`day >= ${f.from}`);
+  if (f.to !== null) scope.push(sql`day <= ${f.to}`);
+  if (f.source !== null) scope.push(sql`source = ${f.source}`);
+  if (f.agent !== null) scope.push(sql`agent = ${f.agent}`);
+  // With one min() in the query, SQLite takes the bare `example` from the row holding the minimum.
+  const kinds = db
+    .all<{ reason: string; checks: number; example: string; first: number }>(sql`
+    SELECT kind AS reason, sum(checks) AS checks, example, min(example_check_id) AS first
+    FROM analytics_reason_kinds WHERE ${sql.join(scope, sql` AND `)} GROUP BY kind`)
+    .map(({ reason, checks, example }) => ({ reason, checks, example }));
+  const recent = reasonsFromHistory(db, sql`c.id > ${through} AND ${where}`);
+  if (recent.length === 0) return kinds.sort((a, b) => b.checks - a.checks || a.reason.localeCompare(b.reason)).slice(0, TOP_REASONS);
+  // Newer checks come after every classified one, so a kind's example stays the classified one's.
+  const merged = new Map(kinds.map((k) => [k.reason, k]));
+  for (const k of topReasons(recent, Number.POSITIVE_INFINITY)) {
+    const known = merged.get(k.reason);
+    merged.set(k.reason, known ? { ...known, checks: known.checks + k.checks } : k);
+  }
+  return [...merged.values()].sort((a, b) => b.checks - a.checks || a.reason.localeCompare(b.reason)).slice(0, TOP_REASONS);
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bucketSql, equalsIfSet, sessionModelOf } from "./filters";
 import { claims, judgedClaims } from "./judged-claims";
+import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
 import { claimRatesBy, fillSeries, rate } from "./shape";
 
@@ -36,8 +37,20 @@ interface Row {
  * made in it. Counted per session first, then each session's count is given its recorded model.
  */
 export function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): FalseCompletionFigures {
+  return shapeFalseCompletion(rollupsAnswer(f) ? fromRollups(db, f) : fromHistory(db, f), f);
+}
+
+function fromRollups(db: DbOrTx, f: AnalyticsFilter): Row[] {
+  return db.all<Row>(sql`
+    SELECT agent, model, ${bucketSql(sql`day`, f.bucket)} AS bucket,
+           sum(n) AS claims, sum(total) AS blocked
+    FROM analytics_rollups WHERE ${rollupScope(["claim"], f, ["agent", "model"])}
+    GROUP BY 1, 2, 3 HAVING claims > 0`);
+}
+
+function fromHistory(db: DbOrTx, f: AnalyticsFilter): Row[] {
   const claimBucket = bucketSql(sql`claimed_at`, f.bucket);
-  const rows = db.all<Row>(sql`
+  return db.all<Row>(sql`
     WITH per_session AS (
       SELECT session_id, claimant, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM (
         SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)})
@@ -52,7 +65,9 @@ export function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): FalseCom
     SELECT agent, model, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM modeled
     WHERE ${equalsIfSet(sql`model`, f.model)}
     GROUP BY 1, 2, 3`);
+}
 
+function shapeFalseCompletion(rows: Row[], f: AnalyticsFilter): FalseCompletionFigures {
   const total = claimRatesBy(rows, () => "all")[0] ?? { claims: 0, blocked: 0, rate: null };
   const byMost = (a: ClaimRate, b: ClaimRate) => b.claims - a.claims;
   return {

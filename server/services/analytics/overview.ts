@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import type { DbOrTx } from "@/db/client";
 import { type BlockedTimeFigures, blockedTimeFigures } from "./blocked-time";
 import { type CompletionCheckFigures, type UnverifiedCompletionFigures, completionCheckFigures, unverifiedCompletionFigures } from "./completions";
@@ -5,6 +6,7 @@ import { type CriteriaFigures, criteriaFigures } from "./criteria";
 import { type FalseCompletionFigures, falseCompletionFigures } from "./false-completion";
 import { type GoalAttemptFigures, goalAttemptFigures } from "./goal-attempts";
 import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "./schemas";
+import { catchUpReasonKinds, rollupsAnswer } from "./rollups";
 import { type TokenFigures, tokenFigures } from "./tokens";
 import { type VerificationLatencyFigures, verificationLatencyFigures } from "./verification-latency";
 
@@ -77,13 +79,27 @@ const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => Analytic
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * Classify the rejection reasons of checks written since the last read, a chunk at a time with the
+ * event loop let through between chunks. A read-only connection cannot: the figure then reads those
+ * checks from the history.
+ */
+async function catchUpReasons(db: DbOrTx): Promise<void> {
+  try {
+    while (catchUpReasonKinds(db, 1)) await yieldToEventLoop();
+  } catch (error) {
+    if (!(error instanceof Database.SqliteError && error.code.startsWith("SQLITE_READONLY"))) throw error;
+  }
+}
+
+/**
  * Every figure of the analytics page in one call. The figures are computed one after another with
  * the event loop let through between them, so other requests wait for at most one figure's query,
  * never for the whole overview. Each figure reads the ledger as it is when its turn comes: a write
  * landing between two figures shows in the later ones only.
  */
-export async function analyticsOverview(db: DbOrTx, raw: AnalyticsInput = {}): Promise<AnalyticsOverview> {
-  const f = parseAnalyticsInput(raw);
+export async function analyticsOverview(db: DbOrTx, raw: AnalyticsInput = {}, options: { fromHistory?: boolean } = {}): Promise<AnalyticsOverview> {
+  const f = { ...parseAnalyticsInput(raw), ...(options.fromHistory && { fromHistory: true }) };
+  if (rollupsAnswer(f)) await catchUpReasons(db);
   const figures: Partial<AnalyticsFigures> = {};
   const timings = {} as Record<FigureName, number>;
   for (const name of Object.keys(FIGURES) as FigureName[]) {

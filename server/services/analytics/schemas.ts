@@ -42,6 +42,8 @@ export interface AnalyticsFilter {
   agent: string | null;
   model: string | null;
   bucket: Bucket;
+  /** Compute from the history tables even where the rollups could answer (tests compare the two). */
+  fromHistory?: boolean;
 }
 
 /**

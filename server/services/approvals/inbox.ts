@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, DbOrTx, Tx } from "@/db/client";
 import { sessions, taskTransitions, tasks } from "@/db/schema";
@@ -43,57 +43,46 @@ export interface InboxPage {
 export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
 
 /**
- * When the task last entered `blocked`: its latest transition into blocked from another state
- * (a reset request is blocked → blocked and does not restart the wait). `blocked_at` and
- * `updated_at` only stand in for rows written without a transition (raw SQL). Spelled out with
- * the table named: Drizzle leaves columns unqualified in a one-table select, and an unqualified
- * "id" inside the subquery would be the transition's own id.
- */
-const blockedSinceMs = sql<number>`coalesce(
-  (select tt.at from task_transitions tt
-    where tt.task_id = "tasks"."id" and tt.to_status = 'blocked' and tt.from_status is not 'blocked'
-    order by tt.id desc limit 1),
-  "tasks"."blocked_at", "tasks"."updated_at")`;
-
-/**
  * The approvals inbox: every blocked task across sessions (or one session's), tasks with a reset
- * request first, then the longest-waiting first. Keyset-paginated on (reset requested, blocked
- * since, id): a page is the same however many tasks get blocked or reset meanwhile, never OFFSET.
- * Three reads for any page size (the ordered ids, their rows with sessions, their transitions),
- * in one read snapshot so a task moved meanwhile cannot show half its old state.
+ * request first, then the longest-waiting first. Keyset-paginated on (reset requested, blocked_at,
+ * id): a page is the same however many tasks get blocked or reset meanwhile, never OFFSET.
+ * `blocked_at` is when the task last entered `blocked` (its latest transition into blocked from
+ * another state; a reset request does not restart the wait): the triggers of migration 0004 keep
+ * it so for every writer, so the order is a range scan of the partial index `tasks_inbox_idx`,
+ * one per reset flag, never a sort of every blocked task. Three reads for any page size (the
+ * ordered ids, their rows with sessions, their transitions), in one read snapshot so a task moved
+ * meanwhile cannot show half its old state.
  */
 export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
   const input = InboxInput.parse(raw);
   return db.transaction((tx) => readPage(tx, input));
 }
 
+interface Ordered {
+  id: number;
+  resetRequested: number;
+  blockedSince: number;
+}
+
 function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
   if (input.sessionId !== undefined) loadSession(db, input.sessionId);
-
-  const blocked = db.$with("blocked").as(
-    db
-      .select({ id: tasks.id, resetRequested: sql<number>`${tasks.resetRequested}`.as("reset_requested"), blockedSince: blockedSinceMs.as("blocked_since") })
-      .from(tasks)
-      .where(and(IS_BLOCKED, input.sessionId !== undefined ? eq(tasks.sessionId, input.sessionId) : undefined)),
-  );
-  const where: SQL[] = [];
-  if (input.cursor) {
-    const [reset, since, id] = decodeCursor(input.cursor);
-    where.push(
-      or(
-        lt(blocked.resetRequested, reset),
-        and(eq(blocked.resetRequested, reset), or(gt(blocked.blockedSince, since), and(eq(blocked.blockedSince, since), gt(blocked.id, id)))),
-      )!,
+  const cursor = input.cursor ? decodeCursor(input.cursor) : null;
+  const want = input.limit + 1;
+  const order: Ordered[] = [];
+  // Reset requests (flag 1) first, then the rest; within each, the longest-waiting first.
+  for (const flag of [1, 0] as const) {
+    if (order.length >= want || (cursor && flag > cursor[0])) continue;
+    const after = cursor && cursor[0] === flag ? sql`AND (blocked_at > ${cursor[1]} OR (blocked_at = ${cursor[1]} AND id > ${cursor[2]}))` : sql``;
+    // One session's few blocked tasks come from its (session, status) index; across sessions, the inbox index.
+    const from = input.sessionId !== undefined ? sql`"tasks"` : sql`"tasks" INDEXED BY tasks_inbox_idx`;
+    const session = input.sessionId !== undefined ? sql`AND session_id = ${input.sessionId}` : sql``;
+    order.push(
+      ...db.all<Ordered>(sql`
+        SELECT id, reset_requested AS resetRequested, blocked_at AS blockedSince FROM ${from}
+        WHERE status = 'blocked' AND reset_requested = ${flag} ${session} ${after}
+        ORDER BY blocked_at, id LIMIT ${want - order.length}`),
     );
   }
-  const order = db
-    .with(blocked)
-    .select()
-    .from(blocked)
-    .where(and(...where))
-    .orderBy(desc(blocked.resetRequested), asc(blocked.blockedSince), asc(blocked.id))
-    .limit(input.limit + 1)
-    .all();
   const page = order.slice(0, input.limit);
   const last = page.at(-1);
   const nextCursor = order.length > input.limit && last ? encodeCursor(last.resetRequested, last.blockedSince, last.id) : null;

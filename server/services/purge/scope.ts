@@ -44,7 +44,9 @@ export const PURGE_SCOPE: readonly { table: string; where: string }[] = [
 /**
  * Tables a purge leaves alone: people, tokens and server configuration belong to no session;
  * `import_records` deliberately outlive a purged session (importing the source again must not
- * bring the purged history back); `purges` is the record of purges itself.
+ * bring the purged history back); `purges` is the record of purges itself. The analytics rollups
+ * are not purged row by row: closing the purge's record recounts them from what is left (a
+ * trigger of migration 0004).
  */
 export const NOT_PURGED = [
   "users",
@@ -59,4 +61,7 @@ export const NOT_PURGED = [
   "workflow_special_rules",
   "import_records",
   "purges",
+  "analytics_rollups",
+  "analytics_rollup_state",
+  "analytics_reason_kinds",
 ] as const;

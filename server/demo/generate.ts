@@ -126,6 +126,7 @@ function generateSession(w: ReturnType<typeof createBulkWriter>, seed: number, i
   let gateGoals: GateGoal[] = [];
   if (r.chance(0.7)) {
     const mainBranchId = w.insert(branches, { sessionId: id, name: "main", reason: "session", timestamp: new Date(ctx.clock) });
+    emit(ctx, EVENT_TYPES.branchCreated, "branch", mainBranchId, ORCHESTRATOR, { name: "main", parentBranchId: null, goalId: null });
     gateGoals = generateGoals(ctx, r.int(1, 2), { mustSucceed: status === "completed" && !observe, mainBranchId });
   }
 

@@ -64,7 +64,7 @@ export function generateGoals(ctx: SessionContext, count: number, options: Sessi
   const toolIds = sessionTools(ctx);
   const gated: GateGoal[] = [];
   for (let i = 0; i < count; i++) {
-    generateGoal(ctx, { text: ctx.r.pick(GOAL_TEXTS), order: i + 1, parentId: null, parentBranchId: options.mainBranchId, createdByAttemptId: null, depth: 0 }, toolIds, options, gated);
+    generateGoal(ctx, { text: ctx.r.pick(GOAL_TEXTS), order: i + 1, parentId: null, parentBranchId: options.mainBranchId, parentBranchName: "main", createdByAttemptId: null, depth: 0 }, toolIds, options, gated);
   }
   return gated;
 }
@@ -74,6 +74,7 @@ interface GoalSpec {
   order: number;
   parentId: number | null;
   parentBranchId: number;
+  parentBranchName: string;
   createdByAttemptId: number | null;
   depth: number;
 }
@@ -85,9 +86,13 @@ function generateGoal(ctx: SessionContext, spec: GoalSpec, toolIds: Map<string, 
   const goalId = w.insert(goals, { sessionId: ctx.sessionId, goalText: spec.text, parentGoalId: spec.parentId, order: spec.order, source, createdByAttemptId: spec.createdByAttemptId, timestamp: at() });
   emit(ctx, EVENT_TYPES.goalCreated, "goal", goalId, ORCHESTRATOR, { goalText: spec.text, source, parentGoalId: spec.parentId });
   const branchId = w.insert(branches, { sessionId: ctx.sessionId, name: `goal-${goalId}`, parentBranchId: spec.parentBranchId, parentCommitSha: sha(ctx), reason: "goal", createdByGoalId: goalId, timestamp: new Date(ctx.clock) });
-  const stepIds = Array.from({ length: r.int(1, 2) }, (_, i) =>
-    w.insert(validationSteps, { goalId, order: i + 1, command: i === 0 ? "npm test" : "npm run build", source, timestamp: new Date(ctx.clock) }),
-  );
+  emit(ctx, EVENT_TYPES.branchCreated, "branch", branchId, ORCHESTRATOR, { name: `goal-${goalId}`, parentBranchId: spec.parentBranchId, goalId });
+  const stepIds = Array.from({ length: r.int(1, 2) }, (_, i) => {
+    const command = i === 0 ? "npm test" : "npm run build";
+    const stepId = w.insert(validationSteps, { goalId, order: i + 1, command, source, timestamp: new Date(ctx.clock) });
+    emit(ctx, EVENT_TYPES.validationStepAdded, "validation_step", stepId, ORCHESTRATOR, { goalId, order: i + 1, command });
+    return stepId;
+  });
 
   const contract = spec.depth === 0 && r.chance(0.6) ? validateGoalContract(r.pick(CONTRACTS)) : null;
   let contractId: number | null = null;
@@ -108,7 +113,9 @@ function generateGoal(ctx: SessionContext, spec: GoalSpec, toolIds: Map<string, 
   for (let n = 1; n <= maxAttempts; n++) {
     const success = n === succeedAt;
     const model = r.pick(MODELS);
-    const worktreeId = w.insert(worktrees, { branchId, path: `/tmp/worktrees/${ctx.sessionId}/goal-${goalId}-${n}`, startSha: sha(ctx), reason: "attempt", timestamp: at() });
+    const worktreePath = `/tmp/worktrees/${ctx.sessionId}/goal-${goalId}-${n}`;
+    const worktreeId = w.insert(worktrees, { branchId, path: worktreePath, startSha: sha(ctx), reason: "attempt", timestamp: at() });
+    emit(ctx, EVENT_TYPES.worktreeCreated, "worktree", worktreeId, ORCHESTRATOR, { branchId, path: worktreePath });
     const attemptId = w.insert(attempts, { goalId, worktreeId, startCommitSha: sha(ctx), prompt: `Achieve the goal: ${spec.text}`, model, attemptType: "implementation", timestamp: new Date(ctx.clock) });
     emit(ctx, EVENT_TYPES.attemptStarted, "attempt", attemptId, ORCHESTRATOR, { goalId, model, attemptType: "implementation" });
     recordToolCalls(ctx, attemptId, toolIds, TOOL_NAMES, r.around(6, 1));
@@ -127,9 +134,11 @@ function generateGoal(ctx: SessionContext, spec: GoalSpec, toolIds: Map<string, 
       timestamp: at(),
     });
     emit(ctx, EVENT_TYPES.attemptFinished, "attempt", attemptId, ORCHESTRATOR, { goalId, status });
-    stepIds.forEach((stepId, i) =>
-      w.insert(validationRuns, { validationStepId: stepId, attemptResultId: resultId, exitCode: success ? 0 : i === 0 ? r.pick([1, 2, 137]) : 0, output: success ? "All checks passed" : "FAIL src/main.test.ts\n  ✕ handles the empty case (12 ms)", timestamp: new Date(ctx.clock) }),
-    );
+    stepIds.forEach((stepId, i) => {
+      const exitCode = success ? 0 : i === 0 ? r.pick([1, 2, 137]) : 0;
+      const runId = w.insert(validationRuns, { validationStepId: stepId, attemptResultId: resultId, exitCode, output: success ? "All checks passed" : "FAIL src/main.test.ts\n  ✕ handles the empty case (12 ms)", timestamp: new Date(ctx.clock) });
+      emit(ctx, EVENT_TYPES.validationRunRecorded, "attempt", attemptId, ORCHESTRATOR, { goalId, validationStepId: stepId, runId, exitCode, passed: exitCode === 0 });
+    });
 
     if (contract && contractId !== null) {
       const trustScore = success ? r.int(82, 98) : r.int(55, 95);
@@ -142,7 +151,9 @@ function generateGoal(ctx: SessionContext, spec: GoalSpec, toolIds: Map<string, 
       verdict = result.verdict;
     }
     if (success) {
-      w.insert(merges, { fromBranchId: branchId, fromCommitSha: sha(ctx), toBranchId: spec.parentBranchId, toCommitSha: sha(ctx), resultCommitSha: sha(ctx), timestamp: at() });
+      const [fromCommitSha, toCommitSha, resultCommitSha] = [sha(ctx), sha(ctx), sha(ctx)];
+      const mergeId = w.insert(merges, { fromBranchId: branchId, fromCommitSha, toBranchId: spec.parentBranchId, toCommitSha, resultCommitSha, timestamp: at() });
+      emit(ctx, EVENT_TYPES.mergeRecorded, "merge", mergeId, ORCHESTRATOR, { from: `goal-${goalId}`, to: spec.parentBranchName, resultCommitSha });
       break;
     }
     failedImplementations += 1;
@@ -166,7 +177,7 @@ function breakDown(ctx: SessionContext, spec: GoalSpec, goalId: number, branchId
   emit(ctx, EVENT_TYPES.attemptFinished, "attempt", attemptId, ORCHESTRATOR, { goalId, status: "completed" });
   const subgoals = [...SUBGOAL_TEXTS].sort(() => r.next() - 0.5).slice(0, r.int(2, 3));
   subgoals.forEach((text, i) =>
-    generateGoal(ctx, { text, order: i + 1, parentId: goalId, parentBranchId: branchId, createdByAttemptId: attemptId, depth: spec.depth + 1 }, toolIds, options, gated),
+    generateGoal(ctx, { text, order: i + 1, parentId: goalId, parentBranchId: branchId, parentBranchName: `goal-${goalId}`, createdByAttemptId: attemptId, depth: spec.depth + 1 }, toolIds, options, gated),
   );
 }
 
@@ -187,6 +198,7 @@ function recordToolCalls(ctx: SessionContext, attemptId: number, toolIds: Map<st
       timestamp: tick(ctx, 0, 2),
     });
   }
+  emit(ctx, EVENT_TYPES.toolCallsRecorded, "attempt", attemptId, ORCHESTRATOR, { attemptId, count, firstOrder: 1, lastOrder: count, redacted: false });
 }
 
 /** What an attempt reports: enough to meet the contract when it succeeds, short of it otherwise. */

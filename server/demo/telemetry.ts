@@ -46,18 +46,25 @@ export function generateTelemetry(ctx: SessionContext, groups: string[], criteri
   emit(ctx, EVENT_TYPES.stateSaved, "session", ctx.sessionId, ORCHESTRATOR, { types: ["pm", "orchestrator"] });
 
   for (const skill of ["security_scan", "test_coverage", "lint_check"].slice(0, r.int(1, 3))) {
-    w.insert(skillOutputs, { sessionId: ctx.sessionId, skillName: skill, outputData: JSON.stringify(skill === "test_coverage" ? { coverage: 60 + r.int(0, 35) } : { findings: r.int(0, 3) }), agentType: "qa_expert", groupId: r.pick(groups), timestamp: tick(ctx) });
+    const outputData = JSON.stringify(skill === "test_coverage" ? { coverage: 60 + r.int(0, 35) } : { findings: r.int(0, 3) });
+    const groupId = r.pick(groups);
+    const skillId = w.insert(skillOutputs, { sessionId: ctx.sessionId, skillName: skill, outputData, agentType: "qa_expert", groupId, timestamp: tick(ctx) });
+    emit(ctx, EVENT_TYPES.skillOutputSaved, "skill_output", skillId, ORCHESTRATOR, { skillName: skill, agentType: "qa_expert", groupId, redacted: false });
   }
   for (let i = 0; i < r.int(1, 3); i++) {
-    w.insert(decisions, { sessionId: ctx.sessionId, iteration: i + 1, decisionType: r.pick(["spawn_agent", "escalate_model", "route_to_qa"]), decisionData: JSON.stringify({ group: r.pick(groups), reason: "revision count reached threshold" }), timestamp: tick(ctx) });
+    const decisionType = r.pick(["spawn_agent", "escalate_model", "route_to_qa"]);
+    const decisionId = w.insert(decisions, { sessionId: ctx.sessionId, iteration: i + 1, decisionType, decisionData: JSON.stringify({ group: r.pick(groups), reason: "revision count reached threshold" }), timestamp: tick(ctx) });
+    emit(ctx, EVENT_TYPES.decisionSaved, "decision", decisionId, ORCHESTRATOR, { decisionType, iteration: i + 1, redacted: false });
   }
   if (r.chance(0.3)) {
-    w.insert(developmentPlans, { sessionId: ctx.sessionId, originalPrompt: "Implement the requested feature", planText: groups.map((g, i) => `${i + 1}. ${g}`).join("\n"), phases: JSON.stringify(groups.map((g) => ({ group: g }))), currentPhase: 1, totalPhases: groups.length, createdAt: new Date(ctx.clock), updatedAt: new Date(ctx.clock) });
+    const planId = w.insert(developmentPlans, { sessionId: ctx.sessionId, originalPrompt: "Implement the requested feature", planText: groups.map((g, i) => `${i + 1}. ${g}`).join("\n"), phases: JSON.stringify(groups.map((g) => ({ group: g }))), currentPhase: 1, totalPhases: groups.length, createdAt: new Date(ctx.clock), updatedAt: new Date(ctx.clock) });
+    emit(ctx, EVENT_TYPES.planSaved, "development_plan", planId, ORCHESTRATOR, { created: true, totalPhases: groups.length, currentPhase: 1, redacted: false });
   }
   const packageId = w.insert(contextPackages, { sessionId: ctx.sessionId, groupId: r.pick(groups), packageType: r.pick(["research", "failures", "decisions", "handoff"] as const), filePath: `bazinga/artifacts/${ctx.sessionId}/context/research.md`, producerAgent: "requirements_engineer", priority: r.pick(["low", "medium", "high", "critical"] as const), summary: "Endpoints, scopes and security requirements", sizeBytes: r.int(500, 9000), createdAt: tick(ctx) });
   for (const agentType of ["developer", "qa_expert"]) {
     w.insert(contextPackageConsumers, { packageId, agentType, consumedAt: r.chance(0.6) ? tick(ctx) : null });
   }
+  emit(ctx, EVENT_TYPES.contextPackageSaved, "context_package", packageId, ORCHESTRATOR, { consumers: ["developer", "qa_expert"], redacted: false });
 }
 
 function logLoop(ctx: SessionContext, groups: string[], count: number): number | null {

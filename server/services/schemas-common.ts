@@ -12,4 +12,20 @@ export const SessionId = z
   .regex(/^[A-Za-z0-9._:-]+$/, "may contain only letters, digits and . _ : -");
 export const Label = z.string().trim().min(1, "must not be empty").max(MAX_LABEL);
 export const Text = z.string().max(MAX_TEXT);
-export const JsonObject = z.record(z.string(), z.unknown());
+
+/** Characters of one free-form JSON field (metadata, flags, references) once serialized. */
+export const MAX_JSON_CHARS = MAX_TEXT;
+
+/** Length of a value as stored JSON text; one JSON cannot hold (a cycle, a BigInt) counts as too long. */
+export function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+const fitsJson = { message: `must be at most ${MAX_JSON_CHARS} characters as JSON` };
+export const JsonObject = z.record(z.string(), z.unknown()).refine((value) => jsonLength(value) <= MAX_JSON_CHARS, fitsJson);
+/** A JSON array of free-form items, with the same limit. */
+export const JsonArray = z.array(z.unknown()).refine((value) => jsonLength(value) <= MAX_JSON_CHARS, fitsJson);

@@ -24,6 +24,7 @@ export function errorDetails(cause: unknown): { rule?: string; field?: string; r
   if (cause instanceof ZodError) {
     return { rule: "input.invalid", issues: cause.issues.flatMap(issueParts) };
   }
+  if (cause instanceof SyntaxError) return { rule: "input.malformed_json" };
   if (cause instanceof GateRejectedError) return { rule: cause.rule, reasons: cause.reasons };
   if (cause instanceof ValidationError) return { rule: cause.rule, field: cause.field };
   if (cause instanceof DomainError) return { rule: cause.rule };

@@ -25,7 +25,12 @@ const t = initTRPC.context<ApiContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const details = errorDetails(error.cause);
-    const message = error.cause instanceof ZodError ? zodMessage(error.cause) : shape.message;
+    const message =
+      error.cause instanceof ZodError
+        ? zodMessage(error.cause)
+        : error.cause instanceof SyntaxError
+          ? `request body: must be valid JSON (${error.cause.message})`
+          : shape.message;
     return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, ...details } };
   },
 });

@@ -71,8 +71,12 @@ test("payloads in every field render as text, fire nothing, and only safe eviden
   await expect(page.getByText(`Requirements ${PAYLOAD}`).first()).toBeVisible();
   await expect(page.getByText(`Task ${IMG}`).first()).toBeVisible();
   await expect(page.getByText(`Criterion ${SCRIPT}`).first()).toBeVisible();
-  // The evidence list: javascript:, data: and protocol-relative entries are text, not links.
+  // The evidence list (in the task's details): javascript:, data: and protocol-relative entries are text, not links.
+  await page.getByRole("article", { name: /^X1 / }).getByText("Details and history").click();
+  await page.getByRole("article", { name: /^X2 / }).getByText("Details and history").click();
   await expect(page.getByText(JS_LINK, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("JaVaScRiPt:alert(3)", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(`${SCRIPT} ${JS_LINK}`).first()).toBeVisible();
   await expect(page.getByRole("link", { name: JS_LINK })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "//evil.example/x" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "https://ci.example.com/run/1" }).first()).toHaveAttribute("href", "https://ci.example.com/run/1");

@@ -22,8 +22,9 @@ export function toTRPCError(error: unknown): TRPCError {
 /** What an error's `data` carries besides tRPC's own fields: the rule, the field, the gate's reasons. */
 export function errorDetails(cause: unknown): { rule?: string; field?: string; reasons?: readonly string[]; issues?: { path: string; message: string }[] } {
   if (cause instanceof ZodError) {
-    return { rule: "input.invalid", issues: cause.issues.map((i) => ({ path: fieldPath(i.path), message: i.message })) };
+    return { rule: "input.invalid", issues: cause.issues.flatMap(issueParts) };
   }
+  if (cause instanceof SyntaxError) return { rule: "input.malformed_json" };
   if (cause instanceof GateRejectedError) return { rule: cause.rule, reasons: cause.reasons };
   if (cause instanceof ValidationError) return { rule: cause.rule, field: cause.field };
   if (cause instanceof DomainError) return { rule: cause.rule };
@@ -33,5 +34,14 @@ export function errorDetails(cause: unknown): { rule?: string; field?: string; r
 
 /** A readable message naming each bad field, instead of zod's JSON dump. */
 export function zodMessage(error: ZodError): string {
-  return error.issues.map((i) => `${fieldPath(i.path)}: ${i.message}`).join("; ");
+  return error.issues
+    .flatMap(issueParts)
+    .map((i) => `${i.path}: ${i.message}`)
+    .join("; ");
+}
+
+/** An issue as field + message; an unknown key is named as the field itself ("extra: is not a known field"). */
+function issueParts(issue: ZodError["issues"][number]): { path: string; message: string }[] {
+  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path: fieldPath([...issue.path, key]), message: "is not a known field" }));
+  return [{ path: fieldPath(issue.path), message: issue.message }];
 }

@@ -1,17 +1,15 @@
 /**
- * The tRPC endpoint over real HTTP requests: the same fetch handler as app/api/trpc/[trpc]/route.ts,
+ * The tRPC endpoint over real HTTP requests: the handler app/api/trpc/[trpc]/route.ts serves,
  * on a temp-file database, with bearer tokens, agent labels, and cookie sessions from better-auth.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
-import { createRequestContext } from "./context";
-import { appRouter } from "./root";
+import { handleTrpcRequest } from "./handler";
 import { PASSED, callerFor, expectForbidden, rows } from "./test-helpers";
 
 const ORIGIN = "http://localhost:3000";
@@ -21,7 +19,7 @@ let auth: Auth;
 const tokens: Record<string, { id: number; token: string }> = {};
 
 function handle(req: Request): Promise<Response> {
-  return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: () => createRequestContext(req, db, auth) });
+  return handleTrpcRequest(req, () => db, () => auth);
 }
 
 interface WireResult {

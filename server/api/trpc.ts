@@ -6,6 +6,7 @@ import type { Actor, Role } from "@/server/domain/actors";
 import { DomainError } from "@/server/domain/errors";
 import type { ServiceContext } from "@/server/services/context";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
+import { hostileInputError } from "./input-guard";
 
 export interface ApiContext {
   db: Db;
@@ -27,7 +28,12 @@ const t = initTRPC.context<ApiContext>().create({
   sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 25_000 } },
   errorFormatter({ shape, error }) {
     const details = errorDetails(error.cause);
-    const message = error.cause instanceof ZodError ? zodMessage(error.cause) : shape.message;
+    const message =
+      error.cause instanceof ZodError
+        ? zodMessage(error.cause)
+        : error.cause instanceof SyntaxError
+          ? `request body: must be valid JSON (${error.cause.message})`
+          : shape.message;
     return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, ...details } };
   },
 });
@@ -47,7 +53,17 @@ const mapErrors = t.middleware(async ({ next }) => {
   throw toTRPCError(result.error.cause ?? result.error);
 });
 
-export const publicProcedure = t.procedure.use(mapErrors);
+/**
+ * Before any schema: refuse what no field may hold (too deep, NUL, lone surrogates, non-JSON
+ * values), naming the field. Every procedure, the CLI's local mode included, passes through here.
+ */
+const guardInput = t.middleware(async ({ next, getRawInput }) => {
+  const problem = hostileInputError(await getRawInput());
+  if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem.message, cause: problem });
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapErrors).use(guardInput);
 
 /** No usable credentials (HTTP 401); the rule travels in the error's data like any other refusal. */
 class AuthenticationError extends DomainError {

@@ -15,11 +15,15 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** `["rows", 417, "content"]` → `rows[417].content`; an empty path names the whole input (`root`). */
+/**
+ * `["rows", 417, "content"]` → `rows[417].content`; an empty path names the whole input (`root`).
+ * A key that is not a plain name (a space, a dot, a colon, nothing) is quoted: `metadata[" "]`.
+ */
 export function fieldPath(path: readonly PropertyKey[], root = "input"): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
+    else if (typeof segment === "string" && !/^[A-Za-z_$][\w$-]*$/.test(segment)) out += `[${JSON.stringify(segment)}]`;
     else out += out === "" ? String(segment) : `.${String(segment)}`;
   }
   return out === "" ? root : out;

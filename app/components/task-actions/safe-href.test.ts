@@ -25,6 +25,12 @@ describe("safeHref", () => {
     expect(safeHref("\\\\evil.example")).toBeNull();
   });
 
+  it("keeps markup as text: characters a path cannot hold unescaped make no link", () => {
+    for (const value of ["<script>alert(1)</script>", "<img/src=x/onerror=alert(1)>", 'a"onmouseover="x', "a'b", "x{y}", "a|b", "a^b", "a`b"]) {
+      expect(safeHref(value), value).toBeNull();
+    }
+  });
+
   it("keeps sentences as text: a relative link is one word", () => {
     expect(safeHref("Payment provider sandbox is down")).toBeNull();
     expect(safeHref("see https://ci.example.com/runs/42")).toBeNull();

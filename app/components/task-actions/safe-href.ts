@@ -16,6 +16,8 @@ export function safeHref(value: string): string | null {
   }
   // Any other scheme (javascript:, data:, file:, mailto:…) or a host-relative `//`.
   if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith("//")) return null;
+  // Characters no path holds unescaped (RFC 3986): markup such as `<script>` is text, not a link.
+  if (/[<>"'`{}|^]/.test(text)) return null;
   return text;
 }
 

@@ -284,7 +284,7 @@ describe("analytics.overview input", () => {
     await expectBadRequest(overview({ bucket: "month" as "day" }), "bucket");
     await expectBadRequest(overview({ from: -5 }), "from");
     await expectBadRequest(overview({ agent: "" }), "agent");
-    await expectBadRequest(overview({ colour: "red" } as never), "input");
+    await expectBadRequest(overview({ colour: "red" } as never), "colour");
   });
 
   it("is readable by a viewer and refused without credentials", async () => {

@@ -9,6 +9,7 @@ import { parseInput } from "../goal/parse-input";
 import { SCORE_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordTrustScoreInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 export type TrustScoreRow = typeof trustScores.$inferSelect;
 
@@ -21,7 +22,8 @@ const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinishe
  * not score it (`trust_score.own_attempt`), compared as for task claimants: by agent label, and
  * by principal unless it is the shared local operator (then only labels tell agents apart).
  */
-export function recordTrustScore(ctx: ServiceContext, input: RecordTrustScoreInput): TrustScoreRow {
+export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustScoreInput): TrustScoreRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, SCORE_ROLES, "trust_score.role", "record trust scores");
   const data = parseInput(RecordTrustScoreInput, input, "trust_score.invalid_input");
   return write(ctx, (tx) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES } from "@/db/schema/enums";
 import { CommitSha, FilePath, Id } from "../goal/schemas";
-import { JsonObject, Label, MAX_LABEL, MAX_TEXT, Text } from "../schemas-common";
+import { Label, MAX_LABEL, MAX_TEXT, Text } from "../schemas-common";
 
 export const MAX_TOOLS = 200;
 export const MAX_CALLS_PER_BATCH = 1000;
@@ -25,7 +25,8 @@ export const StartAttemptInput = z.strictObject({
 });
 export type StartAttemptInput = z.infer<typeof StartAttemptInput>;
 
-const ToolInput = z.union([Text, JsonObject]);
+// Its size is checked with the whole call below, so a too-large input gets that message.
+const ToolInput = z.union([Text, z.record(z.string(), z.unknown())]);
 
 export const ToolCallInput = z
   .strictObject({

@@ -11,6 +11,7 @@ import { RECORD_ROLES } from "../goal/roles";
 import type { AttemptRow } from "./load";
 import { StartAttemptInput } from "./schemas";
 import { type ToolRow, ensureTools } from "./tools";
+import { redactInput } from "../redact-input";
 
 export interface StartedAttempt {
   attempt: AttemptRow;
@@ -24,7 +25,8 @@ export interface StartedAttempt {
  * attempt is not limited to a read-only set here: which tools an attempt gets is the
  * orchestrator's decision, and the ledger records what it decided (`attempt_tools`).
  */
-export function startAttempt(ctx: ServiceContext, input: StartAttemptInput): StartedAttempt {
+export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput): StartedAttempt {
+  const input = redactInput(unredacted);
   requireRole(ctx, RECORD_ROLES, "attempt.start_role", "start attempts");
   const data = parseInput(StartAttemptInput, input, "attempt.invalid_input");
   return write(ctx, (tx) => {

@@ -54,7 +54,7 @@ describe("completion.preview: the gate's verdict without a recorded check", () =
     const f = setup();
     await expectNotFound(f.as("viewer").completion.preview({ sessionId: "nope" }));
     await expectBadRequest(f.as("viewer").completion.preview({ sessionId: "" }), "sessionId");
-    expect((await expectBadRequest(f.as("viewer").completion.preview({ sessionId: "s1", extra: 1 } as never), "input")).message).toContain('Unrecognized key: "extra"');
+    expect((await expectBadRequest(f.as("viewer").completion.preview({ sessionId: "s1", extra: 1 } as never), "extra")).message).toBe("extra: is not a known field");
     expect((await refusal(f.by(null).completion.preview(S))).code).toBe("UNAUTHORIZED");
   });
 });

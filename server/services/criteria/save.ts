@@ -7,13 +7,15 @@ import { type ServiceContext, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type CriterionRow, recordCriterionChange } from "./record";
 import type { SaveCriteriaInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /**
  * Save a session's criteria list: all or nothing. A criterion already saved is updated in place
  * (000's UPSERT — saving the same list twice leaves one row each); its text never changes. Changing
  * whether an existing criterion is required takes a lead. Each real change is on the record.
  */
-export function saveCriteria(ctx: ServiceContext, input: SaveCriteriaInput): CriterionRow[] {
+export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput): CriterionRow[] {
+  const input = redactInput(unredacted);
   assertMayReportCriteria(ctx.actor);
   const list = validateCriteriaList(input.criteria);
   return write(ctx, (tx) => {

@@ -6,6 +6,7 @@ import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { type CriterionRow, recordCriterionChange } from "./record";
 import type { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionRow {
   const row = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))).get();
@@ -14,7 +15,8 @@ function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionR
 }
 
 /** The claimant's side (PM): status, actual and evidence of one criterion. The text never changes. */
-export function updateCriterion(ctx: ServiceContext, input: UpdateCriterionInput): CriterionRow {
+export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterionInput): CriterionRow {
+  const input = redactInput(unredacted);
   assertMayReportCriteria(ctx.actor);
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
@@ -30,7 +32,8 @@ export function updateCriterion(ctx: ServiceContext, input: UpdateCriterionInput
 }
 
 /** A verifier's finding, recorded beside the claim; the completion gate trusts it over the claim. */
-export function verifyCriterion(ctx: ServiceContext, input: VerifyCriterionInput): CriterionRow {
+export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterionInput): CriterionRow {
+  const input = redactInput(unredacted);
   assertMayVerifyCriteria(ctx.actor);
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);

@@ -7,6 +7,7 @@ import { loadGoal } from "./load";
 import { parseInput } from "./parse-input";
 import { PLAN_ROLES } from "./roles";
 import { AddValidationStepInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 export type ValidationStepRow = typeof validationSteps.$inferSelect;
 
@@ -14,7 +15,8 @@ export type ValidationStepRow = typeof validationSteps.$inferSelect;
  * Add a command that checks whether a goal is achieved (exit 0 = passed). Steps run in order;
  * `order` defaults to the next number and a taken one is refused rather than run ambiguously.
  */
-export function addValidationStep(ctx: ServiceContext, input: AddValidationStepInput): ValidationStepRow {
+export function addValidationStep(ctx: ServiceContext, unredacted: AddValidationStepInput): ValidationStepRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, PLAN_ROLES, "validation_step.create_role", "add validation steps");
   const data = parseInput(AddValidationStepInput, input, "validation_step.invalid_input");
   return write(ctx, (tx) => {

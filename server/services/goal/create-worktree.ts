@@ -5,11 +5,13 @@ import { loadBranch } from "./load";
 import { parseInput } from "./parse-input";
 import { RECORD_ROLES } from "./roles";
 import { CreateWorktreeInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 export type WorktreeRow = typeof worktrees.$inferSelect;
 
 /** Record a git worktree tracking a branch; each attempt runs in its own (003). */
-export function createWorktree(ctx: ServiceContext, input: CreateWorktreeInput): WorktreeRow {
+export function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeInput): WorktreeRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, RECORD_ROLES, "worktree.create_role", "create worktrees");
   const data = parseInput(CreateWorktreeInput, input, "worktree.invalid_input");
   return write(ctx, (tx) => {

@@ -10,13 +10,15 @@ import { type GoalRow, loadGoal } from "./load";
 import { parseInput } from "./parse-input";
 import { PLAN_ROLES } from "./roles";
 import { CreateGoalInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /**
  * Create a goal: a root goal (from the command line), or a sub-goal of a goal in the same session.
  * A `breakdown` sub-goal must name the breakdown attempt on its parent that proposed it (003), so
  * the tree always says which attempt split which goal. `order` defaults to the next sibling number.
  */
-export function createGoal(ctx: ServiceContext, input: CreateGoalInput): GoalRow {
+export function createGoal(ctx: ServiceContext, unredacted: CreateGoalInput): GoalRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, PLAN_ROLES, "goal.create_role", "create goals");
   const data = parseInput(CreateGoalInput, input, "goal.invalid_input");
   const source = data.source ?? (data.createdByAttemptId === undefined ? "cli" : "breakdown");

@@ -9,6 +9,7 @@ import { type StoredContract, loadContract, loadGoal } from "./load";
 import { parseInput } from "./parse-input";
 import { PLAN_ROLES } from "./roles";
 import { GoalContractLimits, SetGoalContractInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /**
  * Set a goal's contract, or replace it while no attempt has been evaluated against it. Once one
@@ -17,7 +18,8 @@ import { GoalContractLimits, SetGoalContractInput } from "./schemas";
  * never deleted (the database keeps them purge-only), so a replacement may change or add criteria
  * but must keep every criterion id it had (`goal_contract.criterion_removed`).
  */
-export function setGoalContract(ctx: ServiceContext, input: SetGoalContractInput): StoredContract {
+export function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContractInput): StoredContract {
+  const input = redactInput(unredacted);
   requireRole(ctx, PLAN_ROLES, "goal_contract.set_role", "set goal contracts");
   const data = parseInput(SetGoalContractInput, input, "goal_contract.invalid_input");
   const contract = validateGoalContract(data.contract);

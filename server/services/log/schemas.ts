@@ -116,11 +116,13 @@ export const SaveDecisionInput = z
 export type SaveDecisionInput = z.input<typeof SaveDecisionInput>;
 
 /** One phase of a development plan; BAZINGA's extra keys (`description`, `requested_now`…) are kept. */
-export const PlanPhase = z.looseObject({
-  phase: z.number().int().min(1).max(10_000),
-  name: Label,
-  status: z.enum(PLAN_PHASE_STATUSES).default("pending"),
-});
+export const PlanPhase = z
+  .looseObject({
+    phase: z.number().int().min(1).max(10_000),
+    name: Label,
+    status: z.enum(PLAN_PHASE_STATUSES).default("pending"),
+  })
+  .refine((phase) => (jsonTextOf(phase)?.length ?? Infinity) <= MAX_TEXT, { message: `must be at most ${MAX_TEXT} characters as JSON`, params: { rule: "log.content_too_large" } });
 
 export const SaveDevelopmentPlanInput = z
   .object({

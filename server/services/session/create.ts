@@ -5,9 +5,11 @@ import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import type { SessionRow } from "./load";
 import type { CreateSessionInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /** Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later. */
-export function createSession(ctx: ServiceContext, input: CreateSessionInput): SessionRow {
+export function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): SessionRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "session.create_role", "create sessions");
   return write(ctx, (tx) => {
     const now = nowOf(ctx);

@@ -10,7 +10,10 @@ export const CreateSessionInput = z
     mode: Label.nullish(),
     initialBranch: Label.nullish(),
     repoPath: z.string().max(4000).nullish(),
-    models: z.record(z.string(), z.string().max(200)).nullish(),
+    models: z
+      .record(Label, z.string().max(200))
+      .refine((models) => Object.keys(models).length <= 50, "at most 50 models")
+      .nullish(),
     flags: JsonObject.nullish(),
     metadata: JsonObject.nullish(),
     source: z.enum(SESSION_SOURCES).optional(),

@@ -7,6 +7,7 @@ import { recordCompletionCheck } from "../completion/check";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { type SessionRow, loadSession } from "./load";
 import type { SetEnforcementInput, UpdateSessionStatusInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /**
  * Change a session's status. Completing one runs the completion gate first and records the check:
@@ -37,7 +38,8 @@ export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionSta
 }
 
 /** Only a lead (or admin) switches a session between `enforce` and `observe`, with a reason on record. */
-export function setSessionEnforcement(ctx: ServiceContext, input: SetEnforcementInput): SessionRow {
+export function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforcementInput): SessionRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, HUMAN_ROLES, "session.enforcement_role", "change a session's enforcement");
   return write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);

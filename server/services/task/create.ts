@@ -5,9 +5,11 @@ import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../
 import { loadSession } from "../session/load";
 import { type CreateTaskInput } from "./schemas";
 import { type TaskRow } from "./load";
+import { redactInput } from "../redact-input";
 
 /** Create a task (pending) in a session, with its `create` transition and event. */
-export function createTask(ctx: ServiceContext, input: CreateTaskInput): TaskRow {
+export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): TaskRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.create_role", "create tasks");
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

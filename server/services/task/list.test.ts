@@ -86,7 +86,7 @@ describe("task.board: every task with its full history in one call", () => {
     const f = setup();
     await expectNotFound(f.as("viewer").task.board({ sessionId: "nope" }));
     await expectBadRequest(f.as("viewer").task.board({ sessionId: "" }), "sessionId");
-    await expectBadRequest(f.as("viewer").task.board({ sessionId: "s1", status: "blocked" } as never), "input");
+    await expectBadRequest(f.as("viewer").task.board({ sessionId: "s1", status: "blocked" } as never), "status");
     expect((await refusal(f.by(null).task.board(S))).code).toBe("UNAUTHORIZED");
   });
 });

@@ -7,13 +7,15 @@ import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type TaskRow, loadTask } from "./load";
 import { moveTransitionValues } from "./transition-values";
 import { type MoveTaskInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /**
  * Make one move of the task machine (claim, verify, block, complete, request/approve reset…). The
  * domain decides; the update is a compare-and-set on `version`, so of two concurrent moves on one
  * task exactly one wins and the other gets a CONFLICT instead of silently overwriting it.
  */
-export function moveTask(ctx: ServiceContext, input: MoveTaskInput): TaskRow {
+export function moveTask(ctx: ServiceContext, unredacted: MoveTaskInput): TaskRow {
+  const input = redactInput(unredacted);
   return write(ctx, (tx) => {
     const task = loadTask(tx, input.sessionId, input.key);
     if (input.expectedVersion !== undefined && input.expectedVersion !== task.version) {

@@ -8,6 +8,7 @@ import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
 import { type ReportTaskInput } from "./schemas";
+import { redactInput } from "../redact-input";
 
 /** Moves a bare status report may stand for: they need nothing but who is acting. */
 const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
@@ -19,7 +20,8 @@ const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
  * with the move to use instead. In an `observe` session the status is accepted and recorded as what
  * it is: a completion nobody verified is stored with `verification = 'none'` and flagged.
  */
-export function reportTask(ctx: ServiceContext, input: ReportTaskInput): TaskRow {
+export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): TaskRow {
+  const input = redactInput(unredacted);
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.report_role", "report task status");
   const { sessionId, key, status, sourceStatus, ...details } = input;
   return write(ctx, (tx) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TASK_MOVES, TASK_STATUSES } from "@/server/domain/task-machine";
 import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
-import { Label, SessionId, Text } from "../schemas-common";
+import { JsonArray, Label, SessionId, Text } from "../schemas-common";
 
 export const TaskKey = Label;
 
@@ -19,7 +19,7 @@ const TaskDetails = z.object({
   itemCount: z.number().int().min(0).max(1_000_000).nullish(),
   componentPath: Label.nullish(),
   specializations: z.array(z.string().max(1000)).max(100).nullish(),
-  contextReferences: z.array(z.unknown()).max(1000).nullish(),
+  contextReferences: JsonArray.nullish(),
   securitySensitive: z.boolean().optional(),
   qaAttempts: z.number().int().min(0).max(1_000_000).optional(),
   tlReviewAttempts: z.number().int().min(0).max(1_000_000).optional(),

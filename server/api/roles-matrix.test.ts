@@ -1,0 +1,197 @@
+/**
+ * The generated roles matrix: every procedure of the app router × every role, each case on its
+ * own copy of one world, allowed or refused exactly as DESIGN.md says (the table below is written
+ * from DESIGN.md and the goal ledger's role table, not read from the code). Then every procedure
+ * × the credentials that must not work — none, a revoked token, an expired token, an expired
+ * cookie session — resolved from real requests the way the route does.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "@/db/client";
+import { type Auth, createAuth } from "@/server/auth/auth";
+import { type Role, ROLES, operatorActor } from "@/server/domain/actors";
+import { createRequestContext } from "./context";
+import { copyDb, callPath, world } from "./procedure-inputs";
+import { createCaller } from "./root";
+import { type Fixture, callerFor, procedurePaths, refusal, tableCounts, tokenActor } from "./test-helpers";
+
+const READ: readonly Role[] = ROLES;
+const HUMANS: readonly Role[] = ["lead", "admin"];
+/**
+ * Who may call what. DESIGN.md's task table, plus admin wherever it lists agents' moves: local
+ * mode acts as the machine's operator with admin rights ("Principals and roles").
+ */
+const WRITERS = ["agent", "orchestrator", "lead", "admin"] as const;
+const PLAN = ["agent", "orchestrator", "lead", "admin"] as const;
+const RECORD = ["agent", "orchestrator", "admin"] as const;
+const LOG = ["agent", "orchestrator", "verifier", "lead", "admin"] as const;
+const ALLOWED: Record<string, readonly Role[]> = {
+  "session.create": WRITERS,
+  "session.updateStatus": ["orchestrator", "lead", "admin"],
+  // "only a lead may change it"
+  "session.setEnforcement": HUMANS,
+  "task.create": WRITERS,
+  "task.report": WRITERS,
+  "task.start": ["agent", "orchestrator", "admin"],
+  "task.claim": ["agent", "admin"],
+  "task.verify": ["verifier", "lead", "admin"],
+  "task.block": ["verifier", "lead", "admin"],
+  "task.complete": ["orchestrator", "lead", "admin"],
+  "task.requestReset": ["orchestrator", "agent", "admin"],
+  // "lead, admin (a human)"
+  "task.approveReset": HUMANS,
+  "criteria.save": WRITERS,
+  "criteria.update": WRITERS,
+  "criteria.verify": ["verifier", "lead", "admin"],
+  "criteria.setRequired": HUMANS,
+  "completion.check": ["agent", "verifier", "orchestrator", "lead", "admin"],
+  "goal.create": PLAN,
+  "goal.addValidationStep": PLAN,
+  "goal.setContract": PLAN,
+  "goal.createBranch": PLAN,
+  "goal.createWorktree": RECORD,
+  "goal.recordMerge": RECORD,
+  "goal.evaluate": ["verifier", "orchestrator", "lead", "admin"],
+  "attempt.start": RECORD,
+  "attempt.toolCalls": RECORD,
+  "attempt.finish": RECORD,
+  "attempt.validationRun": RECORD,
+  "attempt.trustScore": ["verifier", "lead", "admin"],
+  "log.interaction": LOG,
+  "log.reasoning": LOG,
+  "log.event": LOG,
+  "log.tokens": LOG,
+  "log.batch": LOG,
+  "log.saveState": LOG,
+  "log.saveSkillOutput": LOG,
+  "log.decision": LOG,
+  "log.savePlan": LOG,
+  "log.planProgress": LOG,
+  "log.saveContextPackage": LOG,
+  "log.markContextConsumed": LOG,
+};
+/** Users, tokens and the configuration tables are an admin's. */
+const ADMIN_ONLY = /^admin\./;
+/** Callable without signing in: first-run setup (setup.test.ts). */
+const PUBLIC = new Set(["setup.status", "setup.createFirstAdmin"]);
+
+const procedures = Object.entries(procedurePaths()).filter(([p]) => !PUBLIC.has(p));
+
+function expectedRoles(procedure: string, type: string): readonly Role[] {
+  if (ADMIN_ONLY.test(procedure)) return ["admin"];
+  if (type !== "mutation") return READ;
+  const allowed = ALLOWED[procedure];
+  if (!allowed) throw new Error(`${procedure}: add it to the roles matrix (who may call it, per DESIGN.md)`);
+  return allowed;
+}
+
+/** A refusal because of who is calling (middleware, service or domain: they all say "role X may not …"). */
+function isRoleRefusal(r: { code: string; message: string }): boolean {
+  return r.code === "FORBIDDEN" && /^role \w+ may not /.test(r.message);
+}
+
+let base: Fixture;
+beforeAll(async () => {
+  base = await world();
+}, 60_000);
+
+it("knows who may call every mutation", () => {
+  for (const [procedure, type] of procedures) expect(() => expectedRoles(procedure, type), procedure).not.toThrow();
+});
+
+const outcomes = { allowedSucceeded: 0, allowedRefusedByState: 0, refused: 0 };
+const cases = procedures.flatMap(([procedure, type]) => ROLES.map((role) => [procedure, type, role] as const));
+
+describe("every procedure × every role", () => {
+  it.each(cases)("%s (%s) as %s", async (procedure, type, role) => {
+    const db: Db = copyDb(base.db);
+    try {
+      // A principal with no history, whose label is nobody's claim.
+      const caller = callerFor(db, tokenActor(900 + ROLES.indexOf(role), role, `${role}_matrix`));
+      const before = tableCounts(db);
+      const settled = await callPath(caller, procedure).then(
+        async (result) => {
+          if (result !== null && typeof result === "object" && Symbol.asyncIterator in result) await (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.(undefined);
+          return null;
+        },
+        (error: unknown) => refusal(Promise.reject(error)),
+      );
+      const allowed = expectedRoles(procedure, type).includes(role);
+      if (allowed) {
+        if (settled) {
+          expect(isRoleRefusal(settled), `${role} must be allowed ${procedure}, got: ${settled.message}`).toBe(false);
+          expect(settled.code).not.toBe("INTERNAL_SERVER_ERROR");
+          outcomes.allowedRefusedByState++;
+        } else outcomes.allowedSucceeded++;
+      } else {
+        expect(settled, `${role} must be refused ${procedure}`).not.toBeNull();
+        expect(isRoleRefusal(settled!), `${role} refused ${procedure} for the wrong reason: ${settled!.code} ${settled!.message}`).toBe(true);
+        expect(tableCounts(db)).toEqual(before);
+        outcomes.refused++;
+      }
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("let most allowed calls through (a refusal by state, such as completing a claimed task, is the exception)", () => {
+    console.info(`roles-matrix: ${cases.length} cases; allowed and succeeded ${outcomes.allowedSucceeded}, allowed but refused by a state rule ${outcomes.allowedRefusedByState}, refused by role ${outcomes.refused}`);
+    expect(outcomes.allowedSucceeded).toBeGreaterThan(outcomes.allowedRefusedByState * 3);
+  });
+});
+
+describe("credentials that must not work", () => {
+  const ORIGIN = "http://localhost:3000";
+  let dir: string;
+  let db: Db;
+  let auth: Auth;
+  const headers: Record<string, Record<string, string>> = {};
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-matrix-"));
+    db = openDatabase(path.join(dir, "proofgate.db"));
+    auth = createAuth(db, { secret: "x".repeat(32), baseURL: ORIGIN });
+    const admin = callerFor(db, operatorActor("setup"));
+    await admin.session.create({ id: "s1" });
+    const revoked = await admin.admin.createToken({ name: "revoked", role: "admin" });
+    await admin.admin.revokeToken({ id: revoked.id });
+    const expired = await admin.admin.createToken({ name: "expired", role: "admin", expiresInDays: 1 });
+    db.$client.prepare("update api_tokens set expires_at = ? where id = ?").run(Date.now() - 1000, expired.id);
+    await admin.admin.createUser({ email: "lead@example.com", password: "correct horse battery staple", role: "admin" });
+    const signIn = await auth.handler(
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ email: "lead@example.com", password: "correct horse battery staple" }),
+      }),
+    );
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    // The session is past its expiry (as after a week away): the cookie alone must not let anyone in.
+    db.$client.prepare("update auth_sessions set expires_at = ?").run(Date.now() - 1000);
+    headers["anonymous"] = {};
+    headers["revoked token"] = { authorization: `Bearer ${revoked.token}` };
+    headers["expired token"] = { authorization: `Bearer ${expired.token}` };
+    headers["expired cookie session"] = { cookie, origin: ORIGIN, host: "localhost:3000" };
+  });
+
+  afterAll(() => {
+    db.$client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const credentialCases = procedures.flatMap(([procedure]) => ["anonymous", "revoked token", "expired token", "expired cookie session"].map((who) => [procedure, who] as const));
+
+  it.each(credentialCases)("%s with %s is UNAUTHORIZED and writes nothing", async (procedure, who) => {
+    const ctx = await createRequestContext(new Request(`${ORIGIN}/api/trpc/${procedure}`, { method: "POST", headers: headers[who] }), db, auth);
+    const before = tableCounts(db);
+    const r = await refusal(callPath(createCaller(ctx), procedure));
+    expect(r.code).toBe("UNAUTHORIZED");
+    expect(r.data.rule).toBe(who.endsWith("token") ? "auth.token" : "auth.required");
+    expect(tableCounts(db)).toEqual(before);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * Property-based hostile arguments for every command of every group (COMMAND_GROUPS, so a new
+ * command must be given a valid call here), run in-process through `main` on a seeded database
+ * file: one argument of a valid call is replaced by megabytes of text, NUL, a lone surrogate,
+ * SQL, a negative or enormous number, an unknown enum value, malformed or deeply nested JSON; or
+ * an argument is dropped, or an extra one or an unknown flag added.
+ *
+ * Never an unexpected failure (exit 4, or a throw out of `main`); a refused call (exit ≠ 0)
+ * writes no row of any table; text no argument may hold (NUL, lone surrogates, nesting deeper
+ * than the limit) exits 2 with a message naming the argument.
+ */
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openDatabase } from "@/db/client";
+import { callerFor } from "@/server/api/test-helpers";
+import { CONTRACT } from "@/server/api/procedure-inputs";
+import { operatorActor } from "@/server/domain/actors";
+import { COMMAND_GROUPS } from "./index";
+import { cli, removeWorkspaces, workspace } from "./test-harness";
+
+vi.setConfig({ testTimeout: 120_000 });
+afterAll(removeWorkspaces);
+
+/** Runs per command; about 70 commands. */
+const RUNS = Number(process.env.PROOFGATE_FUZZ_RUNS_CLI ?? 5);
+
+const ws = workspace();
+
+/** A valid call of every top-level command against the seeded database. */
+const VALID: Record<string, string[]> = {
+  "create-session": ["create-session", "s2", "parallel", "req", "--metadata", '{"a":1}'],
+  "get-session": ["get-session", "s"],
+  "list-sessions": ["list-sessions", "5"],
+  "update-session-status": ["update-session-status", "s", "active"],
+  "log-interaction": ["log-interaction", "s", "developer", "hello", "1", "dev_1"],
+  "stream-logs": ["stream-logs", "s", "10", "0"],
+  "log-tokens": ["log-tokens", "s", "developer", "100", "dev_1"],
+  "token-summary": ["token-summary", "s", "agent_type"],
+  "save-state": ["save-state", "s", "pm", '{"a":1}'],
+  "get-state": ["get-state", "s", "pm"],
+  "save-skill-output": ["save-skill-output", "s", "lint", '{"ok":true}'],
+  "get-skill-output": ["get-skill-output", "s", "lint"],
+  "save-development-plan": ["save-development-plan", "s", "prompt", "plan", '[{"phase":1,"name":"n"}]', "1", "1"],
+  "get-development-plan": ["get-development-plan", "s"],
+  "update-plan-progress": ["update-plan-progress", "s", "1", "completed"],
+  "create-task-group": ["create-task-group", "B", "s", "Group B", "pending", "dev_1"],
+  "update-task-group": ["update-task-group", "A", "s", "--status", "in_progress"],
+  "get-task": ["get-task", "s", "A"],
+  "get-task-groups": ["get-task-groups", "s", "pending"],
+  start: ["start", "s", "A"],
+  claim: ["claim", "s", "A", "--evidence", '["out.txt"]'],
+  verify: ["verify", "s", "A", "--check", "tests=pass"],
+  block: ["block", "s", "A", "--failures", '["x"]'],
+  complete: ["complete", "s", "A"],
+  "request-reset": ["request-reset", "s", "A", "--reason", "r"],
+  "approve-reset": ["approve-reset", "s", "A", "--reason", "r"],
+  "save-success-criteria": ["save-success-criteria", "s", '["Tests pass"]'],
+  "get-success-criteria": ["get-success-criteria", "s"],
+  "update-success-criterion": ["update-success-criterion", "s", "Tests pass", "--status", "met"],
+  "verify-success-criterion": ["verify-success-criterion", "s", "Tests pass", "--status", "met"],
+  "check-completion": ["check-completion", "s"],
+  "create-goal": ["create-goal", "s", "a goal"],
+  "add-validation-step": ["add-validation-step", "1", "npm test"],
+  "set-goal-contract": ["set-goal-contract", "1", JSON.stringify(CONTRACT)],
+  "create-branch": ["create-branch", "s", "feature/x"],
+  "create-worktree": ["create-worktree", "1", "/tmp/wt-x"],
+  "start-attempt": ["start-attempt", "1"],
+  "record-tool-calls": ["record-tool-calls", "2", '[{"tool":"bash","input":{"command":"ls"},"output":"a"}]'],
+  "finish-attempt": ["finish-attempt", "2", "success", "--metrics", '{"cv_accuracy_mean":0.8}'],
+  "record-validation-run": ["record-validation-run", "1", "1", "0"],
+  "record-trust-score": ["record-trust-score", "1", "90"],
+  "record-merge": ["record-merge", "2", "1", "--from-commit", "abcdef1", "--to-commit", "abcdef2", "--result-commit", "abcdef3"],
+  "evaluate-goal": ["evaluate-goal", "1", "1"],
+  "get-goal-tree": ["get-goal-tree", "s"],
+  "get-goal": ["get-goal", "1"],
+  "get-attempt": ["get-attempt", "1"],
+  "save-reasoning": ["save-reasoning", "s", "A", "developer", "understanding", "thinking"],
+  "get-reasoning": ["get-reasoning", "s"],
+  "reasoning-timeline": ["reasoning-timeline", "s"],
+  "check-mandatory-phases": ["check-mandatory-phases", "s", "A", "developer"],
+  "save-event": ["save-event", "s", "pm_bazinga", '{"a":1}'],
+  "save-investigation-iteration": ["save-investigation-iteration", "s", "A", "1", "under_investigation"],
+  "get-events": ["get-events", "s", "pm_bazinga", "5"],
+  events: ["events", "--session", "s", "--since", "0"],
+  "save-context-package": ["save-context-package", "s", "A", "research", "f.md", "pm", '["developer"]', "high", "summary"],
+  "get-context-packages": ["get-context-packages", "s", "A", "developer", "3"],
+  "mark-context-consumed": ["mark-context-consumed", "1", "developer"],
+  query: ["query", "SELECT count(*) AS n FROM sessions"],
+  "dashboard-snapshot": ["dashboard-snapshot", "s"],
+  user: ["user", "create", "--email", "u@example.com", "--password", "correct horse battery", "--role", "lead"],
+  token: ["token", "create", "--name", "bot", "--role", "agent"],
+  import: ["import", "bazinga", `${ws.dir}/no-such-bazinga.db`],
+};
+
+/** Commands whose exit 1 is a gate's recorded verdict, not a refusal. */
+const VERDICTS: ReadonlySet<string> = new Set(["check-completion", "evaluate-goal", "update-session-status"]);
+
+type Category = "huge" | "nul" | "surrogate" | "deep_json" | "bad_json" | "sql" | "number" | "enum" | "flag_like";
+/** No argument accepts these (an import's file path may: a lone surrogate is just a file that is not there). */
+const ALWAYS_REFUSED: ReadonlySet<Category> = new Set(["nul", "surrogate"]);
+const DEEP_JSON = `{"a":${"[".repeat(5_000)}${"]".repeat(5_000)}}`;
+const HUGE = "x".repeat(2_100_000);
+
+const hostileArg: fc.Arbitrary<{ category: Category; value: string }> = fc.oneof(
+  fc.constant({ category: "huge" as const, value: HUGE }),
+  fc.string({ maxLength: 8 }).map((s) => ({ category: "nul" as const, value: `${s}\u0000${s}` })),
+  fc.constantFrom("\uD800", "a\uDFFFb").map((value) => ({ category: "surrogate" as const, value })),
+  fc.constant({ category: "deep_json" as const, value: DEEP_JSON }),
+  fc.constantFrom("{", "[1,", '{"a":}', "null", "[]", "{}", '"text"', "1e999").map((value) => ({ category: "bad_json" as const, value })),
+  fc.constantFrom("'; DROP TABLE sessions; --", "s' OR '1'='1", "1; DELETE FROM events", "%", "_").map((value) => ({ category: "sql" as const, value })),
+  fc.constantFrom("-1", "0", "-0", "1.5", "1e309", "99999999999999999999", "NaN", "Infinity", "0x10", " 7", "").map((value) => ({ category: "number" as const, value })),
+  fc.constantFrom("not_a_known_value", "PASSED ", "Pending").map((value) => ({ category: "enum" as const, value })),
+  fc.constantFrom("--", "-", "--help=x", "--json", "--quiet").map((value) => ({ category: "flag_like" as const, value })),
+);
+
+type Mutation = { kind: "replace"; index: number; category: Category; value: string } | { kind: "drop"; index: number } | { kind: "extra"; value: string };
+
+function mutations(valid: string[]): fc.Arbitrary<Mutation> {
+  // The command's words (`user create`) stay; flag names are replaced only as a whole argument.
+  const first = valid[0] === "user" || valid[0] === "token" || valid[0] === "import" ? 2 : 1;
+  const values = valid.map((arg, index) => ({ arg, index })).filter(({ arg, index }) => index >= first && !arg.startsWith("--"));
+  const indexes = fc.constantFrom(...values.map(({ index }) => index));
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(indexes, hostileArg).map(([index, h]): Mutation => ({ kind: "replace", index, category: h.category, value: h.value })) },
+    { weight: 1, arbitrary: indexes.map((index): Mutation => ({ kind: "drop", index })) },
+    { weight: 1, arbitrary: fc.constantFrom("extra", "--bogus-flag", "--follow=no").map((value): Mutation => ({ kind: "extra", value })) },
+  );
+}
+
+function apply(valid: string[], mutation: Mutation): string[] {
+  const args = [...valid];
+  if (mutation.kind === "replace") args[mutation.index] = mutation.value;
+  else if (mutation.kind === "drop") args.splice(mutation.index, 1);
+  else args.push(mutation.value);
+  return args;
+}
+
+/** Every table's row count, read on one read-only connection as an auditor would. */
+function tableCounts(): Record<string, number> {
+  const db = new Database(ws.db, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[];
+    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
+  } finally {
+    db.close();
+  }
+}
+
+const tally = { calls: 0, exits: {} as Record<string, number> };
+
+beforeAll(async () => {
+  const db = openDatabase(ws.db);
+  const op = callerFor(db, operatorActor("orchestrator_1"));
+  await op.session.create({ id: "s", enforcement: "observe" });
+  await op.task.create({ sessionId: "s", key: "A", title: "Group A" });
+  await op.criteria.save({ sessionId: "s", criteria: [{ criterion: "Tests pass" }] });
+  await op.log.saveContextPackage({ sessionId: "s", groupId: "A", packageType: "research", filePath: "f.md", producerAgent: "pm", consumers: ["developer"], summary: "s" });
+  await op.goal.create({ sessionId: "s", goalText: "root goal" });
+  await op.goal.setContract({ goalId: 1, contract: CONTRACT });
+  await op.goal.addValidationStep({ goalId: 1, command: "npm test" });
+  await op.goal.createBranch({ sessionId: "s", name: "main" });
+  await op.goal.createBranch({ sessionId: "s", name: "feature/y", parentBranchId: 1 });
+  await op.attempt.start({ goalId: 1 });
+  await op.attempt.finish({ attemptId: 1, status: "success", metrics: { cv_accuracy_mean: 0.8 } });
+  await op.attempt.start({ goalId: 1 });
+  db.$client.close();
+}, 60_000);
+
+const commands = COMMAND_GROUPS.flatMap((group) => group.commands);
+
+it("has a valid call for every command", () => {
+  expect(Object.keys(VALID).sort()).toEqual([...commands].sort());
+});
+
+describe("every command, given hostile arguments", () => {
+  it.each(commands)("%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold", async (command) => {
+    const valid = VALID[command]!;
+    await fc.assert(
+      fc.asyncProperty(mutations(valid), async (mutation) => {
+        const args = apply(valid, mutation);
+        const before = tableCounts();
+        const run = await cli([...args, "--db", ws.db]);
+        tally.calls++;
+        tally.exits[String(run.code)] = (tally.exits[String(run.code)] ?? 0) + 1;
+        const shown = `${command} ${mutation.kind}${mutation.kind === "replace" ? ` [${mutation.index}] ${mutation.category}` : ""}: exit ${run.code}: ${run.stderr.slice(0, 300)}`;
+        expect([0, 1, 2, 3], shown).toContain(run.code);
+        // A gate's verdict is recorded even when it rejects (a completion check, a goal-gate evaluation).
+        const recordedVerdict = run.code === 1 && VERDICTS.has(command);
+        if (run.code !== 0 && !recordedVerdict) expect(tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
+        if (mutation.kind === "replace" && ALWAYS_REFUSED.has(mutation.category) && command !== "import") {
+          expect(run.code, shown).toBe(2);
+          // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
+          // `… is invalid for argument 'session'` / `… for option '--status <status>'`.
+          const names = /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <\w+>' argument /;
+          expect(names.test(run.stderr), shown).toBe(true);
+        }
+      }),
+      // No shrinking: each step is a whole command run, and the first counterexample already names the argument.
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  });
+});
+
+it("tried every command", () => {
+  console.info(`hostile-args: ${tally.calls} calls over ${commands.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
+  expect(tally.calls).toBeGreaterThanOrEqual(commands.length * RUNS);
+});

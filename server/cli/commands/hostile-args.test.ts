@@ -91,6 +91,8 @@ const VALID: Record<string, string[]> = {
   user: ["user", "create", "--email", "u@example.com", "--password", "correct horse battery", "--role", "lead"],
   token: ["token", "create", "--name", "bot", "--role", "agent"],
   import: ["import", "bazinga", `${ws.dir}/no-such-bazinga.db`],
+  check: ["check", "--limit", "5"],
+  purge: ["purge", "--before", "2020-01-01", "--dry-run", "--reason", "retention"],
 };
 
 /** Commands whose exit 1 is a gate's recorded verdict, not a refusal. */

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fieldPath } from "@/server/domain/errors";
 import type { Actor } from "@/server/domain/actors";
-import { MAX_INPUT_DEPTH } from "./input-guard";
+import { MAX_INPUT_DEPTH } from "@/server/domain/input-guard";
 import { VALID_INPUTS, callPath, world } from "./procedure-inputs";
 import { ACTORS, type Fixture, callerFor, procedurePaths, refusal, tableCounts } from "./test-helpers";
 import { appRouter } from "./root";

@@ -6,7 +6,7 @@ import type { Actor, Role } from "@/server/domain/actors";
 import { DomainError } from "@/server/domain/errors";
 import type { ServiceContext } from "@/server/services/context";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
-import { hostileInputError } from "./input-guard";
+import { hostileInputError } from "@/server/domain/input-guard";
 
 export interface ApiContext {
   db: Db;

@@ -194,7 +194,7 @@ describe("every command, given hostile arguments", () => {
           expect(run.code, shown).toBe(2);
           // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
           // `… is invalid for argument 'session'` / `… for option '--status <status>'`.
-          const names = /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <\w+>' argument /;
+          const names = /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <[^>]+>' argument /;
           expect(names.test(run.stderr), shown).toBe(true);
         }
       }),

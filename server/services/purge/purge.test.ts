@@ -177,6 +177,12 @@ describe("purge, refused or dry", () => {
     expect(() => purgeSessions({ db, actor: ACTORS.lead }, { before: new Date() })).toThrow("role lead may not purge sessions (allowed: admin)");
   });
 
+  it("refuses a reason no text may hold (NUL, a lone surrogate), naming it, even on a dry run", () => {
+    const db = createMemoryDb();
+    expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "a\u0000b" })).toThrow("reason: must not contain NUL characters");
+    expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "\uD800" })).toThrow("reason: must be valid Unicode (no lone surrogate halves)");
+  });
+
   it("outside a purge, every history and ledger table refuses DELETE, and a purge record cannot be reopened or removed", async () => {
     const db = createMemoryDb();
     await writeFullSession(db, "s", { end: true });

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { purges } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { hostileInputError } from "@/server/domain/input-guard";
 import { parseInput } from "../log/validate";
 import { PurgeInput } from "./schemas";
 import { PURGE_SCOPE } from "./scope";
@@ -26,6 +27,9 @@ export interface PurgeResult {
  */
 export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult {
   requireRole(ctx, ["admin"], "purge.role", "purge sessions");
+  // Not reached through the API (a local-only command), so the API's guard is applied here.
+  const hostile = hostileInputError(raw);
+  if (hostile) throw hostile;
   const input = parseInput(PurgeInput, raw);
   const now = nowOf(ctx);
   if (input.before.getTime() > now.getTime()) throw new ValidationError("before", "purge.before_future", "must not be in the future");

@@ -63,10 +63,15 @@ function taskRow(ledger: Database.Database, sessionId: string, key: string) {
 }
 
 test("the session page shows the ledger: header, tasks by state, criteria with discrepancies and history, completion checks", async ({ page, ledger }, testInfo) => {
-  // The seeded session with the most task states, discrepancies and resets.
+  // The seeded session with the most task states, discrepancies and resets, among those with a
+  // reset task and a blocked one with failures (what this test reads; sessions other specs create
+  // may have more states but neither).
   const { id } = ledger
     .prepare(
-      `SELECT t.session_id AS id FROM tasks t GROUP BY t.session_id
+      `SELECT t.session_id AS id FROM tasks t
+       WHERE t.session_id IN (SELECT session_id FROM tasks WHERE reset_count > 0)
+         AND t.session_id IN (SELECT session_id FROM tasks WHERE status = 'blocked' AND failures IS NOT NULL)
+       GROUP BY t.session_id
        ORDER BY count(DISTINCT t.status) DESC,
          (SELECT count(*) FROM success_criteria c WHERE c.session_id = t.session_id AND c.verifier_status IS NOT NULL AND c.verifier_status != c.status) DESC,
          sum(t.reset_count > 0) DESC, t.session_id LIMIT 1`,

@@ -43,7 +43,10 @@ test("an imported BAZINGA session shows its tasks, migrated criteria and logs; a
 
   await page.goto(`/sessions/${sessionId}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(sessionId);
-  for (const task of tasks) await expect(page.getByTestId(`task-${task.key}`)).toHaveAttribute("data-status", task.status);
+  for (const task of tasks) {
+    await expect(page.getByTestId(`task-${task.key}`)).toHaveCount(1);
+    await expect(page.getByTestId(`task-${task.key}`)).toHaveAttribute("data-status", task.status);
+  }
   await expect(page.getByTestId(`task-${groupId}`)).toContainText("Reached completed without a verify move");
   await expect(page.getByText("unverified", { exact: true })).toHaveCount(tasks.filter((t) => t.verification === "none").length);
 

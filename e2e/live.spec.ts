@@ -55,7 +55,11 @@ test("the approval inbox count goes up when a task is blocked, without a reload"
   await expect(count).toHaveAttribute("data-blocked", String(before + 1), { timeout: 2_000 });
   const ms = Date.now() - blockedAt;
   await expect(count).toContainText(`${before + 1} blocked tasks waiting`);
-  await expect(page.getByTestId(`approval-${id}-group_block`)).toContainText("smoke - login returns 500");
+  // Oldest first: with more blocked tasks than a page holds, the new one is on a later page.
+  const item = page.getByTestId(`approval-${id}-group_block`);
+  const more = page.getByRole("button", { name: /^Load more/ });
+  while ((await item.count()) === 0 && (await more.count()) > 0) await more.click();
+  await expect(item).toContainText("smoke - login returns 500");
   testInfo.annotations.push({ type: "inbox count updated after", description: `${ms} ms` });
   console.log(`[${testInfo.project.name}] inbox count updated ${ms} ms after the CLI exited`);
 });

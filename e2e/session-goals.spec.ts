@@ -166,7 +166,12 @@ test("a goal's merges are listed with both branches and the resulting commit", a
 
   await page.goto(`/sessions/${merge!.sessionId}/goals`);
   const extras = page.getByRole("region", { name: `Validation steps, branches, merges and evaluation history of goal ${merge!.goalId}` });
-  await extras.getByRole("button", { name: "Validation steps, branches, merges and evaluation history" }).click();
+  // A click that lands before React hydrated the button does nothing: click until the panel says it is open.
+  const toggle = extras.getByRole("button", { name: "Validation steps, branches, merges and evaluation history" });
+  await expect(async () => {
+    if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true", { timeout: 1_000 });
+  }).toPass();
   await expect(extras.getByRole("heading", { name: `Merges (${n})` })).toBeVisible();
   const item = extras.getByRole("listitem").filter({ hasText: merge!.result.slice(0, 12) });
   await expect(item).toContainText(`${merge!.fromName} @`);

@@ -4,13 +4,16 @@
 // first call after a build saves the compiled code beside the bundle (keyed to the build's size and
 // time, since V8 checks only the length) and every later call reuses it. An unwritable dist/ only
 // means no cache.
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import vm from "node:vm";
+//
+// No `import` of Node's modules: an ES module's import of a builtin builds its namespace by reading
+// every export, which loads the lazy ones too (node:fs's streams, node:module's source maps: ~20
+// internal modules a call never uses). process.getBuiltinModule returns the plain object.
+const fs = process.getBuiltinModule("node:fs");
+const path = process.getBuiltinModule("node:path");
+const vm = process.getBuiltinModule("node:vm");
+const { createRequire } = process.getBuiltinModule("node:module");
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const root = path.dirname(import.meta.dirname);
 const dist = path.join(root, "dist");
 const bundle = path.join(dist, "cli.cjs");
 if (!fs.existsSync(bundle)) {

@@ -61,6 +61,19 @@ describe("the bundled executable", () => {
     expect(caches(dir).map((file) => fs.statSync(path.join(dir, "dist", file)).mtimeMs)).toEqual(before);
   });
 
+  it("finds better-sqlite3's addon where npm hoisted it, beside the package instead of inside it", async () => {
+    // <install>/node_modules/proofgate/{bin,dist,db} with better-sqlite3 in <install>/node_modules.
+    const install = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-hoisted-"));
+    checkouts.push(install);
+    const dir = path.join(install, "node_modules", "proofgate");
+    for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+    fs.symlinkSync(path.join(ROOT, "node_modules", "better-sqlite3"), path.join(install, "node_modules", "better-sqlite3"));
+    expect(fs.existsSync(path.join(dir, "node_modules"))).toBe(false);
+    const db = path.join(install, "x.db");
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Hoisted")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    expect(JSON.parse(run(dir, "--db", db, "--json", "get-session", "s1").stdout)).toMatchObject({ session_id: "s1", mode: "simple" });
+  });
+
   it("replaces a damaged cache, and one left by an earlier build", async () => {
     const dir = checkout();
     const db = path.join(dir, "x.db");

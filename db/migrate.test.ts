@@ -65,6 +65,23 @@ describe("applyMigrations", () => {
     expect(sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()).toBeGreaterThan(50);
   });
 
+  it("decides from the journal alone when nothing is pending, and reads the SQL only when something is", () => {
+    // The same journal without the SQL files: an up-to-date database never needs them.
+    const journalOnly = path.join(dir, "journal-only");
+    fs.mkdirSync(path.join(journalOnly, "meta"), { recursive: true });
+    fs.copyFileSync(path.join(FOLDER, "meta", "_journal.json"), path.join(journalOnly, "meta", "_journal.json"));
+    const current = sqliteAt();
+    expect(applyMigrations(current, FOLDER)).toBe(JOURNAL.entries.length);
+    expect(applyMigrations(current, journalOnly)).toBe(0);
+    // An old database (first migration only) is behind the journal: it reads the files and applies the rest.
+    const old = sqliteAt(path.join(dir, "old.db"));
+    expect(applyMigrations(old, folderWith(1))).toBe(1);
+    expect(() => applyMigrations(old, journalOnly)).toThrow(/ENOENT|No file/);
+    expect(recorded(old)).toHaveLength(1);
+    expect(applyMigrations(old, FOLDER)).toBe(JOURNAL.entries.length - 1);
+    expect(recorded(old)).toEqual(readMigrationFiles({ migrationsFolder: FOLDER }).map((m) => ({ hash: m.hash, at: m.folderMillis })));
+  });
+
   it("rolls back everything, bookkeeping included, when a statement fails", () => {
     const sqlite = sqliteAt();
     const when = readMigrationFiles({ migrationsFolder: FOLDER }).at(-1)!.folderMillis + 1000;

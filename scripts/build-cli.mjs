@@ -1,6 +1,6 @@
 // Bundles the `proofgate` command line into dist/cli.cjs so each call starts in plain Node without
 // compiling TypeScript or resolving hundreds of package files: every pure-JS dependency is inlined
-// (better-sqlite3 is native and stays in node_modules; next is loaded by `serve` alone). CommonJS,
+// (better-sqlite3 too, but its native addon stays in node_modules; next is loaded by `serve` alone). CommonJS,
 // so bin/proofgate.mjs can run it from V8's code cache (Node 20 has no module compile cache), and
 // modules a call does not need (the other mode's stack, the routers it does not call, the demo
 // generator, password hashing, next) are behind dynamic imports that esbuild turns into lazy
@@ -23,6 +23,48 @@ import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
+/**
+ * commander requires node:child_process at load, for executable subcommands this CLI does not
+ * have; loading it pulls in net, dgram, streams and a dozen more internal modules (several ms of
+ * every call). Its uses are property reads (childProcess.spawn), so a proxy that requires the real
+ * module on the first read keeps the behaviour and drops the cost.
+ */
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "node:child_process", namespace: "lazy-builtin" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      loader: "js",
+      contents: `let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(args.path)}))[key], has: (_, key) => key in (real ??= require(${JSON.stringify(args.path)})) });`,
+    }));
+  },
+};
+
+/**
+ * better-sqlite3 finds its addon with the `bindings` package, which tries a dozen candidate paths,
+ * each a failed require(). The addon is where npm put better-sqlite3: beside this bundle's
+ * node_modules (dist/../node_modules/better-sqlite3/build/Release), or wherever node's resolution
+ * finds the package (an install that hoisted it elsewhere).
+ */
+const nativeAddon = {
+  name: "native-addon",
+  setup(b) {
+    b.onResolve({ filter: /^bindings$/ }, (args) => (/[\\/]node_modules[\\/]better-sqlite3[\\/]/.test(args.importer) ? { path: "bindings", namespace: "native-addon" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "native-addon" }, () => ({
+      loader: "js",
+      contents: `const path = require("node:path");
+module.exports = function bindings(name) {
+  try {
+    return require(path.join(__dirname, "..", "node_modules", "better-sqlite3", "build", "Release", name));
+  } catch (error) {
+    if (error.code !== "MODULE_NOT_FOUND") throw error;
+    return require(path.join(path.dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", name));
+  }
+};`,
+    }));
+  },
+};
+
 export async function buildCli() {
   await build({
     entryPoints: ["server/cli/entry.ts"],
@@ -31,11 +73,14 @@ export async function buildCli() {
     platform: "node",
     format: "cjs",
     target: "node20",
-    external: ["better-sqlite3", "next"],
+    // better-sqlite3's JavaScript is inlined too (its native addon is loaded from node_modules: see
+    // nativeAddon below); next is loaded by `serve` alone.
+    external: ["next", "better-sqlite3/package.json"],
     // Modules locate files beside themselves (migrations, the built dashboard): dist/cli.cjs.
     define: { "import.meta.url": "__pgImportMetaUrl" },
     banner: { js: 'const __pgImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     tsconfig: "tsconfig.json",
+    plugins: [lazyBuiltins, nativeAddon],
     // No comments or indentation: a smaller, ASCII-only file is read and decoded faster on every call.
     minifyWhitespace: true,
     sourcemap: "linked",

@@ -2,6 +2,7 @@
 // dashboard on http://localhost:${PORT:-3000}. The database is $PROOFGATE_DB or ./data/proofgate.db.
 import { spawnSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { nextStartArgs } from "./server-process.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 const run = (cmd, args) => {
@@ -13,6 +14,7 @@ if (!existsSync(".next/BUILD_ID") || !existsSync("dist/cli.mjs")) run("npm", ["r
 run(process.execPath, ["bin/proofgate.mjs", "demo", "--if-empty", "--sessions", process.env.PROOFGATE_DEMO_SESSIONS ?? "50"]);
 
 const port = process.env.PORT ?? "3000";
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], { stdio: "inherit" });
+// The server's V8 heap settings are in scripts/server-process.mjs (the bench starts it the same way).
+const server = spawn(process.execPath, nextStartArgs(port), { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { nextStartArgs } from "../../scripts/server-process.mjs";
 import { now, sleep } from "./stats";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -43,11 +44,12 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** The production server (`next start`, as scripts/start.mjs and the e2e server run it) on its own port and database. */
+/** The production server (`next start`, as scripts/start.mjs runs it) on its own port and database. */
 export async function startServer(db: string, port: number, profileDir?: string): Promise<Server> {
   // `next start` serves from this one process, which writes its profile when it exits.
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // The same node flags as `npm start` (scripts/start.mjs): the bench measures the server a user runs.
+  const child = spawn(process.execPath, [...profile, ...nextStartArgs(port, "127.0.0.1")], {
     cwd: ROOT,
     env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { subscribe } from "@/server/cli/sse";
 import { type BenchContext, callerOn, sample } from "../lib/context";
 import { HttpClient } from "../lib/http";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-process.mjs";
 import { proofgate, startServer, treeRssMb } from "../lib/proc";
 import { sleep, summarize } from "../lib/stats";
 
@@ -137,7 +138,7 @@ export async function measureMemory(ctx: BenchContext): Promise<void> {
       target: { stat: "p95", op: "<=", value: 200 },
       notes: [
         ...(errors.length ? [`${errors.length} requests failed (first: ${errors[0]}); the server's output is in its log in the run's folder`] : []),
-        `a fresh production server (${startRss.toFixed(0)} MB at start); ${connected} TCP connections open to it while measured; one sample after each round of 1,000 requests (8 in flight; reads of lists, sessions, boards, inbox, overview, logs, analytics; 10% writes)`,
+        `a fresh production server started as \`npm start\` starts it (node ${SERVER_NODE_FLAGS.join(" ")}), ${startRss.toFixed(0)} MB at start; ${connected} TCP connections open to it while measured; one sample after each round of 1,000 requests (8 in flight; reads of lists, sessions, boards, inbox, overview, logs, analytics; 10% writes)`,
       ],
     });
   } finally {

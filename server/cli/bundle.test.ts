@@ -32,33 +32,60 @@ function run(dir: string, ...args: string[]) {
 }
 
 describe("the bundled executable", () => {
-  it("saves its compiled code after the first call, keyed to the build, and runs the same from it", async () => {
+  it("saves its compiled code after a command's first call, keyed to the build and the command, and runs the same from it", async () => {
     const dir = checkout();
     const db = path.join(dir, "x.db");
     expect(caches(dir)).toEqual([]);
     expect(run(dir, "--db", db, "create-session", "s1", "simple", "Cache")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
     const { size, mtimeMs } = fs.statSync(path.join(dir, "dist", "cli.cjs"));
-    expect(caches(dir)).toEqual([expect.stringMatching(new RegExp(`^cli\\.cjs\\.${size}-${Math.trunc(mtimeMs)}-[0-9a-z]+\\.v8cache$`))]);
-    const saved = fs.readFileSync(path.join(dir, "dist", caches(dir)[0]!));
-    expect(saved.length).toBeGreaterThan(100_000);
+    const keyed = (command: string) => new RegExp(`^cli\\.cjs\\.${size}-${Math.trunc(mtimeMs)}-[0-9a-z]+-${command}\\.v8cache$`);
+    expect(caches(dir)).toEqual([expect.stringMatching(keyed("create-session"))]);
+    const created = fs.readFileSync(path.join(dir, "dist", caches(dir)[0]!));
+    expect(created.length).toBeGreaterThan(100_000);
 
-    // From the cache: same answers, and the cache is left as it is (accepted, not rewritten).
+    // Another command saves its own; from the caches: same answers, and each is left as it is (accepted, not rewritten).
     expect(run(dir, "--db", db, "--json", "get-session", "s1")).toMatchObject({ code: 0, stderr: "" });
+    expect(caches(dir).sort()).toEqual([expect.stringMatching(keyed("create-session")), expect.stringMatching(keyed("get-session"))]);
+    const read = caches(dir).find((f) => f.endsWith("-get-session.v8cache"))!;
+    const saved = fs.readFileSync(path.join(dir, "dist", read));
     expect(JSON.parse(run(dir, "--db", db, "--json", "get-session", "s1").stdout)).toMatchObject({ session_id: "s1", mode: "simple" });
     expect(run(dir, "--db", db, "get-session", "nope")).toMatchObject({ code: 3, stderr: 'proofgate: session "nope" does not exist\n' });
-    expect(fs.readFileSync(path.join(dir, "dist", caches(dir)[0]!)).equals(saved)).toBe(true);
+    expect(run(dir, "--db", db, "create-session", "s2", "simple", "Cache")).toMatchObject({ code: 0, stderr: "" });
+    expect(fs.readFileSync(path.join(dir, "dist", read)).equals(saved)).toBe(true);
+    expect(fs.readFileSync(path.join(dir, "dist", caches(dir).find((f) => f.endsWith("-create-session.v8cache"))!)).equals(created)).toBe(true);
+    expect(caches(dir)).toHaveLength(2);
   });
 
   it("keeps one cache per set of V8 flags, so alternating calls do not rewrite it each time", async () => {
     const dir = checkout();
     const db = path.join(dir, "x.db");
     expect(run(dir, "--db", db, "migrate").code).toBe(0);
-    const flagged = spawnSync(process.execPath, ["--stack-size=2000", path.join(dir, "bin", "proofgate.mjs"), "--db", db, "--json", "list-sessions"], { cwd: dir, encoding: "utf8" });
-    expect({ code: flagged.status, stdout: flagged.stdout, stderr: flagged.stderr }).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
-    expect(caches(dir)).toHaveLength(2);
+    const flagged = () => {
+      const result = spawnSync(process.execPath, ["--stack-size=2000", path.join(dir, "bin", "proofgate.mjs"), "--db", db, "--json", "list-sessions"], { cwd: dir, encoding: "utf8" });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    expect(flagged()).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
+    expect(run(dir, "--db", db, "--json", "list-sessions")).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
+    // migrate's, and list-sessions' under each set of flags.
+    expect(caches(dir).filter((f) => f.endsWith("-list-sessions.v8cache"))).toHaveLength(2);
+    expect(caches(dir)).toHaveLength(3);
     const before = caches(dir).map((file) => fs.statSync(path.join(dir, "dist", file)).mtimeMs);
+    expect(flagged()).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
     expect(run(dir, "--db", db, "--json", "list-sessions")).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
     expect(caches(dir).map((file) => fs.statSync(path.join(dir, "dist", file)).mtimeMs)).toEqual(before);
+  });
+
+  it("finds better-sqlite3's addon where npm hoisted it, beside the package instead of inside it", async () => {
+    // <install>/node_modules/proofgate/{bin,dist,db} with better-sqlite3 in <install>/node_modules.
+    const install = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-hoisted-"));
+    checkouts.push(install);
+    const dir = path.join(install, "node_modules", "proofgate");
+    for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+    fs.symlinkSync(path.join(ROOT, "node_modules", "better-sqlite3"), path.join(install, "node_modules", "better-sqlite3"));
+    expect(fs.existsSync(path.join(dir, "node_modules"))).toBe(false);
+    const db = path.join(install, "x.db");
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Hoisted")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    expect(JSON.parse(run(dir, "--db", db, "--json", "get-session", "s1").stdout)).toMatchObject({ session_id: "s1", mode: "simple" });
   });
 
   it("replaces a damaged cache, and one left by an earlier build", async () => {
@@ -67,16 +94,16 @@ describe("the bundled executable", () => {
     expect(run(dir, "--db", db, "migrate").code).toBe(0);
     const [first] = caches(dir);
     fs.writeFileSync(path.join(dir, "dist", first!), "not V8's code cache");
-    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Damaged")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    expect(run(dir, "--db", db, "migrate")).toMatchObject({ code: 0, stderr: "" });
     expect(caches(dir)).toEqual([first]);
     expect(fs.statSync(path.join(dir, "dist", first!)).size).toBeGreaterThan(100_000);
 
     // A rebuild (new modification time): the old cache is not used, and is removed.
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(dir, "dist", "cli.cjs"), later, later);
-    expect(run(dir, "--db", db, "--json", "get-session", "s1")).toMatchObject({ code: 0, stderr: "" });
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Rebuilt")).toMatchObject({ code: 0, stderr: "" });
     const rebuilt = fs.statSync(path.join(dir, "dist", "cli.cjs"));
-    expect(caches(dir)).toEqual([expect.stringMatching(new RegExp(`^cli\\.cjs\\.${rebuilt.size}-${Math.trunc(rebuilt.mtimeMs)}-[0-9a-z]+\\.v8cache$`))]);
+    expect(caches(dir)).toEqual([expect.stringMatching(new RegExp(`^cli\\.cjs\\.${rebuilt.size}-${Math.trunc(rebuilt.mtimeMs)}-[0-9a-z]+-create-session\\.v8cache$`))]);
     expect(caches(dir)).not.toEqual([first]);
   });
 });

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +37,8 @@ export function operatorCommands(program: Command, out: Output): void {
       const app = next({ dev: false, dir: root, hostname: options.host, port: options.port });
       await app.prepare();
       const handle = app.getRequestHandler();
+      // node:http (and the net, stream and crypto modules under it) loads only for `serve`, not on every call.
+      const http = process.getBuiltinModule("node:http");
       const server = http.createServer((req, res) => void handle(req, res));
       await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port, options.host, resolve));
       out.result({ url: `http://${options.host}:${options.port}`, database: file }, `Proofgate on http://${options.host}:${options.port} (database ${file})`);

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { analyticsRollupStatements, rebuildAnalyticsRollupsSql } from "@/db/enforcement";
 
 type Row<T extends SQLiteTable> = Partial<T["$inferInsert"]>;
 
@@ -58,3 +59,61 @@ export function createBulkWriter(sqlite: Database.Database) {
 }
 
 export type BulkWriter = ReturnType<typeof createBulkWriter>;
+
+/** The tables `rebuildAnalyticsRollupsSql()` counts again from history (it empties each one first). */
+function rebuiltTables(): string[] {
+  return rebuildAnalyticsRollupsSql().flatMap((statement) => {
+    const table = /^DELETE FROM "?(\w+)"?/i.exec(statement.trim())?.[1];
+    return table ? [table] : [];
+  });
+}
+
+/**
+ * The triggers of `analyticsRollupStatements()` that write a table the rebuild recounts: what a
+ * bulk load may leave out and count once at the end. The others (`blocked_at`, the identity rule)
+ * keep firing.
+ */
+export function rollupTriggerNames(): string[] {
+  const tables = rebuiltTables();
+  return analyticsRollupStatements().flatMap((statement) => {
+    const name = /^CREATE TRIGGER (?:IF NOT EXISTS )?"?(\w+)"?/i.exec(statement.trim())?.[1];
+    if (!name) return [];
+    const writesRollup = tables.some((table) => new RegExp(`\\b(?:INSERT INTO|UPDATE|DELETE FROM)\\s+"?${table}"?\\b`, "i").test(statement));
+    return writesRollup ? [name] : [];
+  });
+}
+
+/** Page cache for a bulk load (KiB): index pages stay in memory instead of being re-read and spilled. */
+const BULK_CACHE_KIB = 256 * 1024;
+
+/**
+ * Run `load` as ONE transaction without the analytics rollup triggers: they are dropped at its
+ * start, the rollups are counted once from the whole history (`rebuildAnalyticsRollupsSql()`) when
+ * `load` is done, and the triggers are re-created from their own text before the commit. Other
+ * connections never see the database without them (WAL readers see the state before the load, and
+ * writers wait for the commit), and a failure rolls the drop back with the rows. Every other
+ * trigger (immutability, the task machine, per-session counters) still fires on every row.
+ * Call `catchUpReasonKinds` after it: the rebuild restarts the reason classification.
+ */
+export function loadWithRollupsRebuilt<T>(sqlite: Database.Database, load: () => T): T {
+  const names = rollupTriggerNames();
+  const previousCache = sqlite.pragma("cache_size", { simple: true }) as number;
+  sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+  try {
+    return sqlite.transaction(() => {
+      const definitionOf = sqlite.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?");
+      const definitions = names.map((name) => {
+        const row = definitionOf.get(name);
+        if (!row) throw new Error(`the database has no trigger ${name}: it is not migrated to this version`);
+        return row.sql;
+      });
+      for (const name of names) sqlite.exec(`DROP TRIGGER "${name}"`);
+      const result = load();
+      for (const statement of rebuildAnalyticsRollupsSql()) sqlite.exec(statement);
+      for (const definition of definitions) sqlite.exec(definition);
+      return result;
+    })();
+  } finally {
+    sqlite.pragma(`cache_size = ${previousCache}`);
+  }
+}

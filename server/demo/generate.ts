@@ -5,7 +5,7 @@ import { type GateGoal, type GateTask, evaluateCompletion } from "@/server/domai
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ValidationError } from "@/server/domain/errors";
 import { catchUpReasonKinds } from "@/server/services/analytics/rollups";
-import { createBulkWriter } from "./bulk";
+import { createBulkWriter, loadWithRollupsRebuilt } from "./bulk";
 import { type SessionContext, demoActor, emit, tick } from "./context";
 import { type CriteriaOutcome, generateCriteria } from "./criteria";
 import { generateGoals } from "./goals";
@@ -21,8 +21,8 @@ export interface DemoOptions {
   now?: Date;
   /** Mean orchestration-log rows per session (default 100). */
   logsPerSession?: number;
-  /** Sessions per transaction (default 200). */
-  batchSize?: number;
+  /** Report progress every this many sessions (default 200). */
+  progressEvery?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -67,13 +67,14 @@ export function generateDemoData(db: Db, options: DemoOptions): DemoSummary {
   const countRows = (table: string) => (sqlite.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
   sqlite.transaction(() => generateGlobalConfig(w, countRows, new Date(now)))();
 
-  const batch = options.batchSize ?? 200;
-  for (let from = 0; from < count; from += batch) {
-    sqlite.transaction(() => {
-      for (let i = from; i < Math.min(count, from + batch); i++) generateSession(w, seed, i, now, options.logsPerSession ?? 100);
-    })();
-    options.onProgress?.(Math.min(count, from + batch), count);
-  }
+  // One transaction: the rollup triggers are left out and the rollups counted once at the end.
+  const every = options.progressEvery ?? 200;
+  loadWithRollupsRebuilt(sqlite, () => {
+    for (let i = 0; i < count; i++) {
+      generateSession(w, seed, i, now, options.logsPerSession ?? 100);
+      if ((i + 1) % every === 0 || i + 1 === count) options.onProgress?.(i + 1, count);
+    }
+  });
 
   // Classify the new completion checks' rejection reasons now, so the first analytics read need not.
   catchUpReasonKinds(db);

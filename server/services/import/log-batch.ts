@@ -5,12 +5,18 @@ import { requireLogWriter } from "../log/common";
 import { type LogValues, eventValues, interactionValues, reasoningValues } from "../log/log-row";
 import { BatchRow } from "../log/schemas";
 import { parseInput } from "../log/validate";
-import { loadSession } from "../session/load";
+import { NotFoundError } from "@/server/domain/errors";
 
 /** One row of an imported history: a log batch row (`log.batch`'s shape) with the time the source gives it. */
 export interface TimedRow {
   at: Date;
   row: BatchRow | Record<string, unknown>;
+}
+
+/** A row that already passed `BatchRow`'s check (the batcher checks each row as it arrives): not checked twice. */
+export interface CheckedTimedRow {
+  at: Date;
+  checked: BatchRow;
 }
 
 export interface TimedBatchResult {
@@ -24,10 +30,11 @@ export interface TimedBatchResult {
  * but every row keeps the time it happened, which an import must not lose. All or nothing: a
  * row that fails its check refuses the batch, naming `rows[i].field`.
  */
-export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: string; rows: readonly TimedRow[] }): TimedBatchResult {
+export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: string; rows: readonly (TimedRow | CheckedTimedRow)[] }): TimedBatchResult {
   requireLogWriter(ctx, "import logs");
-  const prepared = input.rows.map(({ at, row }): { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues } => {
-    const parsed = parseInput(BatchRow, row);
+  const prepared = input.rows.map((timed): { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues } => {
+    const at = timed.at;
+    const parsed = "checked" in timed ? timed.checked : parseInput(BatchRow, timed.row);
     switch (parsed.kind) {
       case "interaction":
         return { kind: "log", values: interactionValues(input.sessionId, at, parsed) };
@@ -40,7 +47,8 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
     }
   });
   return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+    // The session must exist (a prepared lookup: a batch is written per few dozen rows).
+    if (ctx.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(input.sessionId) === undefined) throw new NotFoundError("session", input.sessionId);
     const statements = batchStatements(ctx.db.$client);
     const ids: TimedBatchResult["ids"] = [];
     const logs = { count: 0, firstId: null as number | null, lastId: null as number | null, redacted: 0, duplicates: 0 };

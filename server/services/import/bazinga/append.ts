@@ -23,19 +23,20 @@ export interface AppendItem {
  * A row that fails its check is skipped alone, with the check's own words, before any write.
  */
 export class AppendBatcher {
-  private items: AppendItem[] = [];
+  private items: (AppendItem & { checked: BatchRow })[] = [];
 
   constructor(private readonly run: ImportRun) {}
 
   add(item: AppendItem): void {
+    let checked: BatchRow;
     try {
-      parseInput(BatchRowSchema, item.row);
+      checked = parseInput(BatchRowSchema, item.row);
     } catch (error) {
       this.run.tally.skip(item.entity, item.key, reasonOf(error));
       return;
     }
     if (this.items.length > 0 && (this.items[0]!.sessionId !== item.sessionId || this.items.length >= BATCH)) this.flush();
-    this.items.push(item);
+    this.items.push({ ...item, checked });
   }
 
   /** Write what is pending (call before a row that must be written on its own, and at the end). */
@@ -45,7 +46,7 @@ export class AppendBatcher {
     if (items.length === 0) return;
     try {
       const result = this.run.writer.row(() => {
-        const saved = importTimedLogBatch(at(this.run, items.at(-1)!.at), { sessionId: items[0]!.sessionId, rows: items.map((i) => ({ at: i.at, row: i.row as BatchRow })) });
+        const saved = importTimedLogBatch(at(this.run, items.at(-1)!.at), { sessionId: items[0]!.sessionId, rows: items.map((i) => ({ at: i.at, checked: i.checked })) });
         saved.ids.forEach((id, n) => this.run.book.put(items[n]!.recordKind, items[n]!.key, { targetId: id.id, sessionId: items[n]!.sessionId }, items[n]!.at));
         return saved;
       });
@@ -57,7 +58,7 @@ export class AppendBatcher {
     }
   }
 
-  private flushOne(item: AppendItem): void {
+  private flushOne(item: AppendItem & { checked: BatchRow }): void {
     this.items = [item];
     this.flush();
   }

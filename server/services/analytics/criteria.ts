@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { bucketSql, inRange } from "./filters";
 import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
-import { RATE_BINS, fillSeries, rate, rateBin } from "./shape";
+import { RATE_BINS, fillSeries, rate } from "./shape";
 
 export interface CriteriaRatePoint {
   /** Bucket start, epoch ms (UTC). */
@@ -34,12 +34,15 @@ export interface CriteriaFigures {
 
 export const TOP_CRITERIA = 10;
 
-/** Sessions with a required criterion, grouped by bucket and by how many were required and met. */
+/**
+ * Sessions with a required criterion per bucket and number required: how many, and their met
+ * criteria summed (integers, so both sources give the same rates to the last bit).
+ */
 interface SessionGroup {
   bucket: number;
   required: number;
-  met: number;
   sessions: number;
+  met: number;
 }
 
 /**
@@ -51,20 +54,19 @@ interface SessionGroup {
  * session's start.
  */
 export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures {
-  const groups = rollupsAnswer(f) ? groupsFromRollups(db, f) : groupsFromSessions(db, f);
-  // Summed in one order whichever table they came from, so both give the same figures to the last bit.
-  groups.sort((a, b) => a.bucket - b.bucket || a.required - b.required || a.met - b.met);
+  const rollups = rollupsAnswer(f);
+  const { groups, bins } = rollups ? fromRollups(db, f) : fromSessions(db, f);
+  // Summed in one order whichever table they came from.
+  groups.sort((a, b) => a.bucket - b.bucket || a.required - b.required);
   const byBucket = new Map<number, { bucket: number; sessions: number; required: number; met: number; rateSum: number }>();
-  const perBin = new Map<number, number>();
   for (const g of groups) {
     const b = byBucket.get(g.bucket) ?? { bucket: g.bucket, sessions: 0, required: 0, met: 0, rateSum: 0 };
     b.sessions += g.sessions;
     b.required += g.sessions * g.required;
-    b.met += g.sessions * g.met;
-    b.rateSum += (g.sessions * g.met) / g.required;
+    b.met += g.met;
+    // Σ over sessions of met / required, for the sessions that required this many.
+    b.rateSum += g.met / g.required;
     byBucket.set(g.bucket, b);
-    const bin = rateBin(g.met, g.required);
-    perBin.set(bin, (perBin.get(bin) ?? 0) + g.sessions);
   }
   const rows = [...byBucket.values()];
   const series = fillSeries(
@@ -73,6 +75,7 @@ export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures
     (b) => ({ bucket: b, sessions: 0, required: 0, met: 0, meanSessionRate: null, overallRate: null }),
   );
   const total = rows.reduce((t, r) => ({ sessions: t.sessions + r.sessions, required: t.required + r.required, met: t.met + r.met, rateSum: t.rateSum + r.rateSum }), { sessions: 0, required: 0, met: 0, rateSum: 0 });
+  const perBin = new Map(bins);
   return {
     sessions: total.sessions,
     required: total.required,
@@ -81,22 +84,37 @@ export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures
     overallRate: rate(total.met, total.required),
     distribution: RATE_BINS.map(({ bin, label }) => ({ bin, label, sessions: perBin.get(bin) ?? 0 })),
     series,
-    ...(rollupsAnswer(f) ? topCriteriaFromRollups(db, f) : topCriteria(db, f)),
+    ...(rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f)),
   };
 }
 
-function groupsFromSessions(db: DbOrTx, f: AnalyticsFilter): SessionGroup[] {
-  return db.all<SessionGroup>(sql`
-    SELECT ${bucketSql(sql`started_at`, f.bucket)} AS bucket, criteria_required AS required, criteria_required_met AS met, count(*) AS sessions
-    FROM sessions WHERE criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}
-    GROUP BY 1, 2, 3`);
+/** Rows as arrays: (kind 0: bucket, required, sessions, Σ met) and (kind 1: rate bin, sessions), in one statement. */
+function split(rows: [number, number, number, number | null, number | null][]): { groups: SessionGroup[]; bins: [number, number][] } {
+  const groups: SessionGroup[] = [];
+  const bins: [number, number][] = [];
+  for (const [kind, a, b, c, d] of rows) {
+    if (kind === 0) groups.push({ bucket: a, required: b, sessions: c ?? 0, met: d ?? 0 });
+    else bins.push([a, b]);
+  }
+  return { groups, bins };
 }
 
-function groupsFromRollups(db: DbOrTx, f: AnalyticsFilter): SessionGroup[] {
-  return db.all<SessionGroup>(sql`
-    SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, k2 AS required, k3 AS met, sum(n) AS sessions
-    FROM analytics_rollups WHERE ${rollupScope(["criteria"], f, [])}
-    GROUP BY 1, 2, 3 HAVING sum(n) > 0`);
+function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
+  const where = sql`criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
+  return split(
+    db.values(sql`
+    SELECT 0, ${bucketSql(sql`started_at`, f.bucket)}, criteria_required, count(*), sum(criteria_required_met) FROM sessions WHERE ${where} GROUP BY 2, 3
+    UNION ALL SELECT 1, min(10, criteria_required_met * 10 / criteria_required), count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`),
+  );
+}
+
+function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
+  const scope = rollupScope(["criteria"], f, []);
+  return split(
+    db.values(sql`
+    SELECT 0, ${bucketSql(sql`day`, f.bucket)}, k2, sum(n), sum(n * k3) FROM analytics_rollups WHERE ${scope} GROUP BY 2, 3 HAVING sum(n) > 0
+    UNION ALL SELECT 1, min(10, k3 * 10 / k2), sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`),
+  );
 }
 
 type TopCriteria = Pick<CriteriaFigures, "topBlocked" | "topFailed">;

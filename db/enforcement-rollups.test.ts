@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { rebuildAnalyticsRollupsSql } from "./enforcement";
 import { type Sqlite, addSession, freshSqlite, insertTask, setStatus, taskAt } from "./test-fixtures";
 
 const ROLLUP_COLUMNS = [
@@ -31,9 +32,25 @@ const RECOUNT = `
        AND (CASE WHEN c.verifier_status IS NULL THEN c.status ELSE c.verifier_status END) = 'met') AS criteria_required_met
   FROM sessions s ORDER BY s.id`;
 
+const ANALYTICS_ROWS = "SELECT figure, day, source, agent, model, k1, k2, k3, n, total FROM analytics_rollups WHERE n <> 0 OR total <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8";
+
+/** The analytics rollups as a recount from the tables would give them (counted, then rolled back). */
+function recountedAnalytics(sqlite: Sqlite): unknown[] {
+  sqlite.exec("SAVEPOINT recount");
+  try {
+    for (const statement of rebuildAnalyticsRollupsSql()) sqlite.exec(statement);
+    return sqlite.prepare(ANALYTICS_ROWS).all();
+  } finally {
+    sqlite.exec("ROLLBACK TO recount");
+    sqlite.exec("RELEASE recount");
+  }
+}
+
 function expectExact(sqlite: Sqlite, step: string) {
   const stored = sqlite.prepare(`SELECT id, ${ROLLUP_COLUMNS.join(", ")} FROM sessions ORDER BY id`).all();
   expect(stored, step).toEqual(sqlite.prepare(RECOUNT).all());
+  // The analytics rollups the triggers keep (criteria rates, blocked/failed criteria, unverified completions…).
+  expect(sqlite.prepare(ANALYTICS_ROWS).all(), `${step}: analytics rollups`).toEqual(recountedAnalytics(sqlite));
 }
 
 it("session rollups equal a recount after every step of a scripted sequence", () => {
@@ -106,6 +123,18 @@ it("session rollups equal a recount after every step of a scripted sequence", ()
   step("a required criterion made optional", () => {
     exec(`UPDATE success_criteria SET required_for_completion = 0 WHERE criterion = 'met required'`);
   });
+  step("sessions moved to another start day, with their criteria", () => {
+    exec(`UPDATE sessions SET started_at = started_at - 3 * 86400000 WHERE id IN ('a', 'b')`);
+    exec(`UPDATE success_criteria SET status = 'failed' WHERE criterion = 'observe criterion'`);
+  });
+  step("unverified completions re-attributed and re-dated", () => {
+    exec(`INSERT INTO sessions (id, enforcement, source, models) VALUES ('d', 'observe', 'demo', '{"developer": "model-x"}')`);
+    exec(`INSERT INTO tasks (session_id, key, title, status, verification, assignee) VALUES ('d', 'done', 't', 'completed', 'none', 'developer_2')`);
+    exec(`UPDATE tasks SET claimed_by = 'developer_4' WHERE session_id = 'd'`);
+    exec(`UPDATE tasks SET assignee = 'developer_3' WHERE session_id = 'b' AND key = 'imported_done'`);
+    exec(`UPDATE tasks SET completed_at = 86400000 * 20000 WHERE session_id = 'b' AND key = 'imported_done'`);
+    exec(`UPDATE tasks SET updated_at = 86400000 * 20001 WHERE session_id = 'b' AND key = 'imported_verified'`);
+  });
   step("a purge deletes a task in every status, criteria and a whole session", () => {
     exec("INSERT INTO purges (actor, reason) VALUES ('admin', 'cleanup')");
     const doomed = [["a", "todo"], ["a", "working"], ["a", "blocked"], ["a", "claimed"], ["a", "verified"], ["b", "imported_verified"], ["b", "imported_blocked"]];
@@ -119,5 +148,12 @@ it("session rollups equal a recount after every step of a scripted sequence", ()
 
   const totals = sqlite.prepare("SELECT sum(tasks_total) AS tasks, sum(criteria_total) AS criteria, sum(tasks_unverified) AS unverified FROM sessions").get();
   // The script did what it says (so the equalities above were not between zeros).
-  expect(totals).toEqual({ tasks: 5, criteria: 4, unverified: 1 });
+  expect(totals).toEqual({ tasks: 6, criteria: 4, unverified: 2 });
+  // And the analytics rollups of the figures read from current state were not all zeros either.
+  const figures = sqlite.prepare("SELECT figure, sum(n) AS n FROM analytics_rollups WHERE figure IN ('criteria', 'criterion_blocked', 'criterion_failed', 'unverified') GROUP BY 1 ORDER BY 1").all();
+  expect(figures).toEqual([
+    { figure: "criteria", n: 2 },
+    { figure: "criterion_failed", n: 1 },
+    { figure: "unverified", n: 2 },
+  ]);
 });

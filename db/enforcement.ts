@@ -245,11 +245,12 @@ export function enforcementMigrationSql(): string {
  * Values derived at write time so reads need no aggregation: `tasks.blocked_at` (when a blocked
  * task last entered `blocked`, the approvals inbox's order) and the `analytics_rollups` counters.
  * Each writer's transaction carries them, whoever writes (services, imports, the demo, raw SQL).
- * Also in migration 0004, which creates the rollup tables and rebuilds them for an existing
- * database (`analyticsRollupMigrationSql`).
+ * Every such trigger a migrated database has: those of migration 0004 (which creates the rollup
+ * tables, `analyticsRollupMigrationSql`) with the purge trigger as migration 0005 replaced it, then
+ * 0005's own (`sessionFigureRollupMigrationSql`).
  */
 export function analyticsRollupStatements(): string[] {
-  return [...blockedSince(), ...sessionIdentity(), ...analyticsRollups()];
+  return [...blockedSince(), ...sessionIdentity(), ...analyticsRollups(rebuildAnalyticsRollupsSql()), ...sessionFigureRollups()];
 }
 
 function blockedSince(): string[] {
@@ -320,8 +321,21 @@ interface RollupSource {
 /** Outcome of attempt `a`: its result's status, `running` while it has none. */
 const outcomeOf = (a: string) => `coalesce((SELECT r.status FROM attempt_results r WHERE r.attempt_id = ${a}.id), 'running')`;
 
+/** The figures migration 0004 counted. */
+const FIGURES_0004 = ["claim", "claimBlocked", "judged", "spell", "reset", "check", "attempt", "breakdown", "tokens"] as const;
+/** The figures migration 0005 added: the ones that counted sessions' current state at read time. */
+const FIGURES_0005 = ["criteria", "criterionFound", "unverified"] as const;
+type RollupFigure = (typeof FIGURES_0004)[number] | (typeof FIGURES_0005)[number];
+
+/** A criterion's finding: the verifier's when it gave one, else the claimant's (analytics' `topCriteria`). */
+const finding = (c: string) => `coalesce(${c}.verifier_status, ${c}.status)`;
+/** A task completed with no verification record (analytics' `unverifiedCompletionFigures`). */
+const completedUnverified = (t: string) => `(${t}.status = 'completed' AND ${t}.verification IS 'none')`;
+/** Whose work a task was: the claimant, else the assignee. */
+const workerOf = (t: string) => `coalesce(${t}.claimed_by, ${t}.assignee)`;
+
 /** Rows kept per day × source × agent × model: they answer any whole-day range and every filter. */
-export const ROLLUP_SOURCES: Record<"claim" | "claimBlocked" | "judged" | "spell" | "reset" | "check" | "attempt" | "breakdown" | "tokens", RollupSource> = {
+export const ROLLUP_SOURCES: Record<RollupFigure, RollupSource> = {
   // A claim row counts claims (n) and, in `total`, those of them a block judged.
   claim: {
     table: "task_transitions",
@@ -375,10 +389,32 @@ export const ROLLUP_SOURCES: Record<"claim" | "claimBlocked" | "judged" | "spell
     columns: (u) => `'tokens', ${daySql(`${u}.timestamp`)}, ${sourceOf(`${u}.session_id`)}, ${u}.agent_id, ${u}.model, ${u}.agent_type, NULL, NULL, 1, ${u}.tokens_estimated`,
     where: () => "1",
   },
+  // Sessions with a required criterion by (required, met) on the day they started: the rates, their
+  // distribution and the series are sums over these few rows.
+  criteria: {
+    table: "sessions",
+    columns: (s) => `'criteria', ${daySql(`${s}.started_at`)}, ${s}.source, NULL, NULL, NULL, ${s}.criteria_required, ${s}.criteria_required_met, 1, 0`,
+    where: (s) => `${s}.criteria_required > 0`,
+  },
+  // Criteria found blocked or failed, by text, on the day their session started.
+  criterionFound: {
+    table: "success_criteria",
+    columns: (c) => `'criterion_' || ${finding(c)}, ${daySql("s.started_at")}, s.source, NULL, NULL, ${c}.criterion, NULL, NULL, 1, 0`,
+    from: "sessions s",
+    where: (c) => `s.id = ${c}.session_id AND ${finding(c)} IN ('blocked', 'failed')`,
+  },
+  unverified: {
+    table: "tasks",
+    columns: (t) =>
+      `'unverified', ${daySql(`coalesce(${t}.completed_at, ${t}.updated_at)`)}, ${sourceOf(`${t}.session_id`)}, ${workerOf(t)}, ${modelOf(`${t}.session_id`, workerOf(t))}, NULL, NULL, NULL, 1, 0`,
+    where: completedUnverified,
+  },
 };
 
+/** A trigger's statement adding the rows of a figure for a row image (NEW, or OLD). */
+const addImageOf = (source: RollupSource, row: string) => addToRollups(`SELECT ${source.columns(row)}${source.from ? ` FROM ${source.from}` : ""} WHERE ${source.where(row)}`);
 /** A trigger's statement adding NEW's rows of a figure. */
-const addRowOf = (source: RollupSource) => addToRollups(`SELECT ${source.columns("NEW")}${source.from ? ` FROM ${source.from}` : ""} WHERE ${source.where("NEW")}`);
+const addRowOf = (source: RollupSource) => addImageOf(source, "NEW");
 
 /** Name the columns of a compound of rollup rows by an empty first SELECT (a trigger may not use WITH). */
 const rollupRows = (selects: string[]) =>
@@ -470,7 +506,8 @@ function rebuildAllTime(): string[] {
   ];
 }
 
-function analyticsRollups(): string[] {
+/** The triggers of migration 0004; the purge trigger runs `rebuild`. */
+function analyticsRollups(rebuild: string[]): string[] {
   const s = ROLLUP_SOURCES;
   const all = allTimeOnInsert();
   return [
@@ -482,18 +519,87 @@ function analyticsRollups(): string[] {
     trigger("attempt_results_rollup", "AFTER INSERT ON attempt_results", null, all.result),
     trigger("token_usage_rollup", "AFTER INSERT ON token_usage", null, addRowOf(s.tokens)),
     // A purge deletes history: count everything again from what is left.
-    trigger("purges_rollup_rebuild", "AFTER UPDATE OF finished_at ON purges", "NEW.finished_at IS NOT NULL", rebuildAnalyticsRollupsSql().join("\n  ")),
+    purgeRebuild(rebuild),
   ];
 }
 
-/** Every rollup counted again from the history tables (migration 0004, a purge). */
+const purgeRebuild = (rebuild: string[]) => trigger("purges_rollup_rebuild", "AFTER UPDATE OF finished_at ON purges", "NEW.finished_at IS NOT NULL", rebuild.join("\n  "));
+
+/** The rollups of `figures` counted again from the history tables. */
+function rebuildSql(figures: readonly RollupFigure[]): string[] {
+  return [
+    "DELETE FROM analytics_rollups;",
+    "DELETE FROM analytics_reason_kinds;",
+    "DELETE FROM analytics_rollup_state;",
+    ...figures.map((figure) => addEveryRowOf(ROLLUP_SOURCES[figure])),
+    ...rebuildAllTime(),
+  ];
+}
+
+/**
+ * Every rollup counted again from the history and current-state tables: after a purge (the
+ * trigger), or after writes made with the rollup triggers dropped (a bulk load). The tables it
+ * reads must be complete first, the per-session counters on `sessions` included.
+ */
 export function rebuildAnalyticsRollupsSql(): string[] {
-  return ["DELETE FROM analytics_rollups;", "DELETE FROM analytics_reason_kinds;", "DELETE FROM analytics_rollup_state;", ...Object.values(ROLLUP_SOURCES).map(addEveryRowOf), ...rebuildAllTime()];
+  return rebuildSql([...FIGURES_0004, ...FIGURES_0005]);
+}
+
+/** A trigger's statement taking the rows of a figure for a row image (OLD) away from the counters. */
+const subtractImageOf = (source: RollupSource, row: string) =>
+  addToRollups(
+    `SELECT figure, day, source, agent, model, k1, k2, k3, -n, -total FROM (${rollupRows([
+      `SELECT ${source.columns(row)}${source.from ? ` FROM ${source.from}` : ""} WHERE ${source.where(row)}`,
+    ])}) WHERE 1`,
+  );
+const changed = (columns: string[]) => `(${columns.map((c) => `NEW.${c} IS NOT OLD.${c}`).join(" OR ")})`;
+
+/**
+ * Migration 0005's triggers: the figures that read sessions, criteria and tasks as they are now
+ * (criteria rates, the most blocked/failed criteria, unverified completions) kept like the others.
+ * A row's old image is taken away and its new one added whenever a column the figure reads changes.
+ */
+function sessionFigureRollups(): string[] {
+  const s = ROLLUP_SOURCES;
+  // The criterion rows of session OLD/NEW (they count on the day their session started).
+  const sessionCriteria = (session: "OLD" | "NEW", sign: "" | "-") =>
+    addToRollups(
+      `SELECT 'criterion_' || ${finding("c")}, ${daySql(`${session}.started_at`)}, ${session}.source, NULL, NULL, c.criterion, NULL, NULL, ${sign}count(*), 0
+    FROM success_criteria c WHERE c.session_id = ${session}.id AND ${finding("c")} IN ('blocked', 'failed') GROUP BY ${finding("c")}, c.criterion`,
+    );
+  const sessionCriteriaColumns = ["started_at", "criteria_required", "criteria_required_met"];
+  const criterionColumns = ["status", "verifier_status"];
+  const taskColumns = ["status", "verification", "completed_at", "updated_at", "claimed_by", "assignee"];
+  return [
+    trigger("sessions_rollup_criteria_insert", "AFTER INSERT ON sessions", s.criteria.where("NEW"), addImageOf(s.criteria, "NEW")),
+    trigger(
+      "sessions_rollup_criteria_update",
+      `AFTER UPDATE OF ${sessionCriteriaColumns.join(", ")} ON sessions`,
+      `(${s.criteria.where("OLD")} OR ${s.criteria.where("NEW")}) AND ${changed(sessionCriteriaColumns)}`,
+      [subtractImageOf(s.criteria, "OLD"), addImageOf(s.criteria, "NEW")].join("\n  "),
+    ),
+    trigger("sessions_rollup_started_at", "AFTER UPDATE OF started_at ON sessions", changed(["started_at"]), [sessionCriteria("OLD", "-"), sessionCriteria("NEW", "")].join("\n  ")),
+    trigger("success_criteria_rollup_found_insert", "AFTER INSERT ON success_criteria", `${finding("NEW")} IN ('blocked', 'failed')`, addImageOf(s.criterionFound, "NEW")),
+    trigger(
+      "success_criteria_rollup_found_update",
+      `AFTER UPDATE OF ${criterionColumns.join(", ")} ON success_criteria`,
+      `${finding("OLD")} IS NOT ${finding("NEW")} AND (${finding("OLD")} IN ('blocked', 'failed') OR ${finding("NEW")} IN ('blocked', 'failed'))`,
+      [subtractImageOf(s.criterionFound, "OLD"), addImageOf(s.criterionFound, "NEW")].join("\n  "),
+    ),
+    trigger("tasks_rollup_unverified_insert", "AFTER INSERT ON tasks", completedUnverified("NEW"), addImageOf(s.unverified, "NEW")),
+    trigger(
+      "tasks_rollup_unverified_update",
+      `AFTER UPDATE OF ${taskColumns.join(", ")} ON tasks`,
+      `(${completedUnverified("OLD")} OR ${completedUnverified("NEW")}) AND ${changed(taskColumns)}`,
+      [subtractImageOf(s.unverified, "OLD"), addImageOf(s.unverified, "NEW")].join("\n  "),
+    ),
+  ];
 }
 
 /**
  * The hand-written tail of migration 0004 (after drizzle-kit's tables): `blocked_at` of every
- * blocked task set as the trigger keeps it, the triggers, and the rollups counted from history.
+ * blocked task set as the trigger keeps it, the triggers, and the rollups counted from history —
+ * of the figures 0004 had (`FIGURES_0004`), as it was committed.
  * `analytics/rollups.test.ts` fails if the committed file and this disagree.
  */
 export function analyticsRollupMigrationSql(): string {
@@ -501,7 +607,23 @@ export function analyticsRollupMigrationSql(): string {
     (SELECT tt.at FROM task_transitions tt WHERE tt.task_id = tasks.id AND tt.to_status = 'blocked' AND tt.from_status IS NOT 'blocked' ORDER BY tt.id DESC LIMIT 1),
     blocked_at, updated_at)
   WHERE status = 'blocked';`;
-  return ["-- From db/enforcement.ts analyticsRollupMigrationSql(). Do not edit by hand.", backfill, ...analyticsRollupStatements(), ...rebuildAnalyticsRollupsSql()].join(
+  const rebuild = rebuildSql(FIGURES_0004);
+  return ["-- From db/enforcement.ts analyticsRollupMigrationSql(). Do not edit by hand.", backfill, ...blockedSince(), ...sessionIdentity(), ...analyticsRollups(rebuild), ...rebuild].join(
     "\n--> statement-breakpoint\n",
   );
+}
+
+/**
+ * The hand-written tail of migration 0005: the triggers of the figures it adds, the purge trigger
+ * replaced by one that recounts them too, and their rows counted from the ledger as it is.
+ * `analytics/rollups.test.ts` fails if the committed file and this disagree.
+ */
+export function sessionFigureRollupMigrationSql(): string {
+  return [
+    "-- From db/enforcement.ts sessionFigureRollupMigrationSql(). Do not edit by hand.",
+    ...sessionFigureRollups(),
+    "DROP TRIGGER purges_rollup_rebuild;",
+    purgeRebuild(rebuildAnalyticsRollupsSql()),
+    ...FIGURES_0005.map((figure) => addEveryRowOf(ROLLUP_SOURCES[figure])),
+  ].join("\n--> statement-breakpoint\n");
 }

@@ -1,15 +1,25 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { memo, useState } from "react";
 import type { Bucket } from "@/server/services/analytics/schemas";
 import { Button } from "@/app/ui/button";
 import { EmptyState } from "@/app/ui/states";
 import { csvFileName } from "./csv";
-import { FigureChart } from "./figure-chart";
 import type { Block, Section, Stat } from "./section-kit";
 import { type Table, formatCell, tableCsv } from "./table";
 
 type SectionProps = { section: Section; notes: string[]; bucket: Bucket; fileTag: string };
+
+/**
+ * The charts (Recharts: two thirds of this page's JavaScript) load after the page is interactive, so
+ * the figures' numbers show and hydrate without waiting for that code. Charts draw nothing on the
+ * server anyway (they measure their box in the browser); the placeholder keeps their height.
+ */
+const FigureChart = dynamic(() => import("./figure-chart").then((m) => m.FigureChart), {
+  ssr: false,
+  loading: () => <div aria-hidden="true" className="h-[240px] rounded-md bg-zinc-50 dark:bg-zinc-950" />,
+});
 
 /**
  * Whether a section would render the same. Every live refetch brings a new answer (its timings

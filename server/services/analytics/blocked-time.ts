@@ -39,9 +39,11 @@ function endedSpells(f: AnalyticsFilter): SQL {
 /** Time spent blocked and resets, across sessions. */
 export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeFigures {
   // One pass pairs the spells; both groupings read it.
-  const grouped = db.all<{ kind: "seconds" | "resets"; n: number; count: number; ms: number | null }>(
-    rollupsAnswer(f)
-      ? sql`
+  // Rows as arrays (kind, n, count, ms): one per distinct second spent blocked, thousands of them.
+  const grouped = db
+    .values<["seconds" | "resets", number, number, number | null]>(
+      rollupsAnswer(f)
+        ? sql`
     SELECT 'seconds' AS kind, k2 AS n, sum(n) AS count, sum(total) AS ms FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "spell_all" : "spell"], f, ["agent", "model"])} GROUP BY k2 HAVING count > 0
     UNION ALL
     ${
@@ -56,7 +58,8 @@ export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeF
     SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
     UNION ALL
     SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`,
-  );
+    )
+    .map(([kind, n, count, ms]) => ({ kind, n, count, ms }));
   const seconds = grouped.filter((g) => g.kind === "seconds").map((g) => ({ seconds: g.n, count: g.count, ms: g.ms ?? 0 }));
   const perTask = grouped
     .filter((g) => g.kind === "resets")

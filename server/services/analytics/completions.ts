@@ -16,16 +16,21 @@ export interface UnverifiedCompletionFigures {
 /**
  * Completions nobody verified, by session source. Time: when the task was completed (its last
  * update when the orchestrator did not say). Agent: whose work it was — the claimant, else the
- * assignee — and model: that agent's, as its session recorded it.
+ * assignee — and model: that agent's, as its session recorded it. From the rollups (per day ×
+ * source × agent × model) when they answer the filter, else from the tasks.
  */
 export function unverifiedCompletionFigures(db: DbOrTx, f: AnalyticsFilter): UnverifiedCompletionFigures {
   const agent = sql`coalesce(t.claimed_by, t.assignee)`;
-  const rows = db.all<{ source: (typeof SESSION_SOURCES)[number]; count: number }>(sql`
+  const rows = db.all<{ source: (typeof SESSION_SOURCES)[number]; count: number }>(
+    rollupsAnswer(f)
+      ? sql`SELECT source, sum(n) AS count FROM analytics_rollups WHERE ${rollupScope(["unverified"], f, ["agent", "model"])} GROUP BY 1`
+      : sql`
     SELECT s.source AS source, count(*) AS count FROM tasks t JOIN sessions s ON s.id = t.session_id
     WHERE t.status = 'completed' AND t.verification = 'none'
       AND ${inRange(sql`coalesce(t.completed_at, t.updated_at)`, f)} AND ${equalsIfSet(agent, f.agent)} AND ${equalsIfSet(sql`s.source`, f.source)}
       AND ${f.model === null ? sql`1` : sql`${sessionModelOf(sql`s.models`, agent)} = ${f.model}`}
-    GROUP BY 1`);
+    GROUP BY 1`,
+  );
   const bySource = new Map(rows.map((r) => [r.source, r.count]));
   return {
     count: rows.reduce((n, r) => n + r.count, 0),

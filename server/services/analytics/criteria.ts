@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bucketSql, inRange } from "./filters";
+import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
 import { RATE_BINS, fillSeries, rate } from "./shape";
 
@@ -34,28 +35,47 @@ export interface CriteriaFigures {
 export const TOP_CRITERIA = 10;
 
 /**
- * Criteria completion rate (required met / required) per session, from the per-session rollups the
- * triggers keep on `sessions` — so it costs one pass over sessions, never a count of criteria. A
- * criterion counts as met when the verifier found it met, or when only the claimant reported it met.
- * Criteria carry no time of their own: the range and the buckets use the session's start.
+ * Sessions with a required criterion per bucket and number required: how many, and their met
+ * criteria summed (integers, so both sources give the same rates to the last bit).
+ */
+interface SessionGroup {
+  bucket: number;
+  required: number;
+  sessions: number;
+  met: number;
+}
+
+/**
+ * Criteria completion rate (required met / required) per session, from the per-session counters
+ * the triggers keep on `sessions`; read from the rollups (sessions counted per start day × source ×
+ * required × met, a few thousand rows for any number of sessions) when they answer the filter, else
+ * from `sessions`. A criterion counts as met when the verifier found it met, or when only the
+ * claimant reported it met. Criteria carry no time of their own: the range and the buckets use the
+ * session's start.
  */
 export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures {
-  const where = sql`criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
-  const bucket = bucketSql(sql`started_at`, f.bucket);
-  const rows = db.all<{ bucket: number; sessions: number; required: number; met: number; rateSum: number }>(sql`
-    SELECT ${bucket} AS bucket, count(*) AS sessions, sum(criteria_required) AS required, sum(criteria_required_met) AS met,
-           sum(1.0 * criteria_required_met / criteria_required) AS rateSum
-    FROM sessions WHERE ${where} GROUP BY 1`);
-  const bins = db.all<{ bin: number; sessions: number }>(sql`
-    SELECT min(10, criteria_required_met * 10 / criteria_required) AS bin, count(*) AS sessions FROM sessions WHERE ${where} GROUP BY 1`);
-
+  const rollups = rollupsAnswer(f);
+  const { groups, bins } = rollups ? fromRollups(db, f) : fromSessions(db, f);
+  // Summed in one order whichever table they came from.
+  groups.sort((a, b) => a.bucket - b.bucket || a.required - b.required);
+  const byBucket = new Map<number, { bucket: number; sessions: number; required: number; met: number; rateSum: number }>();
+  for (const g of groups) {
+    const b = byBucket.get(g.bucket) ?? { bucket: g.bucket, sessions: 0, required: 0, met: 0, rateSum: 0 };
+    b.sessions += g.sessions;
+    b.required += g.sessions * g.required;
+    b.met += g.met;
+    // Σ over sessions of met / required, for the sessions that required this many.
+    b.rateSum += g.met / g.required;
+    byBucket.set(g.bucket, b);
+  }
+  const rows = [...byBucket.values()];
   const series = fillSeries(
     rows.map((r) => ({ bucket: r.bucket, sessions: r.sessions, required: r.required, met: r.met, meanSessionRate: rate(r.rateSum, r.sessions), overallRate: rate(r.met, r.required) })),
     f.bucket,
     (b) => ({ bucket: b, sessions: 0, required: 0, met: 0, meanSessionRate: null, overallRate: null }),
   );
   const total = rows.reduce((t, r) => ({ sessions: t.sessions + r.sessions, required: t.required + r.required, met: t.met + r.met, rateSum: t.rateSum + r.rateSum }), { sessions: 0, required: 0, met: 0, rateSum: 0 });
-  const perBin = new Map(bins.map((b) => [b.bin, b.sessions]));
+  const perBin = new Map(bins);
   return {
     sessions: total.sessions,
     required: total.required,
@@ -64,21 +84,67 @@ export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures
     overallRate: rate(total.met, total.required),
     distribution: RATE_BINS.map(({ bin, label }) => ({ bin, label, sessions: perBin.get(bin) ?? 0 })),
     series,
-    ...topCriteria(db, f),
+    ...(rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f)),
   };
 }
 
-function topCriteria(db: DbOrTx, f: AnalyticsFilter): Pick<CriteriaFigures, "topBlocked" | "topFailed"> {
+/** Rows as arrays: (kind 0: bucket, required, sessions, Σ met) and (kind 1: rate bin, sessions), in one statement. */
+function split(rows: [number, number, number, number | null, number | null][]): { groups: SessionGroup[]; bins: [number, number][] } {
+  const groups: SessionGroup[] = [];
+  const bins: [number, number][] = [];
+  for (const [kind, a, b, c, d] of rows) {
+    if (kind === 0) groups.push({ bucket: a, required: b, sessions: c ?? 0, met: d ?? 0 });
+    else bins.push([a, b]);
+  }
+  return { groups, bins };
+}
+
+function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
+  const where = sql`criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
+  return split(
+    db.values(sql`
+    SELECT 0, ${bucketSql(sql`started_at`, f.bucket)}, criteria_required, count(*), sum(criteria_required_met) FROM sessions WHERE ${where} GROUP BY 2, 3
+    UNION ALL SELECT 1, min(10, criteria_required_met * 10 / criteria_required), count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`),
+  );
+}
+
+function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
+  const scope = rollupScope(["criteria"], f, []);
+  return split(
+    db.values(sql`
+    SELECT 0, ${bucketSql(sql`day`, f.bucket)}, k2, sum(n), sum(n * k3) FROM analytics_rollups WHERE ${scope} GROUP BY 2, 3 HAVING sum(n) > 0
+    UNION ALL SELECT 1, min(10, k3 * 10 / k2), sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`),
+  );
+}
+
+type TopCriteria = Pick<CriteriaFigures, "topBlocked" | "topFailed">;
+
+function top(rows: { status: string; criterion: string; count: number }[]): TopCriteria {
+  const of = (status: "blocked" | "failed") => rows.filter((r) => r.status === status).slice(0, TOP_CRITERIA).map(({ criterion, count }) => ({ criterion, count }));
+  return { topBlocked: of("blocked"), topFailed: of("failed") };
+}
+
+function topCriteria(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
   const sessionFilter =
     f.source === null && f.from === null && f.to === null
       ? sql`1`
       : sql`c.session_id IN (SELECT id FROM sessions WHERE ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)})`;
-  const rows = db.all<{ status: "blocked" | "failed"; criterion: string; count: number }>(sql`
+  return top(
+    db.all<{ status: "blocked" | "failed"; criterion: string; count: number }>(sql`
     SELECT coalesce(c.verifier_status, c.status) AS status, c.criterion AS criterion, count(*) AS count
     FROM success_criteria c
     WHERE (c.status IN ('blocked', 'failed') OR c.verifier_status IN ('blocked', 'failed'))
       AND coalesce(c.verifier_status, c.status) IN ('blocked', 'failed') AND ${sessionFilter}
-    GROUP BY 1, 2 ORDER BY 3 DESC, 2 ASC`);
-  const top = (status: "blocked" | "failed") => rows.filter((r) => r.status === status).slice(0, TOP_CRITERIA).map(({ criterion, count }) => ({ criterion, count }));
-  return { topBlocked: top("blocked"), topFailed: top("failed") };
+    GROUP BY 1, 2 ORDER BY 3 DESC, 2 ASC`),
+  );
+}
+
+/** The same from the rollups: criteria found blocked / failed per text, on their session's start day. */
+function topCriteriaFromRollups(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
+  return top(
+    db.all<{ status: string; criterion: string; count: number }>(sql`
+    SELECT substr(figure, 11) AS status, k1 AS criterion, sum(n) AS count
+    FROM analytics_rollups WHERE ${rollupScope(["criterion_blocked", "criterion_failed"], f, [])}
+    GROUP BY figure, k1 HAVING sum(n) > 0 ORDER BY 3 DESC, 2 ASC`),
+  );
 }

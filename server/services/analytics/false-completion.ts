@@ -4,7 +4,7 @@ import { bucketSql, equalsIfSet, sessionModelOf } from "./filters";
 import { claims, judgedClaims } from "./judged-claims";
 import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
-import { claimRatesBy, fillSeries, rate } from "./shape";
+import { type ClaimCounts, claimRatesBy, fillSeries, rate } from "./shape";
 
 export interface ClaimRate {
   claims: number;
@@ -31,21 +31,31 @@ interface Row {
   blocked: number;
 }
 
+/** Claims and the blocked among them, grouped three ways. */
+interface Groups {
+  byAgent: (ClaimCounts & { key: string })[];
+  byModel: (ClaimCounts & { key: string | null })[];
+  byBucket: (ClaimCounts & { key: number })[];
+}
+
 /**
  * False-completion rate: claims later blocked ÷ claims, by agent, by model and over time. A claim
  * belongs to the bucket of its own time (not its judgment's), so a bucket's rate is about the claims
  * made in it. Counted per session first, then each session's count is given its recorded model.
  */
 export function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): FalseCompletionFigures {
-  return shapeFalseCompletion(rollupsAnswer(f) ? fromRollups(db, f) : fromHistory(db, f), f);
+  return shapeFalseCompletion(rollupsAnswer(f) ? fromRollups(db, f) : groupRows(fromHistory(db, f)), f);
 }
 
-function fromRollups(db: DbOrTx, f: AnalyticsFilter): Row[] {
-  return db.all<Row>(sql`
-    SELECT agent, model, ${bucketSql(sql`day`, f.bucket)} AS bucket,
-           sum(n) AS claims, sum(total) AS blocked
-    FROM analytics_rollups WHERE ${rollupScope(["claim"], f, ["agent", "model"])}
-    GROUP BY 1, 2, 3 HAVING claims > 0`);
+/** Each grouping summed by SQL from the rollups: a few dozen rows, not one per agent × model × day. */
+function fromRollups(db: DbOrTx, f: AnalyticsFilter): Groups {
+  const scope = rollupScope(["claim"], f, ["agent", "model"]);
+  const rows = db.values<["agent" | "model" | "bucket", string | number | null, number, number]>(sql`
+    SELECT 'agent', agent, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
+    UNION ALL SELECT 'model', model, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
+    UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`);
+  const of = <K,>(by: string) => rows.filter((r) => r[0] === by).map(([, key, claims, blocked]) => ({ key: key as K, claims, blocked }));
+  return { byAgent: of<string>("agent"), byModel: of<string | null>("model"), byBucket: of<number>("bucket") };
 }
 
 function fromHistory(db: DbOrTx, f: AnalyticsFilter): Row[] {
@@ -67,21 +77,27 @@ function fromHistory(db: DbOrTx, f: AnalyticsFilter): Row[] {
     GROUP BY 1, 2, 3`);
 }
 
-function shapeFalseCompletion(rows: Row[], f: AnalyticsFilter): FalseCompletionFigures {
-  const total = claimRatesBy(rows, () => "all")[0] ?? { claims: 0, blocked: 0, rate: null };
+function groupRows(rows: Row[]): Groups {
+  const strip = <K,>({ key, claims, blocked }: ClaimCounts & { key: K }) => ({ key, claims, blocked });
+  return { byAgent: claimRatesBy(rows, (r) => r.agent).map(strip), byModel: claimRatesBy(rows, (r) => r.model).map(strip), byBucket: claimRatesBy(rows, (r) => r.bucket).map(strip) };
+}
+
+function shapeFalseCompletion(groups: Groups, f: AnalyticsFilter): FalseCompletionFigures {
+  const total = groups.byBucket.reduce((t, g) => ({ claims: t.claims + g.claims, blocked: t.blocked + g.blocked }), { claims: 0, blocked: 0 });
   const byMost = (a: ClaimRate, b: ClaimRate) => b.claims - a.claims;
+  const withRate = <T extends ClaimCounts>(g: T) => ({ ...g, rate: rate(g.blocked, g.claims) });
   return {
     claims: total.claims,
     blocked: total.blocked,
     rate: rate(total.blocked, total.claims),
-    byAgent: claimRatesBy(rows, (r) => r.agent)
-      .map(({ key, ...counts }) => ({ agent: key, ...counts }))
+    byAgent: groups.byAgent
+      .map(({ key, ...counts }) => withRate({ agent: key, ...counts }))
       .sort((a, b) => byMost(a, b) || a.agent.localeCompare(b.agent)),
-    byModel: claimRatesBy(rows, (r) => r.model)
-      .map(({ key, ...counts }) => ({ model: key, ...counts }))
+    byModel: groups.byModel
+      .map(({ key, ...counts }) => withRate({ model: key, ...counts }))
       .sort((a, b) => byMost(a, b) || (a.model ?? "\uffff").localeCompare(b.model ?? "\uffff")),
     series: fillSeries(
-      claimRatesBy(rows, (r) => r.bucket).map(({ key, ...counts }) => ({ bucket: key, ...counts })),
+      groups.byBucket.map(({ key, ...counts }) => withRate({ bucket: key, ...counts })),
       f.bucket,
       (bucket) => ({ bucket, claims: 0, blocked: 0, rate: null }),
     ),

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { analyticsRollupMigrationSql, rebuildAnalyticsRollupsSql } from "@/db/enforcement";
+import { analyticsRollupMigrationSql, rebuildAnalyticsRollupsSql, sessionFigureRollupMigrationSql } from "@/db/enforcement";
 import { type Fixture, rows, setup } from "@/server/api/test-helpers";
 import { generateDemoData } from "@/server/demo/generate";
 import { type AnalyticsOverview, analyticsOverview } from "./overview";
@@ -15,12 +15,15 @@ import { catchUpReasonKinds, reasonKindsThrough } from "./rollups";
 import type { AnalyticsInput } from "./schemas";
 import { DAY_MS, MONDAY, buildScenario } from "./test-scenario";
 
-const MIGRATION = fileURLToPath(new URL("../../../db/migrations/0004_analytics_rollups.sql", import.meta.url));
+const migration = (file: string) => fs.readFileSync(fileURLToPath(new URL(`../../../db/migrations/${file}`, import.meta.url)), "utf8");
 
-describe("migration 0004", () => {
-  it("ends with what db/enforcement.ts generates (analyticsRollupMigrationSql)", () => {
-    const committed = fs.readFileSync(MIGRATION, "utf8");
-    expect(committed.endsWith(`--> statement-breakpoint\n${analyticsRollupMigrationSql()}\n`)).toBe(true);
+describe("migrations 0004 and 0005", () => {
+  it("0004 ends with what db/enforcement.ts generates (analyticsRollupMigrationSql)", () => {
+    expect(migration("0004_analytics_rollups.sql").endsWith(`--> statement-breakpoint\n${analyticsRollupMigrationSql()}\n`)).toBe(true);
+  });
+
+  it("0005 ends with what db/enforcement.ts generates (sessionFigureRollupMigrationSql)", () => {
+    expect(migration("0005_session_figure_rollups.sql").endsWith(`--> statement-breakpoint\n${sessionFigureRollupMigrationSql()}\n`)).toBe(true);
   });
 });
 
@@ -64,6 +67,10 @@ describe("figures from the rollups equal the history's", () => {
     expect(o.goalAttempts.breakdowns).toBeGreaterThan(0);
     expect(o.completionChecks.topReasons.length).toBeGreaterThan(2);
     expect(o.tokens.tokens).toBeGreaterThan(0);
+    expect(o.criteria.sessions).toBeGreaterThan(3);
+    expect(o.criteria.topBlocked.length).toBeGreaterThan(0);
+    expect(o.criteria.topFailed.length).toBeGreaterThan(0);
+    expect(o.unverifiedCompletions.count).toBeGreaterThan(0);
   });
 
   it.each<[string, AnalyticsInput]>([

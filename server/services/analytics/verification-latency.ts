@@ -20,15 +20,16 @@ export interface VerificationLatencyFigures {
  */
 export function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter): VerificationLatencyFigures {
   const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
-  const rows = db.all<{ move: "verify" | "block"; seconds: number; count: number }>(
+  // Rows as arrays: one per distinct second waited, thousands of them.
+  const rows = db.values<["verify" | "block", number, number]>(
     rollupsAnswer(f)
-      ? sql`SELECT k1 AS move, k2 AS seconds, sum(n) AS count FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "judged_all" : "judged"], f, ["agent", "model"])} GROUP BY 1, 2 HAVING count > 0`
+      ? sql`SELECT k1, k2, sum(n) FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "judged_all" : "judged"], f, ["agent", "model"])} GROUP BY 1, 2 HAVING sum(n) > 0`
       : sql`
-    SELECT move, (judged_at - claimed_at) / 1000 AS seconds, count(*) AS count
+    SELECT move, (judged_at - claimed_at) / 1000, count(*)
     FROM (${judgedClaims(f)}) AS judged
     WHERE ${modelFilter}
     GROUP BY 1, 2`,
   );
-  const histogram = (move?: "verify" | "block") => rows.filter((r) => move === undefined || r.move === move).map((r) => ({ value: r.seconds * 1000, count: r.count }));
+  const histogram = (move?: "verify" | "block") => rows.filter((r) => move === undefined || r[0] === move).map(([, seconds, count]) => ({ value: seconds * 1000, count }));
   return { all: percentilesOfHistogram(histogram()), verified: percentilesOfHistogram(histogram("verify")), blocked: percentilesOfHistogram(histogram("block")) };
 }

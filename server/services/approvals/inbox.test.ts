@@ -210,6 +210,22 @@ it("finds blocked tasks through the partial index that holds only them, for the 
   }
 });
 
+it("reads one session's blocked tasks through its (session, status) index, not through every blocked task", async () => {
+  const f = await world();
+  const sessionId = rows<{ id: string }>(f.db, "SELECT session_id AS id FROM tasks WHERE status = 'blocked' LIMIT 1")[0]!.id;
+  const prepare = vi.spyOn(f.db.$client, "prepare");
+  const page = await f.as("viewer").task.inbox({ sessionId });
+  const statements = [...new Set(prepare.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes("'blocked'") && /from "tasks"/i.test(sql)))];
+  prepare.mockRestore();
+  expect(page.items.length).toBeGreaterThan(0);
+  expect(statements.length).toBeGreaterThan(0);
+  for (const sql of statements) {
+    const nulls = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
+    const plan = rows<{ detail: string }>(f.db, `explain query plan ${sql}`, ...nulls).map((r) => r.detail);
+    expect(plan.join("\n")).toMatch(/USING (COVERING )?INDEX tasks_session_id_status_idx \(session_id=\? AND status=\?\)/);
+  }
+});
+
 it("keeps a verified task out of the inbox", async () => {
   const f = setup();
   await f.as("orchestrator").session.create({ id: "s1" });

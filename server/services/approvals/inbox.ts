@@ -73,8 +73,9 @@ function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
   for (const flag of [1, 0] as const) {
     if (order.length >= want || (cursor && flag > cursor[0])) continue;
     const after = cursor && cursor[0] === flag ? sql`AND (blocked_at > ${cursor[1]} OR (blocked_at = ${cursor[1]} AND id > ${cursor[2]}))` : sql``;
-    // One session's few blocked tasks come from its (session, status) index; across sessions, the inbox index.
-    const from = input.sessionId !== undefined ? sql`"tasks"` : sql`"tasks" INDEXED BY tasks_inbox_idx`;
+    // One session's few blocked tasks come from its (session, status) index (named: left to itself,
+    // SQLite walks the inbox index through every blocked task of every session); across sessions, the inbox index.
+    const from = input.sessionId !== undefined ? sql`"tasks" INDEXED BY tasks_session_id_status_idx` : sql`"tasks" INDEXED BY tasks_inbox_idx`;
     const session = input.sessionId !== undefined ? sql`AND session_id = ${input.sessionId}` : sql``;
     order.push(
       ...db.all<Ordered>(sql`

@@ -81,6 +81,16 @@ describe("request bodies", () => {
     });
     const streamed = await refused("log.interaction", stream);
     expect(streamed.status).toBe(413);
+    // A declared length over the limit is refused before any of the body is read.
+    const announced = await refused("log.interaction", body, { "content-length": String(Buffer.byteLength(body)) });
+    expect(announced.status).toBe(413);
+    expect(announced.error?.data.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("takes a body whose declared length is within the limit as HTTP framed it", async () => {
+    const body = JSON.stringify({ json: { sessionId: "s1", agentType: "a", content: "declared" } });
+    const ok = await post("log.interaction", body, { "content-length": String(Buffer.byteLength(body)) });
+    expect(ok.status).toBe(200);
   });
 
   it("accepts a body just under the limit when the procedure's own limits allow it", async () => {

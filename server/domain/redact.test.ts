@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactJson, redactSecrets } from "./redact";
+import { MAY_HOLD_SECRET, applyRules, redactJson, redactSecrets } from "./redact";
 
 // Built from pieces so that no complete secret-shaped literal sits in the source for scanners to flag.
 const openaiKey = "sk-" + "proj-" + "Ab12Cd34Ef56Gh78Ij90KlMn";
@@ -151,6 +151,30 @@ describe("redactSecrets: idempotent", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("redactSecrets: the quick check", () => {
+  const secrets = [openaiKey, legacyOpenaiKey, anthropicKey, ...githubTokens, githubPat, awsKeyId, awsSessionKeyId, `AWS_SECRET_ACCESS_KEY=${awsSecret}`, `Authorization: Bearer ${jwt}`, pem(""), pem("EC "), "DB_PASSWORD=x", "passwd: y", 'client_secret: "a b"', "apiKey=z", "API-KEY=q", "GITHUB_TOKEN=t"];
+
+  it.each(secrets)("lets every kind of secret through to the rules: %j", (secret) => {
+    expect(MAY_HOLD_SECRET.test(`before ${secret} after`)).toBe(true);
+    expect(redactSecrets(`before ${secret} after`).redacted).toBe(true);
+  });
+
+  it("answers as every rule would, for arbitrary mixtures of secrets, their pieces and prose", () => {
+    const fragment = fc.constantFrom(...secrets, "sk-", "gh", "p_", "github_", "pat_", "AKIA", "ASIA", "BEGIN ", "-----", "PRIVATE KEY", "Bearer", "\t", "api", "_", "-", "key", "pass", "word", "wd", "secret", "token", "=", ": ", '"', "'", " ", "\n", "A1b2C3d4E5f6G7h8I9j0");
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fragment, fc.string()), { maxLength: 16 }), (parts) => {
+        const text = parts.join("");
+        expect(redactSecrets(text)).toEqual(applyRules(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("skips text that holds none of the rules' anchors", () => {
+    expect(MAY_HOLD_SECRET.test("developer iteration 3: Ran the unit tests: 142 passed, 0 failed")).toBe(false);
   });
 });
 

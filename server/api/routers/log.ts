@@ -3,7 +3,7 @@ import { getDevelopmentPlan } from "@/server/services/log/get-development-plan";
 import { getEvents } from "@/server/services/log/get-events";
 import { checkMandatoryPhases, getReasoning } from "@/server/services/log/get-reasoning";
 import { getLatestState, getSkillOutput } from "@/server/services/log/get-state";
-import { ingestBatch } from "@/server/services/log/ingest-batch";
+import { ingestParsedBatch } from "@/server/services/log/ingest-batch";
 import { ListLogsPageInput, listLogs } from "@/server/services/log/list-logs";
 import { logInteraction } from "@/server/services/log/log-interaction";
 import { logTokens } from "@/server/services/log/log-tokens";
@@ -35,7 +35,7 @@ export const logRouter = router({
   tokenSummary: authedProcedure.input(S.TokenSummaryInput).query(({ ctx, input }) => tokenSummary(ctx.db, input)),
   tokensOverTime: authedProcedure.input(S.TokensOverTimeInput).query(({ ctx, input }) => tokensOverTime(ctx.db, input)),
   /** Hundreds of logs, reasoning entries, events and token rows in one call and one transaction. */
-  batch: authedProcedure.input(S.IngestBatchInput).mutation(({ ctx, input }) => ingestBatch(ctx.service, input)),
+  batch: authedProcedure.input(S.IngestBatchInput).mutation(({ ctx, input }) => ingestParsedBatch(ctx.service, input)),
   saveState: authedProcedure.input(S.SaveStateInput).mutation(({ ctx, input }) => saveState(ctx.service, input)),
   state: authedProcedure.input(S.GetLatestStateInput).query(({ ctx, input }) => getLatestState(ctx.db, input)),
   saveSkillOutput: authedProcedure.input(S.SaveSkillOutputInput).mutation(({ ctx, input }) => saveSkillOutput(ctx.service, input)),

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
+import { prepared } from "@/db/prepared";
 import { apiTokens } from "@/db/schema";
 import { type Actor, ROLES } from "@/server/domain/actors";
 import { NotFoundError } from "@/server/domain/errors";
@@ -53,12 +54,17 @@ export function revokeToken(ctx: ServiceContext, input: { id: number }): void {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The actor a bearer token stands for, or null when it is unknown, revoked or expired. The
- * last-used time is kept to the minute, so a busy agent does not write on every request.
+ * The actor a bearer token stands for, or null when it is unknown, revoked or expired. Every
+ * request with a token asks, so the lookup is one indexed read through a statement prepared once
+ * per connection, and nothing is cached: a revocation or an expiry counts from the next request.
+ * The last-used time is kept to the minute, so a busy agent does not write on every request.
  */
-export function authenticateToken(db: DbOrTx, token: string, agentLabel?: string, now = new Date()): Actor | null {
+export function authenticateToken(db: Db, token: string, agentLabel?: string, now = new Date()): Actor | null {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
-  const row = db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashToken(token))).get();
+  const byHash = prepared(db, "api_tokens.by_hash", () =>
+    db.select().from(apiTokens).where(eq(apiTokens.tokenHash, sql.placeholder("tokenHash"))).prepare(),
+  );
+  const row = byHash.get({ tokenHash: hashToken(token) });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();

@@ -1,5 +1,7 @@
+import type { z } from "zod";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { type ServiceContext, nowOf, write } from "../context";
+import { appendEventPrepared } from "../events/append";
 import { loadSession } from "../session/load";
 import { type TokenValues, batchStatements } from "./batch-statements";
 import { requireLogWriter } from "./common";
@@ -50,7 +52,15 @@ function extend(range: IdRange, id: number): void {
  */
 export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestBatchResult {
   requireLogWriter(ctx, "ingest log batches");
-  const input = parseInput(IngestBatchInput, raw);
+  return ingestParsedBatch(ctx, parseInput(IngestBatchInput, raw));
+}
+
+/**
+ * `ingestBatch` for an input IngestBatchInput already parsed (the API's procedure, whose input
+ * schema it is): validating 500 rows again cost a tenth of the call.
+ */
+export function ingestParsedBatch(ctx: ServiceContext, input: z.output<typeof IngestBatchInput>): IngestBatchResult {
+  requireLogWriter(ctx, "ingest log batches");
   const at = nowOf(ctx);
   const rows = input.rows.map((row) => prepare(input.sessionId, at, row));
   return write(ctx, (tx) => {
@@ -82,7 +92,7 @@ export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestB
     }
     if (result.logs.count > 0 || result.tokens.count > 0) {
       const logsFirst = result.logs.count > 0;
-      appendEvent(tx, ctx, {
+      appendEventPrepared(ctx, {
         type: logsFirst ? EVENT_TYPES.logsAppended : EVENT_TYPES.tokensLogged,
         sessionId: input.sessionId,
         entity: "session",

@@ -19,7 +19,7 @@ export function listTasks(db: DbOrTx, input: ListTasksInput): TaskRow[] {
 }
 
 /** One task with its full transition history (previous attempts included: a reset never erases them). */
-export function getTask(db: DbOrTx, input: TaskRef): TaskRow & { transitions: TransitionRow[] } {
+export function getTask(db: Db, input: TaskRef): TaskRow & { transitions: TransitionRow[] } {
   const task = loadTask(db, input.sessionId, input.key);
   const transitions = db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)).all();
   return { ...task, transitions };

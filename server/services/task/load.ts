@@ -1,12 +1,13 @@
-import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
-import { tasks } from "@/db/schema";
+import type { Db } from "@/db/client";
+import type { tasks } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
+import { selectTask } from "./statements";
 
 export type TaskRow = typeof tasks.$inferSelect;
 
-export function loadTask(db: DbOrTx, sessionId: string, key: string): TaskRow {
-  const task = db.select().from(tasks).where(and(eq(tasks.sessionId, sessionId), eq(tasks.key, key))).get();
+/** A task by its key (a statement prepared once per connection; inside a write, pass the transaction's `ctx.db`). */
+export function loadTask(db: Db, sessionId: string, key: string): TaskRow {
+  const task = selectTask(db, sessionId, key);
   if (!task) throw new NotFoundError("task", `${sessionId}/${key}`);
   return task;
 }

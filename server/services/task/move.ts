@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
-import { taskTransitions, tasks } from "@/db/schema";
 import { TASK_MOVE_EVENTS } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
 import { applyMove } from "@/server/domain/task-machine";
-import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { type ServiceContext, nowOf, write } from "../context";
+import { appendEventPrepared } from "../events/append";
 import { type TaskRow, loadTask } from "./load";
+import { compareAndSetTask, insertTransition } from "./statements";
 import { moveTransitionValues } from "./transition-values";
 import { type MoveTaskInput } from "./schemas";
 import { redactInput } from "../redact-input";
@@ -12,27 +12,30 @@ import { redactInput } from "../redact-input";
 /**
  * Make one move of the task machine (claim, verify, block, complete, request/approve reset…). The
  * domain decides; the update is a compare-and-set on `version`, so of two concurrent moves on one
- * task exactly one wins and the other gets a CONFLICT instead of silently overwriting it.
+ * task exactly one wins and the other gets a CONFLICT instead of silently overwriting it. Every
+ * statement is prepared once per connection (task/statements.ts): they run on `ctx.db`, the
+ * connection the transaction is open on.
  */
 export function moveTask(ctx: ServiceContext, unredacted: MoveTaskInput): TaskRow {
   const input = redactInput(unredacted);
-  return write(ctx, (tx) => {
-    const task = loadTask(tx, input.sessionId, input.key);
+  return write(ctx, () => {
+    const task = loadTask(ctx.db, input.sessionId, input.key);
     if (input.expectedVersion !== undefined && input.expectedVersion !== task.version) {
       throw new ConflictError("task.version_conflict", `task ${input.key} changed since version ${input.expectedVersion} (now ${task.version}, ${task.status}): reload and retry`);
     }
     const now = nowOf(ctx);
     const outcome = applyMove(task, input.move, ctx.actor, input, now);
     const { resetCount, ...patch } = outcome.patch;
-    const updated = tx
-      .update(tasks)
-      .set({ ...patch, status: outcome.to, resetCount: resetCount === "increment" ? task.resetCount + 1 : task.resetCount, version: task.version + 1, updatedAt: now })
-      .where(and(eq(tasks.id, task.id), eq(tasks.version, task.version)))
-      .returning()
-      .get();
+    const updated = compareAndSetTask(ctx.db, task, {
+      ...patch,
+      status: outcome.to,
+      resetCount: resetCount === "increment" ? task.resetCount + 1 : task.resetCount,
+      version: task.version + 1,
+      updatedAt: now,
+    });
     if (!updated) throw new ConflictError("task.version_conflict", `task ${input.key} was changed by someone else: reload and retry`);
-    tx.insert(taskTransitions).values(moveTransitionValues(task, input.move, outcome, ctx.actor, now)).run();
-    appendEvent(tx, ctx, { type: TASK_MOVE_EVENTS[input.move], sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version } });
+    insertTransition(ctx.db, moveTransitionValues(task, input.move, outcome, ctx.actor, now));
+    appendEventPrepared(ctx, { type: TASK_MOVE_EVENTS[input.move], sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version } });
     return updated;
   });
 }

@@ -26,7 +26,7 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
   const { sessionId, key, status, sourceStatus, ...details } = input;
   return write(ctx, (tx) => {
     const session = loadSession(tx, sessionId);
-    const task = loadTask(tx, sessionId, key);
+    const task = loadTask(ctx.db, sessionId, key);
     const now = nowOf(ctx);
     const base = { ...details, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
     if (status === undefined || status === task.status) {

@@ -1,0 +1,27 @@
+import { boundAll, driverValues, prepared } from "@/db/prepared";
+import { events } from "@/db/schema";
+import { type EventInput, type ServiceContext, nowOf } from "../context";
+
+const EVENT_KEYS = ["at", "type", "sessionId", "entity", "entityId", "actor", "principalId", "role", "data"] as const satisfies readonly (keyof typeof events.$inferInsert)[];
+
+/**
+ * The `events` row a mutation owes, as `appendEvent` writes it, through a statement prepared once
+ * per connection (db/prepared.ts): for the hot write paths (task moves, log batches). It runs on
+ * `ctx.db`, so it must be called inside that connection's write transaction.
+ */
+export function appendEventPrepared(ctx: ServiceContext, event: EventInput): void {
+  const db = ctx.db;
+  const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
+  const values = {
+    at: nowOf(ctx),
+    type: event.type,
+    sessionId: event.sessionId,
+    entity: event.entity,
+    entityId: event.entityId === null ? null : String(event.entityId),
+    actor: ctx.actor.label,
+    principalId: ctx.actor.principalId,
+    role: ctx.actor.role,
+    data: event.data ?? null,
+  };
+  query.run(driverValues(events, values, EVENT_KEYS));
+}

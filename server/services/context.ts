@@ -41,21 +41,24 @@ export interface EventInput {
   data?: Record<string, unknown>;
 }
 
+/** The `events` row a mutation owes: what happened, to what, and who did it when. */
+export function eventRow(ctx: ServiceContext, event: EventInput) {
+  return {
+    at: nowOf(ctx),
+    type: event.type,
+    sessionId: event.sessionId,
+    entity: event.entity,
+    entityId: event.entityId === null ? null : String(event.entityId),
+    actor: ctx.actor.label,
+    principalId: ctx.actor.principalId,
+    role: ctx.actor.role,
+    data: event.data ?? null,
+  } satisfies typeof events.$inferInsert;
+}
+
 /** Append the `events` row every mutation owes, inside the mutation's transaction. */
 export function appendEvent(tx: Tx, ctx: ServiceContext, event: EventInput): void {
-  tx.insert(events)
-    .values({
-      at: nowOf(ctx),
-      type: event.type,
-      sessionId: event.sessionId,
-      entity: event.entity,
-      entityId: event.entityId === null ? null : String(event.entityId),
-      actor: ctx.actor.label,
-      principalId: ctx.actor.principalId,
-      role: ctx.actor.role,
-      data: event.data ?? null,
-    })
-    .run();
+  tx.insert(events).values(eventRow(ctx, event)).run();
 }
 
 /** A role check that names its rule: `requireRole(ctx, ["lead", "admin"], "session.enforcement_role", "change enforcement")`. */

@@ -1,6 +1,6 @@
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
-import { type EventInput, type ServiceContext, nowOf } from "../context";
+import { type EventInput, type ServiceContext, eventRow } from "../context";
 
 const EVENT_KEYS = ["at", "type", "sessionId", "entity", "entityId", "actor", "principalId", "role", "data"] as const satisfies readonly (keyof typeof events.$inferInsert)[];
 
@@ -12,16 +12,5 @@ const EVENT_KEYS = ["at", "type", "sessionId", "entity", "entityId", "actor", "p
 export function appendEventPrepared(ctx: ServiceContext, event: EventInput): void {
   const db = ctx.db;
   const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
-  const values = {
-    at: nowOf(ctx),
-    type: event.type,
-    sessionId: event.sessionId,
-    entity: event.entity,
-    entityId: event.entityId === null ? null : String(event.entityId),
-    actor: ctx.actor.label,
-    principalId: ctx.actor.principalId,
-    role: ctx.actor.role,
-    data: event.data ?? null,
-  };
-  query.run(driverValues(events, values, EVENT_KEYS));
+  query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
 }

@@ -93,7 +93,7 @@ describe.concurrent("proofgate", () => {
       expect(first.stdout).toContain(`${db}: ${MIGRATIONS} migrations applied`);
 
       const sqlite = new Database(db, { readonly: true });
-      const tables = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name").pluck().all() as string[]).sort();
+      const tables = (sqlite.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name").pluck().all() as string[]).sort();
       const journalMode = sqlite.pragma("journal_mode", { simple: true });
       sqlite.close();
       const expected = schemaTableNames();

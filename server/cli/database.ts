@@ -13,7 +13,8 @@ export function databaseCommands(program: Command, out: Output): void {
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       const db = openDatabase(file, { migrate: false });
       const applied = applyMigrations(db.$client, findMigrationsFolder());
-      const tables = (db.$client.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").get() as { n: number }).n;
+      const tables = (// Ordinary tables only: a full-text index's virtual and shadow tables are an index, not data.
+      db.$client.prepare("SELECT count(*) AS n FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'").get() as { n: number }).n;
       db.$client.close();
       out.result({ database: file, applied, tables }, `${file}: ${applied} migration${applied === 1 ? "" : "s"} applied, ${tables} tables`);
     });

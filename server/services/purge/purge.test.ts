@@ -23,7 +23,7 @@ afterAll(removeTemps);
 type Owners = Map<string, Map<number, string>>;
 
 function tables(sqlite: Database.Database): string[] {
-  return sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name").pluck().all() as string[];
+  return sqlite.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name").pluck().all() as string[];
 }
 
 /**
@@ -111,6 +111,10 @@ describe("purge --before", () => {
     expect([...result.sessions].sort()).toEqual([...purged].sort());
     // It reached rows in every kind of table a session owns.
     for (const table of ["task_transitions", "criterion_updates", "orchestration_logs", "tool_calls", "validation_runs", "merges", "acceptance_criteria", "context_package_consumers", "events"]) expect(result.rows[table], table).toBeGreaterThan(0);
+  });
+
+  it("takes the purged sessions out of the sessions search index and keeps the others'", () => {
+    expect(sqlite.prepare("SELECT id FROM sessions_search ORDER BY id").pluck().all()).toEqual([...kept].sort());
   });
 
   it("leaves every row of the other sessions, and the server-wide rows, as they were", () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { rows, setup } from "@/server/api/test-helpers";
 import { generateDemoData } from "@/server/demo/generate";
 import { type ListSessionsInput, listSessions } from "./list";
@@ -32,6 +32,12 @@ describe("session.list at scale: every filter and sort reads an index in order",
     const plan = rows<{ detail: string }>(f.db, `explain query plan ${statement}`, ...nulls)
       .map((r) => r.detail)
       .join("\n");
+    if (input.search) {
+      // "JWT" is in fewer than 200 of these sessions: the trigram index finds them, and only they are sorted.
+      expect(plan).toMatch(/SCAN sessions_search VIRTUAL TABLE/);
+      expect(plan).not.toMatch(/SCAN sessions\b/);
+      return;
+    }
     expect(plan).toMatch(/USING INDEX sessions_\w+_idx/);
     // Never a sort of the matching sessions: the page is the first rows of an index range.
     expect(plan).not.toMatch(/TEMP B-TREE/);
@@ -48,5 +54,61 @@ describe("session.list at scale: every filter and sort reads an index in order",
       cursor = page.nextCursor;
     } while (cursor);
     expect(seen).toEqual(expected);
+  });
+});
+
+describe("session.list search: a substring of the id or the requirements, case-insensitive", () => {
+  const f = setup();
+  const REQUIREMENTS: Record<string, string> = {
+    "ab": "Rotate the signing keys",
+    "sess-upload-1": "Make the UPLOAD retry idempotent",
+    "sess-quote": 'Parse "quoted" flags and 100% of the_underscored names',
+  };
+  // 230 sessions share a phrase: more than the index answers alone, so this search walks the list's order.
+  for (let i = 0; i < 230; i++) REQUIREMENTS[`bulk-${String(i).padStart(3, "0")}`] = `Common phrase number ${i}`;
+
+  beforeAll(async () => {
+    for (const [id, requirements] of Object.entries(REQUIREMENTS)) await f.as("orchestrator").session.create({ id, requirements });
+  });
+
+  /** What the list must return: SQLite's own case-insensitive substring match over every session, newest first. */
+  function expected(search: string): string[] {
+    const needle = search.toLowerCase();
+    return rows<{ id: string; requirements: string | null }>(f.db, "SELECT id, requirements FROM sessions ORDER BY started_at DESC, id DESC")
+      .filter((r) => r.id.toLowerCase().includes(needle) || (r.requirements ?? "").toLowerCase().includes(needle))
+      .map((r) => r.id);
+  }
+
+  function all(search: string): string[] {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = listSessions(f.db, { search, limit: 50, cursor });
+      ids.push(...page.items.map((s) => s.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return ids;
+  }
+
+  it.each([
+    ["a rare word, in another case", "upload"],
+    ["part of an id", "ss-uplo"],
+    ["a phrase most sessions hold (walks the order index)", "common phrase"],
+    ["a search nothing matches", "no session says this"],
+    ["two characters (too short for trigrams)", "ab"],
+    ["double quotes", '"quoted"'],
+    ["LIKE's wildcards, taken literally", "100% of the_"],
+    ["a wildcard that would match anything with LIKE", "%_%"],
+  ])("%s: %s", (_name, search) => {
+    const want = expected(search);
+    expect(all(search)).toEqual(want);
+  });
+
+  it("finds the sessions of a rare search and of a common one (the test above is not vacuous)", () => {
+    expect(all("upload")).toEqual(["sess-upload-1"]);
+    expect(all("common phrase")).toHaveLength(230);
+    expect(all("100% of the_")).toEqual(["sess-quote"]);
+    expect(all("%_%")).toEqual([]);
+    expect(all("no session says this")).toEqual([]);
   });
 });

@@ -87,5 +87,9 @@ export const apiTokens = sqliteTable(
     expiresAt: timestampMs("expires_at"),
     revokedAt: timestampMs("revoked_at"),
   },
-  (t) => [uniqueIndex("api_tokens_token_hash_idx").on(t.tokenHash), check("api_tokens_role_check", sql`${t.role} in (${inList(ROLES)})`)],
+  (t) => [
+    uniqueIndex("api_tokens_token_hash_idx").on(t.tokenHash),
+    index("api_tokens_user_id_idx").on(t.userId).where(sql`${t.userId} IS NOT NULL`),
+    check("api_tokens_role_check", sql`${t.role} in (${inList(ROLES)})`),
+  ],
 );

@@ -91,6 +91,9 @@ export const goalGateEvaluations = sqliteTable(
   (t) => [
     index("goal_gate_evaluations_goal_id_idx").on(t.goalId, t.id),
     index("goal_gate_evaluations_verdict_at_idx").on(t.verdict, t.at),
+    // The contract's immutability triggers ask "was an attempt evaluated against it?" on every change.
+    index("goal_gate_evaluations_contract_id_idx").on(t.contractId).where(sql`${t.contractId} IS NOT NULL`),
+    index("goal_gate_evaluations_attempt_id_idx").on(t.attemptId).where(sql`${t.attemptId} IS NOT NULL`),
     check("goal_gate_evaluations_verdict_check", sql`${t.verdict} in (${inList(TWO_GATE_VERDICTS)})`),
     check("goal_gate_evaluations_goal_status_check", sql`${t.goalStatus} in (${inList(GOAL_GATE_STATUSES)})`),
   ],

@@ -33,6 +33,7 @@ export const successCriteria = sqliteTable(
     uniqueIndex("success_criteria_session_id_criterion_idx").on(t.sessionId, t.criterion),
     index("success_criteria_session_id_status_idx").on(t.sessionId, t.status),
     index("success_criteria_status_idx").on(t.status),
+    index("success_criteria_supersedes_id_idx").on(t.supersedesId).where(sql`${t.supersedesId} IS NOT NULL`),
     // Analytics: the most common blocked and failed criteria, by the claim or the verifier's finding.
     index("success_criteria_not_met_idx")
       .on(t.criterion, t.status, t.verifierStatus, t.sessionId)

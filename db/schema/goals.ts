@@ -22,6 +22,7 @@ export const goals = sqliteTable(
   (t) => [
     index("goals_session_id_idx").on(t.sessionId, t.id),
     index("goals_parent_goal_id_idx").on(t.parentGoalId),
+    index("goals_created_by_attempt_id_idx").on(t.createdByAttemptId).where(sql`${t.createdByAttemptId} IS NOT NULL`),
     check("goals_source_check", sql`${t.source} in (${inList(GOAL_SOURCES)})`),
   ],
 );
@@ -51,7 +52,11 @@ export const branches = sqliteTable(
     reason: text("reason"),
     createdByGoalId: integer("created_by_goal_id").references(() => goals.id),
   },
-  (t) => [index("branches_session_id_idx").on(t.sessionId)],
+  (t) => [
+    index("branches_session_id_idx").on(t.sessionId),
+    index("branches_parent_branch_id_idx").on(t.parentBranchId).where(sql`${t.parentBranchId} IS NOT NULL`),
+    index("branches_created_by_goal_id_idx").on(t.createdByGoalId).where(sql`${t.createdByGoalId} IS NOT NULL`),
+  ],
 );
 
 export const worktrees = sqliteTable(
@@ -82,6 +87,7 @@ export const attempts = sqliteTable(
   (t) => [
     index("attempts_goal_id_idx").on(t.goalId, t.id),
     index("attempts_model_idx").on(t.model),
+    index("attempts_worktree_id_idx").on(t.worktreeId).where(sql`${t.worktreeId} IS NOT NULL`),
     check("attempts_attempt_type_check", sql`${t.attemptType} in (${inList(ATTEMPT_TYPES)})`),
   ],
 );
@@ -106,7 +112,7 @@ export const attemptTools = sqliteTable(
     attemptId: integer("attempt_id").notNull().references(() => attempts.id, { onDelete: "cascade" }),
     toolId: integer("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
   },
-  (t) => [uniqueIndex("attempt_tools_attempt_id_tool_id_idx").on(t.attemptId, t.toolId)],
+  (t) => [uniqueIndex("attempt_tools_attempt_id_tool_id_idx").on(t.attemptId, t.toolId), index("attempt_tools_tool_id_idx").on(t.toolId)],
 );
 
 /** The end state of an attempt, plus what it reports for the goal gate. One per attempt. */
@@ -145,7 +151,10 @@ export const toolCalls = sqliteTable(
     input: text("input"),
     output: text("output"),
   },
-  (t) => [index("tool_calls_attempt_id_order_idx").on(t.attemptId, t.order)],
+  (t) => [
+    index("tool_calls_attempt_id_order_idx").on(t.attemptId, t.order),
+    index("tool_calls_tool_id_idx").on(t.toolId).where(sql`${t.toolId} IS NOT NULL`),
+  ],
 );
 
 export const validationRuns = sqliteTable(

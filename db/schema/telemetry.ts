@@ -158,6 +158,7 @@ export const contextPackages = sqliteTable(
   (t) => [
     index("context_packages_session_id_priority_idx").on(t.sessionId, t.priority, t.createdAt),
     index("context_packages_session_id_group_id_idx").on(t.sessionId, t.groupId),
+    index("context_packages_supersedes_id_idx").on(t.supersedesId).where(sql`${t.supersedesId} IS NOT NULL`),
     check("context_packages_package_type_check", sql`${t.packageType} in (${inList(CONTEXT_PACKAGE_TYPES)})`),
     check("context_packages_priority_check", sql`${t.priority} in (${inList(CONTEXT_PRIORITIES)})`),
     check("context_packages_scope_check", sql`${t.scope} in (${inList(CONTEXT_SCOPES)})`),

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
+import { cacheStatements } from "./statement-cache";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 /** A transaction handle: services accept either, so they compose inside a caller's transaction. */
@@ -22,7 +23,8 @@ export interface OpenOptions {
 
 /**
  * Open a Proofgate database: WAL (readers never block the writer), foreign keys on, a busy timeout
- * so concurrent writers from other processes wait instead of failing, migrations applied.
+ * so concurrent writers from other processes wait instead of failing, migrations applied, and
+ * Drizzle's statements compiled once per connection (`cacheStatements`).
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const memory = file === ":memory:";
@@ -34,6 +36,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   if (options.migrate ?? !options.readonly) applyMigrations(sqlite, options.migrationsFolder);
+  cacheStatements(sqlite);
   return drizzle({ client: sqlite, schema });
 }
 

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { type SQL, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
+import { preparePrivately } from "./statement-cache";
 
 const caches = new WeakMap<Database.Database, Map<string, unknown>>();
 
@@ -24,7 +25,8 @@ export function prepared<T>(db: Db, name: string, build: () => T): T {
   }
   let query = cache.get(name) as T | undefined;
   if (query === undefined) {
-    query = build();
+    // Kept and run many times: its statement must be its own, not the connection cache's.
+    query = preparePrivately(db.$client, build);
     cache.set(name, query);
   }
   return query;

@@ -6,7 +6,6 @@ import { type ImportReport, Tally } from "../report";
 import type { ImportRun } from "../run";
 import { type SourceIdentity, SourceSchema, identityOf, openSource } from "../source";
 import { int, text } from "../values";
-import { withStatementCache } from "../statement-cache";
 import { ImportWriter } from "../writer";
 import { AppendBatcher } from "./append";
 import { importConfig } from "./config";
@@ -91,10 +90,6 @@ export class BazingaImporter {
 
   /** Import what is new or changed. Reads happen in short read transactions; nothing waits on BAZINGA's writers. */
   sync(): Tally {
-    return withStatementCache(this.db.$client, () => this.syncOnce());
-  }
-
-  private syncOnce(): Tally {
     const source = this.source;
     if (!source) throw new Error("open the source first");
     this.dataVersion = source.pragma("data_version", { simple: true }) as number;

@@ -5,7 +5,6 @@ import { RecordBook } from "../records";
 import { type ImportReport, Tally } from "../report";
 import type { ImportRun } from "../run";
 import { SourceSchema, openSource } from "../source";
-import { withStatementCache } from "../statement-cache";
 import { ImportWriter } from "../writer";
 import { V1_ENTITIES, V1_NOT_MAPPED, importShotsOnGoalV1 } from "./v1";
 import { V2_ENTITIES, importShotsOnGoalV2 } from "./v2";
@@ -57,11 +56,9 @@ export function importShotsOnGoal(db: Db, file: string): ImportReport {
     const tally = new Tally(version === "v2" ? V2_ENTITIES : V1_ENTITIES);
     const run: ImportRun = { db, book, writer, tally, actor: operatorActor("shots-on-goal"), startedAt: new Date() };
     try {
-      withStatementCache(db.$client, () => {
-        if (version === "v2") importShotsOnGoalV2(run, source);
-        else importShotsOnGoalV1(run, source);
-        writer.flush();
-      });
+      if (version === "v2") importShotsOnGoalV2(run, source);
+      else importShotsOnGoalV1(run, source);
+      writer.flush();
     } catch (error) {
       writer.abort();
       throw error;

@@ -139,6 +139,23 @@ describe("each invariant, broken by hand, is named", () => {
     expect(checkLedger(db).findings[0]?.message).toBe("session s1 counters disagree with its rows: tasksTotal 4 (counted 3), criteriaRequiredMet 0 (counted 1)");
   });
 
+  it("session.search_index: a session missing from the index, one indexed with other requirements, a row of no session, a row twice", () => {
+    // Written by hand, so without their events: only this invariant is looked at.
+    sql.prepare("INSERT INTO sessions (id, requirements) VALUES ('s2', 'second'), ('s3', 'third')").run();
+    expect(onlyFindings(db)["session.search_index"]).toBeUndefined();
+    sql.prepare("DELETE FROM sessions_search WHERE id = 's1'").run();
+    sql.prepare("UPDATE sessions_search SET requirements = 'other' WHERE id = 's2'").run();
+    sql.prepare("INSERT INTO sessions_search (id, requirements) VALUES ('ghost', 'nobody'), ('s3', 'third'), ('s3', 'stale')").run();
+    expect(onlyFindings(db)["session.search_index"]).toBe(5);
+    expect(checkLedger(db).findings.filter((f) => f.invariant === "session.search_index").map((f) => [f.id, f.message])).toEqual([
+      ["s1", "session s1 is missing from the search index"],
+      ["s2", "session s2 is in the search index with other requirements than its own"],
+      ["ghost", "the search index has a row for session ghost, which does not exist"],
+      ["s3", "the search index has a stale row for session s3 besides its current one"],
+      ["s3", "session s3 is in the search index 3 times"],
+    ]);
+  });
+
   it("database.foreign_keys: a row pointing at nothing", () => {
     sql.pragma("foreign_keys = OFF");
     sql.prepare("INSERT INTO attempt_tools (attempt_id, tool_id) VALUES (1, 9999)").run();

@@ -48,3 +48,28 @@ export function checkRollups(sqlite: Database.Database, found: FindingCollector)
     if (wrong.length > 0) found.add("session.rollups", { table: "sessions", id: row.id as string, sessionId: row.id as string }, `session ${String(row.id)} counters disagree with its rows: ${wrong.join(", ")}`);
   }
 }
+
+/**
+ * The sessions search index (`db/session-search.ts`) holds each session's id and requirements
+ * exactly once: a session missing from it, or indexed with other requirements, would be missed or
+ * wrongly found by the list's search.
+ */
+export function checkSearchIndex(sqlite: Database.Database, found: FindingCollector): void {
+  const ids = (query: string) => new Set(sqlite.prepare(query).pluck().all() as string[]);
+  const notIndexed = ids("SELECT id FROM (SELECT id, requirements FROM sessions EXCEPT SELECT id, requirements FROM sessions_search)");
+  const notSessions = ids("SELECT id FROM (SELECT id, requirements FROM sessions_search EXCEPT SELECT id, requirements FROM sessions)");
+  const repeated = sqlite.prepare("SELECT id, count(*) AS n FROM sessions_search GROUP BY id HAVING count(*) > 1").all() as { id: string; n: number }[];
+  found.examined("sessions_search", Number(sqlite.prepare("SELECT count(*) FROM sessions_search").pluck().get()));
+  const where = (id: string) => ({ table: "sessions", id, sessionId: id });
+  for (const id of notIndexed) {
+    const message = notSessions.has(id) ? `session ${id} is in the search index with other requirements than its own` : `session ${id} is missing from the search index`;
+    found.add("session.search_index", where(id), message);
+  }
+  const exists = sqlite.prepare("SELECT 1 FROM sessions WHERE id = ?").pluck();
+  for (const id of notSessions) {
+    if (notIndexed.has(id)) continue;
+    const message = exists.get(id) ? `the search index has a stale row for session ${id} besides its current one` : `the search index has a row for session ${id}, which does not exist`;
+    found.add("session.search_index", where(id), message);
+  }
+  for (const { id, n } of repeated) found.add("session.search_index", where(id), `session ${id} is in the search index ${n} times`);
+}

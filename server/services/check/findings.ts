@@ -8,6 +8,7 @@ export const INVARIANTS = [
   "criterion.history",
   "event.missing",
   "session.rollups",
+  "session.search_index",
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 

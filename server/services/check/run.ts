@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { checkCriteria } from "./criteria";
-import { checkRollups, checkStorage } from "./database";
+import { checkRollups, checkSearchIndex, checkStorage } from "./database";
 import { checkEvents } from "./events";
 import { type CheckReport, FindingCollector } from "./findings";
 import { checkTasks } from "./tasks";
@@ -16,13 +16,14 @@ const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollec
   ["criteria", checkCriteria],
   ["events", checkEvents],
   ["rollups", checkRollups],
+  ["search index", checkSearchIndex],
 ];
 
 /**
  * Check the ledger's invariants over the whole database, read-only: storage integrity and foreign
  * keys, every verified or completed task verified by a non-claimant (or flagged unverified), every
  * task's and criterion's current state explained by its history, every domain row's event, and
- * the per-session counters. The ledger checks share one read transaction, a consistent snapshot
+ * the per-session counters and search index. The ledger checks share one read transaction, a consistent snapshot
  * even while writers run. A check that cannot read a damaged file is a finding, not a crash.
  */
 export function checkLedger(db: Db, options: CheckOptions = {}): CheckReport {

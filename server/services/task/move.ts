@@ -33,7 +33,6 @@ export function moveTask(ctx: ServiceContext, unredacted: MoveTaskInput): TaskRo
       version: task.version + 1,
       updatedAt: now,
     });
-    if (!updated) throw new ConflictError("task.version_conflict", `task ${input.key} was changed by someone else: reload and retry`);
     insertTransition(ctx.db, moveTransitionValues(task, input.move, outcome, ctx.actor, now));
     appendEventPrepared(ctx, { type: TASK_MOVE_EVENTS[input.move], sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version } });
     return updated;

@@ -1,12 +1,11 @@
-import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { taskTransitions, tasks } from "@/db/schema";
+import { taskTransitions } from "@/db/schema";
 import { EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
-import { ConflictError } from "@/server/domain/errors";
 import { type TaskMove, type TaskPatch, applyMove, moveForEdge, observeReportedStatus, refuseReportedStatus } from "@/server/domain/task-machine";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
+import { compareAndSetTask } from "./statements";
 import { type ReportTaskInput } from "./schemas";
 import { redactInput } from "../redact-input";
 
@@ -30,7 +29,7 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
     const now = nowOf(ctx);
     const base = { ...details, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
     if (status === undefined || status === task.status) {
-      const updated = update(tx, task, base);
+      const updated = compareAndSetTask(ctx.db, task, base);
       const changed = Object.keys(details).filter((k) => details[k as keyof typeof details] !== undefined);
       appendEvent(tx, ctx, { type: EVENT_TYPES.taskUpdated, sessionId, entity: "task", entityId: task.id, data: { key, fields: changed, sourceStatus: sourceStatus ?? null } });
       return updated;
@@ -41,14 +40,14 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
       if (!move || !REPORTABLE_MOVES.includes(move)) throw refuseReportedStatus(task.status, status);
       const outcome = applyMove(task, move, ctx.actor, {}, now);
       const { resetCount: _ignored, ...patch } = outcome.patch;
-      const updated = update(tx, task, { ...base, ...patch, status: outcome.to });
+      const updated = compareAndSetTask(ctx.db, task, { ...base, ...patch, status: outcome.to });
       record(tx, ctx, task, { move, to: outcome.to, verification: null, patch, type: TASK_MOVE_EVENTS[move], now });
       return updated;
     }
 
     const observed = observeReportedStatus(task, status);
     const completion = status === "completed" ? { completedBy: ctx.actor.label, completedAt: now } : {};
-    const updated = update(tx, task, { ...base, ...completion, status: observed.to, verification: observed.verification });
+    const updated = compareAndSetTask(ctx.db, task, { ...base, ...completion, status: observed.to, verification: observed.verification });
     record(tx, ctx, task, {
       move: "report",
       to: observed.to,
@@ -60,17 +59,6 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
     });
     return updated;
   });
-}
-
-function update(tx: Tx, task: TaskRow, values: Partial<typeof tasks.$inferInsert>): TaskRow {
-  const updated = tx
-    .update(tasks)
-    .set(values)
-    .where(and(eq(tasks.id, task.id), eq(tasks.version, task.version)))
-    .returning()
-    .get();
-  if (!updated) throw new ConflictError("task.version_conflict", `task ${task.key} was changed by someone else: reload and retry`);
-  return updated;
 }
 
 function record(

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { taskTransitions, tasks } from "@/db/schema";
+import { ConflictError } from "@/server/domain/errors";
 
 /**
  * The statements a task move runs, prepared once per connection (db/prepared.ts says why): the
@@ -23,8 +24,11 @@ export function selectTask(db: Db, sessionId: string, key: string): typeof tasks
   return query.get({ sessionId, key });
 }
 
-/** `UPDATE tasks SET … WHERE id = ? AND version = ? RETURNING *`: the updated row, or undefined if the version moved on. */
-export function compareAndSetTask(db: Db, task: { id: number; version: number }, set: TaskSet): typeof tasks.$inferSelect | undefined {
+/**
+ * `UPDATE tasks SET … WHERE id = ? AND version = ? RETURNING *`: the updated row. If the version
+ * moved on since `task` was read, someone else changed the task: a ConflictError, nothing written.
+ */
+export function compareAndSetTask(db: Db, task: { id: number; key: string; version: number }, set: TaskSet): typeof tasks.$inferSelect {
   const keys = Object.keys(set)
     .filter((key) => set[key as keyof TaskSet] !== undefined)
     .sort();
@@ -36,7 +40,9 @@ export function compareAndSetTask(db: Db, task: { id: number; version: number },
       .returning()
       .prepare(),
   );
-  return query.get({ ...driverValues(tasks, set, keys), whereId: task.id, whereVersion: task.version });
+  const updated = query.get({ ...driverValues(tasks, set, keys), whereId: task.id, whereVersion: task.version });
+  if (!updated) throw new ConflictError("task.version_conflict", `task ${task.key} was changed by someone else: reload and retry`);
+  return updated;
 }
 
 const TRANSITION_KEYS = [

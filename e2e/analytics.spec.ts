@@ -182,7 +182,37 @@ test("shows every figure, each equal to the ledger's numbers", async ({ page, le
   const agents = ledger.prepare("SELECT actor, count(*) AS n FROM task_transitions WHERE move = 'claim' GROUP BY actor").all() as { actor: string; n: number }[];
   expect(rows.map((r) => [r[0], r[1]]).sort()).toEqual(agents.map((a) => [a.actor, count(a.n)]).sort());
 
+  await drawEveryChart(page);
   await screenshot(page, "analytics", testInfo.project.name);
+});
+
+/** The figures drawn as charts (each has its table a click away), and the charts drawn so far. */
+const chartedFigures = (page: Page) => page.locator("figure[data-block]").filter({ has: page.getByText("Show as table", { exact: true }) });
+const drawnCharts = (page: Page) => page.locator("figure[data-block] .recharts-wrapper");
+
+/** Scroll each chart's place into view, top to bottom: each is drawn as it comes near. */
+async function drawEveryChart(page: Page): Promise<number> {
+  const figures = chartedFigures(page);
+  const total = await figures.count();
+  for (let i = 0; i < total; i++) await figures.nth(i).scrollIntoViewIfNeeded();
+  await expect(drawnCharts(page)).toHaveCount(total);
+  return total;
+}
+
+test("charts are drawn as they come near the screen, and every one once scrolled to", async ({ page }) => {
+  await page.goto("/analytics");
+  await expect(drawnCharts(page).first()).toBeVisible();
+  const figures = chartedFigures(page);
+  const total = await figures.count();
+  expect(total, "the demo data fills the charted figures").toBeGreaterThan(10);
+  // The last chart, many screens down, keeps its place until it is near.
+  expect(await drawnCharts(page).count()).toBeLessThan(total);
+  await expect(figures.last().locator("[data-chart-placeholder]")).toBeAttached();
+  await expect(figures.last().locator(".recharts-wrapper")).toHaveCount(0);
+  await figures.last().scrollIntoViewIfNeeded();
+  await expect(figures.last().locator(".recharts-wrapper")).toBeVisible();
+  await expect(figures.last().locator("[data-chart-placeholder]")).toHaveCount(0);
+  expect(await drawEveryChart(page)).toBe(total);
 });
 
 test("a date range narrows the figures as the ledger does, and Back restores them", async ({ page, ledger }) => {

@@ -48,13 +48,16 @@ async function signIn(page: Page, ctx: BenchContext): Promise<void> {
   await page.getByTestId("signed-in-as").waitFor({ timeout: 30_000 });
 }
 
-/** One visit, on the page's clock: first response byte, DOM parsed, data in the DOM, data painted. */
+/** One visit, on the page's clock: first and last response byte, DOM parsed, data in the DOM, data painted. */
 interface Visit {
   url: string;
   firstByte: number;
+  lastByte: number;
   domParsed: number;
   found: number;
   visible: number;
+  /** The resource that finished last before the data was painted (a script or style the parser waited for). */
+  lastResource: { name: string; start: number; end: number } | null;
 }
 
 async function visible(page: Page, url: string): Promise<Visit> {
@@ -62,16 +65,25 @@ async function visible(page: Page, url: string): Promise<Visit> {
   await page.waitForFunction("window.__benchVisible > 0", undefined, { timeout: 30_000, polling: 20 });
   const timing = (await page.evaluate(`(() => {
     const nav = performance.getEntriesByType("navigation")[0];
-    return { firstByte: nav ? nav.responseStart : -1, domParsed: nav ? nav.domInteractive : -1, found: window.__benchFound, visible: window.__benchVisible };
+    const before = performance.getEntriesByType("resource").filter((r) => r.responseEnd <= window.__benchVisible);
+    const last = before.reduce((a, b) => (!a || b.responseEnd > a.responseEnd ? b : a), null);
+    return {
+      firstByte: nav ? nav.responseStart : -1, lastByte: nav ? nav.responseEnd : -1, domParsed: nav ? nav.domInteractive : -1,
+      found: window.__benchFound, visible: window.__benchVisible,
+      lastResource: last ? { name: new URL(last.name).pathname, start: last.startTime, end: last.responseEnd } : null,
+    };
   })()`)) as Omit<Visit, "url">;
   return { url, ...timing };
 }
 
-/** Where the slowest visit spent its time: the server (first byte), parsing, or rendering the data. */
+/**
+ * Where the slowest visit spent its time: the server (first byte; the last byte is when the server
+ * finished streaming the page), parsing, or rendering the data.
+ */
 function slowest(visits: Visit[]): string {
   const worst = visits.reduce((a, b) => (b.visible > a.visible ? b : a));
   const ms = (n: number) => `${n.toFixed(0)} ms`;
-  return `slowest visit ${new URL(worst.url).pathname}: first byte ${ms(worst.firstByte)}, DOM parsed ${ms(worst.domParsed)}, data in DOM ${ms(worst.found)}, painted ${ms(worst.visible)}`;
+  return `slowest visit ${new URL(worst.url).pathname}: first byte ${ms(worst.firstByte)}, last byte ${worst.lastByte > 0 ? ms(worst.lastByte) : "not yet"}, DOM parsed ${ms(worst.domParsed)}, data in DOM ${ms(worst.found)}, painted ${ms(worst.visible)}${worst.lastResource ? `; last resource before it: ${worst.lastResource.name} (${ms(worst.lastResource.start)}–${ms(worst.lastResource.end)})` : ""}`;
 }
 
 export async function launch(): Promise<Browser> {

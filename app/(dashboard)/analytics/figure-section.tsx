@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { memo, useState } from "react";
+import { type ReactNode, memo, startTransition, useEffect, useRef, useState } from "react";
 import type { Bucket } from "@/server/services/analytics/schemas";
 import { Button } from "@/app/ui/button";
 import { EmptyState } from "@/app/ui/states";
@@ -16,10 +16,36 @@ type SectionProps = { section: Section; notes: string[]; bucket: Bucket; fileTag
  * the figures' numbers show and hydrate without waiting for that code. Charts draw nothing on the
  * server anyway (they measure their box in the browser); the placeholder keeps their height.
  */
-const FigureChart = dynamic(() => import("./figure-chart").then((m) => m.FigureChart), {
-  ssr: false,
-  loading: () => <div aria-hidden="true" className="h-[240px] rounded-md bg-zinc-50 dark:bg-zinc-950" />,
-});
+const chartPlaceholder = <div aria-hidden="true" data-chart-placeholder="" className="h-[240px] rounded-md bg-zinc-50 dark:bg-zinc-950" />;
+const FigureChart = dynamic(() => import("./figure-chart").then((m) => m.FigureChart), { ssr: false, loading: () => chartPlaceholder });
+
+/** How far outside the screen a chart starts drawing, so it is drawn by the time it is scrolled to. */
+const NEAR_MARGIN = "600px 0px";
+
+/**
+ * Draws `children` once its place comes near the screen, as a transition React can interrupt.
+ * Drawing the page's twenty charts at once was one long task of up to two seconds on two cores:
+ * a click on a link to another page waited for it. A chart once drawn stays drawn.
+ */
+function WhenNear({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const place = ref.current;
+    if (near || !place) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        startTransition(() => setNear(true));
+      },
+      { rootMargin: NEAR_MARGIN },
+    );
+    observer.observe(place);
+    return () => observer.disconnect();
+  }, [near]);
+  return near ? children : <div ref={ref}>{chartPlaceholder}</div>;
+}
 
 /**
  * Whether a section would render the same. Every live refetch brings a new answer (its timings
@@ -99,7 +125,9 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
         <EmptyState title={block.empty} />
       ) : block.chart ? (
         <>
-          <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
+          <WhenNear>
+            <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
+          </WhenNear>
           <details className="mt-2 text-sm" onToggle={(event) => setTableOpen(event.currentTarget.open)}>
             <summary className="cursor-pointer rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-300">Show as table</summary>
             {/* Built when opened: a closed table is read by nobody, and twenty of them would weigh on every render. */}

@@ -2,25 +2,11 @@
  * Analytics overview (all time, all sessions) on a cold file cache, and the stall it causes to a
  * cheap request sent to the same server while it runs.
  */
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import { openDatabase } from "@/db/client";
 import { type BenchContext, callerOn } from "../lib/context";
+import { databaseFiles, dropFileCache } from "../lib/file-cache";
 import { HttpClient } from "../lib/http";
 import { median, now, summarize, timeAsync } from "../lib/stats";
-
-/** Empty the operating system's file cache: all of it when we may (root), else the database's own pages. */
-export function dropFileCache(files: string[]): "drop_caches" | "fadvise" {
-  execFileSync("sync");
-  try {
-    fs.writeFileSync("/proc/sys/vm/drop_caches", "1");
-    return "drop_caches";
-  } catch {
-    // Not permitted: ask the kernel to drop these files' pages (posix_fadvise DONTNEED through dd).
-    for (const file of files) if (fs.existsSync(file)) execFileSync("dd", [`if=${file}`, "iflag=nocache", "count=0", "status=none"]);
-    return "fadvise";
-  }
-}
 
 /** Send cheap requests one after another until `work` settles; the slowest of them. */
 async function whileRunning(cheap: () => Promise<unknown>, work: Promise<unknown>): Promise<{ slowest: number; count: number; workMs: number }> {
@@ -44,7 +30,7 @@ async function whileRunning(cheap: () => Promise<unknown>, work: Promise<unknown
 export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<void> {
   const heavy = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
   const light = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
-  const files = [ctx.db, `${ctx.db}-wal`, `${ctx.db}-shm`];
+  const files = databaseFiles(ctx.db);
   const anySession = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY started_at DESC LIMIT 1").get() as { id: string }).id;
   const cheap = () => light.query("session.get", { id: anySession });
   try {

@@ -1,6 +1,8 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
-import type { Db, DbOrTx, Tx } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
+import { prepared } from "@/db/prepared";
 import { sessions, taskTransitions, tasks } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import type { Proofpack } from "@/server/domain/task-machine";
@@ -55,7 +57,7 @@ export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
  */
 export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
   const input = InboxInput.parse(raw);
-  return db.transaction((tx) => readPage(tx, input));
+  return db.transaction((tx) => readPage(db, tx, input));
 }
 
 interface Ordered {
@@ -64,7 +66,7 @@ interface Ordered {
   blockedSince: number;
 }
 
-function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
+function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): InboxPage {
   if (input.sessionId !== undefined) loadSession(db, input.sessionId);
   const cursor = input.cursor ? decodeCursor(input.cursor) : null;
   const want = input.limit + 1;
@@ -87,49 +89,61 @@ function readPage(db: Tx, input: z.output<typeof InboxInput>): InboxPage {
   const page = order.slice(0, input.limit);
   const last = page.at(-1);
   const nextCursor = order.length > input.limit && last ? encodeCursor(last.resetRequested, last.blockedSince, last.id) : null;
-  return { items: loadItems(db, page), nextCursor };
+  return { items: loadItems(connection, page), nextCursor };
 }
 
-function loadItems(db: DbOrTx, page: { id: number; blockedSince: number }[]): InboxItem[] {
-  if (page.length === 0) return [];
-  const ids = page.map((p) => p.id);
-  const rows = db
-    .select({
-      task: {
-        id: tasks.id,
-        key: tasks.key,
-        title: tasks.title,
-        description: tasks.description,
-        assignee: tasks.assignee,
-        version: tasks.version,
-        resetCount: tasks.resetCount,
-        evidence: tasks.evidence,
-        failures: tasks.failures,
-        proofpack: tasks.proofpack,
-        claimedBy: tasks.claimedBy,
-        claimedByPrincipal: tasks.claimedByPrincipal,
-        claimedAt: tasks.claimedAt,
-        blockedBy: tasks.blockedBy,
-        blockedByPrincipal: tasks.blockedByPrincipal,
-        resetRequested: tasks.resetRequested,
-        resetRequestedBy: tasks.resetRequestedBy,
-        resetRequestedAt: tasks.resetRequestedAt,
-        resetReason: tasks.resetReason,
-      },
-      session: { id: sessions.id, requirements: sessions.requirements, status: sessions.status, source: sessions.source, enforcement: sessions.enforcement, mode: sessions.mode },
-    })
-    .from(tasks)
-    .innerJoin(sessions, eq(sessions.id, tasks.sessionId))
-    .where(inArray(tasks.id, ids))
-    .all();
-  // Only the transitions that end in `blocked`: the block (or report) and any reset request.
+/** `id IN (…)` over a JSON array bound as one parameter: one prepared statement for every page size. */
+const inIds = (column: AnySQLiteColumn) => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
+
+/** The page's tasks with their sessions, and the transitions that put each in `blocked`: prepared once per connection (db/prepared.ts). */
+function itemQueries(db: Db) {
   const t = taskTransitions;
-  const transitions = db
-    .select({ id: t.id, taskId: t.taskId, move: t.move, fromStatus: t.fromStatus, actor: t.actor, principalId: t.principalId, role: t.role, reason: t.reason, failures: t.failures, proofpack: t.proofpack, claimant: t.claimant, at: t.at })
-    .from(taskTransitions)
-    .where(and(inArray(taskTransitions.taskId, ids), eq(taskTransitions.toStatus, "blocked")))
-    .orderBy(asc(taskTransitions.id))
-    .all();
+  return prepared(db, "approvals.inbox.items", () => ({
+    rows: db
+      .select({
+        task: {
+          id: tasks.id,
+          key: tasks.key,
+          title: tasks.title,
+          description: tasks.description,
+          assignee: tasks.assignee,
+          version: tasks.version,
+          resetCount: tasks.resetCount,
+          evidence: tasks.evidence,
+          failures: tasks.failures,
+          proofpack: tasks.proofpack,
+          claimedBy: tasks.claimedBy,
+          claimedByPrincipal: tasks.claimedByPrincipal,
+          claimedAt: tasks.claimedAt,
+          blockedBy: tasks.blockedBy,
+          blockedByPrincipal: tasks.blockedByPrincipal,
+          resetRequested: tasks.resetRequested,
+          resetRequestedBy: tasks.resetRequestedBy,
+          resetRequestedAt: tasks.resetRequestedAt,
+          resetReason: tasks.resetReason,
+        },
+        session: { id: sessions.id, requirements: sessions.requirements, status: sessions.status, source: sessions.source, enforcement: sessions.enforcement, mode: sessions.mode },
+      })
+      .from(tasks)
+      .innerJoin(sessions, eq(sessions.id, tasks.sessionId))
+      .where(inIds(tasks.id))
+      .prepare(),
+    // Only the transitions that end in `blocked`: the block (or report) and any reset request.
+    transitions: db
+      .select({ id: t.id, taskId: t.taskId, move: t.move, fromStatus: t.fromStatus, actor: t.actor, principalId: t.principalId, role: t.role, reason: t.reason, failures: t.failures, proofpack: t.proofpack, claimant: t.claimant, at: t.at })
+      .from(t)
+      .where(and(inIds(t.taskId), sql`${t.toStatus} = 'blocked'`))
+      .orderBy(asc(t.id))
+      .prepare(),
+  }));
+}
+
+function loadItems(db: Db, page: { id: number; blockedSince: number }[]): InboxItem[] {
+  if (page.length === 0) return [];
+  const ids = JSON.stringify(page.map((p) => p.id));
+  const queries = itemQueries(db);
+  const rows = queries.rows.all({ ids });
+  const transitions = queries.transitions.all({ ids });
   const byId = new Map(rows.map((r) => [r.task.id, r]));
   return page.map(({ id, blockedSince }) => {
     const { task, session } = byId.get(id)!;

@@ -43,7 +43,7 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
     // Warm: the stall a warm analytics call causes.
     await heavy.query("analytics.overview", {});
     const stalls: number[] = [];
-    for (let r = 0; r < ctx.reps(10, 3); r++) {
+    for (let r = 0; r < ctx.reps(40, 3); r++) {
       const { slowest } = await whileRunning(cheap, heavy.query("analytics.overview", {}));
       stalls.push(Math.max(0, slowest - base));
     }

@@ -177,7 +177,7 @@ export async function measureApi(ctx: BenchContext): Promise<void> {
     const warmHttp: number[] = [];
     await caller.analytics.overview({});
     await client.query("analytics.overview", {});
-    for (let r = 0; r < ctx.reps(20, 5); r++) {
+    for (let r = 0; r < ctx.reps(40, 5); r++) {
       warm.push(await timeAsync(() => caller.analytics.overview({})));
       warmHttp.push(await timeAsync(() => client.query("analytics.overview", {})));
     }

@@ -31,6 +31,16 @@ test.describe("signed out", () => {
     await expect(page).toHaveURL(/\/sign-in/);
   });
 
+  test("/favicon.ico, asked for by browsers whatever a page declares, is the app's icon, signed out too", async ({ request }) => {
+    const redirect = await request.get("/favicon.ico", { maxRedirects: 0 });
+    expect(redirect.status()).toBe(308);
+    expect(redirect.headers().location).toBe("/icon.svg");
+    const icon = await request.get("/favicon.ico");
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+    expect(await icon.text()).toContain("<svg");
+  });
+
   test("the API refuses a signed-out browser", async ({ request }) => {
     const response = await request.get("/api/trpc/session.list?input=%7B%22json%22%3A%7B%7D%7D");
     expect(response.status()).toBe(401);

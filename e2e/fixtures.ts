@@ -26,7 +26,9 @@ export const test = base.extend<Fixtures>({
     async ({ page, expectedConsoleErrors }, provide) => {
       const errors: string[] = [];
       page.on("console", (message) => {
-        if (message.type() === "error" || /hydrat/i.test(message.text())) errors.push(message.text());
+        // A failed load names no URL in its text; Chromium gives it as the message's location.
+        const where = message.text().startsWith("Failed to load resource") && message.location().url ? ` (${message.location().url})` : "";
+        if (message.type() === "error" || /hydrat/i.test(message.text())) errors.push(`${message.text()}${where}`);
       });
       page.on("pageerror", (error) => errors.push(error.message));
       // Chromium's "Failed to load resource: … 404" names no URL; the responses say which one it was.

@@ -31,11 +31,6 @@ export const test = base.extend<Fixtures>({
         if (message.type() === "error" || /hydrat/i.test(message.text())) errors.push(`${message.text()}${where}`);
       });
       page.on("pageerror", (error) => errors.push(error.message));
-      // Chromium's "Failed to load resource: … 404" names no URL; the responses say which one it was.
-      const failedResponses: string[] = [];
-      page.on("response", (response) => {
-        if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-      });
       page.on("requestfailed", (request) => {
         // A request the page itself cancelled (leaving a page closes its live stream) is not a failure.
         if (request.failure()?.errorText !== "net::ERR_ABORTED") errors.push(`request failed: ${request.url()}`);
@@ -43,7 +38,7 @@ export const test = base.extend<Fixtures>({
       await provide(errors);
       expect(
         errors.filter((error) => !expectedConsoleErrors?.test(error)),
-        `the page logged errors (responses of status 400 or more: ${failedResponses.join(", ") || "none"})`,
+        "the page logged errors",
       ).toEqual([]);
     },
     { auto: true },

@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_DB_PATH, type Db, closeDb, createMemoryDb, getDb, openDatabase, resolveDbPath } from "./client";
+import { DEFAULT_DB_PATH, type Db, closeDb, connectionOf, createMemoryDb, getDb, openDatabase, resolveDbPath, writeTransaction } from "./client";
 import { findMigrationsFolder } from "./migrate";
 import { sessions } from "./schema";
 
@@ -89,6 +89,21 @@ describe("openDatabase on a file", () => {
     const second = open(file);
     expect(second.$client.prepare(`SELECT hash, created_at FROM "__drizzle_migrations"`).all()).toEqual(rows);
     expect(migrationCount(second)).toBe(MIGRATIONS);
+  });
+});
+
+describe("connectionOf", () => {
+  it("finds the same connection under a database, a read transaction and a write transaction", () => {
+    const db = createMemoryDb();
+    expect(connectionOf(db)).toBe(db.$client);
+    expect(db.transaction((tx) => connectionOf(tx))).toBe(db.$client);
+    expect(writeTransaction(db, (tx) => connectionOf(tx))).toBe(db.$client);
+    const other = createMemoryDb();
+    expect(other.transaction((tx) => connectionOf(tx))).not.toBe(db.$client);
+  });
+
+  it("names what is missing when a handle has no connection", () => {
+    expect(() => connectionOf({ session: {} } as never)).toThrow(/session\.client/);
   });
 });
 

@@ -11,6 +11,19 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+/**
+ * The better-sqlite3 connection under a database or a transaction handle. Drizzle gives a
+ * transaction handle no `$client`, but it runs on the same session, whose connection is the
+ * same object; that field is not in Drizzle's types, so it is checked here, once, and a test
+ * (db/client.test.ts) fails if a Drizzle upgrade moves it.
+ */
+export function connectionOf(db: DbOrTx): Database.Database {
+  if ("$client" in db) return db.$client;
+  const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
+  if (!(client instanceof Database)) throw new Error("connectionOf: this Drizzle transaction handle no longer exposes its connection (session.client)");
+  return client;
+}
+
 export const DEFAULT_DB_PATH = "./data/proofgate.db";
 const BUSY_TIMEOUT_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { type SQL, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "./client";
+import { type DbOrTx, connectionOf } from "./client";
 import { preparePrivately } from "./statement-cache";
 
 const caches = new WeakMap<Database.Database, Map<string, unknown>>();
@@ -15,18 +15,21 @@ const caches = new WeakMap<Database.Database, Map<string, unknown>>();
  * per statement text (a module prefix: `task.move.update:<columns>`).
  *
  * A statement prepared on `db` runs on the same connection as a transaction opened on it, so it
- * may be used inside `writeTransaction(db, …)`.
+ * may be used inside `writeTransaction(db, …)`; `db` may also be the transaction handle (the
+ * cache is the connection's either way, and Drizzle binds the query to the connection's session,
+ * which the handle shares).
  */
-export function prepared<T>(db: Db, name: string, build: () => T): T {
-  let cache = caches.get(db.$client);
+export function prepared<T>(db: DbOrTx, name: string, build: () => T): T {
+  const connection = connectionOf(db);
+  let cache = caches.get(connection);
   if (!cache) {
     cache = new Map();
-    caches.set(db.$client, cache);
+    caches.set(connection, cache);
   }
   let query = cache.get(name) as T | undefined;
   if (query === undefined) {
     // Kept and run many times: its statement must be its own, not the connection cache's.
-    query = preparePrivately(db.$client, build);
+    query = preparePrivately(connection, build);
     cache.set(name, query);
   }
   return query;

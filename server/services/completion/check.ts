@@ -1,5 +1,6 @@
-import { desc, eq, inArray } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
+import { prepared } from "@/db/prepared";
 import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
 import { type CompletionVerdict, evaluateCompletion } from "@/server/domain/completion-gate";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -19,32 +20,45 @@ export function checkCompletion(ctx: ServiceContext, input: { sessionId: string;
 
 /** The gate's verdict on a session's rows as they are now (no write): shared by the check and its preview. */
 export function evaluateSessionCompletion(tx: DbOrTx, sessionId: string): CompletionVerdict {
-  const criteria = tx
-    .select({ criterion: successCriteria.criterion, status: successCriteria.status, actual: successCriteria.actual, evidence: successCriteria.evidence, requiredForCompletion: successCriteria.requiredForCompletion, verifierStatus: successCriteria.verifierStatus, verifierActual: successCriteria.verifierActual, verifierEvidence: successCriteria.verifierEvidence })
-    .from(successCriteria)
-    .where(eq(successCriteria.sessionId, sessionId))
-    .all();
-  const gateTasks = tx.select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification }).from(tasks).where(eq(tasks.sessionId, sessionId)).all();
-  const contractGoals = tx
-    .select({ id: goals.id, goalText: goals.goalText })
-    .from(goals)
-    .innerJoin(goalContracts, eq(goalContracts.goalId, goals.id))
-    .where(eq(goals.sessionId, sessionId))
-    .all();
+  const query = gateQueries(tx);
+  const contractGoals = query.contractGoals.all({ sessionId });
   const latest = new Map<number, "SUCCESS" | "PARTIAL" | "BLOCKED">();
   if (contractGoals.length > 0) {
-    const evaluations = tx
-      .select({ goalId: goalGateEvaluations.goalId, verdict: goalGateEvaluations.verdict })
-      .from(goalGateEvaluations)
-      .where(inArray(goalGateEvaluations.goalId, contractGoals.map((g) => g.id)))
-      .orderBy(desc(goalGateEvaluations.id))
-      .all();
-    for (const e of evaluations) if (!latest.has(e.goalId)) latest.set(e.goalId, e.verdict);
+    for (const e of query.evaluations.all({ sessionId })) if (!latest.has(e.goalId)) latest.set(e.goalId, e.verdict);
   }
   return evaluateCompletion({
-    criteria,
-    tasks: gateTasks,
+    criteria: query.criteria.all({ sessionId }),
+    tasks: query.tasks.all({ sessionId }),
     contractGoals: contractGoals.map((g) => ({ id: g.id, goalText: g.goalText, verdict: latest.get(g.id) ?? null })),
+  });
+}
+
+/** The gate's reads, prepared once per connection (db/prepared.ts): every session view previews the gate. */
+function gateQueries(db: DbOrTx) {
+  return prepared(db, "completion.gate", () => {
+    const sessionId = sql.placeholder("sessionId");
+    return {
+      criteria: db
+        .select({ criterion: successCriteria.criterion, status: successCriteria.status, actual: successCriteria.actual, evidence: successCriteria.evidence, requiredForCompletion: successCriteria.requiredForCompletion, verifierStatus: successCriteria.verifierStatus, verifierActual: successCriteria.verifierActual, verifierEvidence: successCriteria.verifierEvidence })
+        .from(successCriteria)
+        .where(eq(successCriteria.sessionId, sessionId))
+        .prepare(),
+      tasks: db.select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification }).from(tasks).where(eq(tasks.sessionId, sessionId)).prepare(),
+      contractGoals: db
+        .select({ id: goals.id, goalText: goals.goalText })
+        .from(goals)
+        .innerJoin(goalContracts, eq(goalContracts.goalId, goals.id))
+        .where(eq(goals.sessionId, sessionId))
+        .prepare(),
+      // Every gate evaluation of the session's goals, newest first: the first seen per goal is its latest.
+      evaluations: db
+        .select({ goalId: goalGateEvaluations.goalId, verdict: goalGateEvaluations.verdict })
+        .from(goalGateEvaluations)
+        .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
+        .where(eq(goals.sessionId, sessionId))
+        .orderBy(desc(goalGateEvaluations.id))
+        .prepare(),
+    };
   });
 }
 
@@ -77,11 +91,14 @@ export function recordCompletionCheck(tx: Tx, ctx: ServiceContext, sessionId: st
 /** The newest checks of a session, newest first. */
 export function listCompletionChecks(db: DbOrTx, input: { sessionId: string; limit?: number }): CompletionCheckRow[] {
   loadSession(db, input.sessionId);
-  return db
-    .select()
-    .from(completionChecks)
-    .where(eq(completionChecks.sessionId, input.sessionId))
-    .orderBy(desc(completionChecks.id))
-    .limit(Math.min(input.limit ?? 50, 500))
-    .all();
+  const query = prepared(db, "completion.checks", () =>
+    db
+      .select()
+      .from(completionChecks)
+      .where(eq(completionChecks.sessionId, sql.placeholder("sessionId")))
+      .orderBy(desc(completionChecks.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  );
+  return query.all({ sessionId: input.sessionId, limit: Math.min(input.limit ?? 50, 500) });
 }

@@ -1,5 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { prepared } from "@/db/prepared";
 import { criterionUpdates, successCriteria } from "@/db/schema";
 import { effectiveStatus, hasDiscrepancy } from "@/server/domain/criteria";
 import { loadSession } from "../session/load";
@@ -16,8 +17,15 @@ export interface CriterionView extends CriterionRow {
 /** A session's criteria in creation order, each with the status the gate trusts, any claimant/verifier discrepancy, and its change history. */
 export function listCriteria(db: DbOrTx, input: { sessionId: string }): CriterionView[] {
   loadSession(db, input.sessionId);
-  const rows = db.select().from(successCriteria).where(eq(successCriteria.sessionId, input.sessionId)).orderBy(asc(successCriteria.id)).all();
-  const updates = db.select().from(criterionUpdates).where(eq(criterionUpdates.sessionId, input.sessionId)).orderBy(asc(criterionUpdates.id)).all();
+  const query = prepared(db, "criteria.list", () => {
+    const sessionId = sql.placeholder("sessionId");
+    return {
+      rows: db.select().from(successCriteria).where(eq(successCriteria.sessionId, sessionId)).orderBy(asc(successCriteria.id)).prepare(),
+      updates: db.select().from(criterionUpdates).where(eq(criterionUpdates.sessionId, sessionId)).orderBy(asc(criterionUpdates.id)).prepare(),
+    };
+  });
+  const rows = query.rows.all({ sessionId: input.sessionId });
+  const updates = query.updates.all({ sessionId: input.sessionId });
   return rows.map((row) => ({
     ...row,
     effectiveStatus: effectiveStatus(row),

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { recordTrustScore } from "../attempt/record-trust-score";
 import { startAttempt } from "../attempt/start";
 import { evaluateGoalGate } from "./evaluate";
+import { evaluateSessionCompletion } from "../completion/check";
+import { createSession } from "../session/create";
+import { createGoal } from "./create";
 import { setGoalContract } from "./set-contract";
-import { AGENT, LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "./test-fixtures";
+import { ADMIN, AGENT, LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "./test-fixtures";
 
 const ACCURACY = (target: number, maxGoalAttempts = 3) => ({
   goalText: `Build model with >= ${target * 100}% accuracy`,
@@ -90,5 +93,30 @@ describe("evaluateGoalGate", () => {
     const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
     expectRefused(() => evaluateGoalGate(f.as(AGENT), { attemptId: attempt }), "goal_gate.evaluate_role");
     expectRefused(() => evaluateGoalGate(f.as({ ...LEAD, role: "viewer" }), { attemptId: attempt }), "goal_gate.evaluate_role");
+  });
+});
+
+describe("the completion gate reads each contract goal's latest evaluation", () => {
+  const goalReasons = (f: ReturnType<typeof setup>, sessionId = f.sessionId) => evaluateSessionCompletion(f.db, sessionId).reasons.filter((r) => r.startsWith("Goal "));
+
+  it("never evaluated, then PARTIAL, then SUCCESS after a re-score; goals without a contract and other sessions' goals are not gated", () => {
+    const { f, goal } = withContract();
+    rootGoal(f, "No contract here");
+    const text = 'Goal "Migrate the build to Bazel" has not passed both gates';
+    expect(goalReasons(f)).toEqual([`${text} (latest verdict: never evaluated)`]);
+
+    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
+    evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
+    expect(goalReasons(f)).toEqual([`${text} (latest verdict: PARTIAL)`]);
+
+    recordTrustScore(f.as({ ...VERIFIER, label: "verifier_2", principalId: "token:verifier_2" }), { attemptId: attempt, score: 88 });
+    evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
+    expect(goalReasons(f)).toEqual([]);
+
+    createSession(f.as(ADMIN), { id: "s2" });
+    const other = createGoal(f.as(ORCHESTRATOR), { sessionId: "s2", goalText: "Elsewhere" }).id;
+    setGoalContract(f.as(ORCHESTRATOR), { goalId: other, contract: ACCURACY(0.8) });
+    expect(goalReasons(f)).toEqual([]);
+    expect(goalReasons(f, "s2")).toEqual(['Goal "Elsewhere" has not passed both gates (latest verdict: never evaluated)']);
   });
 });

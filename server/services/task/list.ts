@@ -1,5 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
+import { prepared } from "@/db/prepared";
 import { taskTransitions, tasks } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
@@ -32,13 +33,21 @@ export type BoardTask = TaskRow & { transitions: TransitionRow[] };
  * evidence, proofpack, failures and reset fields, and each task's full transition history —
  * previous attempts included. Two queries whatever the number of tasks (the transitions come in
  * one read of the session's history, not one per task), in one read snapshot so a move committed
- * in between cannot leave a task and its history disagreeing.
+ * in between cannot leave a task and its history disagreeing. Both are prepared once per
+ * connection (db/prepared.ts): the session page asks for the board on every view.
  */
 export function getTaskBoard(db: Db, input: { sessionId: string }): { sessionId: string; tasks: BoardTask[] } {
+  const query = prepared(db, "task.board", () => {
+    const sessionId = sql.placeholder("sessionId");
+    return {
+      tasks: db.select().from(tasks).where(eq(tasks.sessionId, sessionId)).orderBy(asc(tasks.id)).prepare(),
+      history: db.select().from(taskTransitions).where(eq(taskTransitions.sessionId, sessionId)).orderBy(asc(taskTransitions.id)).prepare(),
+    };
+  });
   return db.transaction((tx) => {
     loadSession(tx, input.sessionId);
-    const rows = tx.select().from(tasks).where(eq(tasks.sessionId, input.sessionId)).orderBy(asc(tasks.id)).all();
-    const history = tx.select().from(taskTransitions).where(eq(taskTransitions.sessionId, input.sessionId)).orderBy(asc(taskTransitions.id)).all();
+    const rows = query.tasks.all(input);
+    const history = query.history.all(input);
     const byTask = new Map<number, TransitionRow[]>(rows.map((task) => [task.id, []]));
     for (const transition of history) byTask.get(transition.taskId)?.push(transition);
     return { sessionId: input.sessionId, tasks: rows.map((task) => ({ ...task, transitions: byTask.get(task.id)! })) };

@@ -1,0 +1,36 @@
+/**
+ * `prepared`: one statement per connection and name, whether it is asked for on the database or
+ * on a transaction handle, and it runs inside the caller's transaction.
+ */
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createMemoryDb, writeTransaction } from "./client";
+import { prepared } from "./prepared";
+import { sessions } from "./schema";
+
+const byId = (db: Parameters<typeof prepared>[0]) =>
+  prepared(db, "test.session_by_id", () => db.select({ id: sessions.id, requirements: sessions.requirements }).from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare());
+
+describe("prepared", () => {
+  it("keeps one statement per connection, asked for on the database or inside a transaction", () => {
+    const db = createMemoryDb();
+    const outside = byId(db);
+    expect(db.transaction((tx) => byId(tx))).toBe(outside);
+    expect(writeTransaction(db, (tx) => byId(tx))).toBe(outside);
+    expect(byId(createMemoryDb())).not.toBe(outside);
+  });
+
+  it("built inside a transaction, it sees that transaction's writes, and a rollback's are gone after", () => {
+    const db = createMemoryDb();
+    expect(() =>
+      writeTransaction(db, (tx) => {
+        tx.insert(sessions).values({ id: "s1", requirements: "one" }).run();
+        expect(byId(tx).get({ id: "s1" })).toEqual({ id: "s1", requirements: "one" });
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    expect(byId(db).get({ id: "s1" })).toBeUndefined();
+    db.insert(sessions).values({ id: "s2", requirements: "two" }).run();
+    expect(byId(db).get({ id: "s2" })).toEqual({ id: "s2", requirements: "two" });
+  });
+});

@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { bucketSql, inRange } from "./filters";
 import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
-import { RATE_BINS, fillSeries, rate } from "./shape";
+import { RATE_BINS, type FigureSteps, fillSeries, rate, runSteps } from "./shape";
 
 export interface CriteriaRatePoint {
   /** Bucket start, epoch ms (UTC). */
@@ -53,9 +53,11 @@ interface SessionGroup {
  * claimant reported it met. Criteria carry no time of their own: the range and the buckets use the
  * session's start.
  */
-export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures {
+export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureSteps<CriteriaFigures> {
   const rollups = rollupsAnswer(f);
   const { groups, bins } = rollups ? fromRollups(db, f) : fromSessions(db, f);
+  // The rates and the top criteria are two queries of a few ms each: others may run between them.
+  yield;
   // Summed in one order whichever table they came from.
   groups.sort((a, b) => a.bucket - b.bucket || a.required - b.required);
   const byBucket = new Map<number, { bucket: number; sessions: number; required: number; met: number; rateSum: number }>();
@@ -76,6 +78,7 @@ export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures
   );
   const total = rows.reduce((t, r) => ({ sessions: t.sessions + r.sessions, required: t.required + r.required, met: t.met + r.met, rateSum: t.rateSum + r.rateSum }), { sessions: 0, required: 0, met: 0, rateSum: 0 });
   const perBin = new Map(bins);
+  const topCriteriaRows = rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f);
   return {
     sessions: total.sessions,
     required: total.required,
@@ -84,9 +87,12 @@ export function criteriaFigures(db: DbOrTx, f: AnalyticsFilter): CriteriaFigures
     overallRate: rate(total.met, total.required),
     distribution: RATE_BINS.map(({ bin, label }) => ({ bin, label, sessions: perBin.get(bin) ?? 0 })),
     series,
-    ...(rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f)),
+    ...topCriteriaRows,
   };
 }
+
+/** The criteria figures in one go. */
+export const criteriaFigures = (db: DbOrTx, f: AnalyticsFilter): CriteriaFigures => runSteps(criteriaFigureSteps(db, f));
 
 /** Rows as arrays: (kind 0: bucket, required, sessions, Σ met) and (kind 1: rate bin, sessions), in one statement. */
 function split(rows: [number, number, number, number | null, number | null][]): { groups: SessionGroup[]; bins: [number, number][] } {

@@ -293,3 +293,21 @@ describe("analytics.overview input", () => {
     expect(r.code).toBe("UNAUTHORIZED");
   });
 });
+
+describe("analytics.overview shares the server", () => {
+  it("lets the event loop through before, between and after its steps: the figures and the criteria's two queries", async () => {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns += 1;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const o = await overview();
+    running = false;
+    // One pause before the figures, one after each of the 8 figures, one between the criteria's
+    // rates and its top lists: each pause lets at least two turns of the loop go by.
+    expect(Object.keys(o.timings)).toHaveLength(8);
+    expect(turns).toBeGreaterThanOrEqual(2 * (1 + 8 + 1));
+  });
+});

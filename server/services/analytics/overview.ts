@@ -2,10 +2,11 @@ import Database from "better-sqlite3";
 import type { DbOrTx } from "@/db/client";
 import { type BlockedTimeFigures, blockedTimeFigures } from "./blocked-time";
 import { type CompletionCheckFigures, type UnverifiedCompletionFigures, completionCheckFigures, unverifiedCompletionFigures } from "./completions";
-import { type CriteriaFigures, criteriaFigures } from "./criteria";
+import { type CriteriaFigures, criteriaFigureSteps } from "./criteria";
 import { type FalseCompletionFigures, falseCompletionFigures } from "./false-completion";
 import { type GoalAttemptFigures, goalAttemptFigures } from "./goal-attempts";
 import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "./schemas";
+import type { FigureSteps } from "./shape";
 import { catchUpReasonKinds, rollupsAnswer } from "./rollups";
 import { type TokenFigures, tokenFigures } from "./tokens";
 import { type VerificationLatencyFigures, verificationLatencyFigures } from "./verification-latency";
@@ -64,8 +65,11 @@ export interface AnalyticsOverview extends AnalyticsFigures {
   timings: Record<FigureName, number>;
 }
 
-const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => AnalyticsFigures[K] } = {
-  criteria: criteriaFigures,
+const isSteps = <T>(value: T | FigureSteps<T>): value is FigureSteps<T> => Object.prototype.toString.call(value) === "[object Generator]";
+
+/** Each figure, as one step or as steps (`FigureSteps`) the overview may pause between. */
+const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => AnalyticsFigures[K] | FigureSteps<AnalyticsFigures[K]> } = {
+  criteria: criteriaFigureSteps,
   falseCompletion: falseCompletionFigures,
   verificationLatency: verificationLatencyFigures,
   blockedTime: blockedTimeFigures,
@@ -75,8 +79,15 @@ const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => Analytic
   tokens: tokenFigures,
 };
 
-/** Let the event loop serve other requests: SQLite calls are synchronous, so a long run of them would stall the server. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Let the event loop serve other requests: SQLite calls are synchronous, so a long run of them
+ * would stall the server. One `setImmediate` is not always enough: scheduled while the loop is
+ * in its I/O phase (as the first step of a request is), it runs in the same turn's check phase,
+ * before the loop has looked for new I/O again, so a request that arrived during the step waited
+ * for two. The second `setImmediate` is scheduled from the check phase, so it runs only after the
+ * next I/O phase has served what arrived.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /**
  * Classify the rejection reasons of checks written since the last read, a chunk at a time with the
@@ -93,19 +104,33 @@ async function catchUpReasons(db: DbOrTx): Promise<void> {
 
 /**
  * Every figure of the analytics page in one call. The figures are computed one after another with
- * the event loop let through between them, so other requests wait for at most one figure's query,
- * never for the whole overview. Each figure reads the ledger as it is when its turn comes: a write
- * landing between two figures shows in the later ones only.
+ * the event loop let through before, between and after them (and between the steps of a figure
+ * made of several heavy queries), so other requests wait for at most one step, a query or two,
+ * never for the whole overview. Each step reads the ledger as it is when its turn comes: a write
+ * landing between two steps shows in the later ones only.
  */
 export async function analyticsOverview(db: DbOrTx, raw: AnalyticsInput = {}, options: { fromHistory?: boolean } = {}): Promise<AnalyticsOverview> {
   const f = { ...parseAnalyticsInput(raw), ...(options.fromHistory && { fromHistory: true }) };
+  // The request that asked has just been routed, authenticated and parsed in this same turn.
+  await yieldToEventLoop();
   if (rollupsAnswer(f)) await catchUpReasons(db);
   const figures: Partial<AnalyticsFigures> = {};
   const timings = {} as Record<FigureName, number>;
   for (const name of Object.keys(FIGURES) as FigureName[]) {
-    const started = performance.now();
-    (figures as Record<FigureName, unknown>)[name] = FIGURES[name](db, f);
-    timings[name] = Math.round((performance.now() - started) * 10) / 10;
+    let spent = 0;
+    let started = performance.now();
+    let figure = FIGURES[name](db, f);
+    while (isSteps(figure)) {
+      const next = figure.next();
+      if (next.done) figure = next.value;
+      else {
+        spent += performance.now() - started;
+        await yieldToEventLoop();
+        started = performance.now();
+      }
+    }
+    (figures as Record<FigureName, unknown>)[name] = figure;
+    timings[name] = Math.round((spent + performance.now() - started) * 10) / 10;
     await yieldToEventLoop();
   }
   const given = (["agent", "model"] as const).filter((filter) => f[filter] !== null);

@@ -165,3 +165,17 @@ export function percentilesOfHistogram(counts: readonly { value: number; count: 
   }
   return percentilesFromRanks(count, found);
 }
+
+/**
+ * A figure computed in steps: each `yield` marks a point between two queries where the overview
+ * may let other requests run (overview.ts); the return value is the figure.
+ */
+export type FigureSteps<T> = Generator<void, T, void>;
+
+/** Run a figure's steps to the end, without pausing. */
+export function runSteps<T>(steps: FigureSteps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}

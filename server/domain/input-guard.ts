@@ -13,47 +13,65 @@ export const MAX_INPUT_DEPTH = 64;
  * as a ValidationError naming the field, or null.
  */
 export function hostileInputError(input: unknown): ValidationError | null {
-  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: input, path: [] }];
+  // Every request's input passes here (500-row log batches included), so a node carries its parent
+  // and key, and the field's path is only put together for the one that is refused.
+  const stack: Node[] = [{ value: input, parent: null, key: "", depth: 0 }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    const field = () => nameOf(path);
+    const node = stack.pop()!;
+    const { value } = node;
     if (typeof value === "string") {
       const problem = textProblem(value);
-      if (problem) return new ValidationError(field(), problem.rule, problem.message);
+      if (problem) return new ValidationError(nameOf(node), problem.rule, problem.message);
       continue;
     }
     if (typeof value === "number") {
-      if (!Number.isFinite(value)) return new ValidationError(field(), "input.not_finite", "must be a finite number");
+      if (!Number.isFinite(value)) return new ValidationError(nameOf(node), "input.not_finite", "must be a finite number");
       continue;
     }
     if (value === null || value === undefined || typeof value === "boolean") continue;
     if (value instanceof Date) {
-      if (Number.isNaN(value.getTime())) return new ValidationError(field(), "input.invalid_date", "must be a valid date");
+      if (Number.isNaN(value.getTime())) return new ValidationError(nameOf(node), "input.invalid_date", "must be a valid date");
       continue;
     }
-    if (typeof value !== "object" || !(Array.isArray(value) || isPlainObject(value))) {
-      return new ValidationError(field(), "input.not_json", `must be JSON data (got ${describe(value)})`);
+    const array = Array.isArray(value);
+    if (typeof value !== "object" || !(array || isPlainObject(value))) {
+      return new ValidationError(nameOf(node), "input.not_json", `must be JSON data (got ${describe(value)})`);
     }
-    if (path.length >= MAX_INPUT_DEPTH) return new ValidationError(field(), "input.too_deep", `must not nest more than ${MAX_INPUT_DEPTH} levels of arrays and objects`);
-    for (const [key, child] of Object.entries(value)) {
+    if (node.depth >= MAX_INPUT_DEPTH) return new ValidationError(nameOf(node), "input.too_deep", `must not nest more than ${MAX_INPUT_DEPTH} levels of arrays and objects`);
+    const depth = node.depth + 1;
+    // Children pushed last to first, so the first bad one in the input's order is the one named.
+    if (array) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, key: i, depth });
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (const key of keys) {
       const keyProblem = textProblem(key);
-      if (keyProblem) return new ValidationError(field(), keyProblem.rule, `keys ${keyProblem.message}`);
-      stack.push({ value: child, path: [...path, Array.isArray(value) ? Number(key) : key] });
+      if (keyProblem) return new ValidationError(nameOf(node), keyProblem.rule, `keys ${keyProblem.message}`);
     }
+    for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (value as Record<string, unknown>)[keys[i]!], parent: node, key: keys[i]!, depth });
   }
   return null;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+interface Node {
+  value: unknown;
+  parent: Node | null;
+  key: string | number;
+  depth: number;
+}
 
 function textProblem(text: string): { rule: string; message: string } | null {
   if (text.includes("\u0000")) return { rule: "input.nul_character", message: "must not contain NUL characters" };
-  if (LONE_SURROGATE.test(text)) return { rule: "input.invalid_unicode", message: "must be valid Unicode (no lone surrogate halves)" };
+  // A lone surrogate half is what makes a string not well formed.
+  if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) return { rule: "input.invalid_unicode", message: "must be valid Unicode (no lone surrogate halves)" };
   return null;
 }
 
 /** `metadata.a.b`, cut after four steps (a depth refusal would otherwise name 64); `input[0]` at the root. */
-function nameOf(path: readonly PropertyKey[]): string {
+function nameOf(node: Node): string {
+  const path: PropertyKey[] = [];
+  for (let at: Node | null = node; at?.parent; at = at.parent) path.unshift(at.key);
   const name = fieldPath(path.slice(0, 4)) + (path.length > 4 ? "…" : "");
   return name.startsWith("[") ? `input${name}` : name;
 }

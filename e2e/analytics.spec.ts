@@ -215,6 +215,30 @@ test("charts are drawn as they come near the screen, and every one once scrolled
   expect(await drawEveryChart(page)).toBe(total);
 });
 
+test("a time chart labels at most eight days, and dots its points only when the series is short", async ({ page, ledger }) => {
+  const span = ledger.prepare("SELECT min(started_at) AS first, max(started_at) AS last FROM sessions").get() as { first: number; last: number };
+  expect((span.last - span.first) / DAY_MS, "the demo data spans more than a month").toBeGreaterThan(31);
+  const chart = page.locator('figure[data-block="criteria-over-time"]');
+  const dayLabels = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+
+  await page.goto("/analytics");
+  await expect(chart.locator(".recharts-wrapper")).toBeVisible();
+  await expect(dayLabels.first()).toBeVisible();
+  const labels = await dayLabels.count();
+  expect(labels).toBeGreaterThanOrEqual(4);
+  expect(labels).toBeLessThanOrEqual(8);
+  await expect(chart.locator(".recharts-line-dot")).toHaveCount(0);
+
+  // Ten days: a dot on each day that has a value (two series: at most twenty), every day's label
+  // within eight.
+  const to = isoDay(span.last);
+  const from = isoDay(span.last - 9 * DAY_MS);
+  await page.goto(`/analytics?from=${from}&to=${to}`);
+  await expect(chart.locator(".recharts-line-dot").first()).toBeVisible();
+  expect(await chart.locator(".recharts-line-dot").count()).toBeLessThanOrEqual(2 * 10);
+  expect(await dayLabels.count()).toBeLessThanOrEqual(8);
+});
+
 test("a date range narrows the figures as the ledger does, and Back restores them", async ({ page, ledger }) => {
   await page.goto("/analytics");
   const all = expected(ledger, ALL);

@@ -19,6 +19,10 @@ const colour = (i: number) => `var(--chart-${(i % PALETTE_SIZE) + 1})`;
 const COMPACT = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 const TICK = { fill: "currentColor", fontSize: 11 };
 const TOOLTIP_STYLE = { backgroundColor: "var(--chart-tooltip-bg)", borderColor: "var(--chart-tooltip-border)", borderRadius: 6, fontSize: 12 };
+/** Most day labels under a time axis ("11-22" fits eight times in a phone-wide chart). */
+const MAX_TIME_TICKS = 8;
+/** Longest series whose points are marked with dots. */
+const MAX_DOTTED_POINTS = 31;
 /** Widest category label before it is cut (the table beside the chart has it whole). */
 const MAX_LABEL_CHARS = 24;
 
@@ -59,9 +63,16 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
   const rateDomain: [number, number] | undefined = yKind === "rate" ? [0, 1] : undefined;
 
   if (xKind === "bucket") {
-    const xAxis = <XAxis dataKey="x" tick={TICK} tickFormatter={(v: number) => shortDay(v)} minTickGap={18} stroke="currentColor" strokeOpacity={0.3} />;
+    // Every n-th day labelled, n chosen here: left to find room itself (minTickGap), Recharts puts
+    // each of the 90-odd labels in the page to measure it, a forced layout each.
+    const every = Math.max(1, Math.ceil(data.length / MAX_TIME_TICKS));
+    const xAxis = <XAxis dataKey="x" tick={TICK} tickFormatter={(v: number) => shortDay(v)} interval={every - 1} stroke="currentColor" strokeOpacity={0.3} />;
     const yAxis = <YAxis tick={TICK} width={48} domain={rateDomain} tickFormatter={(v: number) => axisValue(v, yKind)} stroke="currentColor" strokeOpacity={0.3} allowDecimals={yKind !== "count"} />;
     const style = { width: "100%", height: 240 };
+    // A dot per point marks where a short series' values are; on a long one they run together into
+    // a thick line, and each is a component Recharts draws (a 91-day chart with two series: 182).
+    // The hovered point still gets its dot.
+    const dots = data.length <= MAX_DOTTED_POINTS;
     return (
       <div className={`text-zinc-600 dark:text-zinc-400 ${CHART_COLOURS}`}>
         {chart.type === "line" ? (
@@ -73,7 +84,7 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
             {legend}
             {series.map((s, i) => (
               // Lines after the first are dashed, so they stay apart where they overlap and without colour.
-              <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.colour} strokeWidth={2} strokeDasharray={i === 0 ? undefined : "5 3"} dot={{ r: 2, fill: s.colour }} isAnimationActive={false} type="linear" />
+              <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.colour} strokeWidth={2} strokeDasharray={i === 0 ? undefined : "5 3"} dot={dots ? { r: 2, fill: s.colour } : false} isAnimationActive={false} type="linear" />
             ))}
           </LineChart>
         ) : (

@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { bucketSql, inRange } from "./filters";
 import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
-import { RATE_BINS, type FigureSteps, fillSeries, rate, runSteps } from "./shape";
+import { RATE_BINS, type FigureSteps, fillSeries, rate } from "./shape";
 
 export interface CriteriaRatePoint {
   /** Bucket start, epoch ms (UTC). */
@@ -90,9 +90,6 @@ export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureStep
     ...topCriteriaRows,
   };
 }
-
-/** The criteria figures in one go. */
-export const criteriaFigures = (db: DbOrTx, f: AnalyticsFilter): CriteriaFigures => runSteps(criteriaFigureSteps(db, f));
 
 /** Rows as arrays: (kind 0: bucket, required, sessions, Σ met) and (kind 1: rate bin, sessions), in one statement. */
 function split(rows: [number, number, number, number | null, number | null][]): { groups: SessionGroup[]; bins: [number, number][] } {

@@ -171,11 +171,3 @@ export function percentilesOfHistogram(counts: readonly { value: number; count: 
  * may let other requests run (overview.ts); the return value is the figure.
  */
 export type FigureSteps<T> = Generator<void, T, void>;
-
-/** Run a figure's steps to the end, without pausing. */
-export function runSteps<T>(steps: FigureSteps<T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import type { AppRouter } from "@/server/api/root";
@@ -10,22 +10,22 @@ import { Card } from "@/app/ui/card";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { OVERVIEW_INPUT } from "./overview-queries";
-import { QueryBoundary } from "@/app/ui/query-boundary";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { SessionFlags, SessionLink, SessionProgress } from "./sessions/session-parts";
 
 type Overview = inferRouterOutputs<AppRouter>["session"]["overview"];
 
 export function OverviewClient() {
-  return (
-    <QueryBoundary errorTitle="Could not load the overview" fallback={<OverviewSkeleton />}>
-      <OverviewBody />
-    </QueryBoundary>
-  );
-}
-
-function OverviewBody() {
   const trpc = useTRPC();
-  const { data, isRefetchError, error } = useSuspenseQuery(trpc.session.overview.queryOptions(OVERVIEW_INPUT));
+  const query = useQuery(trpc.session.overview.queryOptions(OVERVIEW_INPUT));
+  const { data, isRefetchError, error } = query;
+  if (data === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the overview">
+        <OverviewSkeleton />
+      </QueryFallback>
+    );
+  }
   return (
     <div className="space-y-6">
       {isRefetchError && (

@@ -10,7 +10,7 @@ export default async function OverviewPage() {
   // The layout sends a signed-out visitor to sign in, but pages render beside it: a read started for
   // them would fail and be logged as a server error.
   if (!(await getViewer())) return null;
-  prefetch(trpc.session.overview.queryOptions(OVERVIEW_INPUT));
+  await prefetch(trpc.session.overview.queryOptions(OVERVIEW_INPUT));
   return (
     <div>
       <header className="mb-6">

@@ -1,4 +1,4 @@
-import { QueryClient, defaultShouldDehydrateQuery } from "@tanstack/react-query";
+import { QueryClient } from "@tanstack/react-query";
 import superjson from "superjson";
 
 /**
@@ -12,8 +12,10 @@ export function makeQueryClient() {
       queries: { staleTime: 60_000, refetchOnWindowFocus: false, retry: 1 },
       dehydrate: {
         serializeData: superjson.serialize,
-        // Stream queries that are still pending from server components to the client.
-        shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === "pending",
+        // Only answered queries (the default): pages await their reads before rendering (app/trpc/server.tsx).
+        // A layout renders beside its page with the same query client, and a page's query still pending
+        // when the layout dehydrated would reach the browser's cache first, as a promise; the page's
+        // answer would then be applied after the first render instead of during it.
       },
       hydrate: { deserializeData: superjson.deserialize },
     },

@@ -1,17 +1,25 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { HydrateClient, getQueryClient, trpc } from "@/app/trpc/server";
+import { HydrateClient, getViewer, prefetch, trpc } from "@/app/trpc/server";
 import { AnalyticsFigures, AnalyticsShell } from "./analytics-client";
-import { type AnalyticsView, parseAnalyticsView, toOverviewInput } from "./analytics-view";
-import { FiguresSkeleton } from "./figures-skeleton";
+import { parseAnalyticsView, toOverviewInput } from "./analytics-view";
 
 export const metadata: Metadata = { title: "Analytics · Proofgate" };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
-/** Analytics across sessions, for the filters in the address. The header and filters show at once; the figures stream in. */
+/**
+ * Analytics across sessions, for the filters in the address. The overview (tens of milliseconds,
+ * from rollups) is read before the page renders, so its figures are in the first HTML: streamed
+ * after the header, they would be shown up to 300 ms after it (React reveals streamed parts
+ * together). The client reads it with useQuery, which, unlike a suspending query, keeps the
+ * previous figures on screen while new filters load; a failed read is fetched again there and its
+ * error shown.
+ */
 export default async function AnalyticsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  // Signed out: the layout sends them to sign in, and a read for them would log a server error.
+  if (!(await getViewer())) return null;
   const { view, problems } = parseAnalyticsView(await searchParams);
+  await prefetch(trpc.analytics.overview.queryOptions(toOverviewInput(view)));
   return (
     <div>
       <header className="mb-4">
@@ -19,25 +27,10 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
         <p className="text-sm text-zinc-600 dark:text-zinc-400">How honest completion claims are, across sessions: what was claimed, verified, blocked, reset and attempted.</p>
       </header>
       <AnalyticsShell initial={view} problems={problems}>
-        <Suspense fallback={<FiguresSkeleton />}>
-          <PrefetchedFigures view={view} />
-        </Suspense>
+        <HydrateClient>
+          <AnalyticsFigures />
+        </HydrateClient>
       </AnalyticsShell>
     </div>
-  );
-}
-
-/**
- * Waits for the overview before rendering the figures, so the server's HTML and the browser's
- * first render both hold the data (the client reads it with useQuery, which, unlike a suspending
- * query, keeps the previous figures on screen while new filters load). A failed load is not
- * dehydrated: the client then fetches it again and shows the error.
- */
-async function PrefetchedFigures({ view }: { view: AnalyticsView }) {
-  await getQueryClient().prefetchQuery(trpc.analytics.overview.queryOptions(toOverviewInput(view)));
-  return (
-    <HydrateClient>
-      <AnalyticsFigures />
-    </HydrateClient>
   );
 }

@@ -1,27 +1,30 @@
 "use client";
 
-import { Suspense, useState } from "react";
+import { useState } from "react";
 import { type OpenMove, TaskMoveDialog } from "@/app/components/task-actions";
 import { Button } from "@/app/ui/button";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { ApprovalCard } from "./approval-card";
 import { type ApprovalItem, useInbox } from "./use-inbox";
 
-export function ApprovalsClient() {
-  return (
-    <Suspense fallback={<div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-100 p-4 text-sm text-zinc-500 dark:bg-zinc-900">Loading the inbox…</div>}>
-      <Inbox />
-    </Suspense>
-  );
-}
-
 const sameTask = (item: ApprovalItem, open: OpenMove) => item.session.id === open.sessionId && item.key === open.key;
 
-function Inbox() {
-  const { items, count, hasMore, loadMore, loadingMore } = useInbox();
-  const { blocked, resetRequested } = count;
+export function ApprovalsClient() {
+  const { loaded, status, hasMore, loadMore, loadingMore } = useInbox();
   const [open, setOpen] = useState<OpenMove | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  if (!loaded) {
+    return (
+      <QueryFallback query={status} errorTitle="Could not load the inbox">
+        <div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-100 p-4 text-sm text-zinc-500 dark:bg-zinc-900">
+          Loading the inbox…
+        </div>
+      </QueryFallback>
+    );
+  }
+  const { items, count } = loaded;
+  const { blocked, resetRequested } = count;
   const current = open ? items.find((item) => sameTask(item, open)) : undefined;
 
   return (

@@ -1,13 +1,14 @@
-import { HydrateClient, getQueryClient, prefetch, trpc } from "@/app/trpc/server";
+import { HydrateClient, getQueryClient, getViewer, prefetch, trpc } from "@/app/trpc/server";
 import { ApprovalsClient } from "./approvals-client";
 import { INBOX_INPUT, inboxPaging } from "./inbox-input";
 
 export const metadata = { title: "Approvals · Proofgate" };
 
 /** The approval inbox: blocked tasks across sessions, waiting for a lead to approve a reset. */
-export default function ApprovalsPage() {
-  void getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging));
-  prefetch(trpc.task.inboxCount.queryOptions());
+export default async function ApprovalsPage() {
+  // Signed out: the layout sends them to sign in, and a read for them would log a server error.
+  if (!(await getViewer())) return null;
+  await Promise.all([getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging)), prefetch(trpc.task.inboxCount.queryOptions())]);
   return (
     <div className="space-y-4">
       <header>

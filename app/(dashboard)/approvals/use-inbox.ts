@@ -1,6 +1,6 @@
 "use client";
 
-import { useSuspenseInfiniteQuery, useSuspenseQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useTRPC } from "@/app/trpc/client";
 import type { AppRouter } from "@/server/api/root";
@@ -11,15 +11,20 @@ export type ApprovalItem = inferRouterOutputs<AppRouter>["task"]["inbox"]["items
 
 /**
  * Every blocked task across sessions, reset requests first, then the longest-waiting first, a page
- * at a time; and how many there are in all. Both refresh with the live stream.
+ * at a time; and how many there are in all. Both refresh with the live stream. `loaded` is null
+ * until both have answered; `status` says whether that is because one failed (for QueryFallback).
  */
 export function useInbox() {
   const trpc = useTRPC();
-  const inbox = useSuspenseInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging));
-  const { data: count } = useSuspenseQuery(trpc.task.inboxCount.queryOptions());
+  const inbox = useInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging));
+  const count = useQuery(trpc.task.inboxCount.queryOptions());
   return {
-    items: inbox.data.pages.flatMap((page) => page.items),
-    count,
+    loaded: inbox.data && count.data ? { items: inbox.data.pages.flatMap((page) => page.items), count: count.data } : null,
+    status: {
+      isError: inbox.isError || count.isError,
+      error: inbox.error ?? count.error,
+      refetch: () => Promise.all([inbox.refetch(), count.refetch()]),
+    },
     hasMore: inbox.hasNextPage,
     loadMore: () => void inbox.fetchNextPage(),
     loadingMore: inbox.isFetchingNextPage,

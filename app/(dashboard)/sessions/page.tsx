@@ -11,7 +11,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   // them would fail and be logged as a server error.
   if (!(await getViewer())) return null;
   const { view, problems } = parseSessionsView(await searchParams);
-  prefetch(trpc.session.list.queryOptions(toListInput(view)));
+  await prefetch(trpc.session.list.queryOptions(toListInput(view)));
   return (
     <div>
       <header className="mb-4">

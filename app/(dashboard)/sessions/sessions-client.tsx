@@ -1,6 +1,6 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
@@ -8,7 +8,7 @@ import { useTRPC } from "@/app/trpc/client";
 import { StatusBadge } from "@/app/ui/badge";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
-import { QueryBoundary } from "@/app/ui/query-boundary";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { SessionFilters } from "./session-filters";
 import { SessionFlags, SessionLink, SessionProgress } from "./session-parts";
 import { type SessionsView, clearFilters, hasFilters, sessionsHref, toListInput } from "./sessions-view";
@@ -17,7 +17,6 @@ export function SessionsClient({ view, problems }: { view: SessionsView; problem
   const router = useRouter();
   const [navigating, startNavigation] = useTransition();
   const go = (next: SessionsView) => startNavigation(() => router.push(sessionsHref(next), { scroll: false }));
-  const href = sessionsHref(view);
 
   return (
     <>
@@ -33,9 +32,7 @@ export function SessionsClient({ view, problems }: { view: SessionsView; problem
         </div>
       )}
       <div aria-busy={navigating} className={navigating ? "opacity-60 transition-opacity" : undefined}>
-        <QueryBoundary errorTitle="Could not load sessions" resetKey={href} fallback={<TableSkeleton />}>
-          <SessionsResults view={view} />
-        </QueryBoundary>
+        <SessionsResults view={view} />
       </div>
     </>
   );
@@ -43,7 +40,15 @@ export function SessionsClient({ view, problems }: { view: SessionsView; problem
 
 function SessionsResults({ view }: { view: SessionsView }) {
   const trpc = useTRPC();
-  const { data, isRefetchError, error } = useSuspenseQuery(trpc.session.list.queryOptions(toListInput(view)));
+  const query = useQuery(trpc.session.list.queryOptions(toListInput(view)));
+  const { data, isRefetchError, error } = query;
+  if (data === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load sessions">
+        <TableSkeleton />
+      </QueryFallback>
+    );
+  }
 
   if (data.items.length === 0) return <NoSessions view={view} />;
   const first = view.after === null;

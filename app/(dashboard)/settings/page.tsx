@@ -4,7 +4,7 @@ import { UsersClient } from "./users-client";
 
 export default async function UsersSettingsPage() {
   if (!(await viewerIsAdmin())) return null;
-  prefetch(trpc.admin.users.queryOptions());
+  await prefetch(trpc.admin.users.queryOptions());
   return (
     <HydrateClient>
       <UsersClient />

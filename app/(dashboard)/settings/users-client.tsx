@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
@@ -10,13 +10,13 @@ import { Badge } from "@/app/ui/badge";
 import { Button } from "@/app/ui/button";
 import { Card } from "@/app/ui/card";
 import { FormError } from "@/app/ui/field";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { useViewer } from "../viewer";
 import { ConfirmDialog } from "./confirm-dialog";
 import { type FormErrors, toFormErrors } from "./form-errors";
 import { InputField, SelectField } from "./form-field";
-import { QueryBoundary } from "@/app/ui/query-boundary";
 import { TableSkeleton } from "./table-skeleton";
 import { USER_ROLES, type UserRole, roleSummary } from "./roles";
 
@@ -33,9 +33,7 @@ export function UsersClient() {
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
       <CreateUserForm />
       <Card title="Users" id="users">
-        <QueryBoundary errorTitle="Could not load the users" fallback={<TableSkeleton />}>
-          <UsersTable />
-        </QueryBoundary>
+        <UsersTable />
       </Card>
     </div>
   );
@@ -106,10 +104,18 @@ function UsersTable() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const viewer = useViewer();
-  const { data: users } = useSuspenseQuery(trpc.admin.users.queryOptions());
+  const query = useQuery(trpc.admin.users.queryOptions());
   const [change, setChange] = useState<RoleChange | null>(null);
   const [error, setError] = useState<string | null>(null);
   const setRole = useMutation(trpc.admin.setUserRole.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.queryKey() }) }));
+  const users = query.data;
+  if (users === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the users">
+        <TableSkeleton />
+      </QueryFallback>
+    );
+  }
 
   if (users.length === 0) return <EmptyState title="No users yet.">Create one with the form, or on the server: <code>npx proofgate user create --email … --password … --role lead</code></EmptyState>;
 

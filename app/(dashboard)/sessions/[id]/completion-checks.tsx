@@ -1,19 +1,29 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { Reasons, Verdict } from "./completion-gate";
 import { COMPLETION_HISTORY_LIMIT } from "./limits";
+import { SectionSkeleton } from "./section-skeleton";
 
 const SOURCE_LABEL = { gate: "completion gate", pm_bazinga: "PM's BAZINGA claim", validator_verdict: "validator's verdict" } as const;
 
 /** Every completion check of the session, newest first: accepted or rejected, and why. */
 export function CompletionChecks({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { data: checks } = useSuspenseQuery(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
+  const query = useQuery(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
+  const checks = query.data;
+  if (checks === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the completion checks">
+        <SectionSkeleton label="Loading completion checks…" />
+      </QueryFallback>
+    );
+  }
   return (
     <section aria-labelledby="checks-heading" className="space-y-3">
       <h2 id="checks-heading" className="text-lg font-semibold">

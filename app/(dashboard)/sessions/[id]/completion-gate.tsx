@@ -1,12 +1,13 @@
 "use client";
 
-import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useHasRole } from "@/app/(dashboard)/viewer";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
 import { Button } from "@/app/ui/button";
 import { FormError } from "@/app/ui/field";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Time } from "@/app/ui/time";
 import type { AppRouter } from "@/server/api/root";
 import { COMPLETION_HISTORY_LIMIT } from "./limits";
@@ -24,9 +25,18 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const canRun = useHasRole(...CHECK_ROLES);
-  const { data: now } = useSuspenseQuery(trpc.completion.preview.queryOptions({ sessionId }));
-  const { data: checks } = useSuspenseQuery(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
+  const preview = useQuery(trpc.completion.preview.queryOptions({ sessionId }));
+  const history = useQuery(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   const run = useMutation(trpc.completion.check.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+  const now = preview.data;
+  const checks = history.data;
+  if (now === undefined || checks === undefined) {
+    return (
+      <QueryFallback query={preview.isError ? preview : history} errorTitle="Could not load the completion gate">
+        <div className="h-24 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />
+      </QueryFallback>
+    );
+  }
   const latest = checks[0];
 
   return (

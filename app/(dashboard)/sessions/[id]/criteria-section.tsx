@@ -1,15 +1,17 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { ReactNode } from "react";
 import { EvidenceText } from "@/app/components/task-actions";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import type { AppRouter } from "@/server/api/root";
 import { isExternallyBlocked } from "@/server/domain/criteria";
+import { SectionSkeleton } from "./section-skeleton";
 
 type Criterion = inferRouterOutputs<AppRouter>["criteria"]["list"][number];
 type CriterionUpdate = Criterion["history"][number];
@@ -17,7 +19,15 @@ type CriterionUpdate = Criterion["history"][number];
 /** What "done" means for the session: each criterion's claim, the verifier's finding beside it, and its history. */
 export function CriteriaSection({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { data: criteria } = useSuspenseQuery(trpc.criteria.list.queryOptions({ sessionId }));
+  const query = useQuery(trpc.criteria.list.queryOptions({ sessionId }));
+  const criteria = query.data;
+  if (criteria === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the success criteria">
+        <SectionSkeleton label="Loading success criteria…" />
+      </QueryFallback>
+    );
+  }
   const required = criteria.filter((c) => c.requiredForCompletion);
   const met = required.filter((c) => c.effectiveStatus === "met" || isExternallyBlocked(c)).length;
   const discrepancies = criteria.filter((c) => c.discrepancy).length;

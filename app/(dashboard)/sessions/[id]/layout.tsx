@@ -10,8 +10,7 @@ import { sessionIdOf } from "./session-id";
 export default async function SessionLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const sessionId = await sessionIdOf(params);
   await requireSession(sessionId);
-  prefetch(trpc.completion.preview.queryOptions({ sessionId }));
-  prefetch(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
+  await prefetch(trpc.completion.preview.queryOptions({ sessionId }), trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   return (
     <div className="space-y-4">
       <HydrateClient>

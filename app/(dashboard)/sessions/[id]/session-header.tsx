@@ -1,18 +1,28 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
 import { ProgressBar } from "@/app/ui/progress-bar";
 import { Time } from "@/app/ui/time";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { CompletionGate } from "./completion-gate";
-import { QueryBoundary } from "@/app/ui/query-boundary";
 
 /** Who ran the session, what it was for, where it stands, and whether it may complete. */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { data: session } = useSuspenseQuery(trpc.session.get.queryOptions({ id: sessionId }));
+  const query = useQuery(trpc.session.get.queryOptions({ id: sessionId }));
+  const session = query.data;
+  if (session === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the session">
+        <div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-100 p-4 text-sm text-zinc-500 dark:bg-zinc-900">
+          Loading the session…
+        </div>
+      </QueryFallback>
+    );
+  }
   return (
     <header data-testid="session-header" className="space-y-4">
       <div className="space-y-1">
@@ -54,9 +64,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           </Fact>
         )}
       </dl>
-      <QueryBoundary errorTitle="Could not load the completion gate" fallback={<div className="h-24 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />}>
-        <CompletionGate sessionId={sessionId} />
-      </QueryBoundary>
+      <CompletionGate sessionId={sessionId} />
     </header>
   );
 }

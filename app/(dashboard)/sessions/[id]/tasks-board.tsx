@@ -1,22 +1,30 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { type OpenMove, TaskMoveDialog } from "@/app/components/task-actions";
 import { useTRPC } from "@/app/trpc/client";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { TASK_STATUSES, type TaskStatus } from "@/server/domain/task-machine";
+import { SectionSkeleton } from "./section-skeleton";
 import { TaskCard } from "./task-card";
 import { STATUS_LABEL, type TaskItem, movable } from "./task-types";
 
 /** The session's tasks as a board by state: columns on a wide screen, one after another on a phone. */
 export function TasksBoard({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const {
-    data: { tasks },
-  } = useSuspenseQuery(trpc.task.board.queryOptions({ sessionId }));
+  const query = useQuery(trpc.task.board.queryOptions({ sessionId }));
   const [open, setOpen] = useState<OpenMove | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  if (query.data === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the tasks">
+        <SectionSkeleton label="Loading tasks…" />
+      </QueryFallback>
+    );
+  }
+  const { tasks } = query.data;
   const byStatus = new Map<TaskStatus, TaskItem[]>(TASK_STATUSES.map((status) => [status, []]));
   for (const task of tasks) byStatus.get(task.status)?.push(task);
   const current = open ? tasks.find((t) => t.key === open.key) : undefined;

@@ -1,13 +1,13 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
 import { Card } from "@/app/ui/card";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
-import { QueryBoundary } from "@/app/ui/query-boundary";
 import { TableSkeleton } from "../table-skeleton";
 
 /** Read-only: what the orchestrator is configured with — models per agent role, settings, and its workflow routing. */
@@ -16,18 +16,12 @@ export function ConfigurationClient() {
     <div className="space-y-6">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">Read-only. These tables are the orchestrator&apos;s configuration (BAZINGA&apos;s, kept with its column names), written by imports and the demo data.</p>
       <Card title="Models by agent role" id="model-config">
-        <QueryBoundary errorTitle="Could not load the model configuration" fallback={<TableSkeleton />}>
-          <ModelConfigTable />
-        </QueryBoundary>
+        <ModelConfigTable />
       </Card>
       <Card title="Configuration" id="configuration">
-        <QueryBoundary errorTitle="Could not load the configuration" fallback={<TableSkeleton />}>
-          <ConfigurationTable />
-        </QueryBoundary>
+        <ConfigurationTable />
       </Card>
-      <QueryBoundary errorTitle="Could not load the workflow tables" fallback={<TableSkeleton />}>
-        <WorkflowTables />
-      </QueryBoundary>
+      <WorkflowTables />
     </div>
   );
 }
@@ -82,7 +76,15 @@ function Markers({ list }: { list: string[] }) {
 
 function ModelConfigTable() {
   const trpc = useTRPC();
-  const { data: rows } = useSuspenseQuery(trpc.admin.modelConfig.queryOptions());
+  const query = useQuery(trpc.admin.modelConfig.queryOptions());
+  const rows = query.data;
+  if (rows === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the model configuration">
+        <TableSkeleton />
+      </QueryFallback>
+    );
+  }
   if (rows.length === 0) return <Empty what="model assignments" />;
   return (
     <Table caption="Models by agent role" head={["Agent role", "Model", "Rationale", "Updated"]}>
@@ -104,7 +106,15 @@ function ModelConfigTable() {
 
 function ConfigurationTable() {
   const trpc = useTRPC();
-  const { data: rows } = useSuspenseQuery(trpc.admin.configuration.queryOptions());
+  const query = useQuery(trpc.admin.configuration.queryOptions());
+  const rows = query.data;
+  if (rows === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the configuration">
+        <TableSkeleton />
+      </QueryFallback>
+    );
+  }
   if (rows.length === 0) return <Empty what="configuration entries" />;
   return (
     <Table caption="Configuration" head={["Key", "Value", "Updated"]}>
@@ -125,7 +135,15 @@ function ConfigurationTable() {
 
 function WorkflowTables() {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.admin.workflow.queryOptions());
+  const query = useQuery(trpc.admin.workflow.queryOptions());
+  const { data } = query;
+  if (data === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the workflow tables">
+        <TableSkeleton />
+      </QueryFallback>
+    );
+  }
   return (
     <>
       <Card title="Workflow transitions" id="workflow-transitions">

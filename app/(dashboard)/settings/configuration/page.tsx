@@ -7,9 +7,7 @@ export const metadata: Metadata = { title: "Configuration · Settings · Proofga
 
 export default async function ConfigurationSettingsPage() {
   if (!(await viewerIsAdmin())) return null;
-  prefetch(trpc.admin.modelConfig.queryOptions());
-  prefetch(trpc.admin.configuration.queryOptions());
-  prefetch(trpc.admin.workflow.queryOptions());
+  await prefetch(trpc.admin.modelConfig.queryOptions(), trpc.admin.configuration.queryOptions(), trpc.admin.workflow.queryOptions());
   return (
     <HydrateClient>
       <ConfigurationClient />

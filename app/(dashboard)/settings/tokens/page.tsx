@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "API tokens · Settings · Proofgate"
 
 export default async function TokensSettingsPage() {
   if (!(await viewerIsAdmin())) return null;
-  prefetch(trpc.admin.tokens.queryOptions());
+  await prefetch(trpc.admin.tokens.queryOptions());
   return (
     <HydrateClient>
       <TokensClient />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { type FormEvent, useState } from "react";
 import type { AppRouter } from "@/server/api/root";
@@ -9,12 +9,12 @@ import { Badge } from "@/app/ui/badge";
 import { Button } from "@/app/ui/button";
 import { Card } from "@/app/ui/card";
 import { FormError } from "@/app/ui/field";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time, useNow } from "@/app/ui/time";
 import { ConfirmDialog } from "../confirm-dialog";
 import { type FormErrors, toFormErrors } from "../form-errors";
 import { InputField, SelectField } from "../form-field";
-import { QueryBoundary } from "@/app/ui/query-boundary";
 import { TableSkeleton } from "../table-skeleton";
 import { TOKEN_ROLES, type TokenRole, roleSummary } from "../roles";
 
@@ -28,9 +28,7 @@ export function TokensClient() {
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
       <CreateTokenForm />
       <Card title="API tokens" id="tokens">
-        <QueryBoundary errorTitle="Could not load the API tokens" fallback={<TableSkeleton />}>
-          <TokensTable />
-        </QueryBoundary>
+        <TokensTable />
       </Card>
     </div>
   );
@@ -132,10 +130,18 @@ function TokensTable() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const now = useNow();
-  const { data: tokens } = useSuspenseQuery(trpc.admin.tokens.queryOptions());
+  const query = useQuery(trpc.admin.tokens.queryOptions());
   const [revoking, setRevoking] = useState<Token | null>(null);
   const [error, setError] = useState<string | null>(null);
   const revoke = useMutation(trpc.admin.revokeToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }));
+  const tokens = query.data;
+  if (tokens === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the API tokens">
+        <TableSkeleton />
+      </QueryFallback>
+    );
+  }
 
   if (tokens.length === 0) {
     return (

@@ -1,9 +1,11 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/trpc/client";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { GoalCard } from "./goal-card";
+import { GoalsSkeleton } from "./goals-skeleton";
 import type { GoalNode } from "./types";
 
 function countAll(nodes: readonly GoalNode[]): { goals: number; attempts: number } {
@@ -19,7 +21,15 @@ function countAll(nodes: readonly GoalNode[]): { goals: number; attempts: number
 /** The session's goal tree, live: every ledger event refetches it. */
 export function GoalsClient({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.goal.tree.queryOptions({ sessionId }));
+  const query = useQuery(trpc.goal.tree.queryOptions({ sessionId }));
+  const { data } = query;
+  if (data === undefined) {
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the goals">
+        <GoalsSkeleton />
+      </QueryFallback>
+    );
+  }
   if (data.goals.length === 0) {
     return (
       <EmptyState title="No goals in this session.">

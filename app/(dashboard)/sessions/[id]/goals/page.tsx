@@ -1,8 +1,6 @@
-import { Suspense } from "react";
 import { HydrateClient, getQueryClient, trpc } from "@/app/trpc/server";
 import { ErrorState } from "@/app/ui/states";
 import { GoalsClient } from "./goals-client";
-import { GoalsSkeleton } from "./goals-skeleton";
 
 export const dynamic = "force-dynamic";
 
@@ -23,9 +21,7 @@ export default async function SessionGoalsPage({ params }: { params: Promise<{ i
         <ErrorState title="Could not load the goals" error={failure} />
       ) : (
         <HydrateClient>
-          <Suspense fallback={<GoalsSkeleton />}>
-            <GoalsClient sessionId={sessionId} />
-          </Suspense>
+          <GoalsClient sessionId={sessionId} />
         </HydrateClient>
       )}
     </section>

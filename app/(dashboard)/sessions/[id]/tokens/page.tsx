@@ -1,4 +1,3 @@
-import { Suspense } from "react";
 import { HydrateClient, getQueryClient, trpc } from "@/app/trpc/server";
 import { ErrorState } from "@/app/ui/states";
 import { readBucket } from "./chart-data";
@@ -27,9 +26,7 @@ export default async function SessionTokensPage({ params, searchParams }: { para
         <ErrorState title="Could not load the token usage" error={failure} />
       ) : (
         <HydrateClient>
-          <Suspense fallback={<div aria-busy="true" aria-label="Loading token usage" className="h-80 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />}>
-            <TokensClient sessionId={sessionId} initialBucket={bucket} />
-          </Suspense>
+          <TokensClient sessionId={sessionId} initialBucket={bucket} />
         </HydrateClient>
       )}
     </section>

@@ -1,11 +1,12 @@
 "use client";
 
-import { useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { controlClass } from "@/app/ui/field";
+import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
-import { BUCKETS, type BucketChoice, type GroupTable, autoBucket, formatTokens, rebucket, shapeGroups, shapeOverTime } from "./chart-data";
+import { BUCKETS, type BucketChoice, type BucketInput, type GroupTable, autoBucket, formatTokens, rebucket, shapeGroups, shapeOverTime } from "./chart-data";
 import { TokensByAgentChart, TokensOverTimeChart } from "./token-charts";
 
 const noop = () => () => {};
@@ -15,13 +16,24 @@ const useInBrowser = () => useSyncExternalStore(noop, () => true, () => false);
 /** Tokens by agent and over time, each chart with its numbers as a table. */
 export function TokensClient({ sessionId, initialBucket }: { sessionId: string; initialBucket: BucketChoice }) {
   const trpc = useTRPC();
+  const byAgent = useQuery({ ...trpc.log.tokenSummary.queryOptions({ sessionId, by: "agent_type" }), select: shapeGroups });
+  const byModel = useQuery({ ...trpc.log.tokenSummary.queryOptions({ sessionId, by: "model" }), select: shapeGroups });
+  // Minutes from the server; hours and days are summed here, so changing the period needs no request.
+  const minutes = useQuery(trpc.log.tokensOverTime.queryOptions({ sessionId, bucket: "minute" }));
+  if (byAgent.data === undefined || byModel.data === undefined || minutes.data === undefined) {
+    return (
+      <QueryFallback query={[byAgent, byModel, minutes].find((query) => query.isError) ?? byAgent} errorTitle="Could not load the token usage">
+        <div aria-busy="true" aria-label="Loading token usage" className="h-80 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />
+      </QueryFallback>
+    );
+  }
+  return <TokenFigures sessionId={sessionId} initialBucket={initialBucket} byAgent={byAgent.data} byModel={byModel.data} minutes={minutes.data} />;
+}
+
+function TokenFigures({ sessionId, initialBucket, byAgent, byModel, minutes }: { sessionId: string; initialBucket: BucketChoice; byAgent: GroupTable; byModel: GroupTable; minutes: readonly BucketInput[] }) {
   const [choice, setChoice] = useState(initialBucket);
   const bucketId = useId();
   const inBrowser = useInBrowser();
-  const byAgent = useSuspenseQuery({ ...trpc.log.tokenSummary.queryOptions({ sessionId, by: "agent_type" }), select: shapeGroups }).data;
-  const byModel = useSuspenseQuery({ ...trpc.log.tokenSummary.queryOptions({ sessionId, by: "model" }), select: shapeGroups }).data;
-  // Minutes from the server; hours and days are summed here, so changing the period needs no request.
-  const minutes = useSuspenseQuery(trpc.log.tokensOverTime.queryOptions({ sessionId, bucket: "minute" })).data;
   const bucket = choice === "auto" ? autoBucket(minutes) : choice;
   const overTime = useMemo(() => shapeOverTime(rebucket(minutes, bucket), bucket), [minutes, bucket]);
 

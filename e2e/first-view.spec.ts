@@ -1,0 +1,43 @@
+import { expect, test } from "./fixtures";
+
+/**
+ * Each dashboard page's data is in the server's first HTML, in its place in the page: not a
+ * skeleton waiting for a streamed part (`<template id="B:…">`), and not a part streamed into a
+ * hidden `<div id="S:…">` for a script to move into place. React shows such a part up to 300 ms
+ * after the rest of the page has been painted (it reveals streamed parts together), and moves any
+ * Suspense boundary whose HTML passes 12.8 KB out of the page that way even when it was ready. The
+ * demo sessions' boards, the overview and the analytics all pass 12.8 KB, so a page that read its
+ * data inside a Suspense boundary, or did not wait for its reads before rendering, fails here.
+ */
+test("every dashboard page arrives with its data in place: no streamed part to reveal later", async ({ page, ledger }) => {
+  const session = (
+    ledger
+      .prepare(
+        `SELECT s.id FROM sessions s
+         WHERE EXISTS (SELECT 1 FROM tasks t WHERE t.session_id = s.id)
+           AND EXISTS (SELECT 1 FROM goals g WHERE g.session_id = s.id)
+           AND EXISTS (SELECT 1 FROM token_usage u WHERE u.session_id = s.id)
+         ORDER BY (SELECT count(*) FROM tasks t WHERE t.session_id = s.id) DESC LIMIT 1`,
+      )
+      .get() as { id: string }
+  ).id;
+  const pages: [string, string][] = [
+    ["/", 'data-testid="tasks-total"'],
+    ["/sessions", "data-session-id="],
+    [`/sessions/${encodeURIComponent(session)}`, 'data-testid="column-pending"'],
+    [`/sessions/${encodeURIComponent(session)}/goals`, 'data-testid="goal-totals"'],
+    [`/sessions/${encodeURIComponent(session)}/tokens`, 'data-testid="token-total"'],
+    ["/approvals", 'data-testid="inbox-count"'],
+    ["/analytics", 'data-testid="analytics-figures"'],
+  ];
+  for (const [path, marker] of pages) {
+    const response = await page.request.get(path);
+    expect(response.status(), path).toBe(200);
+    const html = await response.text();
+    const main = html.slice(html.indexOf('<main id="main"'), html.indexOf("</main>"));
+    // Booleans, so a failure names the page and the rule rather than printing the page.
+    expect(main.includes(marker), `${path}: its data (${marker}) inside <main>`).toBe(true);
+    expect(/<template id="B:\d+"/.test(html), `${path}: a part of the page left to stream (<template id="B:n">)`).toBe(false);
+    expect(/<div hidden id="S:\d+"/.test(html), `${path}: a part streamed hidden, to be moved into place (<div hidden id="S:n">)`).toBe(false);
+  }
+});

@@ -41,3 +41,41 @@ test("every dashboard page arrives with its data in place: no streamed part to r
     expect(/<div hidden id="S:\d+"/.test(html), `${path}: a part streamed hidden, to be moved into place (<div hidden id="S:n">)`).toBe(false);
   }
 });
+
+/**
+ * The HTML is on screen before the page's scripts have run, and a control used in between is not
+ * React's yet: a filter changed then would be lost, and a form would submit natively — a GET that
+ * puts its fields, a password included, in the address. With scripts off, the page stays in that
+ * state: the filters are disabled and no form can be submitted.
+ */
+test.describe("before the page's scripts have run", () => {
+  // Chromium with scripts off cancels the page's preloaded script chunks: those failures are expected.
+  test.use({ javaScriptEnabled: false, expectedConsoleErrors: /^request failed: .*\/_next\/static\/chunks\// });
+
+  test("the analytics, sessions and logs filters are disabled, so a change cannot be lost", async ({ page, ledger }) => {
+    const session = (ledger.prepare("SELECT session_id AS id FROM orchestration_logs LIMIT 1").get() as { id: string }).id;
+    await page.goto("/analytics");
+    await expect(page.getByTestId("analytics-figures")).toBeVisible();
+    await expect(page.getByRole("search", { name: "Filter analytics" }).getByLabel("Group by")).toBeDisabled();
+    await page.goto("/sessions");
+    await expect(page.locator("tr[data-session-id]").first()).toBeVisible();
+    await expect(page.getByRole("search", { name: "Filter sessions" }).getByLabel("Search")).toBeDisabled();
+    await page.goto(`/sessions/${encodeURIComponent(session)}/logs`);
+    await expect(page.getByRole("search", { name: "Filter logs" }).getByLabel("Agent")).toBeDisabled();
+  });
+
+  test.describe("signed out", () => {
+    test.use({ storageState: { cookies: [], origins: [] } });
+
+    test("the sign-in form cannot be submitted, so a password is never sent in the address", async ({ page }) => {
+      await page.goto("/sign-in");
+      await page.getByLabel("Email").fill("lead@proofgate.test");
+      await page.getByLabel("Password").fill("not-in-the-address");
+      await expect(page.getByRole("button", { name: "Sign in" })).toBeDisabled();
+      await page.getByLabel("Password").press("Enter");
+      await page.waitForLoadState();
+      expect(page.url()).not.toContain("not-in-the-address");
+      await expect(page.getByLabel("Password")).toHaveValue("not-in-the-address");
+    });
+  });
+});

@@ -1,4 +1,7 @@
+"use client";
+
 import type { ButtonHTMLAttributes } from "react";
+import { useHydrated } from "./use-hydrated";
 
 const VARIANTS = {
   primary: "bg-zinc-900 text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300",
@@ -9,11 +12,17 @@ const VARIANTS = {
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
-/** The one button: visible focus ring, disabled look, sizes that stay tappable on a phone. */
-export function Button({ variant = "primary", className = "", type = "button", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+/**
+ * The one button: visible focus ring, disabled look, sizes that stay tappable on a phone. A submit
+ * button stays disabled until the page has hydrated, so neither it nor Enter in a field can submit
+ * its form natively (as a GET carrying the fields, a password included, in the address).
+ */
+export function Button({ variant = "primary", className = "", type = "button", disabled, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+  const hydrated = useHydrated();
   return (
     <button
       type={type}
+      disabled={disabled || (type === "submit" && !hydrated)}
       className={`inline-flex min-h-9 items-center justify-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50 ${VARIANTS[variant]} ${className}`}
       {...props}
     />

@@ -1,11 +1,12 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import type { AnalyticsOverview } from "@/server/services/analytics/overview";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
 import { ErrorState } from "@/app/ui/states";
+import { useHydrated } from "@/app/ui/use-hydrated";
 import { type AnalyticsView, analyticsHref, parseAnalyticsView, toOverviewInput } from "./analytics-view";
 import { FigureSection } from "./figure-section";
 import { FiguresSkeleton } from "./figures-skeleton";
@@ -79,14 +80,6 @@ export function AnalyticsShell({ initial, problems, children }: { initial: Analy
   );
 }
 
-const subscribeNothing = () => () => {};
-/** False while the server renders and while the browser hydrates what it rendered; true after. */
-const useHydrated = () =>
-  useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  );
 
 const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort((x, y) => x.localeCompare(y));
 

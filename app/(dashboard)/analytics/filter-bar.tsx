@@ -5,6 +5,7 @@ import { SESSION_SOURCES, type SessionSource } from "@/db/schema/enums";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
 import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters, isDay } from "./analytics-view";
+import { useHydrated } from "@/app/ui/use-hydrated";
 
 export interface KnownLabels {
   agents: string[];
@@ -31,6 +32,7 @@ function useFollowing<T>(applied: T, key: string = String(applied)): [T, (value:
  * undoes it and a link reproduces it.
  */
 export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view: AnalyticsView) => void; known: KnownLabels }) {
+  const hydrated = useHydrated();
   // Builds on the last change made here, not on an address that may not have caught up yet.
   const [draft, setDraft] = useFollowing(view, analyticsSearch(view));
   const [from, setFrom] = useFollowing(view.from ?? "");
@@ -56,85 +58,88 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
         if (typed(agent) !== draft.agent || typed(model) !== draft.model) change({ agent: typed(agent), model: typed(model) });
       }}
     >
-      <Control label="From" hint="UTC">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={controlClass}
-            value={from}
-            max={to || undefined}
-            onChange={(event) => {
-              const value = event.target.value;
-              setFrom(value);
-              // A date applies once whole: while a year is typed, Chrome reports it as year 0002.
-              if ((value === "" || isDay(value)) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-            }}
-          />
-        )}
-      </Control>
-      <Control label="To" hint="UTC">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={controlClass}
-            value={to}
-            min={from || undefined}
-            onChange={(event) => {
-              const value = event.target.value;
-              setTo(value);
-              if ((value === "" || isDay(value)) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-            }}
-          />
-        )}
-      </Control>
-      <Control label="Source">
-        {(id) => (
-          <select id={id} className={controlClass} value={draft.source ?? ""} onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}>
-            <option value="">Any source</option>
-            {SESSION_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </Control>
-      <Control label="Agent">
-        {(id) => (
-          <>
-            <input id={id} type="text" list={agentsId} className={controlClass} placeholder="Any agent" maxLength={LABEL_MAX} autoComplete="off" value={agent} onChange={(event) => setAgent(event.target.value)} />
-            <Options id={agentsId} values={known.agents} />
-          </>
-        )}
-      </Control>
-      <Control label="Model">
-        {(id) => (
-          <>
-            <input id={id} type="text" list={modelsId} className={controlClass} placeholder="Any model" maxLength={LABEL_MAX} autoComplete="off" value={model} onChange={(event) => setModel(event.target.value)} />
-            <Options id={modelsId} values={known.models} />
-          </>
-        )}
-      </Control>
-      <Control label="Group by">
-        {(id) => (
-          <select id={id} className={controlClass} value={draft.bucket} onChange={(event) => change({ bucket: event.target.value === "week" ? "week" : "day" })}>
-            <option value="day">Day</option>
-            <option value="week">Week (from Monday)</option>
-          </select>
-        )}
-      </Control>
-      <div className="flex gap-2">
-        <Button type="submit" variant="secondary">
-          Apply
-        </Button>
-        {hasFilters(draft) && (
-          <Button variant="ghost" onClick={() => change(clearFilters(draft))}>
-            Clear filters
+      {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
+      <fieldset disabled={!hydrated} className="contents">
+        <Control label="From" hint="UTC">
+          {(id) => (
+            <input
+              id={id}
+              type="date"
+              className={controlClass}
+              value={from}
+              max={to || undefined}
+              onChange={(event) => {
+                const value = event.target.value;
+                setFrom(value);
+                // A date applies once whole: while a year is typed, Chrome reports it as year 0002.
+                if ((value === "" || isDay(value)) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
+              }}
+            />
+          )}
+        </Control>
+        <Control label="To" hint="UTC">
+          {(id) => (
+            <input
+              id={id}
+              type="date"
+              className={controlClass}
+              value={to}
+              min={from || undefined}
+              onChange={(event) => {
+                const value = event.target.value;
+                setTo(value);
+                if ((value === "" || isDay(value)) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
+              }}
+            />
+          )}
+        </Control>
+        <Control label="Source">
+          {(id) => (
+            <select id={id} className={controlClass} value={draft.source ?? ""} onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}>
+              <option value="">Any source</option>
+              {SESSION_SOURCES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Control>
+        <Control label="Agent">
+          {(id) => (
+            <>
+              <input id={id} type="text" list={agentsId} className={controlClass} placeholder="Any agent" maxLength={LABEL_MAX} autoComplete="off" value={agent} onChange={(event) => setAgent(event.target.value)} />
+              <Options id={agentsId} values={known.agents} />
+            </>
+          )}
+        </Control>
+        <Control label="Model">
+          {(id) => (
+            <>
+              <input id={id} type="text" list={modelsId} className={controlClass} placeholder="Any model" maxLength={LABEL_MAX} autoComplete="off" value={model} onChange={(event) => setModel(event.target.value)} />
+              <Options id={modelsId} values={known.models} />
+            </>
+          )}
+        </Control>
+        <Control label="Group by">
+          {(id) => (
+            <select id={id} className={controlClass} value={draft.bucket} onChange={(event) => change({ bucket: event.target.value === "week" ? "week" : "day" })}>
+              <option value="day">Day</option>
+              <option value="week">Week (from Monday)</option>
+            </select>
+          )}
+        </Control>
+        <div className="flex gap-2">
+          <Button type="submit" variant="secondary">
+            Apply
           </Button>
-        )}
-      </div>
+          {hasFilters(draft) && (
+            <Button variant="ghost" onClick={() => change(clearFilters(draft))}>
+              Clear filters
+            </Button>
+          )}
+        </div>
+      </fieldset>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStat
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
 import { DEFAULT_VIEW, type SessionsView, clearFilters, hasFilters, sessionsHref, withFilters } from "./sessions-view";
+import { useHydrated } from "@/app/ui/use-hydrated";
 
 /**
  * The filters as the form shows them: they follow the address when it changes (Back, "Clear
@@ -42,6 +43,7 @@ const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.te
  * undoes and a link reproduces; the search applies on Enter or the Search button.
  */
 export function SessionFilters({ view, go }: { view: SessionsView; go: (view: SessionsView) => void }) {
+  const hydrated = useHydrated();
   const [draft, setDraft] = useDraft(view);
   const [q, setQ] = useTyped(view.q);
   // Dates stay local while they are being typed; they become filters once whole.
@@ -67,92 +69,95 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
         if (q.trim() !== draft.q) change({ q: q.trim() });
       }}
     >
-      <div className="col-span-2 text-sm md:col-span-4 xl:col-span-1">
-        <label htmlFor="sessions-search" className="mb-1 block font-medium">
-          Search
-        </label>
-        <div className="flex gap-2">
-          <input id="sessions-search" type="search" className={controlClass} placeholder="Session id or requirements" maxLength={200} value={q} onChange={(event) => setQ(event.target.value)} />
-          <Button type="submit" variant="secondary">
+      {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
+      <fieldset disabled={!hydrated} className="contents">
+        <div className="col-span-2 text-sm md:col-span-4 xl:col-span-1">
+          <label htmlFor="sessions-search" className="mb-1 block font-medium">
             Search
+          </label>
+          <div className="flex gap-2">
+            <input id="sessions-search" type="search" className={controlClass} placeholder="Session id or requirements" maxLength={200} value={q} onChange={(event) => setQ(event.target.value)} />
+            <Button type="submit" variant="secondary">
+              Search
+            </Button>
+          </div>
+        </div>
+        <div className="col-span-2 sm:hidden">
+          <Button variant="secondary" className="w-full" aria-expanded={open} aria-controls={controlsId} onClick={() => setOpen(!open)}>
+            Filters and sort{active > 0 && ` (${active} set)`}
+            <span aria-hidden>{open ? "▴" : "▾"}</span>
           </Button>
         </div>
-      </div>
-      <div className="col-span-2 sm:hidden">
-        <Button variant="secondary" className="w-full" aria-expanded={open} aria-controls={controlsId} onClick={() => setOpen(!open)}>
-          Filters and sort{active > 0 && ` (${active} set)`}
-          <span aria-hidden>{open ? "▴" : "▾"}</span>
-        </Button>
-      </div>
-      <div id={controlsId} className={`${open ? "grid" : "hidden"} col-span-2 grid-cols-2 items-end gap-3 sm:contents`}>
-        <Select
-          label="Status"
-          value={draft.status ?? ""}
-          onChange={(value) => change({ status: (value || null) as SessionStatus | null })}
-        >
-          <option value="">Any status</option>
-          {SESSION_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </Select>
-        <Select
-          label="Source"
-          value={draft.source ?? ""}
-          onChange={(value) => change({ source: (value || null) as SessionSource | null })}
-        >
-          <option value="">Any source</option>
-          {SESSION_SOURCES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </Select>
-        <DateInput
-          label="Started from"
-          value={from}
-          max={to || undefined}
-          onChange={(value) => {
-            setFrom(value);
-            if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-          }}
-        />
-        <DateInput
-          label="Started to"
-          value={to}
-          min={from || undefined}
-          onChange={(value) => {
-            setTo(value);
-            if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-          }}
-        />
-        <Select
-          label="Sort"
-          value={draft.order}
-          onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}
-        >
-          <option value="newest">Newest first</option>
-          <option value="oldest">Oldest first</option>
-        </Select>
-        <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
-          <input
-            type="checkbox"
-            className="size-4 accent-sky-600"
-            checked={draft.blocked}
-            onChange={(event) => change({ blocked: event.target.checked })}
+        <div id={controlsId} className={`${open ? "grid" : "hidden"} col-span-2 grid-cols-2 items-end gap-3 sm:contents`}>
+          <Select
+            label="Status"
+            value={draft.status ?? ""}
+            onChange={(value) => change({ status: (value || null) as SessionStatus | null })}
+          >
+            <option value="">Any status</option>
+            {SESSION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
+          <Select
+            label="Source"
+            value={draft.source ?? ""}
+            onChange={(value) => change({ source: (value || null) as SessionSource | null })}
+          >
+            <option value="">Any source</option>
+            {SESSION_SOURCES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
+          <DateInput
+            label="Started from"
+            value={from}
+            max={to || undefined}
+            onChange={(value) => {
+              setFrom(value);
+              if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
+            }}
           />
-          Has blocked tasks
-        </label>
-      </div>
-      {hasFilters(draft) && (
-        <p className="col-span-2 text-sm md:col-span-4 xl:col-span-full">
-          <Link href={sessionsHref(clearFilters(draft))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
-            Clear filters
-          </Link>
-          {draft.order !== DEFAULT_VIEW.order && <span className="text-zinc-500"> (keeps the sort)</span>}
-        </p>
-      )}
+          <DateInput
+            label="Started to"
+            value={to}
+            min={from || undefined}
+            onChange={(value) => {
+              setTo(value);
+              if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
+            }}
+          />
+          <Select
+            label="Sort"
+            value={draft.order}
+            onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </Select>
+          <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
+            <input
+              type="checkbox"
+              className="size-4 accent-sky-600"
+              checked={draft.blocked}
+              onChange={(event) => change({ blocked: event.target.checked })}
+            />
+            Has blocked tasks
+          </label>
+        </div>
+        {hasFilters(draft) && (
+          <p className="col-span-2 text-sm md:col-span-4 xl:col-span-full">
+            <Link href={sessionsHref(clearFilters(draft))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
+              Clear filters
+            </Link>
+            {draft.order !== DEFAULT_VIEW.order && <span className="text-zinc-500"> (keeps the sort)</span>}
+          </p>
+        )}
+      </fieldset>
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { controlClass } from "@/app/ui/field";
 import { Code, EmptyState, ErrorState } from "@/app/ui/states";
 import { LogEntryItem } from "./log-entry";
 import { LOG_TYPES, type LogFilters, REASONING_PHASES, logFiltersQuery, logListInput, normalizeLogFilters } from "./log-filters";
+import { useHydrated } from "@/app/ui/use-hydrated";
 
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 300;
@@ -17,6 +18,7 @@ const SEARCH_DELAY_MS = 300;
  * load by keyset as the reader asks for older rows; the filters live in the URL.
  */
 export function LogsClient({ sessionId, initialFilters }: { sessionId: string; initialFilters: LogFilters }) {
+  const hydrated = useHydrated();
   const trpc = useTRPC();
   const client = useTRPCClient();
   const [filters, setFilters] = useState(initialFilters);
@@ -62,74 +64,77 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
   return (
     <div className="space-y-4">
       <form role="search" aria-label="Filter logs" className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end" onSubmit={(e) => e.preventDefault()}>
-        <div className="text-sm">
-          <label htmlFor={ids.agent} className="mb-1 block font-medium">
-            Agent
-          </label>
-          <input
-            id={ids.agent}
-            list={ids.agents}
-            className={controlClass}
-            placeholder="any agent"
-            value={agentText}
-            onChange={(e) => setAgentText(e.currentTarget.value)}
-          />
-          <datalist id={ids.agents}>
-            {seenAgents.map((agent) => (
-              <option key={agent} value={agent} />
-            ))}
-          </datalist>
-        </div>
-        <div className="text-sm">
-          <label htmlFor={ids.type} className="mb-1 block font-medium">
-            Type
-          </label>
-          <select id={ids.type} className={controlClass} value={filters.type ?? ""} onChange={(e) => patch({ type: (e.currentTarget.value || undefined) as LogFilters["type"] })}>
-            <option value="">all types</option>
-            {LOG_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="text-sm">
-          <label htmlFor={ids.phase} className="mb-1 block font-medium">
-            Reasoning phase
-          </label>
-          <select
-            id={ids.phase}
-            className={controlClass}
-            value={filters.phase ?? ""}
-            disabled={!phaseApplies}
-            onChange={(e) => patch({ phase: (e.currentTarget.value || undefined) as LogFilters["phase"] })}
+        {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
+        <fieldset disabled={!hydrated} className="contents">
+          <div className="text-sm">
+            <label htmlFor={ids.agent} className="mb-1 block font-medium">
+              Agent
+            </label>
+            <input
+              id={ids.agent}
+              list={ids.agents}
+              className={controlClass}
+              placeholder="any agent"
+              value={agentText}
+              onChange={(e) => setAgentText(e.currentTarget.value)}
+            />
+            <datalist id={ids.agents}>
+              {seenAgents.map((agent) => (
+                <option key={agent} value={agent} />
+              ))}
+            </datalist>
+          </div>
+          <div className="text-sm">
+            <label htmlFor={ids.type} className="mb-1 block font-medium">
+              Type
+            </label>
+            <select id={ids.type} className={controlClass} value={filters.type ?? ""} onChange={(e) => patch({ type: (e.currentTarget.value || undefined) as LogFilters["type"] })}>
+              <option value="">all types</option>
+              {LOG_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="text-sm">
+            <label htmlFor={ids.phase} className="mb-1 block font-medium">
+              Reasoning phase
+            </label>
+            <select
+              id={ids.phase}
+              className={controlClass}
+              value={filters.phase ?? ""}
+              disabled={!phaseApplies}
+              onChange={(e) => patch({ phase: (e.currentTarget.value || undefined) as LogFilters["phase"] })}
+            >
+              <option value="">all phases</option>
+              {REASONING_PHASES.map((phase) => (
+                <option key={phase} value={phase}>
+                  {phase}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-span-2 text-sm lg:col-span-1">
+            <label htmlFor={ids.q} className="mb-1 block font-medium">
+              Search text
+            </label>
+            <input id={ids.q} type="search" className={controlClass} placeholder="words in the content or payload" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+          </div>
+          <Button
+            variant="secondary"
+            className="col-span-2 lg:col-span-1"
+            disabled={!filtered && search === "" && agentText === ""}
+            onClick={() => {
+              setSearch("");
+              setAgentText("");
+              setFilters({});
+            }}
           >
-            <option value="">all phases</option>
-            {REASONING_PHASES.map((phase) => (
-              <option key={phase} value={phase}>
-                {phase}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-span-2 text-sm lg:col-span-1">
-          <label htmlFor={ids.q} className="mb-1 block font-medium">
-            Search text
-          </label>
-          <input id={ids.q} type="search" className={controlClass} placeholder="words in the content or payload" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
-        </div>
-        <Button
-          variant="secondary"
-          className="col-span-2 lg:col-span-1"
-          disabled={!filtered && search === "" && agentText === ""}
-          onClick={() => {
-            setSearch("");
-            setAgentText("");
-            setFilters({});
-          }}
-        >
-          Clear filters
-        </Button>
+            Clear filters
+          </Button>
+        </fieldset>
       </form>
 
       {query.isPending ? (

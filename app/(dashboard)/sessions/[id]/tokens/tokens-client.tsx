@@ -1,17 +1,15 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useId, useMemo, useState, useSyncExternalStore } from "react";
+import { useId, useMemo, useState } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { controlClass } from "@/app/ui/field";
 import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
+import { useHydrated } from "@/app/ui/use-hydrated";
 import { BUCKETS, type BucketChoice, type BucketInput, type GroupTable, autoBucket, formatTokens, rebucket, shapeGroups, shapeOverTime } from "./chart-data";
 import { TokensByAgentChart, TokensOverTimeChart } from "./token-charts";
 
-const noop = () => () => {};
-/** Charts measure their container, so they draw only in the browser; the tables carry the same numbers on the server. */
-const useInBrowser = () => useSyncExternalStore(noop, () => true, () => false);
 
 /** Tokens by agent and over time, each chart with its numbers as a table. */
 export function TokensClient({ sessionId, initialBucket }: { sessionId: string; initialBucket: BucketChoice }) {
@@ -33,7 +31,8 @@ export function TokensClient({ sessionId, initialBucket }: { sessionId: string; 
 function TokenFigures({ sessionId, initialBucket, byAgent, byModel, minutes }: { sessionId: string; initialBucket: BucketChoice; byAgent: GroupTable; byModel: GroupTable; minutes: readonly BucketInput[] }) {
   const [choice, setChoice] = useState(initialBucket);
   const bucketId = useId();
-  const inBrowser = useInBrowser();
+  // Charts measure their container, so they draw only in the browser; the tables carry the same numbers on the server.
+  const inBrowser = useHydrated();
   const bucket = choice === "auto" ? autoBucket(minutes) : choice;
   const overTime = useMemo(() => shapeOverTime(rebucket(minutes, bucket), bucket), [minutes, bucket]);
 

@@ -9,7 +9,7 @@ import { sessionIdOf } from "./session-id";
 /** Every session view (overview, goals, logs, tokens) under one header: who, what, and whether it may complete. */
 export default async function SessionLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const sessionId = await sessionIdOf(params);
-  await requireSession(sessionId);
+  if (!(await requireSession(sessionId))) return null;
   await prefetch(trpc.completion.preview.queryOptions({ sessionId }), trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   return (
     <div className="space-y-4">

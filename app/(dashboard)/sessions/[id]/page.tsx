@@ -6,7 +6,7 @@ import { sessionIdOf } from "./session-id";
 /** The session's tasks by state, its criteria with their history, and its completion checks. */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const sessionId = await sessionIdOf(params);
-  await requireSession(sessionId);
+  if (!(await requireSession(sessionId))) return null;
   await prefetch(trpc.task.board.queryOptions({ sessionId }), trpc.criteria.list.queryOptions({ sessionId }));
   return (
     <HydrateClient>

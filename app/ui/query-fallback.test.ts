@@ -44,4 +44,20 @@ describe("QueryFallback", () => {
     (button!.props.onClick as () => void)();
     expect(refetch).toHaveBeenCalledTimes(1);
   });
+
+  it("waits for several queries: the skeleton while none failed, else the first failure, and Try again asks again each one that failed", () => {
+    type Query = { isError: boolean; error: unknown; refetch: () => unknown };
+    const loading = { isError: false, error: null, refetch: vi.fn() };
+    const locked = { isError: true, error: new Error("database is locked"), refetch: vi.fn() };
+    const gone = { isError: true, error: new Error("session gone"), refetch: vi.fn() };
+    const html = (query: Query[]) => renderToStaticMarkup(QueryFallback({ query, errorTitle: "Could not load the inbox", children: skeleton }));
+    expect(html([loading, loading])).toBe('<div data-skeleton="">Loading tasks…</div>');
+    expect(html([loading, locked, gone])).toContain("database is locked");
+    expect(html([loading, locked, gone])).not.toContain("session gone");
+    const tree = QueryFallback({ query: [loading, locked, gone], errorTitle: "Could not load the inbox", children: skeleton });
+    (find(tree, (element) => typeof element.props.onClick === "function")!.props.onClick as () => void)();
+    expect(loading.refetch).not.toHaveBeenCalled();
+    expect(locked.refetch).toHaveBeenCalledTimes(1);
+    expect(gone.refetch).toHaveBeenCalledTimes(1);
+  });
 });

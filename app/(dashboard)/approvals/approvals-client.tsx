@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { type OpenMove, TaskMoveDialog } from "@/app/components/task-actions";
 import { Button } from "@/app/ui/button";
-import { QueryFallback } from "@/app/ui/query-fallback";
+import { LoadingBlock, QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { ApprovalCard } from "./approval-card";
 import { type ApprovalItem, useInbox } from "./use-inbox";
@@ -11,15 +11,13 @@ import { type ApprovalItem, useInbox } from "./use-inbox";
 const sameTask = (item: ApprovalItem, open: OpenMove) => item.session.id === open.sessionId && item.key === open.key;
 
 export function ApprovalsClient() {
-  const { loaded, status, hasMore, loadMore, loadingMore } = useInbox();
+  const { loaded, queries, hasMore, loadMore, loadingMore } = useInbox();
   const [open, setOpen] = useState<OpenMove | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   if (!loaded) {
     return (
-      <QueryFallback query={status} errorTitle="Could not load the inbox">
-        <div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-100 p-4 text-sm text-zinc-500 dark:bg-zinc-900">
-          Loading the inbox…
-        </div>
+      <QueryFallback query={queries} errorTitle="Could not load the inbox">
+        <LoadingBlock label="Loading the inbox…" className="h-40" />
       </QueryFallback>
     );
   }

@@ -12,7 +12,7 @@ export type ApprovalItem = inferRouterOutputs<AppRouter>["task"]["inbox"]["items
 /**
  * Every blocked task across sessions, reset requests first, then the longest-waiting first, a page
  * at a time; and how many there are in all. Both refresh with the live stream. `loaded` is null
- * until both have answered; `status` says whether that is because one failed (for QueryFallback).
+ * until both have answered; `queries` are the two, for QueryFallback.
  */
 export function useInbox() {
   const trpc = useTRPC();
@@ -20,11 +20,7 @@ export function useInbox() {
   const count = useQuery(trpc.task.inboxCount.queryOptions());
   return {
     loaded: inbox.data && count.data ? { items: inbox.data.pages.flatMap((page) => page.items), count: count.data } : null,
-    status: {
-      isError: inbox.isError || count.isError,
-      error: inbox.error ?? count.error,
-      refetch: () => Promise.all([inbox.refetch(), count.refetch()]),
-    },
+    queries: [inbox, count],
     hasMore: inbox.hasNextPage,
     loadMore: () => void inbox.fetchNextPage(),
     loadingMore: inbox.isFetchingNextPage,

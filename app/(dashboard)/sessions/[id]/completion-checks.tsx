@@ -3,12 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
-import { QueryFallback } from "@/app/ui/query-fallback";
+import { LoadingBlock, QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { Reasons, Verdict } from "./completion-gate";
 import { COMPLETION_HISTORY_LIMIT } from "./limits";
-import { SectionSkeleton } from "./section-skeleton";
 
 const SOURCE_LABEL = { gate: "completion gate", pm_bazinga: "PM's BAZINGA claim", validator_verdict: "validator's verdict" } as const;
 
@@ -20,7 +19,7 @@ export function CompletionChecks({ sessionId }: { sessionId: string }) {
   if (checks === undefined) {
     return (
       <QueryFallback query={query} errorTitle="Could not load the completion checks">
-        <SectionSkeleton label="Loading completion checks…" />
+        <LoadingBlock label="Loading completion checks…" />
       </QueryFallback>
     );
   }

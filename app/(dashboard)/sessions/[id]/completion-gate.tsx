@@ -32,7 +32,7 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
   const checks = history.data;
   if (now === undefined || checks === undefined) {
     return (
-      <QueryFallback query={preview.isError ? preview : history} errorTitle="Could not load the completion gate">
+      <QueryFallback query={[preview, history]} errorTitle="Could not load the completion gate">
         <div className="h-24 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />
       </QueryFallback>
     );

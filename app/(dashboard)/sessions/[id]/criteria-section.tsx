@@ -6,12 +6,11 @@ import type { ReactNode } from "react";
 import { EvidenceText } from "@/app/components/task-actions";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
-import { QueryFallback } from "@/app/ui/query-fallback";
+import { LoadingBlock, QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import type { AppRouter } from "@/server/api/root";
 import { isExternallyBlocked } from "@/server/domain/criteria";
-import { SectionSkeleton } from "./section-skeleton";
 
 type Criterion = inferRouterOutputs<AppRouter>["criteria"]["list"][number];
 type CriterionUpdate = Criterion["history"][number];
@@ -24,7 +23,7 @@ export function CriteriaSection({ sessionId }: { sessionId: string }) {
   if (criteria === undefined) {
     return (
       <QueryFallback query={query} errorTitle="Could not load the success criteria">
-        <SectionSkeleton label="Loading success criteria…" />
+        <LoadingBlock label="Loading success criteria…" />
       </QueryFallback>
     );
   }

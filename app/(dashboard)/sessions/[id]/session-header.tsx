@@ -6,7 +6,7 @@ import { useTRPC } from "@/app/trpc/client";
 import { Badge, StatusBadge } from "@/app/ui/badge";
 import { ProgressBar } from "@/app/ui/progress-bar";
 import { Time } from "@/app/ui/time";
-import { QueryFallback } from "@/app/ui/query-fallback";
+import { LoadingBlock, QueryFallback } from "@/app/ui/query-fallback";
 import { CompletionGate } from "./completion-gate";
 
 /** Who ran the session, what it was for, where it stands, and whether it may complete. */
@@ -17,9 +17,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   if (session === undefined) {
     return (
       <QueryFallback query={query} errorTitle="Could not load the session">
-        <div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-100 p-4 text-sm text-zinc-500 dark:bg-zinc-900">
-          Loading the session…
-        </div>
+        <LoadingBlock label="Loading the session…" className="h-40" />
       </QueryFallback>
     );
   }

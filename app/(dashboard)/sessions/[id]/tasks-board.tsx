@@ -4,10 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { type OpenMove, TaskMoveDialog } from "@/app/components/task-actions";
 import { useTRPC } from "@/app/trpc/client";
-import { QueryFallback } from "@/app/ui/query-fallback";
+import { LoadingBlock, QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { TASK_STATUSES, type TaskStatus } from "@/server/domain/task-machine";
-import { SectionSkeleton } from "./section-skeleton";
 import { TaskCard } from "./task-card";
 import { STATUS_LABEL, type TaskItem, movable } from "./task-types";
 
@@ -20,7 +19,7 @@ export function TasksBoard({ sessionId }: { sessionId: string }) {
   if (query.data === undefined) {
     return (
       <QueryFallback query={query} errorTitle="Could not load the tasks">
-        <SectionSkeleton label="Loading tasks…" />
+        <LoadingBlock label="Loading tasks…" />
       </QueryFallback>
     );
   }

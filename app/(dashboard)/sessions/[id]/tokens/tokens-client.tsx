@@ -20,7 +20,7 @@ export function TokensClient({ sessionId, initialBucket }: { sessionId: string; 
   const minutes = useQuery(trpc.log.tokensOverTime.queryOptions({ sessionId, bucket: "minute" }));
   if (byAgent.data === undefined || byModel.data === undefined || minutes.data === undefined) {
     return (
-      <QueryFallback query={[byAgent, byModel, minutes].find((query) => query.isError) ?? byAgent} errorTitle="Could not load the token usage">
+      <QueryFallback query={[byAgent, byModel, minutes]} errorTitle="Could not load the token usage">
         <div aria-busy="true" aria-label="Loading token usage" className="h-80 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" />
       </QueryFallback>
     );

@@ -368,7 +368,7 @@ test.describe("remote mode: roles and tokens over HTTP", () => {
       refused(1, m.as("verifier"), "claim", s, "t"),
     ]);
     expect(session.stderr).toContain("role viewer may not create sessions");
-    expect(criteria.stderr).toContain("role viewer may not save or update success criteria");
+    expect(criteria.stderr).toContain("role viewer may not save success criteria");
     expect(viewerClaim.stderr).toContain("role viewer may not claim a task");
     expect(verifierClaim.stderr).toContain("role verifier may not claim a task");
     await ok(m.as("developer_1"), "claim", s, "t", "--evidence", "out.txt");

@@ -220,6 +220,28 @@ test.describe("configuration (read-only)", () => {
   });
 });
 
+test.describe("roles (read-only)", () => {
+  test.use({ storageState: authFile("admin") });
+
+  test("shows what each role may do, read from the permission table the server enforces", async ({ page }, testInfo) => {
+    await page.goto("/settings/roles");
+    await expect(page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Roles" })).toHaveAttribute("aria-current", "page");
+    const table = page.getByRole("table", { name: "Each action and the roles that may take it" });
+    const row = (does: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: does, exact: true }) });
+    // The claim is an agent's (and the operator's); verifying is a judge's, never the claimant's.
+    await expect(row("claim a task").getByLabel("agent may", { exact: true })).toBeVisible();
+    await expect(row("claim a task").getByLabel("verifier may not", { exact: true })).toBeVisible();
+    await expect(row("verify a task").getByLabel("verifier may", { exact: true })).toBeVisible();
+    await expect(row("verify a task").getByLabel("agent may not", { exact: true })).toBeVisible();
+    await expect(row("approve a reset of a task")).toContainText("task.approve_reset_role");
+    await expect(row("approve a reset of a task").getByLabel("orchestrator may not", { exact: true })).toBeVisible();
+    await expect(row("manage API tokens").getByLabel("lead may not", { exact: true })).toBeVisible();
+    await expect(page.getByRole("definition").filter({ hasText: "reads everything, changes nothing" })).toHaveCount(1);
+    await expect(page.getByRole("main").getByRole("button")).toHaveCount(0);
+    await screenshot(page, "settings-roles", testInfo.project.name);
+  });
+});
+
 test.describe("as a lead", () => {
   test.use({ storageState: authFile("lead") });
 
@@ -227,7 +249,7 @@ test.describe("as a lead", () => {
     await page.goto("/");
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sessions" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(0);
-    for (const path of ["/settings", "/settings/tokens", "/settings/configuration"]) {
+    for (const path of ["/settings", "/settings/tokens", "/settings/roles", "/settings/configuration"]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Only admins can open Settings." })).toBeVisible();

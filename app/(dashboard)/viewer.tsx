@@ -1,8 +1,9 @@
 "use client";
 
 import { type ReactNode, createContext, useContext } from "react";
-import type { Actor, Role } from "@/server/domain/actors";
-import { type TaskMove, canRoleMove } from "@/server/domain/task-machine";
+import type { Actor } from "@/server/domain/actors";
+import { type Action, may } from "@/server/domain/permissions";
+import { MOVE_ACTIONS, type TaskMove } from "@/server/domain/task-machine";
 
 const ViewerContext = createContext<Actor | null>(null);
 
@@ -17,11 +18,12 @@ export function useViewer(): Actor {
   return viewer;
 }
 
-/** Whether the signed-in person's role may make a task move: buttons they cannot use are not offered. */
-export function useCanMove(move: TaskMove): boolean {
-  return canRoleMove(useViewer().role, move);
+/** Whether the signed-in person's role may take an action (permissions.ts): what they cannot do is not offered. */
+export function useMay(action: Action): boolean {
+  return may(useViewer().role, action);
 }
 
-export function useHasRole(...roles: Role[]): boolean {
-  return roles.includes(useViewer().role);
+/** Whether the signed-in person's role may make a task move. */
+export function useCanMove(move: TaskMove): boolean {
+  return useMay(MOVE_ACTIONS[move]);
 }

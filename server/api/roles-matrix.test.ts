@@ -1,7 +1,9 @@
 /**
  * The generated roles matrix: every procedure of the app router × every role, each case on its
- * own copy of one world, allowed or refused exactly as DESIGN.md says (the table below is written
- * from DESIGN.md and the goal ledger's role table, not read from the code). Then every procedure
+ * own copy of one world, allowed or refused exactly as the permission table
+ * (server/domain/permissions.ts) says, a refusal naming the table's rule. The table itself is held
+ * to DESIGN.md: `SPEC` below is written from DESIGN.md and the goal ledger's role table, not read
+ * from the code, so a role dropped from (or added to) the table fails here. Then every procedure
  * × the credentials that must not work — none, a revoked token, an expired token, an expired
  * cookie session — resolved from real requests the way the route does.
  */
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { type Role, ROLES, operatorActor } from "@/server/domain/actors";
+import { type Action, PERMISSIONS } from "@/server/domain/permissions";
 import { createRequestContext } from "./context";
 import { copyDb, callPath, world } from "./procedure-inputs";
 import { createCaller } from "./root";
@@ -27,7 +30,7 @@ const WRITERS = ["agent", "orchestrator", "lead", "admin"] as const;
 const PLAN = ["agent", "orchestrator", "lead", "admin"] as const;
 const RECORD = ["agent", "orchestrator", "admin"] as const;
 const LOG = ["agent", "orchestrator", "verifier", "lead", "admin"] as const;
-const ALLOWED: Record<string, readonly Role[]> = {
+const SPEC: Record<string, readonly Role[]> = {
   "session.create": WRITERS,
   "session.updateStatus": ["orchestrator", "lead", "admin"],
   // "only a lead may change it"
@@ -79,11 +82,29 @@ const PUBLIC = new Set(["setup.status", "setup.createFirstAdmin"]);
 
 const procedures = Object.entries(procedurePaths()).filter(([p]) => !PUBLIC.has(p));
 
+/** Which row of the permission table a procedure answers to: reads need `read`, each write its own action. */
+function actionOf(procedure: string, type: string): Action {
+  if (ADMIN_ONLY.test(procedure)) {
+    if (/^admin\.(users|createUser|setUserRole)$/.test(procedure)) return "admin.users";
+    if (/^admin\.(tokens|createToken|revokeToken)$/.test(procedure)) return "admin.tokens";
+    return "admin.config";
+  }
+  if (type !== "mutation") return "read";
+  if (procedure.startsWith("log.")) return "log.write";
+  if (procedure in PERMISSIONS) return procedure as Action;
+  throw new Error(`${procedure}: add it to the permission table (server/domain/permissions.ts) and to SPEC here`);
+}
+
 function expectedRoles(procedure: string, type: string): readonly Role[] {
+  return PERMISSIONS[actionOf(procedure, type)].roles;
+}
+
+/** What DESIGN.md says, independently of the table. */
+function specRoles(procedure: string, type: string): readonly Role[] {
   if (ADMIN_ONLY.test(procedure)) return ["admin"];
   if (type !== "mutation") return READ;
-  const allowed = ALLOWED[procedure];
-  if (!allowed) throw new Error(`${procedure}: add it to the roles matrix (who may call it, per DESIGN.md)`);
+  const allowed = SPEC[procedure];
+  if (!allowed) throw new Error(`${procedure}: add it to SPEC (who may call it, per DESIGN.md)`);
   return allowed;
 }
 
@@ -97,8 +118,11 @@ beforeAll(async () => {
   base = await world();
 }, 60_000);
 
-it("knows who may call every mutation", () => {
-  for (const [procedure, type] of procedures) expect(() => expectedRoles(procedure, type), procedure).not.toThrow();
+it("knows who may call every procedure, and the permission table says what DESIGN.md says", () => {
+  for (const [procedure, type] of procedures) {
+    expect(() => expectedRoles(procedure, type), procedure).not.toThrow();
+    expect([...expectedRoles(procedure, type)].sort(), procedure).toEqual([...specRoles(procedure, type)].sort());
+  }
 });
 
 const outcomes = { allowedSucceeded: 0, allowedRefusedByState: 0, refused: 0 };
@@ -128,6 +152,7 @@ describe("every procedure × every role", () => {
       } else {
         expect(settled, `${role} must be refused ${procedure}`).not.toBeNull();
         expect(isRoleRefusal(settled!), `${role} refused ${procedure} for the wrong reason: ${settled!.code} ${settled!.message}`).toBe(true);
+        expect(settled!.data.rule, `${role} refused ${procedure}: the table's rule`).toBe(PERMISSIONS[actionOf(procedure, type)].rule);
         expect(tableCounts(db)).toEqual(before);
         outcomes.refused++;
       }

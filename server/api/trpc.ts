@@ -2,8 +2,9 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Db } from "@/db/client";
-import type { Actor, Role } from "@/server/domain/actors";
-import { DomainError } from "@/server/domain/errors";
+import type { Actor } from "@/server/domain/actors";
+import { DomainError, RoleForbiddenError } from "@/server/domain/errors";
+import { type Action, PERMISSIONS, may } from "@/server/domain/permissions";
 import type { ServiceContext } from "@/server/services/context";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
 import { hostileInputError } from "@/server/domain/input-guard";
@@ -88,11 +89,16 @@ export const authedProcedure = publicProcedure.use(({ ctx, next, type }) => {
   return next({ ctx: { ...ctx, actor: ctx.actor, service } });
 });
 
-/** Only these roles reach the procedure (data-dependent rules such as "never the claimant" stay in the domain). */
-export function roleProcedure(roles: readonly Role[]) {
+/**
+ * Only the roles the permission table gives `action` reach the procedure, refused with its rule
+ * (data-dependent rules such as "never the claimant" stay in the domain).
+ */
+export function actionProcedure(action: Action) {
+  const { roles, rule } = PERMISSIONS[action];
   return authedProcedure.use(({ ctx, next, path }) => {
-    if (!roles.includes(ctx.actor.role)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: `role ${ctx.actor.role} may not call ${path} (allowed: ${roles.join(", ")})` });
+    if (!may(ctx.actor.role, action)) {
+      const message = `role ${ctx.actor.role} may not call ${path} (allowed: ${roles.join(", ")})`;
+      throw new TRPCError({ code: "FORBIDDEN", message, cause: new RoleForbiddenError(rule, message) });
     }
     return next();
   });

@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HUMAN_USER_ROLES } from "@/db/schema/auth";
 import { AGENT_HEADER as SERVER_AGENT_HEADER } from "@/server/api/context";
+import { USER_ROLES } from "@/server/domain/actors";
 import { appRouter } from "@/server/api/root";
 import { MAX_DEMO_SESSIONS as DEMO_SESSIONS, MAX_SEED as DEMO_SEED } from "@/server/demo/generate";
-import { HUMAN_ROLES } from "./commands/admin";
 import { request } from "./http";
 import { ROUTERS } from "./local-api";
 import { MAX_DEMO_SESSIONS, MAX_SEED } from "./options";
@@ -27,7 +27,7 @@ describe("what the CLI repeats to load less", () => {
 
   it("uses the server's agent header, the schema's human roles and the demo generator's limits", () => {
     expect(AGENT_HEADER).toBe(SERVER_AGENT_HEADER);
-    expect(HUMAN_ROLES).toEqual(HUMAN_USER_ROLES);
+    expect(USER_ROLES).toEqual(HUMAN_USER_ROLES);
     expect([MAX_DEMO_SESSIONS, MAX_SEED]).toEqual([DEMO_SESSIONS, DEMO_SEED]);
   });
 });

@@ -16,8 +16,9 @@ export interface Actor {
   label: string;
 }
 
-/** Humans are the only ones who may approve a reset or change a session's enforcement. */
-export const HUMAN_ROLES: readonly Role[] = ["lead", "admin"];
+/** The roles a person who signs in can hold; API tokens may also be agents, verifiers and orchestrators. */
+export const USER_ROLES = ["viewer", "lead", "admin"] as const satisfies readonly Role[];
+export type UserRole = (typeof USER_ROLES)[number];
 
 /**
  * The principal id stored on a row for "never the claimant" comparisons. The local operator is one

@@ -6,9 +6,6 @@ import {
   type CriterionStatus,
   MAX_CRITERION_LENGTH,
   MAX_CRITERION_TEXT_FIELD,
-  assertMayChangeRequiredFlag,
-  assertMayReportCriteria,
-  assertMayVerifyCriteria,
   effectiveStatus,
   hasDiscrepancy,
   isCriterionStatus,
@@ -16,6 +13,7 @@ import {
   validateCriteriaList,
 } from "./criteria";
 import { RoleForbiddenError, ValidationError } from "./errors";
+import { authorize } from "./permissions";
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -170,9 +168,9 @@ describe("who may touch criteria", () => {
   };
   const actor = (role: Role): Actor => ({ principalId: `token:${role}`, principalKind: "token", role, label: `${role}_1` });
   const checks = [
-    { action: "report", assert: assertMayReportCriteria, rule: "criteria.report_role" },
-    { action: "verify", assert: assertMayVerifyCriteria, rule: "criteria.verify_role" },
-    { action: "requiredFlag", assert: assertMayChangeRequiredFlag, rule: "criteria.required_flag_role" },
+    { action: "report", assert: (a: Actor) => authorize(a, "criteria.update"), rule: "criteria.report_role" },
+    { action: "verify", assert: (a: Actor) => authorize(a, "criteria.verify"), rule: "criteria.verify_role" },
+    { action: "requiredFlag", assert: (a: Actor) => authorize(a, "criteria.setRequired"), rule: "criteria.required_flag_role" },
   ] as const;
   const cases = ROLES.flatMap((role) => checks.map((check) => ({ role, ...check })));
 

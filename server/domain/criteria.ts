@@ -3,8 +3,7 @@
  * changes; a claimant (the PM) reports status/actual/evidence and a verifier may record a finding
  * beside it. Where they disagree, the verifier wins.
  */
-import { type Actor, type Role } from "./actors";
-import { RoleForbiddenError, ValidationError } from "./errors";
+import { ValidationError } from "./errors";
 
 export const CRITERION_STATUSES = ["pending", "met", "blocked", "failed"] as const;
 export type CriterionStatus = (typeof CRITERION_STATUSES)[number];
@@ -35,34 +34,6 @@ export interface CriterionState {
 
 export function isCriterionStatus(value: string): value is CriterionStatus {
   return (CRITERION_STATUSES as readonly string[]).includes(value);
-}
-
-/** Roles that report a criterion's status as the claimant side (PM, orchestrator). */
-const CLAIM_ROLES: readonly Role[] = ["agent", "orchestrator", "lead", "admin"];
-/** Roles whose finding is recorded beside the claim and trusted by the gate. */
-const VERIFY_ROLES: readonly Role[] = ["verifier", "lead", "admin"];
-/** Only a lead decides whether a criterion is required for completion once it exists. */
-const REQUIRED_FLAG_ROLES: readonly Role[] = ["lead", "admin"];
-
-export function assertMayReportCriteria(actor: Actor): void {
-  if (!CLAIM_ROLES.includes(actor.role)) {
-    throw new RoleForbiddenError("criteria.report_role", `role ${actor.role} may not save or update success criteria`);
-  }
-}
-
-export function assertMayVerifyCriteria(actor: Actor): void {
-  if (!VERIFY_ROLES.includes(actor.role)) {
-    throw new RoleForbiddenError("criteria.verify_role", `role ${actor.role} may not record a verifier finding on a criterion`);
-  }
-}
-
-export function assertMayChangeRequiredFlag(actor: Actor): void {
-  if (!REQUIRED_FLAG_ROLES.includes(actor.role)) {
-    throw new RoleForbiddenError(
-      "criteria.required_flag_role",
-      `role ${actor.role} may not change whether a criterion is required for completion (a lead must)`,
-    );
-  }
 }
 
 /**

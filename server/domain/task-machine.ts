@@ -5,6 +5,7 @@
  */
 import { type Actor, type Role, comparablePrincipal } from "./actors";
 import { ForbiddenTransitionError, RoleForbiddenError, ValidationError } from "./errors";
+import { type Action, PERMISSIONS, authorize } from "./permissions";
 
 export const TASK_STATUSES = ["pending", "in_progress", "claimed", "verified", "blocked", "completed"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -52,21 +53,34 @@ interface MoveRule {
   notClaimant?: boolean;
 }
 
-/** Who may make each move, from where, to where. `admin` may make any move (still never as the claimant). */
-export const MOVE_RULES: Readonly<Record<TaskMove, MoveRule>> = {
-  start: { from: ["pending"], to: "in_progress", roles: ["agent", "orchestrator", "admin"] },
-  claim: { from: ["pending", "in_progress"], to: "claimed", roles: ["agent", "admin"] },
-  verify: { from: ["claimed"], to: "verified", roles: ["verifier", "lead", "admin"], notClaimant: true },
-  block: { from: ["claimed"], to: "blocked", roles: ["verifier", "lead", "admin"], notClaimant: true },
-  complete: { from: ["verified"], to: "completed", roles: ["orchestrator", "lead", "admin"] },
-  request_reset: { from: ["blocked"], to: "blocked", roles: ["orchestrator", "agent", "admin"] },
-  approve_reset: { from: ["blocked"], to: "pending", roles: ["lead", "admin"] },
-};
+/** The permission each move needs (permissions.ts holds who may take it). */
+export const MOVE_ACTIONS = {
+  start: "task.start",
+  claim: "task.claim",
+  verify: "task.verify",
+  block: "task.block",
+  complete: "task.complete",
+  request_reset: "task.requestReset",
+  approve_reset: "task.approveReset",
+} as const satisfies Record<TaskMove, Action>;
 
-/** Whether a role may make a move at all (the task's state and claimant are checked by `applyMove`). */
-export function canRoleMove(role: Role, move: TaskMove): boolean {
-  return MOVE_RULES[move].roles.includes(role);
-}
+const edge = (move: TaskMove, from: readonly TaskStatus[], to: TaskStatus, notClaimant?: true): MoveRule => ({
+  from,
+  to,
+  roles: PERMISSIONS[MOVE_ACTIONS[move]].roles,
+  ...(notClaimant ? { notClaimant } : {}),
+});
+
+/** Each move, from where, to where; its roles come from the permission table. `admin` may make any move (still never as the claimant). */
+export const MOVE_RULES: Readonly<Record<TaskMove, MoveRule>> = {
+  start: edge("start", ["pending"], "in_progress"),
+  claim: edge("claim", ["pending", "in_progress"], "claimed"),
+  verify: edge("verify", ["claimed"], "verified", true),
+  block: edge("block", ["claimed"], "blocked", true),
+  complete: edge("complete", ["verified"], "completed"),
+  request_reset: edge("request_reset", ["blocked"], "blocked"),
+  approve_reset: edge("approve_reset", ["blocked"], "pending"),
+};
 
 /** Every status change the machine allows, as `from->to`. The triggers are generated from this list. */
 export const LEGAL_EDGES: readonly (readonly [TaskStatus, TaskStatus])[] = (
@@ -145,12 +159,7 @@ export function applyMove(task: TaskState, move: TaskMove, actor: Actor, input: 
       `cannot ${label(move)} a ${task.status} task: ${label(move)} is allowed only from ${rule.from.join(" or ")}${hint(task.status, move)}`,
     );
   }
-  if (!rule.roles.includes(actor.role)) {
-    throw new RoleForbiddenError(
-      `task.${move}_role`,
-      `role ${actor.role} may not ${label(move)} a task (allowed: ${rule.roles.join(", ")})`,
-    );
-  }
+  authorize(actor, MOVE_ACTIONS[move], `${label(move)} a task`);
   if (rule.notClaimant && isClaimant(task, actor)) {
     throw new RoleForbiddenError(
       `task.claimant_cannot_${move}`,

@@ -1,8 +1,7 @@
 import { type Db, type Tx, writeTransaction } from "@/db/client";
 import { events } from "@/db/schema";
-import type { Actor, Role } from "@/server/domain/actors";
+import type { Actor } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
-import { RoleForbiddenError } from "@/server/domain/errors";
 import { toDomainError } from "./sqlite-errors";
 
 /** What every service verb receives: the database and who is acting. */
@@ -59,11 +58,4 @@ export function eventRow(ctx: ServiceContext, event: EventInput) {
 /** Append the `events` row every mutation owes, inside the mutation's transaction. */
 export function appendEvent(tx: Tx, ctx: ServiceContext, event: EventInput): void {
   tx.insert(events).values(eventRow(ctx, event)).run();
-}
-
-/** A role check that names its rule: `requireRole(ctx, ["lead", "admin"], "session.enforcement_role", "change enforcement")`. */
-export function requireRole(ctx: ServiceContext, roles: readonly Role[], rule: string, action: string): void {
-  if (!roles.includes(ctx.actor.role)) {
-    throw new RoleForbiddenError(rule, `role ${ctx.actor.role} may not ${action} (allowed: ${roles.join(", ")})`);
-  }
 }

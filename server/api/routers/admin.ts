@@ -2,19 +2,21 @@ import { z } from "zod";
 import { readConfiguration, readModelConfig, readWorkflow } from "@/server/services/admin/config";
 import { CreateTokenInput, createToken, listTokens, revokeToken } from "@/server/services/admin/tokens";
 import { CreateUserInput, SetUserRoleInput, createUser, listUsers, setUserRole } from "@/server/services/admin/users";
-import { roleProcedure, router } from "../trpc";
+import { actionProcedure, router } from "../trpc";
 
-const adminProcedure = roleProcedure(["admin"]);
+const users = actionProcedure("admin.users");
+const tokens = actionProcedure("admin.tokens");
+const config = actionProcedure("admin.config");
 
 export const adminRouter = router({
-  users: adminProcedure.query(({ ctx }) => listUsers(ctx.db)),
-  createUser: adminProcedure.input(CreateUserInput).mutation(({ ctx, input }) => createUser(ctx.service, input)),
-  setUserRole: adminProcedure.input(SetUserRoleInput).mutation(({ ctx, input }) => setUserRole(ctx.service, input)),
-  tokens: adminProcedure.query(({ ctx }) => listTokens(ctx.db)),
-  createToken: adminProcedure.input(CreateTokenInput).mutation(({ ctx, input }) => createToken(ctx.service, input)),
+  users: users.query(({ ctx }) => listUsers(ctx.db)),
+  createUser: users.input(CreateUserInput).mutation(({ ctx, input }) => createUser(ctx.service, input)),
+  setUserRole: users.input(SetUserRoleInput).mutation(({ ctx, input }) => setUserRole(ctx.service, input)),
+  tokens: tokens.query(({ ctx }) => listTokens(ctx.db)),
+  createToken: tokens.input(CreateTokenInput).mutation(({ ctx, input }) => createToken(ctx.service, input)),
   /** Read-only: the configuration, model assignments and workflow tables (settings page). */
-  configuration: adminProcedure.query(({ ctx }) => readConfiguration(ctx.service)),
-  modelConfig: adminProcedure.query(({ ctx }) => readModelConfig(ctx.service)),
-  workflow: adminProcedure.query(({ ctx }) => readWorkflow(ctx.service)),
-  revokeToken: adminProcedure.input(z.object({ id: z.number().int().min(1) }).strict()).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
+  configuration: config.query(({ ctx }) => readConfiguration(ctx.service)),
+  modelConfig: config.query(({ ctx }) => readModelConfig(ctx.service)),
+  workflow: config.query(({ ctx }) => readWorkflow(ctx.service)),
+  revokeToken: tokens.input(z.object({ id: z.number().int().min(1) }).strict()).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
 });

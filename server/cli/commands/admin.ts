@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ROLES } from "@/server/domain/actors";
+import { ROLES, USER_ROLES } from "@/server/domain/actors";
 import type { UserSummary } from "@/server/services/admin/users";
 import type { Output } from "../output";
 import { act, example, int, oneOf, read, validate, wrote } from "./shared";
@@ -15,9 +15,6 @@ interface TokenSummaryRow {
   revokedAt: Date | null;
 }
 
-/** The roles a person can have (db/schema/auth.ts's HUMAN_USER_ROLES; admin.test.ts keeps them equal without loading the schema here). */
-export const HUMAN_ROLES = ["viewer", "lead", "admin"] as const;
-
 /** Operator commands: `user create|list` and `token create|list|revoke` (admin; the local operator is one). */
 export function adminCommands(program: Command, out: Output): void {
   const user = program.command("user").description("People who sign in to the dashboard (viewer, lead, admin)");
@@ -27,7 +24,7 @@ export function adminCommands(program: Command, out: Output): void {
       .description("Create a person with an email and password; on a fresh install, make the first one an admin")
       .requiredOption("--email <email>", "their email, used to sign in")
       .requiredOption("--password <password>", "at least 10 characters (hashed, never stored in clear)")
-      .requiredOption("--role <role>", HUMAN_ROLES.join(", "), oneOf(HUMAN_ROLES))
+      .requiredOption("--role <role>", USER_ROLES.join(", "), oneOf(USER_ROLES))
       .option("--name <name>", "display name (default: the email's local part)"),
     "proofgate user create --email lead@example.com --password 'correct horse battery' --role lead",
   ).action(

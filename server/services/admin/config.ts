@@ -1,6 +1,7 @@
 import { asc } from "drizzle-orm";
 import { agentMarkers, configuration, modelConfig, workflowSpecialRules, workflowTransitions } from "@/db/schema";
-import { type ServiceContext, requireRole } from "../context";
+import { type ServiceContext } from "../context";
+import { authorize } from "@/server/domain/permissions";
 
 // Read-only views of the server-wide configuration and BAZINGA's workflow tables for the settings
 // page. Values that BAZINGA stores as JSON text are returned parsed beside the stored text.
@@ -39,7 +40,7 @@ export interface WorkflowTables {
 }
 
 function requireAdmin(ctx: ServiceContext, what: string): void {
-  requireRole(ctx, ["admin"], "admin.config_role", `read ${what}`);
+  authorize(ctx.actor, "admin.config", `read ${what}`);
 }
 
 /** Server-wide settings (`configuration`), by key. */

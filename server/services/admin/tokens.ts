@@ -6,8 +6,9 @@ import { prepared } from "@/db/prepared";
 import { apiTokens } from "@/db/schema";
 import { type Actor, ROLES } from "@/server/domain/actors";
 import { NotFoundError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { Label } from "../schemas-common";
+import { authorize } from "@/server/domain/permissions";
 
 export const CreateTokenInput = z.object({ name: Label, role: z.enum(ROLES), expiresInDays: z.number().int().min(1).max(3650).optional() }).strict();
 export type CreateTokenInput = z.infer<typeof CreateTokenInput>;
@@ -20,7 +21,7 @@ export function hashToken(token: string): string {
 
 /** Create an API token. The plaintext is returned once and never stored; only its hash is. */
 export function createToken(ctx: ServiceContext, input: CreateTokenInput): { id: number; token: string; name: string; role: string; prefix: string } {
-  requireRole(ctx, ["admin"], "admin.token_role", "create API tokens");
+  authorize(ctx.actor, "admin.tokens", "create API tokens");
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   return write(ctx, (tx) => {
     const now = nowOf(ctx);
@@ -43,7 +44,7 @@ export function listTokens(db: DbOrTx) {
 }
 
 export function revokeToken(ctx: ServiceContext, input: { id: number }): void {
-  requireRole(ctx, ["admin"], "admin.token_role", "revoke API tokens");
+  authorize(ctx.actor, "admin.tokens", "revoke API tokens");
   write(ctx, (tx) => {
     const row = tx.update(apiTokens).set({ revokedAt: nowOf(ctx) }).where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt))).returning().get();
     if (!row) throw new NotFoundError("active API token", input.id);

@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { Db, DbOrTx, Tx } from "@/db/client";
 import { HUMAN_USER_ROLES, authAccounts, users } from "@/db/schema";
 import { ConflictError, ForbiddenTransitionError, NotFoundError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { authorize } from "@/server/domain/permissions";
 
 export const CreateUserInput = z
   .object({
@@ -21,7 +22,7 @@ export type UserSummary = Pick<typeof users.$inferSelect, "id" | "email" | "name
 
 /** Create a person who signs in with email and password (admin only). The password is hashed by better-auth's scrypt. */
 export async function createUser(ctx: ServiceContext, input: CreateUserInput): Promise<UserSummary> {
-  requireRole(ctx, ["admin"], "admin.user_role", "create users");
+  authorize(ctx.actor, "admin.users", "create users");
   const hash = await hashPassword(input.password);
   return write(ctx, (tx) => insertUser(tx, ctx, input, hash));
 }
@@ -67,7 +68,7 @@ export const SetUserRoleInput = z.object({ userId: z.string().min(1).max(100), r
 
 /** Change a person's role (admin only); an admin cannot demote the last admin. */
 export function setUserRole(ctx: ServiceContext, input: z.infer<typeof SetUserRoleInput>): UserSummary {
-  requireRole(ctx, ["admin"], "admin.user_role", "change roles");
+  authorize(ctx.actor, "admin.users", "change roles");
   return write(ctx, (tx) => {
     const user = tx.select().from(users).where(eq(users.id, input.userId)).get();
     if (!user) throw new NotFoundError("user", input.userId);

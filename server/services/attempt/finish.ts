@@ -1,12 +1,12 @@
 import { attemptResults } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { ForbiddenTransitionError } from "@/server/domain/errors";
+import { assertMayFinish } from "@/server/domain/attempt-lifecycle";
 import { redactSecrets } from "@/server/domain/redact";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { parseInput } from "../goal/parse-input";
-import { RECORD_ROLES } from "../goal/roles";
 import { type AttemptResultRow, findResult, loadAttempt } from "./load";
 import { FinishAttemptInput } from "./schemas";
+import { authorize } from "@/server/domain/permissions";
 
 /**
  * Record how an attempt ended, once: its status, end commit and diff, and the evidence the goal
@@ -14,12 +14,11 @@ import { FinishAttemptInput } from "./schemas";
  * (`attempt.already_finished`); the unique index is the backstop. Free text is redacted first.
  */
 export function finishAttempt(ctx: ServiceContext, input: FinishAttemptInput): AttemptResultRow {
-  requireRole(ctx, RECORD_ROLES, "attempt.finish_role", "finish attempts");
+  authorize(ctx.actor, "attempt.finish");
   const data = parseInput(FinishAttemptInput, input, "attempt.invalid_input");
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const existing = findResult(tx, attempt.id);
-    if (existing) throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} already finished (${existing.status}); results are never replaced`);
+    assertMayFinish({ id: attempt.id, resultStatus: findResult(tx, attempt.id)?.status ?? null });
     const text = (value: string | undefined) => (value === undefined ? null : redactSecrets(value).text);
     const result = tx
       .insert(attemptResults)

@@ -1,14 +1,14 @@
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq, max } from "drizzle-orm";
 import { toolCalls } from "@/db/schema";
-import { ForbiddenTransitionError } from "@/server/domain/errors";
+import { assertMayRecordToolCalls } from "@/server/domain/attempt-lifecycle";
 import { redactJson, redactSecrets } from "@/server/domain/redact";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { parseInput } from "../goal/parse-input";
-import { RECORD_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordToolCallsInput, type ToolCallInput } from "./schemas";
 import { ensureTools } from "./tools";
+import { authorize } from "@/server/domain/permissions";
 
 export interface RecordedToolCalls {
   attemptId: number;
@@ -30,11 +30,11 @@ const CHUNK = 500;
  * Once the attempt has a result it is over and takes no more calls.
  */
 export function recordToolCalls(ctx: ServiceContext, input: RecordToolCallsInput): RecordedToolCalls {
-  requireRole(ctx, RECORD_ROLES, "attempt.tool_calls_role", "record tool calls");
+  authorize(ctx.actor, "attempt.toolCalls");
   const data = parseInput(RecordToolCallsInput, input, "attempt.invalid_input");
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    if (findResult(tx, attempt.id)) throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} has finished: it takes no more tool calls`);
+    assertMayRecordToolCalls({ id: attempt.id, resultStatus: findResult(tx, attempt.id)?.status ?? null });
     const now = nowOf(ctx);
     const { byName } = ensureTools(tx, goal.sessionId, data.calls.map((call) => call.tool), now);
     const last = tx.select({ last: max(toolCalls.order) }).from(toolCalls).where(eq(toolCalls.attemptId, attempt.id)).get()?.last ?? 0;

@@ -3,13 +3,13 @@ import type { Tx } from "@/db/client";
 import { events, trustScores } from "@/db/schema";
 import { type Actor, comparablePrincipal } from "@/server/domain/actors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { ForbiddenTransitionError, RoleForbiddenError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { assertMayScore } from "@/server/domain/attempt-lifecycle";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { parseInput } from "../goal/parse-input";
-import { SCORE_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordTrustScoreInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 export type TrustScoreRow = typeof trustScores.$inferSelect;
 
@@ -24,14 +24,12 @@ const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinishe
  */
 export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustScoreInput): TrustScoreRow {
   const input = redactInput(unredacted);
-  requireRole(ctx, SCORE_ROLES, "trust_score.role", "record trust scores");
+  authorize(ctx.actor, "attempt.trustScore");
   const data = parseInput(RecordTrustScoreInput, input, "trust_score.invalid_input");
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    if (!findResult(tx, attempt.id)) throw new ForbiddenTransitionError("trust_score.attempt_unfinished", `attempt ${attempt.id} has no result yet: there is no evidence to score`);
-    if (recordedBy(tx, goal.sessionId, attempt.id, ctx.actor)) {
-      throw new RoleForbiddenError("trust_score.own_attempt", `${ctx.actor.label} recorded attempt ${attempt.id} and may not score its own evidence`);
-    }
+    const resultStatus = findResult(tx, attempt.id)?.status ?? null;
+    assertMayScore({ id: attempt.id, resultStatus }, { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) });
     const row = tx
       .insert(trustScores)
       .values({ attemptId: attempt.id, score: data.score, notes: data.notes ?? null, actor: ctx.actor.label, principalId: ctx.actor.principalId, at: nowOf(ctx) })

@@ -1,13 +1,14 @@
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { validationRuns, validationSteps } from "@/db/schema";
-import { ForbiddenTransitionError, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { assertMayRecordValidationRun } from "@/server/domain/attempt-lifecycle";
+import { NotFoundError } from "@/server/domain/errors";
 import { redactSecrets } from "@/server/domain/redact";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { parseInput } from "../goal/parse-input";
-import { RECORD_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordValidationRunInput } from "./schemas";
+import { authorize } from "@/server/domain/permissions";
 
 export type ValidationRunRow = typeof validationRuns.$inferSelect;
 
@@ -16,17 +17,14 @@ export type ValidationRunRow = typeof validationRuns.$inferSelect;
  * belongs to an attempt result). The step must be one of the attempt's own goal.
  */
 export function recordValidationRun(ctx: ServiceContext, input: RecordValidationRunInput): ValidationRunRow {
-  requireRole(ctx, RECORD_ROLES, "validation_run.record_role", "record validation runs");
+  authorize(ctx.actor, "attempt.validationRun");
   const data = parseInput(RecordValidationRunInput, input, "validation_run.invalid_input");
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
     const step = tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)).get();
     if (!step) throw new NotFoundError("validation_step", data.validationStepId);
-    if (step.goalId !== goal.id) {
-      throw new ValidationError("validationStepId", "validation_run.step_other_goal", `step ${step.id} validates goal ${step.goalId}, not attempt ${attempt.id}'s goal ${goal.id}`);
-    }
     const result = findResult(tx, attempt.id);
-    if (!result) throw new ForbiddenTransitionError("validation_run.attempt_unfinished", `attempt ${attempt.id} has no result yet: validation runs against a finished attempt`);
+    assertMayRecordValidationRun({ id: attempt.id, goalId: goal.id }, result, step);
     const run = tx
       .insert(validationRuns)
       .values({ validationStepId: step.id, attemptResultId: result.id, exitCode: data.exitCode, output: data.output === undefined ? null : redactSecrets(data.output).text, timestamp: nowOf(ctx) })

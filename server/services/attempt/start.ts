@@ -2,16 +2,17 @@ import { and, count, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { attemptTools, attempts, branches, goalContracts, worktrees } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { ForbiddenTransitionError, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { type GoalAttemptState, assertMayStartAttempt } from "@/server/domain/attempt-lifecycle";
+import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { goalEvaluations } from "../goal/evaluations";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadGoal } from "../goal/load";
 import { parseInput } from "../goal/parse-input";
-import { RECORD_ROLES } from "../goal/roles";
 import type { AttemptRow } from "./load";
 import { StartAttemptInput } from "./schemas";
 import { type ToolRow, ensureTools } from "./tools";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 export interface StartedAttempt {
   attempt: AttemptRow;
@@ -27,7 +28,7 @@ export interface StartedAttempt {
  */
 export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput): StartedAttempt {
   const input = redactInput(unredacted);
-  requireRole(ctx, RECORD_ROLES, "attempt.start_role", "start attempts");
+  authorize(ctx.actor, "attempt.start");
   const data = parseInput(StartAttemptInput, input, "attempt.invalid_input");
   return write(ctx, (tx) => {
     const goal = loadGoal(tx, data.goalId);
@@ -37,7 +38,7 @@ export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput)
       if (worktree.sessionId !== goal.sessionId) throw new ValidationError("worktreeId", "attempt.worktree_other_session", `worktree ${data.worktreeId} belongs to another session`);
     }
     const attemptType = data.attemptType ?? "implementation";
-    if (attemptType === "implementation") assertGoalOpen(tx, goal.id);
+    if (attemptType === "implementation") assertMayStartAttempt(goalAttemptState(tx, goal.id), attemptType);
     const now = nowOf(ctx);
     const attempt = tx
       .insert(attempts)
@@ -58,21 +59,9 @@ export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput)
   });
 }
 
-/**
- * A goal that succeeded, or that the attempt limit BLOCKED, takes no more implementation attempts
- * (002: "max attempts before BLOCKED"); a breakdown into sub-goals is still allowed. Nor may a
- * contract goal start more implementation attempts than its contract allows.
- */
-function assertGoalOpen(tx: Tx, goalId: number): void {
-  const latest = goalEvaluations(tx, goalId).at(-1);
-  if (latest?.verdict === "SUCCESS") throw new ForbiddenTransitionError("attempt.goal_succeeded", `goal ${goalId} already succeeded: no more attempts are needed`);
-  if (latest?.verdict === "BLOCKED") {
-    throw new ForbiddenTransitionError("attempt.goal_blocked", `goal ${goalId} is BLOCKED (${latest.reason}): break it down into sub-goals (a breakdown attempt) or escalate to a lead`);
-  }
+/** What the attempt lifecycle needs to know about a goal: its latest verdict, its limit, its attempts so far. */
+function goalAttemptState(tx: Tx, goalId: number): GoalAttemptState {
   const contract = tx.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
-  if (!contract) return;
-  const started = tx.select({ n: count() }).from(attempts).where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation"))).get()?.n ?? 0;
-  if (started >= contract.max) {
-    throw new ForbiddenTransitionError("attempt.limit_reached", `goal ${goalId} already has ${started} of its ${contract.max} allowed attempts: evaluate the last one, or break the goal down`);
-  }
+  const started = contract ? (tx.select({ n: count() }).from(attempts).where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation"))).get()?.n ?? 0) : 0;
+  return { goalId, latest: goalEvaluations(tx, goalId).at(-1), maxAttempts: contract?.max ?? null, implementationAttempts: started };
 }

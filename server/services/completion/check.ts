@@ -4,8 +4,9 @@ import { prepared } from "@/db/prepared";
 import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
 import { type CompletionVerdict, evaluateCompletion } from "@/server/domain/completion-gate";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
+import { authorize } from "@/server/domain/permissions";
 
 export type CompletionCheckRow = typeof completionChecks.$inferSelect;
 
@@ -14,7 +15,7 @@ export type CompletionCheckRow = typeof completionChecks.$inferSelect;
  * rejected, with every reason). Returns the recorded row; it does not change the session.
  */
 export function checkCompletion(ctx: ServiceContext, input: { sessionId: string; claimedVerdict?: string }): CompletionCheckRow {
-  requireRole(ctx, ["agent", "verifier", "orchestrator", "lead", "admin"], "completion.check_role", "run the completion check");
+  authorize(ctx.actor, "completion.check");
   return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict ?? null));
 }
 

@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { successCriteria } from "@/db/schema";
-import { assertMayChangeRequiredFlag, assertMayReportCriteria, validateCriteriaList } from "@/server/domain/criteria";
+import { validateCriteriaList } from "@/server/domain/criteria";
 import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type CriterionRow, recordCriterionChange } from "./record";
 import type { SaveCriteriaInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 /**
  * Save a session's criteria list: all or nothing. A criterion already saved is updated in place
@@ -16,7 +17,7 @@ import { redactInput } from "../redact-input";
  */
 export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput): CriterionRow[] {
   const input = redactInput(unredacted);
-  assertMayReportCriteria(ctx.actor);
+  authorize(ctx.actor, "criteria.save");
   const list = validateCriteriaList(input.criteria);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
@@ -34,7 +35,7 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
         return row;
       }
       const required = item.requiredForCompletion ?? existing.requiredForCompletion;
-      if (required !== existing.requiredForCompletion) assertMayChangeRequiredFlag(ctx.actor);
+      if (required !== existing.requiredForCompletion) authorize(ctx.actor, "criteria.setRequired");
       const next = { status: item.status ?? existing.status, actual: item.actual === undefined ? existing.actual : item.actual, evidence: item.evidence === undefined ? existing.evidence : item.evidence };
       const claimChanged = next.status !== existing.status || next.actual !== existing.actual || next.evidence !== existing.evidence;
       if (!claimChanged && required === existing.requiredForCompletion) return existing;

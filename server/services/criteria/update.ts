@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { successCriteria } from "@/db/schema";
-import { assertMayChangeRequiredFlag, assertMayReportCriteria, assertMayVerifyCriteria } from "@/server/domain/criteria";
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { type CriterionRow, recordCriterionChange } from "./record";
 import type { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionRow {
   const row = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))).get();
@@ -17,7 +17,7 @@ function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionR
 /** The claimant's side (PM): status, actual and evidence of one criterion. The text never changes. */
 export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterionInput): CriterionRow {
   const input = redactInput(unredacted);
-  assertMayReportCriteria(ctx.actor);
+  authorize(ctx.actor, "criteria.update");
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     const next = {
@@ -34,7 +34,7 @@ export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterion
 /** A verifier's finding, recorded beside the claim; the completion gate trusts it over the claim. */
 export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterionInput): CriterionRow {
   const input = redactInput(unredacted);
-  assertMayVerifyCriteria(ctx.actor);
+  authorize(ctx.actor, "criteria.verify");
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     const now = nowOf(ctx);
@@ -51,7 +51,7 @@ export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterion
 
 /** Only a lead decides whether a criterion is required for completion. */
 export function setCriterionRequired(ctx: ServiceContext, input: SetRequiredInput): CriterionRow {
-  assertMayChangeRequiredFlag(ctx.actor);
+  authorize(ctx.actor, "criteria.setRequired");
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     if (existing.requiredForCompletion === input.required) return existing;

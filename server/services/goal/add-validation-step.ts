@@ -2,12 +2,12 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq, max } from "drizzle-orm";
 import { validationSteps } from "@/db/schema";
 import { ConflictError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadGoal } from "./load";
 import { parseInput } from "./parse-input";
-import { PLAN_ROLES } from "./roles";
 import { AddValidationStepInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 export type ValidationStepRow = typeof validationSteps.$inferSelect;
 
@@ -17,7 +17,7 @@ export type ValidationStepRow = typeof validationSteps.$inferSelect;
  */
 export function addValidationStep(ctx: ServiceContext, unredacted: AddValidationStepInput): ValidationStepRow {
   const input = redactInput(unredacted);
-  requireRole(ctx, PLAN_ROLES, "validation_step.create_role", "add validation steps");
+  authorize(ctx.actor, "goal.addValidationStep");
   const data = parseInput(AddValidationStepInput, input, "validation_step.invalid_input");
   return write(ctx, (tx) => {
     const goal = loadGoal(tx, data.goalId);

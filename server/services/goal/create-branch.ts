@@ -2,12 +2,12 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { branches } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type BranchRow, loadBranch, loadGoal } from "./load";
 import { parseInput } from "./parse-input";
-import { PLAN_ROLES } from "./roles";
 import { CreateBranchInput } from "./schemas";
+import { authorize } from "@/server/domain/permissions";
 
 /**
  * Record a git branch of the session (003 tracks git state explicitly). A branch name is taken at
@@ -15,7 +15,7 @@ import { CreateBranchInput } from "./schemas";
  * session's own.
  */
 export function createBranch(ctx: ServiceContext, input: CreateBranchInput): BranchRow {
-  requireRole(ctx, PLAN_ROLES, "branch.create_role", "create branches");
+  authorize(ctx.actor, "goal.createBranch");
   const data = parseInput(CreateBranchInput, input, "branch.invalid_input");
   return write(ctx, (tx) => {
     loadSession(tx, data.sessionId);

@@ -1,18 +1,18 @@
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { worktrees } from "@/db/schema";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadBranch } from "./load";
 import { parseInput } from "./parse-input";
-import { RECORD_ROLES } from "./roles";
 import { CreateWorktreeInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 export type WorktreeRow = typeof worktrees.$inferSelect;
 
 /** Record a git worktree tracking a branch; each attempt runs in its own (003). */
 export function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeInput): WorktreeRow {
   const input = redactInput(unredacted);
-  requireRole(ctx, RECORD_ROLES, "worktree.create_role", "create worktrees");
+  authorize(ctx.actor, "goal.createWorktree");
   const data = parseInput(CreateWorktreeInput, input, "worktree.invalid_input");
   return write(ctx, (tx) => {
     const branch = loadBranch(tx, data.branchId);

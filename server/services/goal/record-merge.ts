@@ -1,17 +1,17 @@
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { merges } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadBranch } from "./load";
 import { parseInput } from "./parse-input";
-import { RECORD_ROLES } from "./roles";
 import { RecordMergeInput } from "./schemas";
+import { authorize } from "@/server/domain/permissions";
 
 export type MergeRow = typeof merges.$inferSelect;
 
 /** Record a successful merge between two branches of one session (failed merges are not recorded, per 003). */
 export function recordMerge(ctx: ServiceContext, input: RecordMergeInput): MergeRow {
-  requireRole(ctx, RECORD_ROLES, "merge.record_role", "record merges");
+  authorize(ctx.actor, "goal.recordMerge");
   const data = parseInput(RecordMergeInput, input, "merge.invalid_input");
   if (data.fromBranchId === data.toBranchId) throw new ValidationError("toBranchId", "merge.same_branch", "a branch is not merged into itself");
   return write(ctx, (tx) => {

@@ -1,15 +1,14 @@
 import { eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
 import { acceptanceCriteria, goalContracts, goalGateEvaluations } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { ForbiddenTransitionError } from "@/server/domain/errors";
 import { type AcceptanceCriterion, validateGoalContract } from "@/server/domain/goal-contract";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { assertContractReplaceable } from "@/server/domain/goal-lifecycle";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type StoredContract, loadContract, loadGoal } from "./load";
 import { parseInput } from "./parse-input";
-import { PLAN_ROLES } from "./roles";
 import { GoalContractLimits, SetGoalContractInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 /**
  * Set a goal's contract, or replace it while no attempt has been evaluated against it. Once one
@@ -20,7 +19,7 @@ import { redactInput } from "../redact-input";
  */
 export function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContractInput): StoredContract {
   const input = redactInput(unredacted);
-  requireRole(ctx, PLAN_ROLES, "goal_contract.set_role", "set goal contracts");
+  authorize(ctx.actor, "goal.setContract");
   const data = parseInput(SetGoalContractInput, input, "goal_contract.invalid_input");
   const contract = validateGoalContract(data.contract);
   parseInput(GoalContractLimits, contract, "goal_contract.too_large");
@@ -31,7 +30,11 @@ export function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContract
     const fields = { goalText: contract.goalText, goalType: contract.goalType ?? null, maxGoalAttempts: contract.maxGoalAttempts, updatedAt: now };
     let contractId: number;
     if (existing) {
-      assertReplaceable(tx, existing, contract.acceptanceCriteria);
+      const evaluated = tx.select({ id: goalGateEvaluations.id }).from(goalGateEvaluations).where(eq(goalGateEvaluations.contractId, existing.row.id)).limit(1).get();
+      assertContractReplaceable(
+        { goalId: existing.row.goalId, evaluated: evaluated !== undefined, criterionKeys: existing.criteria.map((row) => row.key) },
+        contract.acceptanceCriteria.map((criterion) => criterion.id),
+      );
       contractId = tx.update(goalContracts).set(fields).where(eq(goalContracts.id, existing.row.id)).returning().get()!.id;
     } else {
       contractId = tx.insert(goalContracts).values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now }).returning().get().id;
@@ -52,18 +55,6 @@ export function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContract
     });
     return loadContract(tx, goal.id)!;
   });
-}
-
-function assertReplaceable(tx: Tx, existing: StoredContract, next: readonly AcceptanceCriterion[]): void {
-  const evaluated = tx.select({ id: goalGateEvaluations.id }).from(goalGateEvaluations).where(eq(goalGateEvaluations.contractId, existing.row.id)).limit(1).get();
-  if (evaluated) {
-    throw new ForbiddenTransitionError("goal_contract.immutable", `goal ${existing.row.goalId}'s contract was used to evaluate an attempt; it can no longer change`);
-  }
-  const kept = new Set(next.map((criterion) => criterion.id));
-  const removed = existing.criteria.filter((row) => !kept.has(row.key)).map((row) => row.key);
-  if (removed.length > 0) {
-    throw new ForbiddenTransitionError("goal_contract.criterion_removed", `acceptance criteria are never deleted: keep ${removed.join(", ")} in the new contract (you may change them)`);
-  }
 }
 
 /** Every kind column is written, null where the kind has no such field, so a changed kind leaves nothing behind. */

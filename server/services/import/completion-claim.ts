@@ -1,5 +1,6 @@
 import { recordCompletionCheck, type CompletionCheckRow } from "../completion/check";
-import { type ServiceContext, requireRole, write } from "../context";
+import { type ServiceContext, write } from "../context";
+import { authorize } from "@/server/domain/permissions";
 
 export interface CompletionClaimInput {
   sessionId: string;
@@ -14,6 +15,6 @@ export interface CompletionClaimInput {
  * session's rows as they stand and its verdict is recorded beside the one the orchestrator gave.
  */
 export function recordCompletionClaim(ctx: ServiceContext, input: CompletionClaimInput): CompletionCheckRow {
-  requireRole(ctx, ["orchestrator", "lead", "admin"], "completion.claim_role", "record completion claims");
+  authorize(ctx.actor, "completion.recordClaim");
   return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict, input.source));
 }

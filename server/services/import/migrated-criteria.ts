@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { successCriteria } from "@/db/schema";
-import { type CriterionInput, assertMayReportCriteria, validateCriteriaList } from "@/server/domain/criteria";
+import { type CriterionInput, validateCriteriaList } from "@/server/domain/criteria";
 import { type CriterionRow, recordCriterionChange } from "../criteria/record";
 import { type ServiceContext, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
+import { authorize } from "@/server/domain/permissions";
 
 /**
  * Criteria found only in a session's `pm` state snapshot — sessions from before BAZINGA had a
@@ -11,7 +12,7 @@ import { loadSession } from "../session/load";
  * `import` history row. A criterion already in the table keeps its row; only its claim changes.
  */
 export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: string; criteria: CriterionInput[] }): CriterionRow[] {
-  assertMayReportCriteria(ctx.actor);
+  authorize(ctx.actor, "criteria.save");
   const list = validateCriteriaList(input.criteria);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { ensureTools } from "../attempt/tools";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { RECORD_ROLES } from "../goal/roles";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { Label, SessionId } from "../schemas-common";
 import { parseRow } from "./parse";
+import { authorize } from "@/server/domain/permissions";
 
 /** The event a tool defined by an imported session writes. */
 export const TOOL_RECORDED = "tool.recorded";
@@ -18,7 +18,7 @@ export type RecordToolInput = z.input<typeof RecordToolInput>;
  * existing one is returned as it is (tool rows are history).
  */
 export function recordTool(ctx: ServiceContext, input: RecordToolInput): { id: number; created: boolean } {
-  requireRole(ctx, RECORD_ROLES, "tool.record_role", "record tools");
+  authorize(ctx.actor, "tool.record");
   const data = parseRow(RecordToolInput, input);
   return write(ctx, (tx) => {
     loadSession(tx, data.sessionId);

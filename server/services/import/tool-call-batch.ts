@@ -6,9 +6,9 @@ import { redactJson, redactSecrets } from "@/server/domain/redact";
 import { findResult, loadAttempt } from "../attempt/load";
 import { ToolCallInput } from "../attempt/schemas";
 import { ensureTools } from "../attempt/tools";
-import { type ServiceContext, appendEvent, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, write } from "../context";
 import { parseInput } from "../goal/parse-input";
-import { RECORD_ROLES } from "../goal/roles";
+import { authorize } from "@/server/domain/permissions";
 
 function redactedJson(value: unknown): { text: string; redacted: boolean } {
   const result = redactJson(value);
@@ -27,7 +27,7 @@ export interface TimedToolCall {
  * @returns the order the first call got (the rest follow it).
  */
 export function importTimedToolCalls(ctx: ServiceContext, input: { attemptId: number; calls: readonly TimedToolCall[] }): { firstOrder: number; count: number } {
-  requireRole(ctx, RECORD_ROLES, "attempt.tool_calls_role", "record tool calls");
+  authorize(ctx.actor, "attempt.toolCalls");
   const calls = input.calls.map((c) => ({ at: c.at, call: parseInput(ToolCallInput, c.call, "attempt.invalid_input") }));
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, input.attemptId);

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agentMarkers, configuration, modelConfig, workflowSpecialRules, workflowTransitions } from "@/db/schema";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { Label, Text } from "../schemas-common";
 import { parseRow } from "./parse";
+import { authorize } from "@/server/domain/permissions";
 
 /** The event an imported configuration row writes (server-wide, so no session). */
 export const CONFIG_IMPORTED = "config.imported";
@@ -48,7 +49,7 @@ export type ConfigRow =
  * key, with a `config.imported` event. Server-wide: admins only.
  */
 export function importConfigRow(ctx: ServiceContext, row: ConfigRow): { id: string; created: boolean } {
-  requireRole(ctx, ["admin"], "config.import_role", "import workflow configuration");
+  authorize(ctx.actor, "import.workflowConfig");
   const now = nowOf(ctx);
   return write(ctx, (tx) => {
     let id: string;

@@ -61,6 +61,15 @@ function rowsOf(owned: Owners, sessions: Set<string>): Record<string, number[]> 
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A cutoff after everything written so far: a purge takes sessions that ended strictly before it,
+ * and a session that ended in this same millisecond did not (that race made these tests flaky).
+ */
+async function cutoffAfterNow(): Promise<Date> {
+  const last = Date.now();
+  while (Date.now() <= last) await sleep(1);
+  return new Date();
+}
 const admin = (db: Db) => ({ db, actor: operatorActor("retention") });
 
 describe("purge --before", () => {
@@ -156,10 +165,11 @@ describe("purge, refused or dry", () => {
     await writeFullSession(db, "old", { end: true });
     const snapshot = () => tables(db.$client).map((t) => [t, db.$client.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()]);
     const counts = snapshot();
-    const dry = purgeSessions(admin(db), { before: new Date(), dryRun: true });
+    const before = await cutoffAfterNow();
+    const dry = purgeSessions(admin(db), { before, dryRun: true });
     expect(dry).toMatchObject({ purgeId: null, dryRun: true, sessions: ["old"] });
     expect(snapshot()).toEqual(counts);
-    const real = purgeSessions(admin(db), { before: new Date() });
+    const real = purgeSessions(admin(db), { before });
     expect(real.rows).toEqual(dry.rows);
   });
 
@@ -171,7 +181,8 @@ describe("purge, refused or dry", () => {
     db.$client.prepare("INSERT INTO branches (session_id, name, parent_branch_id) VALUES ('keeps-a-link', 'fork', ?)").run(branch);
     const total = () => db.$client.prepare("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events) + (SELECT count(*) FROM tasks) + (SELECT count(*) FROM purges)").pluck().get();
     const counted = total();
-    expect(() => purgeSessions(admin(db), { before: new Date() })).toThrow(/^rows outside the purged sessions refer to rows under them \(branches row \d+ → branches\); nothing was purged$/);
+    const before = await cutoffAfterNow();
+    expect(() => purgeSessions(admin(db), { before })).toThrow(/^rows outside the purged sessions refer to rows under them \(branches row \d+ → branches\); nothing was purged$/);
     expect(total()).toBe(counted);
   });
 
@@ -192,7 +203,7 @@ describe("purge, refused or dry", () => {
     await writeFullSession(db, "s", { end: true });
     purgeSessions(admin(db), { before: new Date(Date.now() - 3_600_000) });
     await writeFullSession(db, "t", { end: true });
-    purgeSessions(admin(db), { before: new Date() });
+    purgeSessions(admin(db), { before: await cutoffAfterNow() });
     await writeFullSession(db, "u");
     for (const table of [...APPEND_ONLY_TABLES, ...PURGE_ONLY_DELETE_TABLES]) {
       const n = db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;

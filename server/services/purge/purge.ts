@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { purges } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { hostileInputError } from "@/server/domain/input-guard";
 import { parseInput } from "../log/validate";
 import { PurgeInput } from "./schemas";
 import { PURGE_SCOPE } from "./scope";
+import { authorize } from "@/server/domain/permissions";
 
 export const PURGED_EVENT = "ledger.purged";
 
@@ -26,7 +27,7 @@ export interface PurgeResult {
  * event with every table's count. All or nothing. A dry run counts and writes nothing.
  */
 export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult {
-  requireRole(ctx, ["admin"], "purge.role", "purge sessions");
+  authorize(ctx.actor, "purge");
   // Not reached through the API (a local-only command), so the API's guard is applied here.
   const hostile = hostileInputError(raw);
   if (hostile) throw hostile;

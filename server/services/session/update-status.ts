@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { sessions } from "@/db/schema";
-import { HUMAN_ROLES } from "@/server/domain/actors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { GateRejectedError } from "@/server/domain/errors";
 import { recordCompletionCheck } from "../completion/check";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type SessionRow, loadSession } from "./load";
 import type { SetEnforcementInput, UpdateSessionStatusInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 /**
  * Change a session's status. Completing one runs the completion gate first and records the check:
@@ -15,7 +15,7 @@ import { redactInput } from "../redact-input";
  * `observe` session is marked completed as its orchestrator said, with the rejected check on record.
  */
 export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionStatusInput): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
-  requireRole(ctx, ["orchestrator", "lead", "admin"], "session.status_role", "change a session's status");
+  authorize(ctx.actor, "session.updateStatus");
   const result = write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
@@ -40,7 +40,7 @@ export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionSta
 /** Only a lead (or admin) switches a session between `enforce` and `observe`, with a reason on record. */
 export function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforcementInput): SessionRow {
   const input = redactInput(unredacted);
-  requireRole(ctx, HUMAN_ROLES, "session.enforcement_role", "change a session's enforcement");
+  authorize(ctx.actor, "session.setEnforcement");
   return write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);
     const updated = tx.update(sessions).set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) }).where(eq(sessions.id, session.id)).returning().get()!;

@@ -1,16 +1,17 @@
 import { taskTransitions, tasks } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type CreateTaskInput } from "./schemas";
 import { type TaskRow } from "./load";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 /** Create a task (pending) in a session, with its `create` transition and event. */
 export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): TaskRow {
   const input = redactInput(unredacted);
-  requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.create_role", "create tasks");
+  authorize(ctx.actor, "task.create");
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);

@@ -2,12 +2,13 @@ import type { Tx } from "@/db/client";
 import { taskTransitions } from "@/db/schema";
 import { EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
 import { type TaskMove, type TaskPatch, applyMove, moveForEdge, observeReportedStatus, refuseReportedStatus } from "@/server/domain/task-machine";
-import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
 import { compareAndSetTask } from "./statements";
 import { type ReportTaskInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { authorize } from "@/server/domain/permissions";
 
 /** Moves a bare status report may stand for: they need nothing but who is acting. */
 const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
@@ -21,7 +22,7 @@ const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
  */
 export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): TaskRow {
   const input = redactInput(unredacted);
-  requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.report_role", "report task status");
+  authorize(ctx.actor, "task.report");
   const { sessionId, key, status, sourceStatus, ...details } = input;
   return write(ctx, (tx) => {
     const session = loadSession(tx, sessionId);

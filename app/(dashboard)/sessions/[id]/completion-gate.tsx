@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useHasRole } from "@/app/(dashboard)/viewer";
+import { useMay } from "@/app/(dashboard)/viewer";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
 import { Button } from "@/app/ui/button";
@@ -14,9 +14,6 @@ import { COMPLETION_HISTORY_LIMIT } from "./limits";
 
 type CheckRow = inferRouterOutputs<AppRouter>["completion"]["list"][number];
 
-/** Roles that may record a completion check (server/services/completion/check.ts). */
-const CHECK_ROLES = ["agent", "verifier", "orchestrator", "lead", "admin"] as const;
-
 /**
  * The gate's verdict on the session as it is now (`completion.preview`, nothing recorded) with
  * every reason, the last check that was recorded, and the button that records a new one.
@@ -24,7 +21,7 @@ const CHECK_ROLES = ["agent", "verifier", "orchestrator", "lead", "admin"] as co
 export function CompletionGate({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const canRun = useHasRole(...CHECK_ROLES);
+  const canRun = useMay("completion.check");
   const preview = useQuery(trpc.completion.preview.queryOptions({ sessionId }));
   const history = useQuery(trpc.completion.list.queryOptions({ sessionId, limit: COMPLETION_HISTORY_LIMIT }));
   const run = useMutation(trpc.completion.check.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));

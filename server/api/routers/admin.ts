@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { readConfiguration, readModelConfig, readWorkflow } from "@/server/services/admin/config";
-import { CreateTokenInput, createToken, listTokens, revokeToken } from "@/server/services/admin/tokens";
+import { CreateTokenInput, RevokeTokenInput, createToken, listTokens, revokeToken } from "@/server/services/admin/tokens";
 import { CreateUserInput, SetUserRoleInput, createUser, listUsers, setUserRole } from "@/server/services/admin/users";
 import { roleProcedure, router } from "../trpc";
 
@@ -16,5 +15,5 @@ export const adminRouter = router({
   configuration: adminProcedure.query(({ ctx }) => readConfiguration(ctx.service)),
   modelConfig: adminProcedure.query(({ ctx }) => readModelConfig(ctx.service)),
   workflow: adminProcedure.query(({ ctx }) => readWorkflow(ctx.service)),
-  revokeToken: adminProcedure.input(z.object({ id: z.number().int().min(1) }).strict()).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
+  revokeToken: adminProcedure.input(RevokeTokenInput).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
 });

@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ForbiddenTransitionError } from "@/server/domain/errors";
 import { redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "../goal/roles";
 import { type AttemptResultRow, findResult, loadAttempt } from "./load";
 import { FinishAttemptInput } from "./schemas";

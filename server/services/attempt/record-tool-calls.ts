@@ -4,7 +4,7 @@ import { toolCalls } from "@/db/schema";
 import { ForbiddenTransitionError } from "@/server/domain/errors";
 import { redactJson, redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordToolCallsInput, type ToolCallInput } from "./schemas";

@@ -5,7 +5,7 @@ import { type Actor, comparablePrincipal } from "@/server/domain/actors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ForbiddenTransitionError, RoleForbiddenError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { SCORE_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordTrustScoreInput } from "./schemas";

@@ -4,7 +4,7 @@ import { validationRuns, validationSteps } from "@/db/schema";
 import { ForbiddenTransitionError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "../goal/roles";
 import { findResult, loadAttempt } from "./load";
 import { RecordValidationRunInput } from "./schemas";

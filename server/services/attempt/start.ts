@@ -6,7 +6,7 @@ import { ForbiddenTransitionError, NotFoundError, ValidationError } from "@/serv
 import { goalEvaluations } from "../goal/evaluations";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadGoal } from "../goal/load";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "../goal/roles";
 import type { AttemptRow } from "./load";
 import { StartAttemptInput } from "./schemas";

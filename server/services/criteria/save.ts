@@ -6,7 +6,8 @@ import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type CriterionRow, recordCriterionChange } from "./record";
-import type { SaveCriteriaInput } from "./schemas";
+import { SaveCriteriaInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 /**
@@ -15,7 +16,7 @@ import { redactInput } from "../redact-input";
  * whether an existing criterion is required takes a lead. Each real change is on the record.
  */
 export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput): CriterionRow[] {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(SaveCriteriaInput, unredacted, "criteria.invalid_input"));
   assertMayReportCriteria(ctx.actor);
   const list = validateCriteriaList(input.criteria);
   return write(ctx, (tx) => {

@@ -5,7 +5,8 @@ import { assertMayChangeRequiredFlag, assertMayReportCriteria, assertMayVerifyCr
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { type CriterionRow, recordCriterionChange } from "./record";
-import type { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
+import { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionRow {
@@ -16,7 +17,7 @@ function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionR
 
 /** The claimant's side (PM): status, actual and evidence of one criterion. The text never changes. */
 export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterionInput): CriterionRow {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(UpdateCriterionInput, unredacted, "criteria.invalid_input"));
   assertMayReportCriteria(ctx.actor);
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
@@ -33,7 +34,7 @@ export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterion
 
 /** A verifier's finding, recorded beside the claim; the completion gate trusts it over the claim. */
 export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterionInput): CriterionRow {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(VerifyCriterionInput, unredacted, "criteria.invalid_input"));
   assertMayVerifyCriteria(ctx.actor);
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
@@ -50,8 +51,9 @@ export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterion
 }
 
 /** Only a lead decides whether a criterion is required for completion. */
-export function setCriterionRequired(ctx: ServiceContext, input: SetRequiredInput): CriterionRow {
+export function setCriterionRequired(ctx: ServiceContext, raw: SetRequiredInput): CriterionRow {
   assertMayChangeRequiredFlag(ctx.actor);
+  const input = parseInput(SetRequiredInput, raw, "criteria.invalid_input");
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     if (existing.requiredForCompletion === input.required) return existing;

@@ -4,7 +4,7 @@ import { validationSteps } from "@/db/schema";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { PLAN_ROLES } from "./roles";
 import { AddValidationStepInput } from "./schemas";
 import { redactInput } from "../redact-input";

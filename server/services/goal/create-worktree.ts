@@ -2,7 +2,7 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { worktrees } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadBranch } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "./roles";
 import { CreateWorktreeInput } from "./schemas";
 import { redactInput } from "../redact-input";

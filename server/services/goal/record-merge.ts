@@ -3,7 +3,7 @@ import { merges } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadBranch } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "./roles";
 import { RecordMergeInput } from "./schemas";
 

@@ -6,7 +6,7 @@ import { ForbiddenTransitionError } from "@/server/domain/errors";
 import { type AcceptanceCriterion, validateGoalContract } from "@/server/domain/goal-contract";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { type StoredContract, loadContract, loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { PLAN_ROLES } from "./roles";
 import { GoalContractLimits, SetGoalContractInput } from "./schemas";
 import { redactInput } from "../redact-input";

@@ -7,7 +7,7 @@ import { findResult, loadAttempt } from "../attempt/load";
 import { ToolCallInput } from "../attempt/schemas";
 import { ensureTools } from "../attempt/tools";
 import { type ServiceContext, appendEvent, requireRole, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { RECORD_ROLES } from "../goal/roles";
 
 function redactedJson(value: unknown): { text: string; redacted: boolean } {

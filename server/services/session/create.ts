@@ -4,12 +4,13 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import type { SessionRow } from "./load";
-import type { CreateSessionInput } from "./schemas";
+import { CreateSessionInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 /** Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later. */
 export function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): SessionRow {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(CreateSessionInput, unredacted, "session.invalid_input"));
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "session.create_role", "create sessions");
   return write(ctx, (tx) => {
     const now = nowOf(ctx);

@@ -6,7 +6,8 @@ import { GateRejectedError } from "@/server/domain/errors";
 import { recordCompletionCheck } from "../completion/check";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { type SessionRow, loadSession } from "./load";
-import type { SetEnforcementInput, UpdateSessionStatusInput } from "./schemas";
+import { SetEnforcementInput, UpdateSessionStatusInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 /**
@@ -14,8 +15,9 @@ import { redactInput } from "../redact-input";
  * an `enforce` session that fails it stays as it is (GateRejectedError with every reason); an
  * `observe` session is marked completed as its orchestrator said, with the rejected check on record.
  */
-export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionStatusInput): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
+export function updateSessionStatus(ctx: ServiceContext, raw: UpdateSessionStatusInput): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
   requireRole(ctx, ["orchestrator", "lead", "admin"], "session.status_role", "change a session's status");
+  const input = parseInput(UpdateSessionStatusInput, raw, "session.invalid_input");
   const result = write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
@@ -39,7 +41,7 @@ export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionSta
 
 /** Only a lead (or admin) switches a session between `enforce` and `observe`, with a reason on record. */
 export function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforcementInput): SessionRow {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(SetEnforcementInput, unredacted, "session.invalid_input"));
   requireRole(ctx, HUMAN_ROLES, "session.enforcement_role", "change a session's enforcement");
   return write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);

@@ -3,13 +3,14 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../context";
 import { loadSession } from "../session/load";
-import { type CreateTaskInput } from "./schemas";
+import { CreateTaskInput } from "./schemas";
 import { type TaskRow } from "./load";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 /** Create a task (pending) in a session, with its `create` transition and event. */
 export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): TaskRow {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(CreateTaskInput, unredacted, "task.invalid_input"));
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.create_role", "create tasks");
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

@@ -6,7 +6,8 @@ import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
 import { compareAndSetTask } from "./statements";
-import { type ReportTaskInput } from "./schemas";
+import { ReportTaskInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 /** Moves a bare status report may stand for: they need nothing but who is acting. */
@@ -20,7 +21,7 @@ const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
  * it is: a completion nobody verified is stored with `verification = 'none'` and flagged.
  */
 export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): TaskRow {
-  const input = redactInput(unredacted);
+  const input = redactInput(parseInput(ReportTaskInput, unredacted, "task.invalid_input"));
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "task.report_role", "report task status");
   const { sessionId, key, status, sourceStatus, ...details } = input;
   return write(ctx, (tx) => {

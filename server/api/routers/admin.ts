@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { readConfiguration, readModelConfig, readWorkflow } from "@/server/services/admin/config";
-import { CreateTokenInput, createToken, listTokens, revokeToken } from "@/server/services/admin/tokens";
+import { CreateTokenInput, RevokeTokenInput, createToken, listTokens, revokeToken } from "@/server/services/admin/tokens";
 import { CreateUserInput, SetUserRoleInput, createUser, listUsers, setUserRole } from "@/server/services/admin/users";
 import { actionProcedure, router } from "../trpc";
 
@@ -18,5 +17,5 @@ export const adminRouter = router({
   configuration: config.query(({ ctx }) => readConfiguration(ctx.service)),
   modelConfig: config.query(({ ctx }) => readModelConfig(ctx.service)),
   workflow: config.query(({ ctx }) => readWorkflow(ctx.service)),
-  revokeToken: tokens.input(z.object({ id: z.number().int().min(1) }).strict()).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
+  revokeToken: tokens.input(RevokeTokenInput).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
 });

@@ -1,13 +1,11 @@
-import { z } from "zod";
 import { listCriteria } from "@/server/services/criteria/list";
 import { saveCriteria } from "@/server/services/criteria/save";
-import { SaveCriteriaInput, SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "@/server/services/criteria/schemas";
+import { ListCriteriaInput, SaveCriteriaInput, SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "@/server/services/criteria/schemas";
 import { setCriterionRequired, updateCriterion, verifyCriterion } from "@/server/services/criteria/update";
-import { SessionId } from "@/server/services/schemas-common";
 import { authedProcedure, router } from "../trpc";
 
 export const criteriaRouter = router({
-  list: authedProcedure.input(z.object({ sessionId: SessionId }).strict()).query(({ ctx, input }) => listCriteria(ctx.db, input)),
+  list: authedProcedure.input(ListCriteriaInput).query(({ ctx, input }) => listCriteria(ctx.db, input)),
   save: authedProcedure.input(SaveCriteriaInput).mutation(({ ctx, input }) => saveCriteria(ctx.service, input)),
   update: authedProcedure.input(UpdateCriterionInput).mutation(({ ctx, input }) => updateCriterion(ctx.service, input)),
   verify: authedProcedure.input(VerifyCriterionInput).mutation(({ ctx, input }) => verifyCriterion(ctx.service, input)),

@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { CreateUserInput, createFirstAdmin, userCount } from "@/server/services/admin/users";
+import { CreateFirstAdminInput, createFirstAdmin, userCount } from "@/server/services/admin/users";
 import { publicProcedure, router } from "../trpc";
 
 /**
@@ -9,7 +9,7 @@ import { publicProcedure, router } from "../trpc";
  */
 export const setupRouter = router({
   status: publicProcedure.query(({ ctx }) => ({ needsSetup: userCount(ctx.db) === 0 })),
-  createFirstAdmin: publicProcedure.input(CreateUserInput.omit({ role: true })).mutation(async ({ ctx, input }) => {
+  createFirstAdmin: publicProcedure.input(CreateFirstAdminInput).mutation(async ({ ctx, input }) => {
     if (!ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: "csrf: the first admin can only be created from this site's own setup page" });
     const user = await createFirstAdmin(ctx.db, input);
     return { id: user.id, email: user.email, role: user.role };

@@ -1,24 +1,22 @@
-import { z } from "zod";
 import type { TaskMove } from "@/server/domain/task-machine";
 import { inboxCount } from "@/server/services/approvals/count";
 import { listInbox } from "@/server/services/approvals/inbox";
 import { InboxCountInput, InboxInput } from "@/server/services/approvals/schemas";
 import { createTask } from "@/server/services/task/create";
 import { getTask, getTaskBoard, listTasks } from "@/server/services/task/list";
-import { moveTask } from "@/server/services/task/move";
+import { moveParsedTask } from "@/server/services/task/move";
 import { reportTask } from "@/server/services/task/report";
-import { CreateTaskInput, ListTasksInput, MoveTaskInput, ReportTaskInput, TaskRef } from "@/server/services/task/schemas";
-import { SessionId } from "@/server/services/schemas-common";
+import { CreateTaskInput, ListTasksInput, MoveTaskInput, ReportTaskInput, TaskBoardInput, TaskRef } from "@/server/services/task/schemas";
 import { authedProcedure, router } from "../trpc";
 
 /** One procedure per move (`task.claim`, `task.verify`, …): the move's name is the procedure's. */
 const MoveInput = MoveTaskInput.omit({ move: true });
-const move = (name: TaskMove) => authedProcedure.input(MoveInput).mutation(({ ctx, input }) => moveTask(ctx.service, { ...input, move: name }));
+const move = (name: TaskMove) => authedProcedure.input(MoveInput).mutation(({ ctx, input }) => moveParsedTask(ctx.service, { ...input, move: name }));
 
 export const taskRouter = router({
   list: authedProcedure.input(ListTasksInput).query(({ ctx, input }) => listTasks(ctx.db, input)),
   /** Every task of a session with its full transition history, in one call (the session page's board). */
-  board: authedProcedure.input(z.object({ sessionId: SessionId }).strict()).query(({ ctx, input }) => getTaskBoard(ctx.db, input)),
+  board: authedProcedure.input(TaskBoardInput).query(({ ctx, input }) => getTaskBoard(ctx.db, input)),
   get: authedProcedure.input(TaskRef).query(({ ctx, input }) => getTask(ctx.db, input)),
   /** The approvals inbox: blocked tasks across sessions, reset requests first, longest-waiting first. */
   inbox: authedProcedure.input(InboxInput.optional()).query(({ ctx, input }) => listInbox(ctx.db, input)),

@@ -7,11 +7,15 @@ import { apiTokens } from "@/db/schema";
 import { type Actor, ROLES } from "@/server/domain/actors";
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { parseInput } from "../parse-input";
 import { Label } from "../schemas-common";
 import { authorize } from "@/server/domain/permissions";
 
 export const CreateTokenInput = z.object({ name: Label, role: z.enum(ROLES), expiresInDays: z.number().int().min(1).max(3650).optional() }).strict();
 export type CreateTokenInput = z.infer<typeof CreateTokenInput>;
+
+export const RevokeTokenInput = z.object({ id: z.number().int().min(1) }).strict();
+export type RevokeTokenInput = z.infer<typeof RevokeTokenInput>;
 
 export const TOKEN_PREFIX = "pg_";
 
@@ -20,8 +24,9 @@ export function hashToken(token: string): string {
 }
 
 /** Create an API token. The plaintext is returned once and never stored; only its hash is. */
-export function createToken(ctx: ServiceContext, input: CreateTokenInput): { id: number; token: string; name: string; role: string; prefix: string } {
+export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: number; token: string; name: string; role: string; prefix: string } {
   authorize(ctx.actor, "admin.tokens", "create API tokens");
+  const input = parseInput(CreateTokenInput, raw, "admin.invalid_input");
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   return write(ctx, (tx) => {
     const now = nowOf(ctx);
@@ -43,8 +48,9 @@ export function listTokens(db: DbOrTx) {
     .all();
 }
 
-export function revokeToken(ctx: ServiceContext, input: { id: number }): void {
+export function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): void {
   authorize(ctx.actor, "admin.tokens", "revoke API tokens");
+  const input = parseInput(RevokeTokenInput, raw, "admin.invalid_input");
   write(ctx, (tx) => {
     const row = tx.update(apiTokens).set({ revokedAt: nowOf(ctx) }).where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt))).returning().get();
     if (!row) throw new NotFoundError("active API token", input.id);

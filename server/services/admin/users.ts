@@ -7,6 +7,7 @@ import { HUMAN_USER_ROLES, authAccounts, users } from "@/db/schema";
 import { ConflictError, ForbiddenTransitionError, NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { authorize } from "@/server/domain/permissions";
+import { parseInput } from "../parse-input";
 
 export const CreateUserInput = z
   .object({
@@ -21,8 +22,9 @@ export type CreateUserInput = z.infer<typeof CreateUserInput>;
 export type UserSummary = Pick<typeof users.$inferSelect, "id" | "email" | "name" | "role" | "createdAt">;
 
 /** Create a person who signs in with email and password (admin only). The password is hashed by better-auth's scrypt. */
-export async function createUser(ctx: ServiceContext, input: CreateUserInput): Promise<UserSummary> {
+export async function createUser(ctx: ServiceContext, raw: CreateUserInput): Promise<UserSummary> {
   authorize(ctx.actor, "admin.users", "create users");
+  const input = parseInput(CreateUserInput, raw, "admin.invalid_input");
   const hash = await hashPassword(input.password);
   return write(ctx, (tx) => insertUser(tx, ctx, input, hash));
 }
@@ -31,7 +33,12 @@ export async function createUser(ctx: ServiceContext, input: CreateUserInput): P
  * First run: a fresh install has no users, and the first account created is the admin. Refused
  * once any user exists, checked inside the write transaction so two first visits cannot both win.
  */
-export async function createFirstAdmin(db: Db, input: Omit<CreateUserInput, "role">, now = new Date()): Promise<UserSummary> {
+/** The first admin's input: a user's, without the role (it is admin). */
+export const CreateFirstAdminInput = CreateUserInput.omit({ role: true });
+export type CreateFirstAdminInput = z.infer<typeof CreateFirstAdminInput>;
+
+export async function createFirstAdmin(db: Db, raw: CreateFirstAdminInput, now = new Date()): Promise<UserSummary> {
+  const input = parseInput(CreateFirstAdminInput, raw, "admin.invalid_input");
   const hash = await hashPassword(input.password);
   const ctx: ServiceContext = { db, actor: { principalId: "setup", principalKind: "operator", role: "admin", label: input.email }, now: () => now };
   return write(ctx, (tx) => {
@@ -67,8 +74,9 @@ export function listUsers(db: DbOrTx): UserSummary[] {
 export const SetUserRoleInput = z.object({ userId: z.string().min(1).max(100), role: z.enum(HUMAN_USER_ROLES) }).strict();
 
 /** Change a person's role (admin only); an admin cannot demote the last admin. */
-export function setUserRole(ctx: ServiceContext, input: z.infer<typeof SetUserRoleInput>): UserSummary {
+export function setUserRole(ctx: ServiceContext, raw: z.infer<typeof SetUserRoleInput>): UserSummary {
   authorize(ctx.actor, "admin.users", "change roles");
+  const input = parseInput(SetUserRoleInput, raw, "admin.invalid_input");
   return write(ctx, (tx) => {
     const user = tx.select().from(users).where(eq(users.id, input.userId)).get();
     if (!user) throw new NotFoundError("user", input.userId);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SESSION_SOURCES } from "@/db/schema/enums";
-import { ValidationError, fieldPath } from "@/server/domain/errors";
+import { parseInput } from "../parse-input";
 import { Label } from "../schemas-common";
 
 export const BUCKETS = ["day", "week"] as const;
@@ -51,15 +51,7 @@ export interface AnalyticsFilter {
  * names the first offending field and its rule.
  */
 export function parseAnalyticsInput(raw: unknown): AnalyticsFilter {
-  const parsed = AnalyticsInput.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : (issue?.path ?? []);
-    const message = issue?.code === "unrecognized_keys" ? "is not a known field" : (issue?.message ?? "invalid input");
-    const rule = issue?.code === "custom" && typeof issue.params?.rule === "string" ? issue.params.rule : "analytics.invalid_input";
-    throw new ValidationError(fieldPath(path), rule, message);
-  }
-  const input = parsed.data;
+  const input = parseInput(AnalyticsInput, raw ?? {}, "analytics.invalid_input");
   return {
     from: input.from?.getTime() ?? null,
     to: input.to?.getTime() ?? null,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { tasks } from "@/db/schema";
+import { parseInput } from "../parse-input";
 import { loadSession } from "../session/load";
 import { IS_BLOCKED } from "./inbox";
 import { InboxCountInput } from "./schemas";
@@ -20,7 +21,7 @@ export interface InboxCount {
  * task, whose rows are wide. No task row is read either way.
  */
 export function inboxCount(db: DbOrTx, raw: InboxCountInput = {}): InboxCount {
-  const input = InboxCountInput.parse(raw);
+  const input = parseInput(InboxCountInput, raw, "inbox.invalid_input");
   if (input.sessionId !== undefined) {
     const session = loadSession(db, input.sessionId);
     return { blocked: session.tasksBlocked, resetRequested: session.resetRequests };

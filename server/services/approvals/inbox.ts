@@ -6,6 +6,7 @@ import { prepared } from "@/db/prepared";
 import { sessions, taskTransitions, tasks } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import type { Proofpack } from "@/server/domain/task-machine";
+import { parseInput } from "../parse-input";
 import { loadSession } from "../session/load";
 import { InboxInput } from "./schemas";
 
@@ -56,7 +57,7 @@ export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
  * meanwhile cannot show half its old state.
  */
 export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
-  const input = InboxInput.parse(raw);
+  const input = parseInput(InboxInput, raw, "inbox.invalid_input");
   return db.transaction((tx) => readPage(db, tx, input));
 }
 

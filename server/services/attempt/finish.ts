@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { assertMayFinish } from "@/server/domain/attempt-lifecycle";
 import { redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { type AttemptResultRow, findResult, loadAttempt } from "./load";
 import { FinishAttemptInput } from "./schemas";
 import { authorize } from "@/server/domain/permissions";

@@ -2,7 +2,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { attemptTools, goalContracts, goalGateEvaluations, toolCalls, tools, trustScores, validationRuns, validationSteps } from "@/db/schema";
 import type { EvaluationRow } from "../goal/evaluations";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { type AttemptResultRow, type AttemptRow, attemptNumber, findResult, loadAttempt } from "./load";
 import type { TrustScoreRow } from "./record-trust-score";
 import type { ValidationRunRow } from "./record-validation-run";

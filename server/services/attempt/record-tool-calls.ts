@@ -4,7 +4,7 @@ import { toolCalls } from "@/db/schema";
 import { assertMayRecordToolCalls } from "@/server/domain/attempt-lifecycle";
 import { redactJson, redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { findResult, loadAttempt } from "./load";
 import { RecordToolCallsInput, type ToolCallInput } from "./schemas";
 import { ensureTools } from "./tools";

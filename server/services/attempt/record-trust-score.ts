@@ -5,7 +5,7 @@ import { type Actor, comparablePrincipal } from "@/server/domain/actors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { assertMayScore } from "@/server/domain/attempt-lifecycle";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { findResult, loadAttempt } from "./load";
 import { RecordTrustScoreInput } from "./schemas";
 import { redactInput } from "../redact-input";

@@ -5,7 +5,7 @@ import { assertMayRecordValidationRun } from "@/server/domain/attempt-lifecycle"
 import { NotFoundError } from "@/server/domain/errors";
 import { redactSecrets } from "@/server/domain/redact";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import { findResult, loadAttempt } from "./load";
 import { RecordValidationRunInput } from "./schemas";
 import { authorize } from "@/server/domain/permissions";

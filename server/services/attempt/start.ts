@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { goalEvaluations } from "../goal/evaluations";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadGoal } from "../goal/load";
-import { parseInput } from "../goal/parse-input";
+import { parseInput } from "../parse-input";
 import type { AttemptRow } from "./load";
 import { StartAttemptInput } from "./schemas";
 import { type ToolRow, ensureTools } from "./tools";

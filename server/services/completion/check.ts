@@ -7,6 +7,8 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { authorize } from "@/server/domain/permissions";
+import { parseInput } from "../parse-input";
+import { CheckCompletionInput, ListCompletionChecksInput } from "./schemas";
 
 export type CompletionCheckRow = typeof completionChecks.$inferSelect;
 
@@ -14,8 +16,9 @@ export type CompletionCheckRow = typeof completionChecks.$inferSelect;
  * Run the completion gate on the session's current rows and record the check (accepted or
  * rejected, with every reason). Returns the recorded row; it does not change the session.
  */
-export function checkCompletion(ctx: ServiceContext, input: { sessionId: string; claimedVerdict?: string }): CompletionCheckRow {
+export function checkCompletion(ctx: ServiceContext, raw: CheckCompletionInput): CompletionCheckRow {
   authorize(ctx.actor, "completion.check");
+  const input = parseInput(CheckCompletionInput, raw, "completion.invalid_input");
   return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict ?? null));
 }
 
@@ -90,7 +93,8 @@ export function recordCompletionCheck(tx: Tx, ctx: ServiceContext, sessionId: st
 }
 
 /** The newest checks of a session, newest first. */
-export function listCompletionChecks(db: DbOrTx, input: { sessionId: string; limit?: number }): CompletionCheckRow[] {
+export function listCompletionChecks(db: DbOrTx, raw: ListCompletionChecksInput): CompletionCheckRow[] {
+  const input = parseInput(ListCompletionChecksInput, raw, "completion.invalid_input");
   loadSession(db, input.sessionId);
   const query = prepared(db, "completion.checks", () =>
     db
@@ -101,5 +105,5 @@ export function listCompletionChecks(db: DbOrTx, input: { sessionId: string; lim
       .limit(sql.placeholder("limit"))
       .prepare(),
   );
-  return query.all({ sessionId: input.sessionId, limit: Math.min(input.limit ?? 50, 500) });
+  return query.all({ sessionId: input.sessionId, limit: input.limit ?? 50 });
 }

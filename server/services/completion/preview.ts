@@ -1,7 +1,9 @@
 import type { Db } from "@/db/client";
 import type { CompletionVerdict } from "@/server/domain/completion-gate";
+import { parseInput } from "../parse-input";
 import { loadSession } from "../session/load";
 import { evaluateSessionCompletion } from "./check";
+import { PreviewCompletionInput } from "./schemas";
 
 export interface CompletionPreview extends CompletionVerdict {
   sessionId: string;
@@ -13,7 +15,8 @@ export interface CompletionPreview extends CompletionVerdict {
  * so anyone who may read the session may ask. The reads share one snapshot (a deferred read
  * transaction): a writer committing between them cannot mix two states into one verdict.
  */
-export function previewCompletion(db: Db, input: { sessionId: string }): CompletionPreview {
+export function previewCompletion(db: Db, raw: PreviewCompletionInput): CompletionPreview {
+  const input = parseInput(PreviewCompletionInput, raw, "completion.invalid_input");
   return db.transaction((tx) => {
     loadSession(tx, input.sessionId);
     return { sessionId: input.sessionId, ...evaluateSessionCompletion(tx, input.sessionId) };

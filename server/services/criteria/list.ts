@@ -4,7 +4,9 @@ import { prepared } from "@/db/prepared";
 import { criterionUpdates, successCriteria } from "@/db/schema";
 import { effectiveStatus, hasDiscrepancy } from "@/server/domain/criteria";
 import { loadSession } from "../session/load";
+import { parseInput } from "../parse-input";
 import type { CriterionRow } from "./record";
+import { ListCriteriaInput } from "./schemas";
 
 export type CriterionUpdateRow = typeof criterionUpdates.$inferSelect;
 
@@ -15,7 +17,8 @@ export interface CriterionView extends CriterionRow {
 }
 
 /** A session's criteria in creation order, each with the status the gate trusts, any claimant/verifier discrepancy, and its change history. */
-export function listCriteria(db: DbOrTx, input: { sessionId: string }): CriterionView[] {
+export function listCriteria(db: DbOrTx, raw: ListCriteriaInput): CriterionView[] {
+  const input = parseInput(ListCriteriaInput, raw, "criteria.invalid_input");
   loadSession(db, input.sessionId);
   const query = prepared(db, "criteria.list", () => {
     const sessionId = sql.placeholder("sessionId");

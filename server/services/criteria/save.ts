@@ -6,7 +6,8 @@ import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type CriterionRow, recordCriterionChange } from "./record";
-import type { SaveCriteriaInput } from "./schemas";
+import { SaveCriteriaInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
@@ -16,8 +17,8 @@ import { authorize } from "@/server/domain/permissions";
  * whether an existing criterion is required takes a lead. Each real change is on the record.
  */
 export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput): CriterionRow[] {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "criteria.save");
+  const input = redactInput(parseInput(SaveCriteriaInput, unredacted, "criteria.invalid_input"));
   const list = validateCriteriaList(input.criteria);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

@@ -15,6 +15,10 @@ export const CriterionItem = z
   })
   .strict();
 
+/** A session's criteria (`criteria.list`). */
+export const ListCriteriaInput = z.object({ sessionId: SessionId }).strict();
+export type ListCriteriaInput = z.infer<typeof ListCriteriaInput>;
+
 export const SaveCriteriaInput = z.object({ sessionId: SessionId, criteria: z.array(CriterionItem).min(1).max(500) }).strict();
 export type SaveCriteriaInput = z.infer<typeof SaveCriteriaInput>;
 

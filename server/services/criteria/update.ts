@@ -4,7 +4,8 @@ import { successCriteria } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, nowOf, write } from "../context";
 import { type CriterionRow, recordCriterionChange } from "./record";
-import type { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
+import { SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
@@ -16,8 +17,8 @@ function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionR
 
 /** The claimant's side (PM): status, actual and evidence of one criterion. The text never changes. */
 export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterionInput): CriterionRow {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "criteria.update");
+  const input = redactInput(parseInput(UpdateCriterionInput, unredacted, "criteria.invalid_input"));
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     const next = {
@@ -33,8 +34,8 @@ export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterion
 
 /** A verifier's finding, recorded beside the claim; the completion gate trusts it over the claim. */
 export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterionInput): CriterionRow {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "criteria.verify");
+  const input = redactInput(parseInput(VerifyCriterionInput, unredacted, "criteria.invalid_input"));
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     const now = nowOf(ctx);
@@ -50,8 +51,9 @@ export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterion
 }
 
 /** Only a lead decides whether a criterion is required for completion. */
-export function setCriterionRequired(ctx: ServiceContext, input: SetRequiredInput): CriterionRow {
+export function setCriterionRequired(ctx: ServiceContext, raw: SetRequiredInput): CriterionRow {
   authorize(ctx.actor, "criteria.setRequired");
+  const input = parseInput(SetRequiredInput, raw, "criteria.invalid_input");
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     if (existing.requiredForCompletion === input.required) return existing;

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, max } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
+import { parseInput } from "../parse-input";
 import { SessionId } from "../schemas-common";
 
 export const ListEventsInput = z
@@ -17,7 +18,7 @@ export type EventRow = typeof events.$inferSelect;
 
 /** Events after an id, oldest first: the audit trail, and the live stream's catch-up read. */
 export function listEventsAfter(db: DbOrTx, raw: ListEventsInput): EventRow[] {
-  const input = ListEventsInput.parse(raw);
+  const input = parseInput(ListEventsInput, raw, "events.invalid_input");
   return db
     .select()
     .from(events)

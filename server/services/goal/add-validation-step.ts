@@ -4,7 +4,7 @@ import { validationSteps } from "@/db/schema";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { AddValidationStepInput } from "./schemas";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";

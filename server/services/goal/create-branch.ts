@@ -5,7 +5,7 @@ import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type BranchRow, loadBranch, loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { CreateBranchInput } from "./schemas";
 import { authorize } from "@/server/domain/permissions";
 

@@ -2,7 +2,7 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { worktrees } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadBranch } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { CreateWorktreeInput } from "./schemas";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";

@@ -70,7 +70,7 @@ describe("createGoal", () => {
   it.each([
     ["an empty goal", { sessionId: "s1", goalText: "   " }, "goalText"],
     ["a goal over 100k characters", { sessionId: "s1", goalText: "x".repeat(100_001) }, "goalText"],
-    ["an unknown field", { sessionId: "s1", goalText: "x", priority: 1 }, "input"],
+    ["an unknown field", { sessionId: "s1", goalText: "x", priority: 1 }, "priority"],
     ["a fractional order", { sessionId: "s1", goalText: "x", order: 1.5 }, "order"],
     ["an unknown source", { sessionId: "s1", goalText: "x", source: "magic" }, "source"],
   ])("refuses %s and writes nothing", (_name, input, field) => {

@@ -7,7 +7,7 @@ import { loadAttempt } from "../attempt/load";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type GoalRow, loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { CreateGoalInput } from "./schemas";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";

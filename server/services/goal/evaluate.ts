@@ -7,7 +7,7 @@ import { attemptNumber, findResult, loadAttempt } from "../attempt/load";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type EvaluationRow, evaluationHistory, goalEvaluations } from "./evaluations";
 import { loadContract } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { EvaluateGoalGateInput } from "./schemas";
 import { authorize } from "@/server/domain/permissions";
 

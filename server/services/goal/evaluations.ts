@@ -4,7 +4,7 @@ import { attempts, goalGateEvaluations } from "@/db/schema";
 import type { CriterionResult } from "@/server/domain/goal-gate";
 import type { AttemptHistoryEntry } from "@/server/domain/two-gate";
 import { loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { GoalRef } from "./schemas";
 
 export type EvaluationRow = typeof goalGateEvaluations.$inferSelect;

@@ -6,7 +6,7 @@ import type { ValidationStepRow } from "./add-validation-step";
 import { type EvaluationRow, goalEvaluations } from "./evaluations";
 import { type GoalNode, findNode, loadGoalForest } from "./goal-view";
 import { type BranchRow, loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { GoalRef } from "./schemas";
 
 export interface GoalDetail extends GoalNode {

@@ -3,7 +3,7 @@ import { merges } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadBranch } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { RecordMergeInput } from "./schemas";
 import { authorize } from "@/server/domain/permissions";
 

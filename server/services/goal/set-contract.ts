@@ -5,7 +5,7 @@ import { type AcceptanceCriterion, validateGoalContract } from "@/server/domain/
 import { assertContractReplaceable } from "@/server/domain/goal-lifecycle";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type StoredContract, loadContract, loadGoal } from "./load";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { GoalContractLimits, SetGoalContractInput } from "./schemas";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";

@@ -1,7 +1,7 @@
 import type { DbOrTx } from "@/db/client";
 import { loadSession } from "../session/load";
 import { type GoalNode, loadGoalForest } from "./goal-view";
-import { parseInput } from "./parse-input";
+import { parseInput } from "../parse-input";
 import { GetGoalTreeInput } from "./schemas";
 
 export interface GoalTree {

@@ -4,7 +4,7 @@ import { type TokenValues, batchStatements } from "../log/batch-statements";
 import { requireLogWriter } from "../log/common";
 import { type LogValues, eventValues, interactionValues, reasoningValues } from "../log/log-row";
 import { BatchRow } from "../log/schemas";
-import { parseInput } from "../log/validate";
+import { parseInput } from "../parse-input";
 import { NotFoundError } from "@/server/domain/errors";
 
 /** One row of an imported history: a log batch row (`log.batch`'s shape) with the time the source gives it. */
@@ -34,7 +34,7 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
   requireLogWriter(ctx, "import logs");
   const prepared = input.rows.map((timed): { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues } => {
     const at = timed.at;
-    const parsed = "checked" in timed ? timed.checked : parseInput(BatchRow, timed.row);
+    const parsed = "checked" in timed ? timed.checked : parseInput(BatchRow, timed.row, "log.invalid_input");
     switch (parsed.kind) {
       case "interaction":
         return { kind: "log", values: interactionValues(input.sessionId, at, parsed) };

@@ -7,8 +7,8 @@ import { findResult, loadAttempt } from "../attempt/load";
 import { ToolCallInput } from "../attempt/schemas";
 import { ensureTools } from "../attempt/tools";
 import { type ServiceContext, appendEvent, write } from "../context";
-import { parseInput } from "../goal/parse-input";
 import { authorize } from "@/server/domain/permissions";
+import { parseInput } from "../parse-input";
 
 function redactedJson(value: unknown): { text: string; redacted: boolean } {
   const result = redactJson(value);

@@ -5,7 +5,7 @@ import { contextPackageConsumers, contextPackages } from "@/db/schema";
 import { loadSession } from "../session/load";
 import type { ContextPackageRow } from "./save-context-package";
 import { GetContextPackagesInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type RoutedContextPackage = ContextPackageRow & {
   /** When this agent type last consumed it, at any iteration; null if never. */
@@ -20,7 +20,7 @@ export type RoutedContextPackage = ContextPackageRow & {
  * version, still pending unless `includeConsumed`, ranked critical → low and then newest first.
  */
 export function getContextPackages(db: DbOrTx, raw: GetContextPackagesInput): RoutedContextPackage[] {
-  const input = parseInput(GetContextPackagesInput, raw);
+  const input = parseInput(GetContextPackagesInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const cp = contextPackages;
   const cpc = contextPackageConsumers;

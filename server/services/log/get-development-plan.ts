@@ -5,13 +5,13 @@ import { loadSession } from "../session/load";
 import { readJson } from "./redaction";
 import type { DevelopmentPlanRow } from "./save-development-plan";
 import { GetDevelopmentPlanInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type DevelopmentPlan = Omit<DevelopmentPlanRow, "phases" | "metadata"> & { phases: unknown; metadata: unknown };
 
 /** The session's development plan with phases and metadata parsed, or null (`get-development-plan`). */
 export function getDevelopmentPlan(db: DbOrTx, raw: GetDevelopmentPlanInput): DevelopmentPlan | null {
-  const input = parseInput(GetDevelopmentPlanInput, raw);
+  const input = parseInput(GetDevelopmentPlanInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const row = db.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
   if (!row) return null;

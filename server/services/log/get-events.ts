@@ -4,11 +4,11 @@ import { orchestrationLogs } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { type LogEntry, toLogEntry } from "./log-row";
 import { GetEventsInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 /** A session's orchestration events (`pm_bazinga`, `validator_verdict`…), newest first, payloads parsed. */
 export function getEvents(db: DbOrTx, raw: GetEventsInput): LogEntry[] {
-  const input = parseInput(GetEventsInput, raw);
+  const input = parseInput(GetEventsInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   return db

@@ -5,7 +5,7 @@ import { REASONING_PHASES } from "@/db/schema/enums";
 import { loadSession } from "../session/load";
 import { CheckMandatoryPhasesInput, GetReasoningInput } from "./schemas";
 import type { LogRow } from "./log-row";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 type ReasoningPhase = (typeof REASONING_PHASES)[number];
 
@@ -14,7 +14,7 @@ export const MANDATORY_PHASES: readonly ReasoningPhase[] = ["understanding", "co
 
 /** Reasoning entries, newest first, filtered by group, agent type and phase (BAZINGA's `get-reasoning`). */
 export function getReasoning(db: DbOrTx, raw: GetReasoningInput): LogRow[] {
-  const input = parseInput(GetReasoningInput, raw);
+  const input = parseInput(GetReasoningInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   return db
@@ -44,7 +44,7 @@ export interface MandatoryPhasesCheck {
 
 /** Has this agent type documented `understanding` and `completion` for this group? (`check-mandatory-phases`) */
 export function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput): MandatoryPhasesCheck {
-  const input = parseInput(CheckMandatoryPhasesInput, raw);
+  const input = parseInput(CheckMandatoryPhasesInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   const rows = db

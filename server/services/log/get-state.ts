@@ -6,14 +6,14 @@ import { readJson } from "./redaction";
 import type { StateSnapshotRow } from "./save-state";
 import type { SkillOutputRow } from "./save-skill-output";
 import { GetLatestStateInput, GetSkillOutputInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type StateSnapshot = Omit<StateSnapshotRow, "stateData"> & { data: unknown };
 export type SkillOutput = Omit<SkillOutputRow, "outputData"> & { data: unknown };
 
 /** The current state of a type for a group (default `global`): the newest snapshot, its JSON parsed; null if none (`get-state`). */
 export function getLatestState(db: DbOrTx, raw: GetLatestStateInput): StateSnapshot | null {
-  const input = parseInput(GetLatestStateInput, raw);
+  const input = parseInput(GetLatestStateInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = stateSnapshots;
   const row = db
@@ -30,7 +30,7 @@ export function getLatestState(db: DbOrTx, raw: GetLatestStateInput): StateSnaps
 
 /** The latest output of a skill, optionally of one agent type and group, its JSON parsed; null if none (`get-skill-output`). */
 export function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): SkillOutput | null {
-  const input = parseInput(GetSkillOutputInput, raw);
+  const input = parseInput(GetSkillOutputInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = skillOutputs;
   const row = db

@@ -7,7 +7,7 @@ import { type TokenValues, batchStatements } from "./batch-statements";
 import { requireLogWriter } from "./common";
 import { type LogValues, eventValues, interactionValues, reasoningValues } from "./log-row";
 import { type BatchRow, IngestBatchInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export interface IdRange {
   count: number;
@@ -52,7 +52,7 @@ function extend(range: IdRange, id: number): void {
  */
 export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestBatchResult {
   requireLogWriter(ctx, "ingest log batches");
-  return ingestParsedBatch(ctx, parseInput(IngestBatchInput, raw));
+  return ingestParsedBatch(ctx, parseInput(IngestBatchInput, raw, "log.invalid_input"));
 }
 
 /**

@@ -5,7 +5,7 @@ import { orchestrationLogs } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { type LogEntry, toLogEntry } from "./log-row";
 import { ListLogsInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 /**
  * `log.list`'s input: the filters of `ListLogsInput`, and a cursor that may be null and a direction,
@@ -45,7 +45,7 @@ export function escapeLike(text: string): string {
  * no cap on how far. `since` is inclusive, `until` exclusive.
  */
 export function listLogs(db: DbOrTx, raw: ListLogsPageInput): LogPage {
-  const input = parseInput(ListLogsPageInput, raw);
+  const input = parseInput(ListLogsPageInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   const where: (SQL | undefined)[] = [eq(t.sessionId, input.sessionId)];

@@ -4,7 +4,7 @@ import { appendLogRow } from "./append-log";
 import { requireLogWriter } from "./common";
 import { type LogRow, interactionValues } from "./log-row";
 import { LogInteractionInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 /**
  * Log an agent interaction (BAZINGA's `log-interaction`). Secrets in the content are redacted on
@@ -12,7 +12,7 @@ import { parseInput } from "./validate";
  */
 export function logInteraction(ctx: ServiceContext, raw: LogInteractionInput): LogRow {
   requireLogWriter(ctx, "write logs");
-  const input = parseInput(LogInteractionInput, raw);
+  const input = parseInput(LogInteractionInput, raw, "log.invalid_input");
   const values = interactionValues(input.sessionId, nowOf(ctx), input);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

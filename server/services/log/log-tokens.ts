@@ -4,14 +4,14 @@ import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { requireLogWriter } from "./common";
 import { LogTokensInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type TokenUsageRow = typeof tokenUsage.$inferSelect;
 
 /** Record an agent's estimated token use (BAZINGA's `log-tokens`), with the model when known. */
 export function logTokens(ctx: ServiceContext, raw: LogTokensInput): TokenUsageRow {
   requireLogWriter(ctx, "log tokens");
-  const input = parseInput(LogTokensInput, raw);
+  const input = parseInput(LogTokensInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
     const row = tx

@@ -6,7 +6,7 @@ import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { requireLogWriter } from "./common";
 import { MarkContextConsumedInput } from "./schemas";
 import type { ContextConsumerRow } from "./save-context-package";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 /**
  * Mark a context package consumed by an agent type at an iteration (BAZINGA's
@@ -15,7 +15,7 @@ import { parseInput } from "./validate";
  */
 export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsumedInput): ContextConsumerRow {
   requireLogWriter(ctx, "mark context consumed");
-  const input = parseInput(MarkContextConsumedInput, raw);
+  const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
     const pkg = tx.select({ id: contextPackages.id, sessionId: contextPackages.sessionId }).from(contextPackages).where(eq(contextPackages.id, input.packageId)).get();
     if (!pkg) throw new NotFoundError("context_package", input.packageId);

@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { ReasoningTimelineInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export interface TimelineEntry {
   id: number;
@@ -29,7 +29,7 @@ const MARKDOWN_CONTENT_LIMIT = 500;
  * entry with agent, phase, confidence and a lock when redacted).
  */
 export function reasoningTimeline(db: DbOrTx, raw: ReasoningTimelineInput): ReasoningTimeline {
-  const input = parseInput(ReasoningTimelineInput, raw);
+  const input = parseInput(ReasoningTimelineInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   const entries = db

@@ -7,7 +7,7 @@ import { loadSession } from "../session/load";
 import { requireLogWriter } from "./common";
 import { redactText } from "./redaction";
 import { SaveContextPackageInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type ContextPackageRow = typeof contextPackages.$inferSelect;
 export type ContextConsumerRow = typeof contextPackageConsumers.$inferSelect;
@@ -21,7 +21,7 @@ const SUMMARY_LENGTH = 200;
  */
 export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageInput): { package: ContextPackageRow; consumers: ContextConsumerRow[] } {
   requireLogWriter(ctx, "save context packages");
-  const input = parseInput(SaveContextPackageInput, raw);
+  const input = parseInput(SaveContextPackageInput, raw, "log.invalid_input");
   const global = !input.groupId || input.groupId === "global";
   const summary = redactText(input.summary.replace(/[\r\n]+/g, " "));
   const oneLine = summary.value.length > SUMMARY_LENGTH ? `${summary.value.slice(0, SUMMARY_LENGTH - 3)}...` : summary.value;

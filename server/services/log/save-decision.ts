@@ -5,14 +5,14 @@ import { loadSession } from "../session/load";
 import { requireLogWriter } from "./common";
 import { redactDocument } from "./redaction";
 import { SaveDecisionInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type DecisionRow = typeof decisions.$inferSelect;
 
 /** Record an orchestrator decision (spawn_agent, escalate_model…) with its JSON details, redacted. */
 export function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): DecisionRow {
   requireLogWriter(ctx, "record decisions");
-  const input = parseInput(SaveDecisionInput, raw);
+  const input = parseInput(SaveDecisionInput, raw, "log.invalid_input");
   const data = redactDocument(input.data);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

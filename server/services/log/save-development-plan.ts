@@ -7,7 +7,7 @@ import { loadSession } from "../session/load";
 import { requireLogWriter } from "./common";
 import { redactText } from "./redaction";
 import { SaveDevelopmentPlanInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type DevelopmentPlanRow = typeof developmentPlans.$inferSelect;
 
@@ -18,7 +18,7 @@ export type DevelopmentPlanRow = typeof developmentPlans.$inferSelect;
  */
 export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPlanInput): DevelopmentPlanRow {
   requireLogWriter(ctx, "save development plans");
-  const input = parseInput(SaveDevelopmentPlanInput, raw);
+  const input = parseInput(SaveDevelopmentPlanInput, raw, "log.invalid_input");
   const prompt = redactText(input.originalPrompt);
   const planText = redactText(input.planText);
   const phases = redactJson(input.phases);

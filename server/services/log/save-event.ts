@@ -7,7 +7,7 @@ import { appendLogRow } from "./append-log";
 import { requireLogWriter } from "./common";
 import { type LogRow, eventValues } from "./log-row";
 import { SaveEventInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export interface SavedEvent {
   row: LogRow;
@@ -22,7 +22,7 @@ export interface SavedEvent {
  */
 export function saveEvent(ctx: ServiceContext, raw: SaveEventInput): SavedEvent {
   requireLogWriter(ctx, "save events");
-  const input = parseInput(SaveEventInput, raw);
+  const input = parseInput(SaveEventInput, raw, "log.invalid_input");
   const values = eventValues(input.sessionId, nowOf(ctx), input);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

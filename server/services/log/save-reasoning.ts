@@ -4,7 +4,7 @@ import { appendLogRow } from "./append-log";
 import { requireLogWriter } from "./common";
 import { type LogRow, reasoningValues } from "./log-row";
 import { SaveReasoningInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 /**
  * Save an agent's reasoning for one of the seven phases (BAZINGA's `save-reasoning`), for a task
@@ -12,7 +12,7 @@ import { parseInput } from "./validate";
  */
 export function saveReasoning(ctx: ServiceContext, raw: SaveReasoningInput): LogRow {
   requireLogWriter(ctx, "save reasoning");
-  const input = parseInput(SaveReasoningInput, raw);
+  const input = parseInput(SaveReasoningInput, raw, "log.invalid_input");
   const values = reasoningValues(input.sessionId, nowOf(ctx), input);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

@@ -5,14 +5,14 @@ import { loadSession } from "../session/load";
 import { requireLogWriter } from "./common";
 import { redactDocument } from "./redaction";
 import { SaveSkillOutputInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type SkillOutputRow = typeof skillOutputs.$inferSelect;
 
 /** Save a skill's output (BAZINGA's `save-skill-output`: security scan, coverage, lint…), redacted. The latest one counts. */
 export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput): SkillOutputRow {
   requireLogWriter(ctx, "save skill outputs");
-  const input = parseInput(SaveSkillOutputInput, raw);
+  const input = parseInput(SaveSkillOutputInput, raw, "log.invalid_input");
   const data = redactDocument(input.data);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

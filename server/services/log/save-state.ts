@@ -5,7 +5,7 @@ import { loadSession } from "../session/load";
 import { requireLogWriter } from "./common";
 import { redactDocument } from "./redaction";
 import { SaveStateInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export type StateSnapshotRow = typeof stateSnapshots.$inferSelect;
 
@@ -16,7 +16,7 @@ export type StateSnapshotRow = typeof stateSnapshots.$inferSelect;
  */
 export function saveState(ctx: ServiceContext, raw: SaveStateInput): StateSnapshotRow {
   requireLogWriter(ctx, "save state");
-  const input = parseInput(SaveStateInput, raw);
+  const input = parseInput(SaveStateInput, raw, "log.invalid_input");
   const data = redactDocument(input.data);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);

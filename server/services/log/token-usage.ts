@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { tokenUsage } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { TokenSummaryInput, TokensOverTimeInput } from "./schemas";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 export interface TokenSummary {
   by: "agent_type" | "agent_id" | "model";
@@ -16,7 +16,7 @@ const GROUP_COLUMN = { agent_type: tokenUsage.agentType, agent_id: tokenUsage.ag
 
 /** Tokens per agent type, agent id or model, with the session total (BAZINGA's `token-summary`). */
 export function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): TokenSummary {
-  const input = parseInput(TokenSummaryInput, raw);
+  const input = parseInput(TokenSummaryInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const key = GROUP_COLUMN[input.by];
   const tokens = sql<number>`coalesce(sum(${tokenUsage.tokensEstimated}), 0)`.mapWith(Number);
@@ -42,7 +42,7 @@ const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
 /** Tokens per minute, hour or day (UTC), with a running total and a split by agent type, for charts. Empty buckets are omitted. */
 export function tokensOverTime(db: DbOrTx, raw: TokensOverTimeInput): TokenBucket[] {
-  const input = parseInput(TokensOverTimeInput, raw);
+  const input = parseInput(TokensOverTimeInput, raw, "log.invalid_input");
   loadSession(db, input.sessionId);
   const size = sql.raw(String(BUCKET_MS[input.bucket]));
   const start = sql<number>`(${tokenUsage.timestamp} / ${size}) * ${size}`.mapWith(Number);

@@ -8,7 +8,7 @@ import { requireLogWriter } from "./common";
 import { readJson } from "./redaction";
 import { UpdatePlanProgressInput } from "./schemas";
 import type { DevelopmentPlanRow } from "./save-development-plan";
-import { parseInput } from "./validate";
+import { parseInput } from "../parse-input";
 
 type StoredPhase = Record<string, unknown> & { phase?: unknown; status?: unknown };
 
@@ -18,7 +18,7 @@ type StoredPhase = Record<string, unknown> & { phase?: unknown; status?: unknown
  */
 export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressInput): DevelopmentPlanRow {
   requireLogWriter(ctx, "update plan progress");
-  const input = parseInput(UpdatePlanProgressInput, raw);
+  const input = parseInput(UpdatePlanProgressInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
     const plan = tx.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();

@@ -5,6 +5,7 @@ import type { Db, Tx } from "@/db/client";
 import { completionChecks, events, sessions } from "@/db/schema";
 import type { TaskStatus } from "@/server/domain/task-machine";
 import { type InboxCount, inboxCount } from "../approvals/count";
+import { parseInput } from "../parse-input";
 import { describeEvent } from "./describe-event";
 
 export const OverviewInput = z
@@ -72,7 +73,7 @@ const ACTIVITY = 20;
  * index range scans of a few rows each. One read snapshot, so the figures agree with each other.
  */
 export function getOverview(db: Db, raw: OverviewInput = {}): Overview {
-  const input = OverviewInput.parse(raw);
+  const input = parseInput(OverviewInput, raw, "overview.invalid_input");
   return db.transaction((tx) => readOverview(tx, input));
 }
 

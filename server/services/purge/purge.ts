@@ -3,7 +3,7 @@ import { purges } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { hostileInputError } from "@/server/domain/input-guard";
-import { parseInput } from "../log/validate";
+import { parseInput } from "../parse-input";
 import { PurgeInput } from "./schemas";
 import { PURGE_SCOPE } from "./scope";
 import { authorize } from "@/server/domain/permissions";
@@ -31,7 +31,7 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult
   // Not reached through the API (a local-only command), so the API's guard is applied here.
   const hostile = hostileInputError(raw);
   if (hostile) throw hostile;
-  const input = parseInput(PurgeInput, raw);
+  const input = parseInput(PurgeInput, raw, "purge.invalid_input");
   const now = nowOf(ctx);
   if (input.before.getTime() > now.getTime()) throw new ValidationError("before", "purge.before_future", "must not be in the future");
   const sqlite = ctx.db.$client;

@@ -4,14 +4,15 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import type { SessionRow } from "./load";
-import type { CreateSessionInput } from "./schemas";
+import { CreateSessionInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
 /** Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later. */
 export function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): SessionRow {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "session.create");
+  const input = redactInput(parseInput(CreateSessionInput, unredacted, "session.invalid_input"));
   return write(ctx, (tx) => {
     const now = nowOf(ctx);
     const id = input.id ?? `pg_${now.toISOString().slice(0, 19).replace(/[-:T]/g, "")}_${randomUUID().slice(0, 8)}`;

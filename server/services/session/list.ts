@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { SESSION_SOURCES, SESSION_STATUSES } from "@/db/schema/enums";
 import { sessions } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
+import { parseInput } from "../parse-input";
 import type { SessionRow } from "./load";
 
 export const ListSessionsInput = z
@@ -34,7 +35,7 @@ export interface SessionPage {
  * as fast on page 200 as on page 1 — never OFFSET.
  */
 export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPage {
-  const input = ListSessionsInput.parse(raw);
+  const input = parseInput(ListSessionsInput, raw, "session.invalid_input");
   const newest = input.order === "newest";
   const where: (SQL | undefined)[] = [
     input.status ? eq(sessions.status, input.status) : undefined,

@@ -22,6 +22,9 @@ export const CreateSessionInput = z
   .strict();
 export type CreateSessionInput = z.infer<typeof CreateSessionInput>;
 
+export const GetSessionInput = z.object({ id: SessionId }).strict();
+export type GetSessionInput = z.infer<typeof GetSessionInput>;
+
 export const UpdateSessionStatusInput = z.object({ sessionId: SessionId, status: z.enum(SESSION_STATUSES) }).strict();
 export type UpdateSessionStatusInput = z.infer<typeof UpdateSessionStatusInput>;
 

@@ -5,7 +5,8 @@ import { GateRejectedError } from "@/server/domain/errors";
 import { recordCompletionCheck } from "../completion/check";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { type SessionRow, loadSession } from "./load";
-import type { SetEnforcementInput, UpdateSessionStatusInput } from "./schemas";
+import { SetEnforcementInput, UpdateSessionStatusInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
@@ -14,8 +15,9 @@ import { authorize } from "@/server/domain/permissions";
  * an `enforce` session that fails it stays as it is (GateRejectedError with every reason); an
  * `observe` session is marked completed as its orchestrator said, with the rejected check on record.
  */
-export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionStatusInput): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
+export function updateSessionStatus(ctx: ServiceContext, raw: UpdateSessionStatusInput): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
   authorize(ctx.actor, "session.updateStatus");
+  const input = parseInput(UpdateSessionStatusInput, raw, "session.invalid_input");
   const result = write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
@@ -39,8 +41,8 @@ export function updateSessionStatus(ctx: ServiceContext, input: UpdateSessionSta
 
 /** Only a lead (or admin) switches a session between `enforce` and `observe`, with a reason on record. */
 export function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforcementInput): SessionRow {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "session.setEnforcement");
+  const input = redactInput(parseInput(SetEnforcementInput, unredacted, "session.invalid_input"));
   return write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);
     const updated = tx.update(sessions).set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) }).where(eq(sessions.id, session.id)).returning().get()!;

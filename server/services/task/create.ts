@@ -3,15 +3,16 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
-import { type CreateTaskInput } from "./schemas";
+import { CreateTaskInput } from "./schemas";
 import { type TaskRow } from "./load";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
 /** Create a task (pending) in a session, with its `create` transition and event. */
 export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): TaskRow {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "task.create");
+  const input = redactInput(parseInput(CreateTaskInput, unredacted, "task.invalid_input"));
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);

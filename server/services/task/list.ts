@@ -4,12 +4,14 @@ import { prepared } from "@/db/prepared";
 import { taskTransitions, tasks } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
-import type { ListTasksInput, TaskRef } from "./schemas";
+import { parseInput } from "../parse-input";
+import { ListTasksInput, TaskBoardInput, TaskRef } from "./schemas";
 
 export type TransitionRow = typeof taskTransitions.$inferSelect;
 
 /** A session's tasks (optionally one status), in creation order. */
-export function listTasks(db: DbOrTx, input: ListTasksInput): TaskRow[] {
+export function listTasks(db: DbOrTx, raw: ListTasksInput): TaskRow[] {
+  const input = parseInput(ListTasksInput, raw, "task.invalid_input");
   loadSession(db, input.sessionId);
   return db
     .select()
@@ -20,7 +22,8 @@ export function listTasks(db: DbOrTx, input: ListTasksInput): TaskRow[] {
 }
 
 /** One task with its full transition history (previous attempts included: a reset never erases them). */
-export function getTask(db: Db, input: TaskRef): TaskRow & { transitions: TransitionRow[] } {
+export function getTask(db: Db, raw: TaskRef): TaskRow & { transitions: TransitionRow[] } {
+  const input = parseInput(TaskRef, raw, "task.invalid_input");
   const task = loadTask(db, input.sessionId, input.key);
   const transitions = db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)).all();
   return { ...task, transitions };
@@ -36,7 +39,8 @@ export type BoardTask = TaskRow & { transitions: TransitionRow[] };
  * in between cannot leave a task and its history disagreeing. Both are prepared once per
  * connection (db/prepared.ts): the session page asks for the board on every view.
  */
-export function getTaskBoard(db: Db, input: { sessionId: string }): { sessionId: string; tasks: BoardTask[] } {
+export function getTaskBoard(db: Db, raw: TaskBoardInput): { sessionId: string; tasks: BoardTask[] } {
+  const input = parseInput(TaskBoardInput, raw, "task.invalid_input");
   const query = prepared(db, "task.board", () => {
     const sessionId = sql.placeholder("sessionId");
     return {

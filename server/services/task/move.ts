@@ -6,7 +6,8 @@ import { appendEventPrepared } from "../events/append";
 import { type TaskRow, loadTask } from "./load";
 import { compareAndSetTask, insertTransition } from "./statements";
 import { moveTransitionValues } from "./transition-values";
-import { type MoveTaskInput } from "./schemas";
+import { MoveTaskInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 
 /**
@@ -16,7 +17,15 @@ import { redactInput } from "../redact-input";
  * statement is prepared once per connection (task/statements.ts): they run on `ctx.db`, the
  * connection the transaction is open on.
  */
-export function moveTask(ctx: ServiceContext, unredacted: MoveTaskInput): TaskRow {
+export function moveTask(ctx: ServiceContext, raw: MoveTaskInput): TaskRow {
+  return moveParsedTask(ctx, parseInput(MoveTaskInput, raw, "task.invalid_input"));
+}
+
+/**
+ * `moveTask` for an input MoveTaskInput already parsed (the API's move procedures, whose input
+ * schema it is): a move is the ledger's hottest write, and its schema need not run twice.
+ */
+export function moveParsedTask(ctx: ServiceContext, unredacted: MoveTaskInput): TaskRow {
   const input = redactInput(unredacted);
   return write(ctx, () => {
     const task = loadTask(ctx.db, input.sessionId, input.key);

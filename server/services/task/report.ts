@@ -6,7 +6,8 @@ import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
 import { compareAndSetTask } from "./statements";
-import { type ReportTaskInput } from "./schemas";
+import { ReportTaskInput } from "./schemas";
+import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
@@ -21,8 +22,8 @@ const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
  * it is: a completion nobody verified is stored with `verification = 'none'` and flagged.
  */
 export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): TaskRow {
-  const input = redactInput(unredacted);
   authorize(ctx.actor, "task.report");
+  const input = redactInput(parseInput(ReportTaskInput, unredacted, "task.invalid_input"));
   const { sessionId, key, status, sourceStatus, ...details } = input;
   return write(ctx, (tx) => {
     const session = loadSession(tx, sessionId);

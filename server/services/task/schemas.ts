@@ -73,6 +73,10 @@ export type ReportTaskInput = z.infer<typeof ReportTaskInput>;
 export const TaskRef = z.object({ sessionId: SessionId, key: TaskKey }).strict();
 export type TaskRef = z.infer<typeof TaskRef>;
 
+/** A session's whole board (`task.board`). */
+export const TaskBoardInput = z.object({ sessionId: SessionId }).strict();
+export type TaskBoardInput = z.infer<typeof TaskBoardInput>;
+
 export const ListTasksInput = z
   .object({ sessionId: SessionId, status: z.enum(TASK_STATUSES).optional() })
   .strict();

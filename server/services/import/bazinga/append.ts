@@ -1,5 +1,5 @@
 import type { BatchRow } from "../../log/schemas";
-import { parseInput } from "../../log/validate";
+import { parseInput } from "../../parse-input";
 import { BatchRow as BatchRowSchema } from "../../log/schemas";
 import { importTimedLogBatch } from "../log-batch";
 import { type ImportRun, at } from "../run";
@@ -30,7 +30,7 @@ export class AppendBatcher {
   add(item: AppendItem): void {
     let checked: BatchRow;
     try {
-      checked = parseInput(BatchRowSchema, item.row);
+      checked = parseInput(BatchRowSchema, item.row, "log.invalid_input");
     } catch (error) {
       this.run.tally.skip(item.entity, item.key, reasonOf(error));
       return;

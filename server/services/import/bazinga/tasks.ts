@@ -2,8 +2,7 @@ import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
 import type { TaskStatus } from "@/server/domain/task-machine";
 import { createTask } from "../../task/create";
 import { reportTask } from "../../task/report";
-import { CreateTaskInput, ReportTaskInput, type TaskDetails } from "../../task/schemas";
-import { parseRow } from "../parse";
+import type { TaskDetails } from "../../task/schemas";
 import { type ImportRun, apply, at } from "../run";
 import { firstTime, int, label, parseJson, text } from "../values";
 import type { Row } from "./read";
@@ -104,8 +103,8 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
     const record = run.book.get("task_group", key);
     if (!record) {
       apply(run, "task groups", key, () => {
-        const task = createTask(at(run, createdAt), parseRow(CreateTaskInput, { sessionId, key: groupId, ...state.details }));
-        if (status !== "pending") reportTask(at(run, updatedAt), parseRow(ReportTaskInput, { sessionId, key: groupId, status, sourceStatus: word }));
+        const task = createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
+        if (status !== "pending") reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
         run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
         return "imported";
       });
@@ -119,7 +118,7 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
     apply(run, "task groups", key, () => {
       const details = before ? changedDetails(before.details, state.details) : state.details;
       const statusChange = !before || before.status !== word ? { status, sourceStatus: word } : {};
-      reportTask(at(run, updatedAt), parseRow(ReportTaskInput, { sessionId, key: groupId, ...details, ...statusChange }));
+      reportTask(at(run, updatedAt), { sessionId, key: groupId, ...details, ...statusChange });
       run.book.put("task_group", key, { targetId: record.targetId, sessionId, state }, updatedAt);
       return "updated";
     });

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import type { AttemptResultStatus } from "@/db/schema/enums";
 import { createSession } from "../../session/create";
-import { CreateSessionInput } from "../../session/schemas";
+import type { CreateSessionInput } from "../../session/schemas";
 import { updateSessionStatus } from "../../session/update-status";
 import { PURGED } from "../bazinga/sessions";
-import { parseRow } from "../parse";
 import { type ImportRun, apply, at } from "../run";
 import { importTimedToolCalls } from "../tool-call-batch";
 import { firstTime, int, label, reasonOf, text } from "../values";
@@ -104,7 +103,7 @@ export function ensureSession(run: ImportRun, sessionId: string, when: Date, val
     return { ok: false, created: false };
   }
   const created = apply(run, "sessions", sessionId, () => {
-    createSession(at(run, when), parseRow(CreateSessionInput, { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" }));
+    createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
     run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status: "active" } }, when);
     return "imported";
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REASONING_PHASES } from "@/db/schema/enums";
+import { REASONING_PHASES } from "@/server/domain/vocabulary";
 import type { Db } from "@/db/client";
 import { expectBadRequest, setup as apiSetup } from "@/server/api/test-helpers";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";

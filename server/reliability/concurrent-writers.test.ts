@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
-import { ACTORS, BLOCKED, callerFor } from "@/server/api/test-helpers";
+import { ACTORS, BLOCKED, callerFor } from "@/test/support/api-helpers";
 import { operatorActor } from "@/server/domain/actors";
 import { createToken } from "@/server/services/admin/tokens";
 import { checkLedger } from "@/server/services/check/run";

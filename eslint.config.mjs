@@ -24,7 +24,7 @@ const NO_TEST_SUPPORT = [
 ];
 const DOMAIN = [
   {
-    regex: "^(?!\\./|@/server/domain/|zod(/|$)|picomatch$)",
+    regex: "^(?!\\.|@/server/domain/|zod(/|$)|picomatch$)",
     message: "server/domain is pure: it imports only other domain modules, zod and picomatch (no database, API, services, CLI, app, framework or node I/O).",
   },
   { regex: "(^|/)\\.\\.(/|$)", message: "server/domain is pure: a relative import may not leave server/domain." },

@@ -36,6 +36,17 @@ const SERVICES = [
   },
   { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "Services never import the dashboard (app/)." },
 ];
+const API = [
+  { regex: "^(@/server/|(\\.\\./)+(server/)?)cli(/|$)", message: "The API never imports the CLI: the CLI calls the API or services." },
+  { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "The API never imports the dashboard (app/)." },
+];
+const DB = [
+  {
+    regex: "^(@/server/|(\\.\\./)+server/)(?!domain(/|$))",
+    message: "db/ imports nothing from server/ but the domain (its vocabulary and the rules the triggers enforce).",
+  },
+  { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "db/ never imports the dashboard (app/)." },
+];
 const APP = [
   {
     regex: "^(@/|(\\.\\./)+)db(/|$)",
@@ -69,6 +80,8 @@ export default tseslint.config(
   { files: ["**/*.ts", "**/*.tsx"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(NO_TEST_SUPPORT) } },
   { files: ["server/domain/**/*.ts"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(DOMAIN, NO_TEST_SUPPORT) } },
   { files: ["server/services/**/*.ts"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(SERVICES, NO_TEST_SUPPORT) } },
+  { files: ["server/api/**/*.ts"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(API, NO_TEST_SUPPORT) } },
+  { files: ["db/**/*.ts"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(DB, NO_TEST_SUPPORT) } },
   {
     files: ["app/**/*.ts", "app/**/*.tsx"],
     ignores: [...TEST_FILES, ...APP_WIRING],

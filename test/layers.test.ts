@@ -80,6 +80,36 @@ describe("services never import the API, the CLI or app/", () => {
   });
 });
 
+describe("the API never imports the CLI or app/", () => {
+  const file = "server/api/routers/session.ts";
+  it.each(["@/server/cli/index", "../../cli/http"])("refuses %s", async (specifier) => {
+    expect(await refusals(file, use(specifier))).toEqual([expect.stringContaining("The API never imports the CLI")]);
+  });
+
+  it.each(["@/app/trpc/server", "../../../app/trpc/server"])("refuses %s", async (specifier) => {
+    expect(await refusals(file, use(specifier))).toEqual([expect.stringContaining("The API never imports the dashboard")]);
+  });
+
+  it.each(["@/server/services/session/create", "@/server/domain/errors", "../trpc", "@/db/client"])("allows %s", async (specifier) => {
+    expect(await refusals(file, use(specifier))).toEqual([]);
+  });
+});
+
+describe("db/ imports nothing from server/ but the domain", () => {
+  const file = "db/schema/sessions.ts";
+  it.each(["@/server/services/session/create", "../../server/api/root", "@/server/cli/index", "@/server/auth/auth"])("refuses %s", async (specifier) => {
+    expect(await refusals(file, use(specifier))).toEqual([expect.stringContaining("db/ imports nothing from server/ but the domain")]);
+  });
+
+  it("refuses app/", async () => {
+    expect(await refusals(file, use("@/app/trpc/server"))).toEqual([expect.stringContaining("db/ never imports the dashboard")]);
+  });
+
+  it.each(["@/server/domain/vocabulary", "../../server/domain/task-machine", "./columns", "drizzle-orm/sqlite-core"])("allows %s", async (specifier) => {
+    expect(await refusals(file, use(specifier))).toEqual([]);
+  });
+});
+
 describe("app/ reaches the server through tRPC only", () => {
   const page = "app/(dashboard)/sessions/page.tsx";
   it.each(["@/db/client", "@/db/schema", "../../db/client"])("refuses %s", async (specifier) => {

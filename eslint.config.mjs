@@ -17,7 +17,7 @@ const APP_WIRING = ["app/trpc/server.tsx", "app/api/**/route.ts"];
 
 const NO_TEST_SUPPORT = [
   {
-    regex: "^(@/|(\\.\\./)+)(test|e2e)(/|$)",
+    regex: "^(@/|(\\./)?(\\.\\./)+)(test|e2e)(/|$)",
     message: "Production code never imports test support: test/support/ and e2e/ are for tests only.",
   },
   { regex: "^vitest(/|$)", message: "Production code never imports the test runner (vitest)." },
@@ -31,29 +31,29 @@ const DOMAIN = [
 ];
 const SERVICES = [
   {
-    regex: "^(@/server/|(\\.\\./)+(server/)?)(api|cli)(/|$)",
+    regex: "^(@/server/|(\\./)?(\\.\\./)+(server/)?)(api|cli)(/|$)",
     message: "Services never import the API or the CLI: those layers call services, not the other way round.",
   },
-  { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "Services never import the dashboard (app/)." },
+  { regex: "^(@/|(\\./)?(\\.\\./)+)app(/|$)", message: "Services never import the dashboard (app/)." },
 ];
 const API = [
-  { regex: "^(@/server/|(\\.\\./)+(server/)?)cli(/|$)", message: "The API never imports the CLI: the CLI calls the API or services." },
-  { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "The API never imports the dashboard (app/)." },
+  { regex: "^(@/server/|(\\./)?(\\.\\./)+(server/)?)cli(/|$)", message: "The API never imports the CLI: the CLI calls the API or services." },
+  { regex: "^(@/|(\\./)?(\\.\\./)+)app(/|$)", message: "The API never imports the dashboard (app/)." },
 ];
 const DB = [
   {
-    regex: "^(@/server/|(\\.\\./)+server/)(?!domain(/|$))",
+    regex: "^(@/server/|(\\./)?(\\.\\./)+server/)(?!domain(/|$))",
     message: "db/ imports nothing from server/ but the domain (its vocabulary and the rules the triggers enforce).",
   },
-  { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "db/ never imports the dashboard (app/)." },
+  { regex: "^(@/|(\\./)?(\\.\\./)+)app(/|$)", message: "db/ never imports the dashboard (app/)." },
 ];
 const APP = [
   {
-    regex: "^(@/|(\\.\\./)+)db(/|$)",
+    regex: "^(@/|(\\./)?(\\.\\./)+)db(/|$)",
     message: "app/ never reads the database: ask the API (a tRPC procedure, server-side through app/trpc/server.tsx).",
   },
   {
-    regex: "^(@/server/|(\\.\\./)+server/)(services|api|auth|cli|demo|reliability)(/|$)",
+    regex: "^(@/server/|(\\./)?(\\.\\./)+server/)(?!domain(/|$))",
     allowTypeImports: true,
     message: "app/ reaches the server only through tRPC (app/trpc/); from server/ code it may import types (import type) and server/domain.",
   },

@@ -112,7 +112,7 @@ describe("db/ imports nothing from server/ but the domain", () => {
 
 describe("app/ reaches the server through tRPC only", () => {
   const page = "app/(dashboard)/sessions/page.tsx";
-  it.each(["@/db/client", "@/db/schema", "../../db/client"])("refuses %s", async (specifier) => {
+  it.each(["@/db/client", "@/db/schema", "../../db/client", "./../../db/client"])("refuses %s", async (specifier) => {
     expect(await refusals(page, use(specifier))).toEqual([expect.stringContaining("app/ never reads the database")]);
   });
 
@@ -120,7 +120,7 @@ describe("app/ reaches the server through tRPC only", () => {
     expect(await refusals(page, useType("@/db/schema"))).toEqual([expect.stringContaining("app/ never reads the database")]);
   });
 
-  it.each(["@/server/services/admin/users", "../../server/services/admin/users", "@/server/api/root", "@/server/auth/instance", "@/server/cli/index"])(
+  it.each(["@/server/services/admin/users", "../../server/services/admin/users", "@/server/api/root", "@/server/auth/instance", "@/server/cli/index", "@/server/demo/generate"])(
     "refuses the runtime of %s",
     async (specifier) => {
       expect(await refusals(page, use(specifier))).toEqual([expect.stringContaining("app/ reaches the server only through tRPC")]);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { APPEND_ONLY_TABLES } from "./enforcement";
-import { type Sqlite, addSession, count, expectRefused, expectRule, freshSqlite, row, taskAt } from "./test-fixtures";
+import { type Sqlite, addSession, count, expectRefused, expectRule, freshSqlite, row, taskAt } from "@/test/support/db-fixtures";
 
 // DESIGN.md's history tables, written out so that dropping one from APPEND_ONLY_TABLES fails here.
 const HISTORY = [

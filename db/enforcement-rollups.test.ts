@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { rebuildAnalyticsRollupsSql } from "./enforcement";
-import { type Sqlite, addSession, freshSqlite, insertTask, setStatus, taskAt } from "./test-fixtures";
+import { type Sqlite, addSession, freshSqlite, insertTask, setStatus, taskAt } from "@/test/support/db-fixtures";
 
 const ROLLUP_COLUMNS = [
   "tasks_total",

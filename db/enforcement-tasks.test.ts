@@ -15,7 +15,7 @@ import {
   row,
   setStatus,
   taskAt,
-} from "./test-fixtures";
+} from "@/test/support/db-fixtures";
 
 // Written out by hand from DESIGN.md's table, not derived from LEGAL_EDGES: the triggers are generated
 // from that list, so a mistake in it must not also become the test's expectation.

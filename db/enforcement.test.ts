@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { analyticsRollupStatements, enforcementMigrationSql, enforcementStatements } from "./enforcement";
 import { sessionSearchTriggerNames } from "./session-search";
-import { type Sqlite, addSession, count, expectRefused, freshSqlite, row } from "./test-fixtures";
+import { type Sqlite, addSession, count, expectRefused, freshSqlite, row } from "@/test/support/db-fixtures";
 
 const MIGRATION = fileURLToPath(new URL("./migrations/0001_enforcement.sql", import.meta.url));
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionSearchMigrationSql } from "./session-search";
-import { addSession, freshSqlite, type Sqlite } from "./test-fixtures";
+import { addSession, freshSqlite, type Sqlite } from "@/test/support/db-fixtures";
 
 const indexed = (sqlite: Sqlite) => sqlite.prepare("SELECT id, requirements FROM sessions_search ORDER BY id").all();
 const matching = (sqlite: Sqlite, text: string) => sqlite.prepare("SELECT id FROM sessions_search WHERE sessions_search MATCH ? ORDER BY id").pluck().all(`"${text}"`);

@@ -1,9 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { getDb } from "@/db/client";
-import { userCount } from "@/server/services/admin/users";
 import { LiveProvider } from "@/app/live/live-provider";
-import { getViewer } from "@/app/trpc/server";
+import { getNeedsSetup, getViewer } from "@/app/trpc/server";
 import { AppHeader } from "./app-header";
 import { ViewerProvider } from "./viewer";
 
@@ -12,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** Every dashboard page needs a signed-in person; a fresh install sends its first visitor to set up. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const viewer = await getViewer();
-  if (!viewer) redirect(userCount(getDb()) === 0 ? "/setup" : "/sign-in");
+  if (!viewer) redirect((await getNeedsSetup()) ? "/setup" : "/sign-in");
   return (
     <ViewerProvider viewer={viewer}>
       <LiveProvider>

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { type ReactNode, cache } from "react";
 import { getDb } from "@/db/client";
 import { createRequestContext } from "@/server/api/context";
-import { appRouter } from "@/server/api/root";
+import { appRouter, createCaller } from "@/server/api/root";
 import { getAuth } from "@/server/auth/instance";
 import { makeQueryClient } from "./query-client";
 
@@ -38,3 +38,6 @@ export function HydrateClient({ children }: { children: ReactNode }) {
 
 /** The signed-in person (or null), as the API sees them: pages use it to offer only what the role may do. */
 export const getViewer = cache(async () => (await requestContext()).actor);
+
+/** Whether this install has no users yet (`setup.status`): the first visitor is sent to set up, later ones to sign in. */
+export const getNeedsSetup = cache(async () => (await createCaller(await requestContext()).setup.status()).needsSetup);

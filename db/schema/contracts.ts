@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, inList, nowMs, timestampMs } from "./columns";
-import { ACCEPTANCE_KINDS, COMPARISON_OPS, GOAL_GATE_STATUSES, TWO_GATE_VERDICTS } from "./enums";
+import { ACCEPTANCE_KINDS, COMPARISON_OPS, GOAL_GATE_STATUSES, TWO_GATE_VERDICTS } from "@/server/domain/vocabulary";
 import { attempts, goals } from "./goals";
 
 /** A goal's contract (002). Immutable, with its criteria, once an attempt was evaluated against it (trigger). */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, inList, nowMs, timestampMs } from "./columns";
-import { COMPLETION_CHECK_SOURCES, CRITERION_STATUSES, CRITERION_UPDATE_KINDS } from "./enums";
+import { COMPLETION_CHECK_SOURCES, CRITERION_STATUSES, CRITERION_UPDATE_KINDS } from "@/server/domain/vocabulary";
 import { sessions } from "./sessions";
 
 /** A session's success criteria (000). `criterion` and `session_id` never change (trigger). */

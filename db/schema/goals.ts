@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, inList } from "./columns";
-import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES, GOAL_SOURCES } from "./enums";
+import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES, GOAL_SOURCES } from "@/server/domain/vocabulary";
 import { sessions } from "./sessions";
 
 // The append-only goal/attempt model of shots-on-goal (003), with its column names. Every table

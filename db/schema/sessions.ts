@@ -1,7 +1,7 @@
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { createdAt, inList, nowMs, timestampMs } from "./columns";
-import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "./enums";
+import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
 
 /** One orchestration run (BAZINGA session, shots-on-goal session, or any API client's). */
 export const sessions = sqliteTable(

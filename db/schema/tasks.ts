@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Proofpack } from "@/server/domain/task-machine";
 import { createdAt, inList, nowMs, timestampMs } from "./columns";
-import { MERGE_STATUSES, REVIEW_STATUSES, TASK_STATUSES, VERIFICATIONS } from "./enums";
+import { MERGE_STATUSES, REVIEW_STATUSES, TASK_STATUSES, VERIFICATIONS } from "@/server/domain/vocabulary";
 import { sessions } from "./sessions";
 
 /** The two-phase-commit tasks (004). BAZINGA's task groups are tasks; `key` keeps their group id. */

@@ -9,7 +9,7 @@ import {
   LOG_TYPES,
   REASONING_PHASES,
   STATE_TYPES,
-} from "./enums";
+} from "@/server/domain/vocabulary";
 import { sessions } from "./sessions";
 
 // BAZINGA's telemetry (001, schema v19), with its column names. Logs, tokens, snapshots, skill

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { authenticateToken } from "@/server/services/admin/tokens";
-import { ACTORS, columnsContaining, count, eventTypes, expectNotFound, expectNothingWritten, rows, setup } from "./test-helpers";
+import { ACTORS, columnsContaining, count, eventTypes, expectNotFound, expectNothingWritten, rows, setup } from "@/test/support/api-helpers";
 
 const NON_ADMINS = ["viewer", "developer", "verifier", "orchestrator", "lead"] as const;
 const PASSWORD = "correct horse battery staple";

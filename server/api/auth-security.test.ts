@@ -12,8 +12,8 @@ import { type Db, openDatabase } from "@/db/client";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
 import { handleTrpcRequest } from "./handler";
-import { VALID_INPUTS } from "./procedure-inputs";
-import { callerFor, procedurePaths, tableCounts } from "./test-helpers";
+import { VALID_INPUTS } from "@/test/support/procedure-inputs";
+import { callerFor, procedurePaths, tableCounts } from "@/test/support/api-helpers";
 
 const ORIGIN = "http://localhost:3000";
 const PASSWORD = "correct horse battery staple 7a1f";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Fixture, PASSED, count, eventTypes, expectForbidden, expectNotFound, expectNothingWritten, rows, setup } from "./test-helpers";
+import { type Fixture, PASSED, count, eventTypes, expectForbidden, expectNotFound, expectNothingWritten, rows, setup } from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 

@@ -10,7 +10,7 @@ import {
   procedurePaths,
   rows,
   setup,
-} from "./test-helpers";
+} from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 

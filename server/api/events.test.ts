@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import type { EventRow } from "@/server/services/events/list";
 import { eventTail } from "./live";
-import { ACTORS, type Caller, PASSED, callerFor, count, eventTypes, expectNothingWritten, refusal, rows, setup } from "./test-helpers";
+import { ACTORS, type Caller, PASSED, callerFor, count, eventTypes, expectNothingWritten, refusal, rows, setup } from "@/test/support/api-helpers";
 
 type Stream = AsyncIterator<readonly [string, EventRow, ...unknown[]]>;
 

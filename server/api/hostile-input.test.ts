@@ -14,8 +14,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fieldPath } from "@/server/domain/errors";
 import type { Actor } from "@/server/domain/actors";
 import { MAX_INPUT_DEPTH } from "@/server/domain/input-guard";
-import { VALID_INPUTS, callPath, world } from "./procedure-inputs";
-import { ACTORS, type Fixture, callerFor, procedurePaths, refusal, tableCounts } from "./test-helpers";
+import { VALID_INPUTS, callPath, world } from "@/test/support/procedure-inputs";
+import { ACTORS, type Fixture, callerFor, procedurePaths, refusal, tableCounts } from "@/test/support/api-helpers";
 import { appRouter } from "./root";
 
 /** Runs per procedure; about 85 procedures, so ~2,500 hostile calls in all. */

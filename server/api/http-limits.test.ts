@@ -12,7 +12,7 @@ import { type Db, openDatabase } from "@/db/client";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
 import { MAX_BODY_BYTES, handleTrpcRequest } from "./handler";
-import { callerFor, tableCounts } from "./test-helpers";
+import { callerFor, tableCounts } from "@/test/support/api-helpers";
 
 const ORIGIN = "http://localhost:3000";
 let dir: string;

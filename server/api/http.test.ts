@@ -10,7 +10,7 @@ import { type Db, openDatabase } from "@/db/client";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
 import { handleTrpcRequest } from "./handler";
-import { PASSED, callerFor, expectForbidden, rows } from "./test-helpers";
+import { PASSED, callerFor, expectForbidden, rows } from "@/test/support/api-helpers";
 
 const ORIGIN = "http://localhost:3000";
 let dir: string;

@@ -7,8 +7,8 @@
  * `z.any()`, the old services answered INTERNAL_SERVER_ERROR to every case below).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { callPath, world } from "./procedure-inputs";
-import { type Fixture, expectBadRequest, tableCounts } from "./test-helpers";
+import { callPath, world } from "@/test/support/procedure-inputs";
+import { type Fixture, expectBadRequest, tableCounts } from "@/test/support/api-helpers";
 
 const BAD: [path: string, input: Record<string, unknown>, field: string][] = [
   ["session.list", { limit: 0 }, "limit"],

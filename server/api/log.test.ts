@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Fixture, columnsContaining, count, expectBadRequest, expectForbidden, expectNotFound, expectNothingWritten, rows, setup } from "./test-helpers";
+import { type Fixture, columnsContaining, count, expectBadRequest, expectForbidden, expectNotFound, expectNothingWritten, rows, setup } from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 // Built from pieces so no whole secret-shaped literal sits in the source.

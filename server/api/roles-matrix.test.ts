@@ -16,9 +16,9 @@ import { type Auth, createAuth } from "@/server/auth/auth";
 import { type Role, ROLES, operatorActor } from "@/server/domain/actors";
 import { type Action, PERMISSIONS } from "@/server/domain/permissions";
 import { createRequestContext } from "./context";
-import { copyDb, callPath, world } from "./procedure-inputs";
+import { copyDb, callPath, world } from "@/test/support/procedure-inputs";
 import { createCaller } from "./root";
-import { type Fixture, callerFor, procedurePaths, refusal, tableCounts, tokenActor } from "./test-helpers";
+import { type Fixture, callerFor, procedurePaths, refusal, tableCounts, tokenActor } from "@/test/support/api-helpers";
 
 const READ: readonly Role[] = ROLES;
 const HUMANS: readonly Role[] = ["lead", "admin"];

@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/server/domain/actors";
-import { VALID_INPUTS, callPath, world } from "./procedure-inputs";
-import { ACTORS, type Fixture, callerFor, expectNothingWritten, procedurePaths, tableCounts } from "./test-helpers";
+import { VALID_INPUTS, callPath, world } from "@/test/support/procedure-inputs";
+import { ACTORS, type Fixture, callerFor, expectNothingWritten, procedurePaths, tableCounts } from "@/test/support/api-helpers";
 
 /** The routers this file knows inputs for; routers added later are still swept for UNAUTHORIZED. */
 const OWNED = ["session", "task", "criteria", "completion", "log", "events", "admin"];

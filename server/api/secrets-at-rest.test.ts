@@ -7,8 +7,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { operatorActor } from "@/server/domain/actors";
-import { callPath, copyDb, VALID_INPUTS, world } from "./procedure-inputs";
-import { type Fixture, PASSED, callerFor, columnsContaining, procedurePaths } from "./test-helpers";
+import { callPath, copyDb, VALID_INPUTS, world } from "@/test/support/procedure-inputs";
+import { type Fixture, PASSED, callerFor, columnsContaining, procedurePaths } from "@/test/support/api-helpers";
 
 const SECRETS = {
   openai: `sk-proj-${"A1b2C3d4".repeat(4)}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryDb } from "@/db/client";
-import { ACTORS, callerFor, count, eventTypes, expectBadRequest, expectForbidden, expectNotFound, expectNothingWritten, refusal, rows, setup } from "./test-helpers";
+import { ACTORS, callerFor, count, eventTypes, expectBadRequest, expectForbidden, expectNotFound, expectNothingWritten, refusal, rows, setup } from "@/test/support/api-helpers";
 
 describe("session.create", () => {
   it("creates an enforce session by default, stores it and appends session.created with the actor", async () => {

@@ -14,7 +14,7 @@ import {
   sessionWithTask,
   setup,
   tokenActor,
-} from "./test-helpers";
+} from "@/test/support/api-helpers";
 
 const T = { sessionId: "s1", key: "t1" };
 

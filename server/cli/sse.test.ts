@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import { createRequestContext } from "@/server/api/context";
 import { appRouter } from "@/server/api/root";
-import { callerFor, rows } from "@/server/api/test-helpers";
+import { callerFor, rows } from "@/test/support/api-helpers";
 import { createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
 import type { EventRow } from "@/server/services/events/list";

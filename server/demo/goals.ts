@@ -15,7 +15,7 @@ import {
   validationSteps,
   worktrees,
 } from "@/db/schema";
-import type { AttemptResultStatus } from "@/db/schema/enums";
+import type { AttemptResultStatus } from "@/server/domain/vocabulary";
 import type { GateGoal } from "@/server/domain/completion-gate";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type GoalContract, validateGoalContract } from "@/server/domain/goal-contract";

@@ -17,15 +17,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
-import { ACTORS, BLOCKED, callerFor } from "@/server/api/test-helpers";
+import { ACTORS, BLOCKED, callerFor } from "@/test/support/api-helpers";
 import { operatorActor } from "@/server/domain/actors";
 import { createToken } from "@/server/services/admin/tokens";
 import { checkLedger } from "@/server/services/check/run";
-import type { Call, CallResult, FromWriter, ToWriter } from "./writer";
+import type { Call, CallResult, FromWriter, ToWriter } from "@/test/support/writer";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const WRITER = path.join(ROOT, "server", "reliability", "writer.ts");
-const SERVER = path.join(ROOT, "server", "reliability", "trpc-server.ts");
+const WRITER = path.join(ROOT, "test", "support", "writer.ts");
+const SERVER = path.join(ROOT, "test", "support", "trpc-server.ts");
 const BIN = path.join(ROOT, "bin", "proofgate.mjs");
 
 const WRITERS = 8;

@@ -16,7 +16,7 @@ import { WRITE_WAIT_MS, openDatabase } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";
 import { checkLedger } from "@/server/services/check/run";
 import { createSession } from "@/server/services/session/create";
-import type { TightWriterReport } from "./tight-writer";
+import type { TightWriterReport } from "@/test/support/tight-writer";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRITERS = 8;
@@ -34,7 +34,7 @@ describe("the write lock under eight tight-loop writers", () => {
     const db = openDatabase(file);
     createSession({ db, actor: operatorActor() }, { id: "tight" });
     const writers = Array.from({ length: WRITERS }, (_, i) => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server", "reliability", "tight-writer.ts"), file, `w${i}`, String(WRITES)], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "tight-writer.ts"), file, `w${i}`, String(WRITES)], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
       children.push(child);
       const ready = new Promise<void>((resolve) => child.once("message", () => resolve()));
       return { child, ready };

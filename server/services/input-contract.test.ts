@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Db } from "@/db/client";
 import { toTRPCError } from "@/server/api/errors";
-import { VALID_INPUTS, world } from "@/server/api/procedure-inputs";
-import { ACTORS, tableCounts } from "@/server/api/test-helpers";
+import { VALID_INPUTS, world } from "@/test/support/procedure-inputs";
+import { ACTORS, tableCounts } from "@/test/support/api-helpers";
 import { ValidationError } from "@/server/domain/errors";
 import { createToken, revokeToken } from "./admin/tokens";
 import { createFirstAdmin, createUser, setUserRole } from "./admin/users";

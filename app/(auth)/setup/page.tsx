@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
-import { userCount } from "@/server/services/admin/users";
+import { getNeedsSetup } from "@/app/trpc/server";
 import { SetupForm } from "./setup-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Set up · Proofgate" };
 
 /** First run only: once anyone exists, this page sends visitors to sign in. */
-export default function SetupPage() {
-  if (userCount(getDb()) > 0) redirect("/sign-in");
+export default async function SetupPage() {
+  if (!(await getNeedsSetup())) redirect("/sign-in");
   return (
     <>
       <h1 className="mb-1 text-xl font-semibold">Create the admin account</h1>

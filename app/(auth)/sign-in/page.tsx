@@ -1,15 +1,13 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
-import { userCount } from "@/server/services/admin/users";
-import { getViewer } from "@/app/trpc/server";
+import { getNeedsSetup, getViewer } from "@/app/trpc/server";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in · Proofgate" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
-  if (userCount(getDb()) === 0) redirect("/setup");
+  if (await getNeedsSetup()) redirect("/setup");
   const { next } = await searchParams;
   if (await getViewer()) redirect(safeNext(next));
   return (

@@ -4,7 +4,7 @@
  * screen and Back restores it; and the one mapping from a view to `analytics.overview`'s input, used
  * by the server's prefetch and the client's query alike so both ask for the same thing.
  */
-import { SESSION_SOURCES, type SessionSource } from "@/db/schema/enums";
+import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import type { AnalyticsInput, Bucket } from "@/server/services/analytics/schemas";
 
 export const BUCKETS = ["day", "week"] as const satisfies readonly Bucket[];

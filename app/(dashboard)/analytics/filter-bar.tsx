@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useId, useState } from "react";
-import { SESSION_SOURCES, type SessionSource } from "@/db/schema/enums";
+import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
 import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters, isDay } from "./analytics-view";

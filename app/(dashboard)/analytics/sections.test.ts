@@ -1,12 +1,12 @@
 /**
  * The page's sections shaped from a real `analytics.overview` answer on the hand-built ledger of
- * server/services/analytics/test-scenario.ts (whose figures overview.test.ts works out by hand).
+ * test/support/analytics-scenario.ts (whose figures overview.test.ts works out by hand).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Fixture, setup } from "@/server/api/test-helpers";
+import { type Fixture, setup } from "@/test/support/api-helpers";
 import type { AnalyticsOverview } from "@/server/services/analytics/overview";
 import type { AnalyticsInput } from "@/server/services/analytics/schemas";
-import { DAY_MS, MINUTE, MONDAY, buildScenario } from "@/server/services/analytics/test-scenario";
+import { DAY_MS, MINUTE, MONDAY, buildScenario } from "@/test/support/analytics-scenario";
 import type { Section } from "./section-kit";
 import { analyticsSections, ignoredNotes } from "./sections";
 import { ordinal } from "./sections-outcomes";

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { type ReactNode, useId, useState } from "react";
-import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/db/schema/enums";
+import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
 import { DEFAULT_VIEW, type SessionsView, clearFilters, hasFilters, sessionsHref, withFilters } from "./sessions-view";

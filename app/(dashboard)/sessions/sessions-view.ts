@@ -3,7 +3,7 @@
  * ignored) and one writer (view → URL, defaults left out), so a link reproduces exactly what was
  * on screen and Back restores it. Pure: used by the server page and the client component alike.
  */
-import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/db/schema/enums";
+import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/server/domain/vocabulary";
 import type { ListSessionsInput } from "@/server/services/session/list";
 
 export const PAGE_SIZE = 25;

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createMemoryDb } from "@/db/client";
 import type { AppRouter } from "@/server/api/root";
 import { appRouter } from "@/server/api/root";
-import { ACTORS } from "@/server/api/test-helpers";
+import { ACTORS } from "@/test/support/api-helpers";
 import { toFormErrors } from "./form-errors";
 
 function adminClient() {

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES } from "@/db/schema/enums";
+import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES } from "@/server/domain/vocabulary";
 import { parseMarkers } from "@/server/domain/markers";
 import { TRUST_THRESHOLD } from "@/server/domain/two-gate";
 import type { AttemptDetail } from "@/server/services/attempt/get";

@@ -4,7 +4,7 @@
  * the same status report in an `enforce` session, which is refused with the move to use.
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { type CliResult, SPAWN, cli, count, removeWorkspaces, rows, workspace } from "./test-harness";
+import { type CliResult, SPAWN, cli, count, removeWorkspaces, rows, workspace } from "@/test/support/cli-harness";
 
 // The replay makes about a hundred calls: in-process that is seconds, as child processes minutes.
 vi.setConfig({ testTimeout: SPAWN ? 300_000 : 60_000 });

@@ -12,7 +12,7 @@ import { operatorActor } from "@/server/domain/actors";
 import { createOutput } from "../output";
 import { commandName } from "../index";
 import { COMMAND_GROUPS, registerCommands } from "./index";
-import { type CliResult, cli, count, removeWorkspaces, rows, start, until, workspace } from "./test-harness";
+import { type CliResult, cli, count, removeWorkspaces, rows, start, until, workspace } from "@/test/support/cli-harness";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeWorkspaces);

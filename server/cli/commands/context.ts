@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CONTEXT_PACKAGE_TYPES, CONTEXT_PRIORITIES } from "@/db/schema/enums";
+import { CONTEXT_PACKAGE_TYPES, CONTEXT_PRIORITIES } from "@/server/domain/vocabulary";
 import type { RoutedContextPackage } from "@/server/services/log/get-context-packages";
 import type { ContextConsumerRow, ContextPackageRow } from "@/server/services/log/save-context-package";
 import { GetContextPackagesInput, MarkContextConsumedInput, SaveContextPackageInput } from "@/server/services/log/schemas";

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { type CliResult, SPAWN, cli, count, removeWorkspaces, rows, workspace } from "./test-harness";
+import { type CliResult, SPAWN, cli, count, removeWorkspaces, rows, workspace } from "@/test/support/cli-harness";
 
 vi.setConfig({ testTimeout: SPAWN ? 300_000 : 60_000 });
 afterAll(removeWorkspaces);

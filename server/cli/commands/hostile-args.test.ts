@@ -13,11 +13,11 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "@/db/client";
-import { callerFor } from "@/server/api/test-helpers";
-import { CONTRACT } from "@/server/api/procedure-inputs";
+import { callerFor } from "@/test/support/api-helpers";
+import { CONTRACT } from "@/test/support/procedure-inputs";
 import { operatorActor } from "@/server/domain/actors";
 import { COMMAND_GROUPS } from "./index";
-import { cli, removeWorkspaces, workspace } from "./test-harness";
+import { cli, removeWorkspaces, workspace } from "@/test/support/cli-harness";
 
 vi.setConfig({ testTimeout: 120_000 });
 afterAll(removeWorkspaces);

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { copyFixture, removeTemps, sha256 } from "@/server/services/import/test-support";
+import { copyFixture, removeTemps, sha256 } from "@/test/support/import-fixtures";
 import type { ImportReport } from "@/server/services/import/report";
-import { SPAWN, cli, count, removeWorkspaces, start, until, workspace } from "./test-harness";
+import { SPAWN, cli, count, removeWorkspaces, start, until, workspace } from "@/test/support/cli-harness";
 
 vi.setConfig({ testTimeout: SPAWN ? 120_000 : 60_000 });
 afterAll(() => {

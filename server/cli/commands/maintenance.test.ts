@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { type CliResult, cli, count, removeWorkspaces, workspace } from "./test-harness";
+import { type CliResult, cli, count, removeWorkspaces, workspace } from "@/test/support/cli-harness";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeWorkspaces);

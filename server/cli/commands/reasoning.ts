@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CONFIDENCE_LEVELS, REASONING_PHASES } from "@/db/schema/enums";
+import { CONFIDENCE_LEVELS, REASONING_PHASES } from "@/server/domain/vocabulary";
 import type { MandatoryPhasesCheck } from "@/server/services/log/get-reasoning";
 import type { LogRow } from "@/server/services/log/log-row";
 import type { ReasoningTimeline } from "@/server/services/log/reasoning-timeline";

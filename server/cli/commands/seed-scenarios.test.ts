@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { type CliResult, cli, count, removeWorkspaces, rows, workspace } from "./test-harness";
+import { type CliResult, cli, count, removeWorkspaces, rows, workspace } from "@/test/support/cli-harness";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeWorkspaces);

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { ENFORCEMENTS, SESSION_STATUSES } from "@/db/schema/enums";
+import { ENFORCEMENTS, SESSION_STATUSES } from "@/server/domain/vocabulary";
 import type { CompletionCheckRow } from "@/server/services/completion/check";
 import type { SessionRow } from "@/server/services/session/load";
 import { CreateSessionInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { STATE_TYPES } from "@/db/schema/enums";
+import { STATE_TYPES } from "@/server/domain/vocabulary";
 import type { DevelopmentPlan } from "@/server/services/log/get-development-plan";
 import type { SkillOutput, StateSnapshot } from "@/server/services/log/get-state";
 import type { DevelopmentPlanRow } from "@/server/services/log/save-development-plan";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
+import { MERGE_STATUSES, REVIEW_STATUSES } from "@/server/domain/vocabulary";
 import { TASK_STATUSES, type TaskStatus } from "@/server/domain/task-machine";
 import type { TaskRow } from "@/server/services/task/load";
 import type { TransitionRow } from "@/server/services/task/list";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTORS, type Fixture, expectForbidden, refusal, setup, tableCounts } from "@/server/api/test-helpers";
+import { ACTORS, type Fixture, expectForbidden, refusal, setup, tableCounts } from "@/test/support/api-helpers";
 import { RoleForbiddenError } from "@/server/domain/errors";
 import { readConfiguration, readModelConfig, readWorkflow } from "./config";
 

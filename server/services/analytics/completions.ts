@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { SESSION_SOURCES } from "@/db/schema/enums";
+import { SESSION_SOURCES } from "@/server/domain/vocabulary";
 import { bucketSql, equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
 import { reasonKindsThrough, rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";

@@ -3,7 +3,7 @@
  * rows with plain SQL and JavaScript — a second, independent derivation of the same definitions.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Fixture, rows, setup } from "@/server/api/test-helpers";
+import { type Fixture, rows, setup } from "@/test/support/api-helpers";
 import { generateDemoData } from "@/server/demo/generate";
 import type { AnalyticsOverview } from "./overview";
 import { nearestRank } from "./shape";

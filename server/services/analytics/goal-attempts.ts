@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { ATTEMPT_RESULT_STATUSES } from "@/db/schema/enums";
+import { ATTEMPT_RESULT_STATUSES } from "@/server/domain/vocabulary";
 import { equalsIfSet, inRange, inSource } from "./filters";
 import { allTime, rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";

@@ -1,12 +1,12 @@
 /**
- * analytics.overview through the API on the hand-built ledger of test-scenario.ts. Every expected
+ * analytics.overview through the API on the hand-built ledger of test/support/analytics-scenario.ts. Every expected
  * number below is worked out by hand from the scenario's table; the comments show the working.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ACTORS, type Fixture, expectBadRequest, refusal, setup } from "@/server/api/test-helpers";
+import { ACTORS, type Fixture, expectBadRequest, refusal, setup } from "@/test/support/api-helpers";
 import type { AnalyticsOverview } from "./overview";
 import type { AnalyticsInput } from "./schemas";
-import { DAY_MS, MINUTE, MONDAY, at, buildScenario } from "./test-scenario";
+import { DAY_MS, MINUTE, MONDAY, at, buildScenario } from "@/test/support/analytics-scenario";
 
 let f: Fixture;
 const overview = (input: AnalyticsInput = {}) => f.as("viewer").analytics.overview(input);

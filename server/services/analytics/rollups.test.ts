@@ -8,12 +8,12 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { analyticsRollupMigrationSql, rebuildAnalyticsRollupsSql, sessionFigureRollupMigrationSql } from "@/db/enforcement";
-import { type Fixture, rows, setup } from "@/server/api/test-helpers";
+import { type Fixture, rows, setup } from "@/test/support/api-helpers";
 import { generateDemoData } from "@/server/demo/generate";
 import { type AnalyticsOverview, analyticsOverview } from "./overview";
 import { catchUpReasonKinds, reasonKindsThrough } from "./rollups";
 import type { AnalyticsInput } from "./schemas";
-import { DAY_MS, MONDAY, buildScenario } from "./test-scenario";
+import { DAY_MS, MONDAY, buildScenario } from "@/test/support/analytics-scenario";
 
 const migration = (file: string) => fs.readFileSync(fileURLToPath(new URL(`../../../db/migrations/${file}`, import.meta.url)), "utf8");
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SESSION_SOURCES } from "@/db/schema/enums";
+import { SESSION_SOURCES } from "@/server/domain/vocabulary";
 import { parseInput } from "../parse-input";
 import { Label } from "../schemas-common";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Fixture, BLOCKED, PASSED, expectBadRequest, expectNotFound, refusal, rows, setup, tableCounts } from "@/server/api/test-helpers";
+import { type Fixture, BLOCKED, PASSED, expectBadRequest, expectNotFound, refusal, rows, setup, tableCounts } from "@/test/support/api-helpers";
 
 const T0 = Date.parse("2026-02-02T09:00:00.000Z");
 const MIN = 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, setup } from "../goal/test-fixtures";
+import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 import { finishAttempt } from "./finish";
 import { startAttempt } from "./start";
 

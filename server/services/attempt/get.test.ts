@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addValidationStep } from "../goal/add-validation-step";
 import { evaluateGoalGate } from "../goal/evaluate";
 import { setGoalContract } from "../goal/set-contract";
-import { ORCHESTRATOR, VERIFIER, expectRefused, rootGoal, setup } from "../goal/test-fixtures";
+import { ORCHESTRATOR, VERIFIER, expectRefused, rootGoal, setup } from "@/test/support/goal-fixtures";
 import { finishAttempt } from "./finish";
 import { getAttempt } from "./get";
 import { recordToolCalls } from "./record-tool-calls";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "../goal/test-fixtures";
+import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
 import { finishAttempt } from "./finish";
 import { recordToolCalls } from "./record-tool-calls";
 import { startAttempt } from "./start";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Actor, operatorActor } from "@/server/domain/actors";
 import { RoleForbiddenError } from "@/server/domain/errors";
-import { ORCHESTRATOR, VERIFIER, expectNothingWritten, finishedAttempt, lastEvent, rootGoal, setup } from "../goal/test-fixtures";
+import { ORCHESTRATOR, VERIFIER, expectNothingWritten, finishedAttempt, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 import { finishAttempt } from "./finish";
 import { recordTrustScore } from "./record-trust-score";
 import { recordToolCalls } from "./record-tool-calls";

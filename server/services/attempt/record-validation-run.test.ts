@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addValidationStep } from "../goal/add-validation-step";
-import { AGENT, ORCHESTRATOR, expectNothingWritten, finishedAttempt, lastEvent, rootGoal, setup } from "../goal/test-fixtures";
+import { AGENT, ORCHESTRATOR, expectNothingWritten, finishedAttempt, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 import { recordValidationRun } from "./record-validation-run";
 import { startAttempt } from "./start";
 

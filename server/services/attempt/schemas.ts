@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES } from "@/db/schema/enums";
+import { ATTEMPT_RESULT_STATUSES, ATTEMPT_TYPES } from "@/server/domain/vocabulary";
 import { CommitSha, FilePath, Id } from "../goal/schemas";
 import { Label, MAX_LABEL, MAX_TEXT, Text } from "../schemas-common";
 

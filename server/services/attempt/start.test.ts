@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createSession } from "../session/create";
 import { createBranch } from "../goal/create-branch";
 import { createWorktree } from "../goal/create-worktree";
-import { ADMIN, AGENT, ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "../goal/test-fixtures";
+import { ADMIN, AGENT, ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
 import { startAttempt } from "./start";
 
 describe("startAttempt", () => {

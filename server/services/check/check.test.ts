@@ -10,10 +10,10 @@ import { type Db, createMemoryDb, openDatabase } from "@/db/client";
 import { generateDemoData } from "@/server/demo/generate";
 import { importBazinga } from "../import/bazinga/importer";
 import { importShotsOnGoal } from "../import/shots-on-goal/importer";
-import { copyFixture, removeTemps, tempDir } from "../import/test-support";
+import { copyFixture, removeTemps, tempDir } from "@/test/support/import-fixtures";
 import { INVARIANTS, type Invariant } from "./findings";
 import { checkLedger } from "./run";
-import { writeFullSession } from "./test-ledger";
+import { writeFullSession } from "@/test/support/check-ledger";
 
 afterAll(removeTemps);
 
@@ -96,7 +96,7 @@ describe("each invariant, broken by hand, is named", () => {
   });
 
   it("task.unverified_flagged: an observed completion with no unverified_completion event", async () => {
-    const { callerFor, ACTORS } = await import("@/server/api/test-helpers");
+    const { callerFor, ACTORS } = await import("@/test/support/api-helpers");
     const orchestrator = callerFor(db, ACTORS.orchestrator);
     await orchestrator.session.create({ id: "obs", enforcement: "observe" });
     await orchestrator.task.create({ sessionId: "obs", key: "t", title: "t" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PASSED, expectBadRequest, expectNotFound, refusal, setup, tableCounts } from "@/server/api/test-helpers";
+import { PASSED, expectBadRequest, expectNotFound, refusal, setup, tableCounts } from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addValidationStep } from "./add-validation-step";
 import { createGoal } from "./create";
-import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "./test-fixtures";
+import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 
 describe("addValidationStep", () => {
   it("appends steps in order with the goal's source, each with its event", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/server/domain/errors";
 import { createSession } from "../session/create";
 import { createGoal } from "./create";
-import { ADMIN, AGENT, ORCHESTRATOR, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, rowCount, setup } from "./test-fixtures";
+import { ADMIN, AGENT, ORCHESTRATOR, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
 
 describe("createGoal", () => {
   it("creates root goals from the command line, numbered in order, each with its event", () => {

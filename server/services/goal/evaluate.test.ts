@@ -6,7 +6,7 @@ import { evaluateSessionCompletion } from "../completion/check";
 import { createSession } from "../session/create";
 import { createGoal } from "./create";
 import { setGoalContract } from "./set-contract";
-import { ADMIN, AGENT, LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "./test-fixtures";
+import { ADMIN, AGENT, LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 
 const ACCURACY = (target: number, maxGoalAttempts = 3) => ({
   goalText: `Build model with >= ${target * 100}% accuracy`,

@@ -4,7 +4,7 @@ import { createBranch } from "./create-branch";
 import { createWorktree } from "./create-worktree";
 import { getGoal } from "./get";
 import { recordMerge } from "./record-merge";
-import { ADMIN, AGENT, LEAD, ORCHESTRATOR, expectNothingWritten, expectRefused, lastEvent, rootGoal, setup } from "./test-fixtures";
+import { ADMIN, AGENT, LEAD, ORCHESTRATOR, expectNothingWritten, expectRefused, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 
 const SHA = (c: string) => c.repeat(40);
 

@@ -1,7 +1,7 @@
 import { asc, count, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { acceptanceCriteria, attemptResults, attempts, goalContracts, goalGateEvaluations, goals, toolCalls, trustScores } from "@/db/schema";
-import type { AttemptResultStatus } from "@/db/schema/enums";
+import type { AttemptResultStatus } from "@/server/domain/vocabulary";
 import type { TwoGateVerdict } from "@/server/domain/two-gate";
 import type { AttemptRow } from "../attempt/load";
 import type { EvaluationRow } from "./evaluations";

@@ -18,7 +18,7 @@ import { createWorktree } from "./create-worktree";
 import { evaluateGoalGate } from "./evaluate";
 import { recordMerge } from "./record-merge";
 import { setGoalContract } from "./set-contract";
-import { type Fixture, ORCHESTRATOR, actorWithRole, expectNothingWritten, finishedAttempt, rootGoal, setup } from "./test-fixtures";
+import { type Fixture, ORCHESTRATOR, actorWithRole, expectNothingWritten, finishedAttempt, rootGoal, setup } from "@/test/support/goal-fixtures";
 
 const PLAN: Role[] = ["agent", "orchestrator", "lead", "admin"];
 const RECORD: Role[] = ["agent", "orchestrator", "admin"];

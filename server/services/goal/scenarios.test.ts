@@ -7,8 +7,8 @@ import { startAttempt } from "../attempt/start";
 import { evaluateGoalGate } from "./evaluate";
 import { listEvaluations } from "./evaluations";
 import { setGoalContract } from "./set-contract";
-import { type Fixture, ORCHESTRATOR, VERIFIER, expectNothingWritten, finishedAttempt, rootGoal, setup } from "./test-fixtures";
-import type { AttemptOptions } from "./test-fixtures";
+import { type Fixture, ORCHESTRATOR, VERIFIER, expectNothingWritten, finishedAttempt, rootGoal, setup } from "@/test/support/goal-fixtures";
+import type { AttemptOptions } from "@/test/support/goal-fixtures";
 
 function judge(f: Fixture, goal: number, options: AttemptOptions) {
   return evaluateGoalGate(f.as(VERIFIER), { attemptId: finishedAttempt(f, goal, options) });

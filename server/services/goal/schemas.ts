@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GOAL_SOURCES } from "@/db/schema/enums";
+import { GOAL_SOURCES } from "@/server/domain/vocabulary";
 import { Label, MAX_LABEL, MAX_TEXT, SessionId, Text } from "../schemas-common";
 
 /** A row id (goals, attempts, branches…): a positive integer. */

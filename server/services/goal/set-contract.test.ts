@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ValidationError } from "@/server/domain/errors";
 import { evaluateGoalGate } from "./evaluate";
 import { setGoalContract } from "./set-contract";
-import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, rowCount, setup } from "./test-fixtures";
+import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
 
 const CHURN = {
   goalText: "Analyze customer churn with statistical evidence",

@@ -10,7 +10,7 @@ import { evaluateGoalGate } from "./evaluate";
 import { listEvaluations } from "./evaluations";
 import { getGoal } from "./get";
 import { setGoalContract } from "./set-contract";
-import { type Fixture, ORCHESTRATOR, VERIFIER, expectRefused, finishedAttempt, rootGoal, setup } from "./test-fixtures";
+import { type Fixture, ORCHESTRATOR, VERIFIER, expectRefused, finishedAttempt, rootGoal, setup } from "@/test/support/goal-fixtures";
 import { getGoalTree } from "./tree";
 
 /** A stuck root goal, broken down into two sub-goals, the first of which succeeds. */

@@ -5,7 +5,7 @@ import { getContextPackages } from "./get-context-packages";
 import { markContextConsumed } from "./mark-context-consumed";
 import { saveContextPackage } from "./save-context-package";
 import type { SaveContextPackageInput } from "./schemas";
-import { SESSION, T0, eventsOfType, setup } from "./test-helpers";
+import { SESSION, T0, eventsOfType, setup } from "@/test/support/log-helpers";
 
 type PackageInput = Omit<SaveContextPackageInput, "sessionId" | "filePath" | "producerAgent" | "summary">;
 

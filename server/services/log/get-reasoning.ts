@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
-import { REASONING_PHASES } from "@/db/schema/enums";
+import { REASONING_PHASES } from "@/server/domain/vocabulary";
 import { loadSession } from "../session/load";
 import { CheckMandatoryPhasesInput, GetReasoningInput } from "./schemas";
 import type { LogRow } from "./log-row";

@@ -5,7 +5,7 @@ import { ingestBatch } from "./ingest-batch";
 import { listLogs } from "./list-logs";
 import { saveEvent } from "./save-event";
 import type { IngestBatchInput } from "./schemas";
-import { SESSION, eventsOfType, rowCount, setup } from "./test-helpers";
+import { SESSION, eventsOfType, rowCount, setup } from "@/test/support/log-helpers";
 
 type Row = IngestBatchInput["rows"][number];
 

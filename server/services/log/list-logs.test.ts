@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { REASONING_PHASES } from "@/db/schema/enums";
+import { REASONING_PHASES } from "@/server/domain/vocabulary";
 import type { Db } from "@/db/client";
-import { expectBadRequest, setup as apiSetup } from "@/server/api/test-helpers";
+import { expectBadRequest, setup as apiSetup } from "@/test/support/api-helpers";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { ingestBatch } from "./ingest-batch";
 import { type ListLogsPageInput, listLogs } from "./list-logs";
 import { logInteraction } from "./log-interaction";
 import { saveEvent } from "./save-event";
 import type { IngestBatchInput } from "./schemas";
-import { SESSION, T0, setup } from "./test-helpers";
+import { SESSION, T0, setup } from "@/test/support/log-helpers";
 
 const TOTAL = 1234;
 const AGENTS = ["developer", "qa_expert", "tech_lead"] as const;

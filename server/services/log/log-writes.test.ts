@@ -5,7 +5,7 @@ import { logInteraction } from "./log-interaction";
 import { logTokens } from "./log-tokens";
 import { saveEvent } from "./save-event";
 import { saveReasoning } from "./save-reasoning";
-import { SESSION, T0, eventsOfType, rowCount, setup } from "./test-helpers";
+import { SESSION, T0, eventsOfType, rowCount, setup } from "@/test/support/log-helpers";
 
 function expectValidation(run: () => unknown, field: string, rule = "log.invalid_input"): void {
   try {

@@ -5,7 +5,7 @@ import { logInteraction } from "./log-interaction";
 import { reasoningTimeline } from "./reasoning-timeline";
 import { saveEvent } from "./save-event";
 import { saveReasoning } from "./save-reasoning";
-import { SECRETS, SESSION, setup } from "./test-helpers";
+import { SECRETS, SESSION, setup } from "@/test/support/log-helpers";
 
 function seed() {
   const fixture = setup();

@@ -11,7 +11,7 @@ import { saveEvent } from "./save-event";
 import { saveReasoning } from "./save-reasoning";
 import { saveSkillOutput } from "./save-skill-output";
 import { saveState } from "./save-state";
-import { SECRETS, SESSION, setup } from "./test-helpers";
+import { SECRETS, SESSION, setup } from "@/test/support/log-helpers";
 
 const { openaiKey, githubToken, awsKeyId, jwt, pem } = SECRETS;
 

@@ -24,7 +24,7 @@ import { saveSkillOutput } from "./save-skill-output";
 import { saveState } from "./save-state";
 import { tokenSummary, tokensOverTime } from "./token-usage";
 import { updatePlanProgress } from "./update-plan-progress";
-import { SESSION, rowCount, setup } from "./test-helpers";
+import { SESSION, rowCount, setup } from "@/test/support/log-helpers";
 
 const WRITERS: readonly Role[] = ["agent", "orchestrator", "verifier", "lead", "admin"];
 const TABLES = [orchestrationLogs, tokenUsage, stateSnapshots, skillOutputs, decisions, developmentPlans, contextPackages, events];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONFIDENCE_LEVELS, CONTEXT_PACKAGE_TYPES, CONTEXT_PRIORITIES, LOG_TYPES, REASONING_PHASES, STATE_TYPES } from "@/db/schema/enums";
+import { CONFIDENCE_LEVELS, CONTEXT_PACKAGE_TYPES, CONTEXT_PRIORITIES, LOG_TYPES, REASONING_PHASES, STATE_TYPES } from "@/server/domain/vocabulary";
 import { JsonObject, Label, MAX_LABEL, MAX_TEXT, SessionId } from "../schemas-common";
 import { jsonTextOf } from "./redaction";
 

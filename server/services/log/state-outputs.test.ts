@@ -8,7 +8,7 @@ import { saveDevelopmentPlan } from "./save-development-plan";
 import { saveSkillOutput } from "./save-skill-output";
 import { saveState } from "./save-state";
 import { updatePlanProgress } from "./update-plan-progress";
-import { SESSION, T0, eventsOfType, rowCount, setup } from "./test-helpers";
+import { SESSION, T0, eventsOfType, rowCount, setup } from "@/test/support/log-helpers";
 
 describe("saveState / getLatestState", () => {
   it("appends snapshots; the newest of a type and group is the current state", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ingestBatch } from "./ingest-batch";
 import { logTokens } from "./log-tokens";
 import { tokenSummary, tokensOverTime } from "./token-usage";
-import { SESSION, setup } from "./test-helpers";
+import { SESSION, setup } from "@/test/support/log-helpers";
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Fixture, BLOCKED, PASSED, expectBadRequest, refusal, rows, setup, tableCounts } from "@/server/api/test-helpers";
+import { type Fixture, BLOCKED, PASSED, expectBadRequest, refusal, rows, setup, tableCounts } from "@/test/support/api-helpers";
 
 const T0 = Date.parse("2026-04-01T08:00:00.000Z");
 const at = (minutes: number) => vi.setSystemTime(T0 + minutes * 60_000);

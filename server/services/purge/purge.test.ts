@@ -9,12 +9,12 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, createMemoryDb, openDatabase } from "@/db/client";
 import { APPEND_ONLY_TABLES, PURGE_ONLY_DELETE_TABLES } from "@/db/enforcement";
-import { ACTORS, callerFor } from "@/server/api/test-helpers";
+import { ACTORS, callerFor } from "@/test/support/api-helpers";
 import { operatorActor } from "@/server/domain/actors";
 import { checkLedger } from "../check/run";
-import { writeFullSession } from "../check/test-ledger";
+import { writeFullSession } from "@/test/support/check-ledger";
 import { importBazinga } from "../import/bazinga/importer";
-import { copyFixture, removeTemps, tempDir } from "../import/test-support";
+import { copyFixture, removeTemps, tempDir } from "@/test/support/import-fixtures";
 import { PURGED_EVENT, type PurgeResult, purgeSessions } from "./purge";
 import { NOT_PURGED, PURGE_SCOPE } from "./scope";
 

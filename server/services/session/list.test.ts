@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { rows, setup } from "@/server/api/test-helpers";
+import { rows, setup } from "@/test/support/api-helpers";
 import { generateDemoData } from "@/server/demo/generate";
 import { type ListSessionsInput, listSessions } from "./list";
 

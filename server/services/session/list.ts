@@ -1,7 +1,7 @@
 import { type SQL, and, asc, desc, eq, gt, gte, like, lt, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
-import { SESSION_SOURCES, SESSION_STATUSES } from "@/db/schema/enums";
+import { SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { sessions } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
 import { parseInput } from "../parse-input";

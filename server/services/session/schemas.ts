@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "@/db/schema/enums";
+import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { JsonObject, Label, SessionId, Text } from "../schemas-common";
 
 export const CreateSessionInput = z

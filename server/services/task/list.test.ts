@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { BLOCKED, PASSED, expectBadRequest, expectNotFound, refusal, setup } from "@/server/api/test-helpers";
+import { BLOCKED, PASSED, expectBadRequest, expectNotFound, refusal, setup } from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TASK_MOVES, TASK_STATUSES } from "@/server/domain/task-machine";
-import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
+import { MERGE_STATUSES, REVIEW_STATUSES } from "@/server/domain/vocabulary";
 import { JsonArray, Label, SessionId, Text } from "../schemas-common";
 
 export const TaskKey = Label;

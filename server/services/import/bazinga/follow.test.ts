@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import type { ImportReport } from "../report";
-import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, tempDir } from "../test-support";
+import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, tempDir } from "@/test/support/import-fixtures";
 import { followBazinga } from "./follow";
 
 vi.setConfig({ testTimeout: 60_000 });

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { ValidationError } from "@/server/domain/errors";
 import type { ImportReport } from "../report";
 import { SourceMissingError } from "../source";
-import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "../test-support";
+import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "@/test/support/import-fixtures";
 import { importBazinga } from "./importer";
 
 // Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.

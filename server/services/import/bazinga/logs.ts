@@ -1,4 +1,4 @@
-import { LOG_TYPES } from "@/db/schema/enums";
+import { LOG_TYPES } from "@/server/domain/vocabulary";
 import { recordCompletionClaim } from "../completion-claim";
 import { importTimedLogBatch } from "../log-batch";
 import type { BatchRow } from "../../log/schemas";

@@ -1,5 +1,5 @@
 import { sessions as sessionsTable } from "@/db/schema";
-import { SESSION_STATUSES } from "@/db/schema/enums";
+import { SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { eq } from "drizzle-orm";
 import { createSession } from "../../session/create";
 import { updateSessionStatus } from "../../session/update-status";

@@ -1,4 +1,4 @@
-import { MERGE_STATUSES, REVIEW_STATUSES } from "@/db/schema/enums";
+import { MERGE_STATUSES, REVIEW_STATUSES } from "@/server/domain/vocabulary";
 import type { TaskStatus } from "@/server/domain/task-machine";
 import { createTask } from "../../task/create";
 import { reportTask } from "../../task/report";

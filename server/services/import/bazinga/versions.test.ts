@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { ImportReport } from "../report";
-import { freshLedger, ledgerCount, removeTemps, tempDir } from "../test-support";
+import { freshLedger, ledgerCount, removeTemps, tempDir } from "@/test/support/import-fixtures";
 import { importBazinga } from "./importer";
 
 // Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.

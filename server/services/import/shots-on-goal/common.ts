@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AttemptResultStatus } from "@/db/schema/enums";
+import type { AttemptResultStatus } from "@/server/domain/vocabulary";
 import { createSession } from "../../session/create";
 import type { CreateSessionInput } from "../../session/schemas";
 import { updateSessionStatus } from "../../session/update-status";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import type { ImportReport } from "../report";
-import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "../test-support";
+import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "@/test/support/import-fixtures";
 import { importShotsOnGoal } from "./importer";
 
 // Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.

@@ -1,4 +1,4 @@
-import { LOG_TYPES, REASONING_PHASES } from "@/db/schema/enums";
+import { LOG_TYPES, REASONING_PHASES } from "@/server/domain/vocabulary";
 
 export type LogType = (typeof LOG_TYPES)[number];
 export type ReasoningPhase = (typeof REASONING_PHASES)[number];

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type Db, openDatabase } from "@/db/client";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Where the fixture databases are: $PROOFGATE_FIXTURES, the copies kept in the repository, or the shared folder beside the checkout. */
 export function fixturesFolder(): string {

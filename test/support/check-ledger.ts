@@ -4,7 +4,7 @@
  * find nothing wrong in it; the purge must remove all of it.
  */
 import type { Db } from "@/db/client";
-import { ACTORS, PASSED, callerFor } from "@/server/api/test-helpers";
+import { ACTORS, PASSED, callerFor } from "@/test/support/api-helpers";
 
 const as = (db: Db, name: keyof typeof ACTORS) => callerFor(db, ACTORS[name]);
 const SHA = (n: number) => String(n).repeat(40).slice(0, 40);

@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 import { expect } from "vitest";
-import { createMemoryDb } from "./client";
+import { createMemoryDb } from "@/db/client";
 
 export type Sqlite = Database.Database;
 export type Status = "pending" | "in_progress" | "claimed" | "verified" | "blocked" | "completed";

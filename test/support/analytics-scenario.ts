@@ -10,7 +10,7 @@
  * | s4      | api           | Tue 10 Mar     | —                       | none (its one criterion met: the only accepted check)                          |
  */
 import { vi } from "vitest";
-import { BLOCKED, type Fixture, PASSED, tokenActor } from "@/server/api/test-helpers";
+import { BLOCKED, type Fixture, PASSED, tokenActor } from "@/test/support/api-helpers";
 
 export const DAY_MS = 86_400_000;
 /** Monday 2 March 2026, 00:00 UTC. */

@@ -1,4 +1,9 @@
-/** Enumerations stored as TEXT with CHECK constraints. The domain's own unions are reused where they exist. */
+/**
+ * The vocabulary: every closed list of words Proofgate stores and shows (statuses, sources, log
+ * types, reasoning phases…). The database stores them as TEXT with CHECK constraints (db/schema),
+ * inputs validate against them (zod), and the dashboard's filters offer them, all from this one
+ * place. The domain's own unions are reused where they exist.
+ */
 export { TASK_STATUSES, type TaskStatus } from "@/server/domain/task-machine";
 export { CRITERION_STATUSES, type CriterionStatus } from "@/server/domain/criteria";
 

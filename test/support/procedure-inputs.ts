@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "@/db/client";
 import * as schema from "@/db/schema";
-import { type Caller, type Fixture, PASSED, setup } from "./test-helpers";
+import { type Caller, type Fixture, PASSED, setup } from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 const T = { ...S, key: "t1" };

@@ -3,7 +3,7 @@
  * exactly as app/api/trpc/[trpc]/route.ts serves it (same handler, context and error log), on
  * node:http instead of Next.js, so a test needs no production build.
  *
- *   node --import tsx server/reliability/trpc-server.ts <db file>   → prints "listening <port>"
+ *   node --import tsx test/support/trpc-server.ts <db file>   → prints "listening <port>"
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -4,8 +4,8 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, createMemoryDb } from "@/db/client";
 import { events } from "@/db/schema";
 import { type Actor, type Role, operatorActor } from "@/server/domain/actors";
-import type { ServiceContext } from "../context";
-import { createSession } from "../session/create";
+import type { ServiceContext } from "@/server/services/context";
+import { createSession } from "@/server/services/session/create";
 
 export const SESSION = "bazinga_20250112_143022";
 export const T0 = Date.parse("2025-01-12T14:30:00.000Z");

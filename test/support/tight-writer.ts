@@ -3,7 +3,7 @@
  * `writes` log rows through the log service as fast as it can, one transaction each, and reports
  * how many it wrote, the longest wait for one write, and the error that stopped it, if any.
  *
- *   node --import tsx server/reliability/tight-writer.ts <db file> <name> <writes>
+ *   node --import tsx test/support/tight-writer.ts <db file> <name> <writes>
  */
 import { openDatabase } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";

@@ -7,13 +7,13 @@ import { expect } from "vitest";
 import { createMemoryDb, type Db } from "@/db/client";
 import { type Actor, type Role, operatorActor } from "@/server/domain/actors";
 import { DomainError } from "@/server/domain/errors";
-import { finishAttempt } from "../attempt/finish";
-import { recordTrustScore } from "../attempt/record-trust-score";
-import type { FinishAttemptInput } from "../attempt/schemas";
-import { startAttempt } from "../attempt/start";
-import type { ServiceContext } from "../context";
-import { createSession } from "../session/create";
-import { createGoal } from "./create";
+import { finishAttempt } from "@/server/services/attempt/finish";
+import { recordTrustScore } from "@/server/services/attempt/record-trust-score";
+import type { FinishAttemptInput } from "@/server/services/attempt/schemas";
+import { startAttempt } from "@/server/services/attempt/start";
+import type { ServiceContext } from "@/server/services/context";
+import { createSession } from "@/server/services/session/create";
+import { createGoal } from "@/server/services/goal/create";
 
 const token = (label: string, role: Role): Actor => ({ principalId: `token:${label}`, principalKind: "token", role, label });
 

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { main } from "../index";
+import { main } from "@/server/cli";
 
 export interface CliResult {
   code: number | null;
@@ -31,7 +31,7 @@ export interface RunningCli {
 }
 
 export const SPAWN = process.env.PROOFGATE_CLI_TEST === "spawn";
-const BIN = process.env.PROOFGATE_CLI_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin", "proofgate.mjs");
+const BIN = process.env.PROOFGATE_CLI_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "proofgate.mjs");
 
 let queue: Promise<unknown> = Promise.resolve();
 

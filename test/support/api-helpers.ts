@@ -7,8 +7,8 @@ import { expect, vi } from "vitest";
 import { type Db, createMemoryDb } from "@/db/client";
 import type { Actor, Role } from "@/server/domain/actors";
 import type { Proofpack } from "@/server/domain/task-machine";
-import { type ApiContext } from "./trpc";
-import { appRouter, createCaller } from "./root";
+import { type ApiContext } from "@/server/api/trpc";
+import { appRouter, createCaller } from "@/server/api/root";
 
 export type Caller = ReturnType<typeof createCaller>;
 

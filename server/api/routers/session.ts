@@ -1,16 +1,14 @@
-import { z } from "zod";
 import { createSession } from "@/server/services/session/create";
 import { ListSessionsInput, listSessions } from "@/server/services/session/list";
 import { loadSession } from "@/server/services/session/load";
-import { CreateSessionInput, SetEnforcementInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";
+import { CreateSessionInput, GetSessionInput, SetEnforcementInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";
 import { setSessionEnforcement, updateSessionStatus } from "@/server/services/session/update-status";
-import { SessionId } from "@/server/services/schemas-common";
 import { OverviewInput, getOverview } from "@/server/services/overview/get";
 import { authedProcedure, router } from "../trpc";
 
 export const sessionRouter = router({
   list: authedProcedure.input(ListSessionsInput).query(({ ctx, input }) => listSessions(ctx.db, input)),
-  get: authedProcedure.input(z.object({ id: SessionId }).strict()).query(({ ctx, input }) => loadSession(ctx.db, input.id)),
+  get: authedProcedure.input(GetSessionInput).query(({ ctx, input }) => loadSession(ctx.db, input.id)),
   /** The `/` page: live sessions with progress, tasks by state, the inbox count, recent checks, activity. */
   overview: authedProcedure.input(OverviewInput.optional()).query(({ ctx, input }) => getOverview(ctx.db, input)),
   create: authedProcedure.input(CreateSessionInput).mutation(({ ctx, input }) => createSession(ctx.service, input)),

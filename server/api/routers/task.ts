@@ -7,13 +7,12 @@ import { createTask } from "@/server/services/task/create";
 import { getTask, getTaskBoard, listTasks } from "@/server/services/task/list";
 import { moveTask } from "@/server/services/task/move";
 import { reportTask } from "@/server/services/task/report";
-import { CreateTaskInput, ListTasksInput, MoveTaskInput, ReportTaskInput, TaskRef } from "@/server/services/task/schemas";
+import { CreateTaskInput, ListTasksInput, ReportTaskInput, TaskMoveInput, TaskRef } from "@/server/services/task/schemas";
 import { SessionId } from "@/server/services/schemas-common";
 import { authedProcedure, router } from "../trpc";
 
 /** One procedure per move (`task.claim`, `task.verify`, …): the move's name is the procedure's. */
-const MoveInput = MoveTaskInput.omit({ move: true });
-const move = (name: TaskMove) => authedProcedure.input(MoveInput).mutation(({ ctx, input }) => moveTask(ctx.service, { ...input, move: name }));
+const move = (name: TaskMove) => authedProcedure.input(TaskMoveInput).mutation(({ ctx, input }) => moveTask(ctx.service, { ...input, move: name }));
 
 export const taskRouter = router({
   list: authedProcedure.input(ListTasksInput).query(({ ctx, input }) => listTasks(ctx.db, input)),

@@ -52,6 +52,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
+  { commands: ["init"], load: () => import("./init").then((m) => m.initCommands) },
   { commands: ["mcp"], load: () => import("./mcp-entry").then((m) => m.loadMcpCommands()) },
 ];
 

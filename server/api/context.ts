@@ -39,7 +39,8 @@ export function createTokenContext(req: Request, db: Db): ApiContext | null {
   return { db, actor, via: "token", sameOrigin: true };
 }
 
-const AGENT_LABEL = /^[A-Za-z0-9._:@+-]{1,200}$/;
+/** What an agent label may be: it lands in events, as a task's claimant, and in an HTTP header. */
+export const AGENT_LABEL = /^[A-Za-z0-9._:@+-]{1,200}$/;
 
 /** The agent label a token-holder reports; it lands in events and as a task's claimant, so it is checked. */
 function agentLabel(req: Request): string | undefined {

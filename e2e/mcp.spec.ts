@@ -1,8 +1,8 @@
 /**
  * `/api/mcp` on the production server (playwright.config.ts's webServer): the official MCP SDK's
  * Client over Streamable HTTP with API tokens made by the operator, as an agent's runtime would
- * connect. No browser: `test` comes from @playwright/test, and the spec runs in the desktop
- * project only.
+ * connect; and, in the browser, an MCP write showing on the open session page without a reload.
+ * `test` comes from @playwright/test (no seeded fixtures), and the spec runs in the desktop project only.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -20,7 +20,7 @@ const clients: Client[] = [];
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(({}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "no browser: runs once");
+  test.skip(testInfo.project.name !== "desktop", "the protocol is the same on every screen: runs once");
 });
 test.afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -84,4 +84,23 @@ test("a viewer token's write is a tool error naming the rule, never a 500; nothi
   expect(refused.isError).toBe(true);
   expect(text(refused)).toBe("session.create_role: role viewer may not create sessions (allowed: agent, orchestrator, lead, admin)");
   expect(rows(E2E_DB, "SELECT id FROM sessions WHERE id = ?", sessionId)).toEqual([]);
+});
+
+test("a task claimed through MCP shows as claimed on the open session page within 2 s, without a reload", async ({ page }) => {
+  const sessionId = uniqueId("e2e-mcp-live");
+  const orchestrator = await connect("orchestrator", "orchestrator_1");
+  const developer = await connect("agent", "developer_1");
+  await call(orchestrator, "create_session", { id: sessionId });
+  await call(orchestrator, "create_task", { sessionId, key: "group_mcp", title: "Live over MCP" });
+  await page.goto(`/sessions/${sessionId}`);
+  await expect(page.getByTestId("column-pending").getByTestId("task-group_mcp")).toBeVisible();
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
+  const navigations: string[] = [];
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+
+  expect((await call(developer, "claim_task", { sessionId, key: "group_mcp", evidence: ["artifacts/mcp.txt"] })).isError).toBeFalsy();
+  const claimed = page.getByTestId("column-claimed").getByTestId("task-group_mcp");
+  await expect(claimed).toBeVisible({ timeout: 2_000 });
+  await expect(claimed).toContainText("developer_1");
+  expect(navigations, "the page was not reloaded").toEqual([]);
 });

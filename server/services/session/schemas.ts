@@ -22,11 +22,11 @@ export const CreateSessionInput = z
   .strict();
 export type CreateSessionInput = z.infer<typeof CreateSessionInput>;
 
+export const GetSessionInput = z.object({ id: SessionId }).strict();
+export type GetSessionInput = z.infer<typeof GetSessionInput>;
+
 export const UpdateSessionStatusInput = z.object({ sessionId: SessionId, status: z.enum(SESSION_STATUSES) }).strict();
 export type UpdateSessionStatusInput = z.infer<typeof UpdateSessionStatusInput>;
 
 export const SetEnforcementInput = z.object({ sessionId: SessionId, enforcement: z.enum(ENFORCEMENTS), reason: z.string().trim().min(1).max(4000) }).strict();
 export type SetEnforcementInput = z.infer<typeof SetEnforcementInput>;
-
-export const GetSessionInput = z.object({ id: SessionId }).strict();
-export type GetSessionInput = z.infer<typeof GetSessionInput>;

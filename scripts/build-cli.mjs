@@ -65,31 +65,53 @@ module.exports = function bindings(name) {
   },
 };
 
+/**
+ * `proofgate mcp` is the only command that needs the MCP SDK (~600 KB): it gets a bundle of its
+ * own, dist/mcp.cjs, required when that command runs, so the SDK is not read, nor its code cache
+ * deserialised, on every other call (it cost them about 5 ms of CPU each inlined).
+ */
+const separateMcp = {
+  name: "separate-mcp",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/mcp-entry$/ }, (args) => (/[\\/]server[\\/]cli[\\/]commands[\\/]index\.ts$/.test(args.importer) ? { path: "mcp", namespace: "separate-mcp" } : undefined));
+    b.onResolve({ filter: /^\.\/mcp\.cjs$/ }, () => ({ path: "./mcp.cjs", external: true }));
+    b.onLoad({ filter: /.*/, namespace: "separate-mcp" }, () => ({ loader: "js", contents: `try {
+  module.exports = require("./mcp.cjs");
+} catch (error) {
+  if (error.code !== "MODULE_NOT_FOUND" || !String(error.message).includes("mcp.cjs")) throw error;
+  throw new Error("dist/mcp.cjs is missing (a build from before proofgate mcp existed): run npm run build:cli");
+}`, resolveDir: "dist" }));
+  },
+};
+
+/** What both bundles share: CommonJS for Node 20, every pure-JS dependency inlined. */
+const common = {
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  // better-sqlite3's JavaScript is inlined too (its native addon is loaded from node_modules: see
+  // nativeAddon above); next is loaded by `serve` alone.
+  external: ["next", "better-sqlite3/package.json"],
+  // Modules locate files beside themselves (migrations, the built dashboard): dist/cli.cjs.
+  define: { "import.meta.url": "__pgImportMetaUrl" },
+  banner: { js: 'const __pgImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  tsconfig: "tsconfig.json",
+  // No comments or indentation: a smaller, ASCII-only file is read and decoded faster on every call.
+  minifyWhitespace: true,
+  sourcemap: "linked",
+  logLevel: "warning",
+};
+
 export async function buildCli() {
-  await build({
-    entryPoints: ["server/cli/entry.ts"],
-    outfile: "dist/cli.cjs",
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    // better-sqlite3's JavaScript is inlined too (its native addon is loaded from node_modules: see
-    // nativeAddon below); next is loaded by `serve` alone.
-    external: ["next", "better-sqlite3/package.json"],
-    // Modules locate files beside themselves (migrations, the built dashboard): dist/cli.cjs.
-    define: { "import.meta.url": "__pgImportMetaUrl" },
-    banner: { js: 'const __pgImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    tsconfig: "tsconfig.json",
-    plugins: [lazyBuiltins, nativeAddon],
-    // No comments or indentation: a smaller, ASCII-only file is read and decoded faster on every call.
-    minifyWhitespace: true,
-    sourcemap: "linked",
-    logLevel: "warning",
-  });
+  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp] });
+  await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon] });
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:
   // every dynamic import must have been bundled (esbuild turns those into lazy initialisers).
-  const native = fs.readFileSync(path.join("dist", "cli.cjs"), "utf8").match(/\bimport\(\s*["'`][^"'`]+["'`]\s*\)/g);
-  if (native) throw new Error(`dist/cli.cjs: ${native.join(", ")} would fail from the code cache; require() the package instead`);
+  for (const file of ["cli.cjs", "mcp.cjs"]) {
+    const native = fs.readFileSync(path.join("dist", file), "utf8").match(/\bimport\(\s*["'`][^"'`]+["'`]\s*\)/g);
+    if (native) throw new Error(`dist/${file}: ${native.join(", ")} would fail from the code cache; require() the package instead`);
+  }
   // What an older checkout (and `node dist/cli.mjs`) ran: now the executable, which loads the bundle.
   fs.writeFileSync(path.join("dist", "cli.mjs"), 'import "../bin/proofgate.mjs";\n');
 }

@@ -13,12 +13,8 @@ export const AGENT_HEADER = "x-proofgate-agent";
  * session. A bearer header that does not authenticate never falls back to cookies.
  */
 export async function createRequestContext(req: Request, db: Db, auth: Auth): Promise<ApiContext> {
-  const authorization = req.headers.get("authorization");
-  if (authorization?.toLowerCase().startsWith("bearer ")) {
-    const actor = authenticateToken(db, authorization.slice(7).trim(), agentLabel(req));
-    // An unknown, revoked or expired token keeps `via: "token"`: the refusal says so (auth.token).
-    return { db, actor, via: "token", sameOrigin: true };
-  }
+  const byToken = createTokenContext(req, db);
+  if (byToken) return byToken;
   const session = await auth.api.getSession({ headers: req.headers });
   if (!session) return { db, actor: null, via: "none", sameOrigin: isSameOrigin(req) };
   const role = (session.user as { role?: string }).role;
@@ -31,7 +27,20 @@ export async function createRequestContext(req: Request, db: Db, auth: Auth): Pr
   return { db, actor, via: "cookie", sameOrigin: isSameOrigin(req) };
 }
 
-const AGENT_LABEL = /^[A-Za-z0-9._:@+-]{1,200}$/;
+/**
+ * The API token's context, or null when the request sends no bearer token (the MCP endpoint
+ * accepts tokens only). An unknown, revoked or expired token keeps `via: "token"` with no actor:
+ * the refusal says so (auth.token).
+ */
+export function createTokenContext(req: Request, db: Db): ApiContext | null {
+  const authorization = req.headers.get("authorization");
+  if (!authorization?.toLowerCase().startsWith("bearer ")) return null;
+  const actor = authenticateToken(db, authorization.slice(7).trim(), agentLabel(req));
+  return { db, actor, via: "token", sameOrigin: true };
+}
+
+/** What an agent label may be: it lands in events, as a task's claimant, and in an HTTP header. */
+export const AGENT_LABEL = /^[A-Za-z0-9._:@+-]{1,200}$/;
 
 /** The agent label a token-holder reports; it lands in events and as a task's claimant, so it is checked. */
 function agentLabel(req: Request): string | undefined {

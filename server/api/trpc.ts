@@ -71,7 +71,8 @@ class AuthenticationError extends DomainError {
   readonly kind = "forbidden" as const;
 }
 
-function unauthenticated(via: ApiContext["via"]): TRPCError {
+/** The refusal of a caller without usable credentials, naming the rule: the same words on /api/trpc and /api/mcp. */
+export function unauthenticated(via: ApiContext["via"]): TRPCError {
   const cause =
     via === "token"
       ? new AuthenticationError("auth.token", "auth.token: the API token is unknown, revoked or expired")

@@ -13,7 +13,7 @@ export class UsageError extends Error {}
 
 /** The one place a CLI failure becomes a message on stderr and an exit code. */
 export function handleError(error: unknown, json: boolean): number {
-  const { code, payload } = describe(toDomainError(error));
+  const { code, payload } = describeError(toDomainError(error));
   if (json) process.stderr.write(`${JSON.stringify({ error: payload })}\n`);
   else {
     const hint = payload.rule ? HINTS[payload.rule] : undefined;
@@ -29,7 +29,8 @@ const HINTS: Readonly<Record<string, string>> = {
   "auth.token": "check --token / PROOFGATE_TOKEN; proofgate token list shows which tokens are revoked",
 };
 
-function describe(error: unknown): { code: number; payload: { rule?: string; message: string; reasons?: readonly string[] } } {
+/** A failure as an exit code and what to tell the caller (the rule, the message, a gate's reasons); the MCP server words its tool errors from it too. */
+export function describeError(error: unknown): { code: number; payload: { rule?: string; message: string; reasons?: readonly string[] } } {
   if (error instanceof GateRejectedError) return { code: EXIT.refused, payload: { rule: error.rule, message: error.message, reasons: error.reasons } };
   if (error instanceof DomainError) {
     const code = error.kind === "validation" ? EXIT.badInput : error.kind === "not_found" ? EXIT.notFound : EXIT.refused;

@@ -46,6 +46,14 @@ export function localApi(options: GlobalOptions): Api {
     }
     return context;
   };
+  return { ...callerApi(open), close: () => db?.$client.close() };
+}
+
+/**
+ * The routers called in-process with the context `open` gives (opened on the first call): local
+ * mode's operator, or a server's request authenticated by its token (the MCP endpoint).
+ */
+export function callerApi(open: (kind: "query" | "mutation") => ApiContext): Api {
   const call = (kind: "query" | "mutation") => async <T>(path: string, input: unknown): Promise<T> => {
     const [namespace, ...rest] = path.split(".");
     if (!namespace || !(namespace in ROUTERS) || rest.length === 0) throw new Error(`unknown procedure ${path}`);
@@ -56,5 +64,5 @@ export function localApi(options: GlobalOptions): Api {
     if (typeof target !== "function") throw new Error(`unknown procedure ${path}`);
     return (await (target as (input: unknown) => Promise<T>)(input)) as T;
   };
-  return { mode: "local", query: call("query"), mutate: call("mutation"), close: () => db?.$client.close() };
+  return { mode: "local", query: call("query"), mutate: call("mutation"), close: () => undefined };
 }

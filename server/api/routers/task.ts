@@ -6,12 +6,11 @@ import { createTask } from "@/server/services/task/create";
 import { getTask, getTaskBoard, listTasks } from "@/server/services/task/list";
 import { moveParsedTask } from "@/server/services/task/move";
 import { reportTask } from "@/server/services/task/report";
-import { CreateTaskInput, ListTasksInput, MoveTaskInput, ReportTaskInput, TaskBoardInput, TaskRef } from "@/server/services/task/schemas";
+import { CreateTaskInput, ListTasksInput, ReportTaskInput, TaskBoardInput, TaskMoveInput, TaskRef } from "@/server/services/task/schemas";
 import { authedProcedure, router } from "../trpc";
 
 /** One procedure per move (`task.claim`, `task.verify`, …): the move's name is the procedure's. */
-const MoveInput = MoveTaskInput.omit({ move: true });
-const move = (name: TaskMove) => authedProcedure.input(MoveInput).mutation(({ ctx, input }) => moveParsedTask(ctx.service, { ...input, move: name }));
+const move = (name: TaskMove) => authedProcedure.input(TaskMoveInput).mutation(({ ctx, input }) => moveParsedTask(ctx.service, { ...input, move: name }));
 
 export const taskRouter = router({
   list: authedProcedure.input(ListTasksInput).query(({ ctx, input }) => listTasks(ctx.db, input)),

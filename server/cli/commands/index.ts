@@ -52,6 +52,8 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
+  { commands: ["init"], load: () => import("./init").then((m) => m.initCommands) },
+  { commands: ["mcp"], load: () => import("./mcp-entry").then((m) => m.loadMcpCommands()) },
 ];
 
 /** Register the group that defines `only`, or every group (in the order `proofgate help` lists them). */

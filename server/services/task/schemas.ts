@@ -60,6 +60,10 @@ export const MoveTaskInput = z
   .strict();
 export type MoveTaskInput = z.infer<typeof MoveTaskInput>;
 
+/** A move's procedure input (`task.claim`, the MCP tool `claim_task`, …): the move is the procedure's name, not a field. */
+export const TaskMoveInput = MoveTaskInput.omit({ move: true });
+export type TaskMoveInput = z.infer<typeof TaskMoveInput>;
+
 /** An orchestrator reporting a status in its own words (BAZINGA's `update-task-group --status`). */
 export const ReportTaskInput = TaskDetails.extend({
   sessionId: SessionId,

@@ -15,7 +15,7 @@
  * Every RAISE message starts with the rule id, like the domain's errors (`completion.rejected` is
  * the service's rule for the same refusal).
  */
-import { literal, raise, trigger } from "./enforcement";
+import { literal, trigger } from "./enforcement";
 
 /** The id of the newest completion check of session `session` (NULL when it has none). */
 const latestCheck = (session: string) => `(SELECT max(id) FROM completion_checks WHERE session_id = ${session})`;

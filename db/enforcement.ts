@@ -44,7 +44,7 @@ export function trigger(name: string, timing: string, when: string | null, body:
   return `CREATE TRIGGER ${name}\n${timing}\n${when ? `WHEN ${when}\n` : ""}BEGIN\n  ${body}\nEND;`;
 }
 
-export const raise = (message: string) => `SELECT RAISE(ABORT, ${message});`;
+const raise = (message: string) => `SELECT RAISE(ABORT, ${message});`;
 export const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 function appendOnly(): string[] {

@@ -12,7 +12,7 @@ import { ForbiddenTransitionError } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
 import { completionGateMigrationSql } from "./completion-gate";
 import { applyMigrations } from "./migrate";
-import { type Sqlite, addSession, expectRefused, expectRule, freshSqlite, insertTask, row, setStatus, taskAt } from "./test-fixtures";
+import { type Sqlite, addSession, expectRefused, expectRule, freshSqlite, insertTask, migrationsBefore, row, setStatus, taskAt } from "./test-fixtures";
 
 const FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 const JOURNAL = JSON.parse(fs.readFileSync(path.join(FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
@@ -210,21 +210,10 @@ describe("a database created by an older version", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A migrations folder holding the committed migrations before the gate's. */
-  function olderFolder(): string {
-    const folder = path.join(dir, "migrations");
-    fs.mkdirSync(path.join(folder, "meta"), { recursive: true });
-    const journal = JSON.parse(fs.readFileSync(path.join(FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
-    const entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === GATE_TAG));
-    for (const entry of entries) fs.copyFileSync(path.join(FOLDER, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-    fs.writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
-    return folder;
-  }
-
   it("keeps its completed sessions as they are, and its earlier checks count as stale", () => {
     const old = new Database(path.join(dir, "old.db"));
     handles.push(old);
-    applyMigrations(old, olderFolder());
+    applyMigrations(old, migrationsBefore(dir, "_session_completion_gate"));
     sqlite = old;
     addSession(old, "done");
     addSession(old, "s1");

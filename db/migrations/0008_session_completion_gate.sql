@@ -1,5 +1,6 @@
 ALTER TABLE `sessions` ADD `checks_stale_through` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE `sessions` ADD `completion_check_id` integer;
+ALTER TABLE `sessions` ADD `completion_check_id` integer;--> statement-breakpoint
+CREATE INDEX `completion_checks_session_id_id_idx` ON `completion_checks` (`session_id`,`id`);
 --> statement-breakpoint
 -- From db/completion-gate.ts completionGateMigrationSql(). Do not edit by hand.
 --> statement-breakpoint

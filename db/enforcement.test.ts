@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { analyticsRollupStatements, enforcementMigrationSql, enforcementStatements } from "./enforcement";
+import { completionGateTriggerNames } from "./completion-gate";
 import { sessionSearchTriggerNames } from "./session-search";
 import { type Sqlite, addSession, count, expectRefused, freshSqlite, row } from "@/test/support/db-fixtures";
 
@@ -20,9 +21,9 @@ describe("the committed enforcement migration", () => {
     expect(new Set(names).size).toBe(names.length);
     const sqlite = freshSqlite();
     const present = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all() as string[]).sort();
-    // Plus the derived-value triggers of migrations 0004 and 0005 (analytics rollups, blocked_at) and 0006 (the sessions search index).
+    // Plus the derived-value triggers of migrations 0004 and 0005 (analytics rollups, blocked_at), 0006 (the sessions search index) and 0008 (the completion gate).
     const derived = analyticsRollupStatements().map((statement) => /^CREATE TRIGGER (\w+)$/m.exec(statement)?.[1]);
-    expect(present).toEqual([...names, ...derived, ...sessionSearchTriggerNames()].sort());
+    expect(present).toEqual([...names, ...derived, ...sessionSearchTriggerNames(), ...completionGateTriggerNames()].sort());
   });
 });
 

@@ -40,12 +40,12 @@ export const PURGE_ONLY_DELETE_TABLES = ["sessions", "tasks", "success_criteria"
 const PURGE_ACTIVE = "EXISTS (SELECT 1 FROM purges WHERE finished_at IS NULL)";
 const ENFORCEMENT = "(SELECT enforcement FROM sessions WHERE id = NEW.session_id)";
 
-function trigger(name: string, timing: string, when: string | null, body: string): string {
+export function trigger(name: string, timing: string, when: string | null, body: string): string {
   return `CREATE TRIGGER ${name}\n${timing}\n${when ? `WHEN ${when}\n` : ""}BEGIN\n  ${body}\nEND;`;
 }
 
 const raise = (message: string) => `SELECT RAISE(ABORT, ${message});`;
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+export const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 function appendOnly(): string[] {
   return APPEND_ONLY_TABLES.flatMap((table) => [

@@ -92,6 +92,9 @@ export const completionChecks = sqliteTable(
   },
   (t) => [
     index("completion_checks_session_id_at_idx").on(t.sessionId, t.at),
+    // A session's newest check, found without reading its others: the completion gate's triggers
+    // (db/completion-gate.ts) look it up on every write to what the gate reads.
+    index("completion_checks_session_id_id_idx").on(t.sessionId, t.id),
     index("completion_checks_at_idx").on(t.at),
     check("completion_checks_source_check", sql`${t.source} in (${inList(COMPLETION_CHECK_SOURCES)})`),
   ],

@@ -37,6 +37,12 @@ export const sessions = sqliteTable(
     criteriaTotal: integer("criteria_total").notNull().default(0),
     criteriaRequired: integer("criteria_required").notNull().default(0),
     criteriaRequiredMet: integer("criteria_required_met").notNull().default(0),
+    // The completion gate held by the database (db/completion-gate.ts), kept by triggers: completion
+    // checks of this session with an id up to this one are stale (something the gate reads changed
+    // after them, or a completion used them); it only grows.
+    checksStaleThrough: integer("checks_stale_through").notNull().default(0),
+    /** The completion check the session's latest completion rested on; null if it never completed since migration 0008. */
+    completionCheckId: integer("completion_check_id"),
   },
   (t) => [
     index("sessions_started_at_idx").on(t.startedAt, t.id),

@@ -67,3 +67,22 @@ export async function writeFullSession(db: Db, id: string, options: { end?: bool
   // A claimed task keeps the completion gate shut, so an ended session here is a failed one.
   if (options.end) await orchestrator.session.updateStatus({ ...S, status: "failed" });
 }
+
+/**
+ * A session completed through the session service: in `enforce` on an accepted check (a task done
+ * through a verify, its criterion met); in `observe` as its orchestrator said, on a rejected check.
+ */
+export async function writeCompletedSession(db: Db, id: string, enforcement: "enforce" | "observe"): Promise<void> {
+  const orchestrator = as(db, "orchestrator");
+  const S = { sessionId: id };
+  await orchestrator.session.create({ id, enforcement });
+  await orchestrator.criteria.save({ ...S, criteria: [{ criterion: "Tests pass" }] });
+  if (enforcement === "enforce") {
+    await orchestrator.task.create({ ...S, key: "done", title: "Task done" });
+    await as(db, "developer").task.claim({ ...S, key: "done", evidence: ["ci.log"] });
+    await as(db, "verifier").task.verify({ ...S, key: "done", proofpack: PASSED });
+    await orchestrator.task.complete({ ...S, key: "done" });
+    await orchestrator.criteria.update({ ...S, criterion: "Tests pass", status: "met", actual: "42/42", evidence: "ci.log" });
+  }
+  await orchestrator.session.updateStatus({ ...S, status: "completed" });
+}

@@ -2,6 +2,9 @@
  * Helpers for the database-level tests: raw SQL through better-sqlite3 on a fresh migrated
  * database, so what is tested is the triggers and constraints, not the services above them.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type Database from "better-sqlite3";
 import { expect } from "vitest";
 import { createMemoryDb } from "@/db/client";
@@ -18,6 +21,23 @@ export function freshSqlite(): Sqlite {
 
 export function addSession(sqlite: Sqlite, id: string, enforcement: "enforce" | "observe" = "enforce"): void {
   sqlite.prepare("INSERT INTO sessions (id, enforcement) VALUES (?, ?)").run(id, enforcement);
+}
+
+/**
+ * A migrations folder, made in `dir`, holding the committed migrations before the one whose tag
+ * ends in `suffix`: what a database created by an older version was migrated with.
+ */
+export function migrationsBefore(dir: string, suffix: string): string {
+  const committed = fileURLToPath(new URL("../../db/migrations", import.meta.url));
+  const journal = JSON.parse(fs.readFileSync(path.join(committed, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const until = journal.entries.findIndex((e) => e.tag.endsWith(suffix));
+  if (until === -1) throw new Error(`no migration *${suffix} in the journal`);
+  const folder = path.join(dir, `migrations-before${suffix}`);
+  fs.mkdirSync(path.join(folder, "meta"), { recursive: true });
+  const entries = journal.entries.slice(0, until);
+  for (const entry of entries) fs.copyFileSync(path.join(committed, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  fs.writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
+  return folder;
 }
 
 export function row(sqlite: Sqlite, table: string, id: number | string): Row | undefined {

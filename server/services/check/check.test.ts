@@ -6,14 +6,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { type Db, createMemoryDb, openDatabase } from "@/db/client";
+import { applyMigrations } from "@/db/migrate";
+import { migrationsBefore } from "@/test/support/db-fixtures";
+import { ACTORS, callerFor } from "@/test/support/api-helpers";
 import { generateDemoData } from "@/server/demo/generate";
 import { importBazinga } from "../import/bazinga/importer";
 import { importShotsOnGoal } from "../import/shots-on-goal/importer";
 import { copyFixture, removeTemps, tempDir } from "@/test/support/import-fixtures";
 import { INVARIANTS, type Invariant } from "./findings";
 import { checkLedger } from "./run";
-import { writeFullSession } from "@/test/support/check-ledger";
+import { writeCompletedSession, writeFullSession } from "@/test/support/check-ledger";
 
 afterAll(removeTemps);
 
@@ -27,6 +31,8 @@ describe("ledgers written by the real writers", () => {
     const db = createMemoryDb();
     await writeFullSession(db, "s1");
     await writeFullSession(db, "s2", { end: true });
+    await writeCompletedSession(db, "s3", "enforce");
+    await writeCompletedSession(db, "s4", "observe");
     const report = checkLedger(db);
     expect(report.findings).toEqual([]);
     expect(report.ok).toBe(true);
@@ -154,6 +160,81 @@ describe("each invariant, broken by hand, is named", () => {
       ["s3", "the search index has a stale row for session s3 besides its current one"],
       ["s3", "session s3 is in the search index 3 times"],
     ]);
+  });
+
+  describe("session.completion_checked: a session completed past the database's gate (an older version, or its triggers left out)", () => {
+    const orchestrator = () => callerFor(db, ACTORS.orchestrator);
+    /** Complete `id` by raw SQL with the gate's session triggers left out, as an older version could. */
+    const completePastTheGate = (id: string) => {
+      const names = ["sessions_completion_gate", "sessions_completion_record"];
+      const definitions = names.map((name) => sql.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?").pluck().get(name) as string);
+      for (const name of names) sql.exec(`DROP TRIGGER ${name}`);
+      sql.prepare("UPDATE sessions SET status = 'completed' WHERE id = ?").run(id);
+      for (const definition of definitions) sql.exec(definition);
+    };
+    const found = () => checkLedger(db).findings.filter((f) => f.invariant === "session.completion_checked").map((f) => [f.id, f.message]);
+    const latestCheck = (id: string) => sql.prepare("SELECT max(id) FROM completion_checks WHERE session_id = ?").pluck().get(id) as number;
+
+    it("an enforce session completed without any completion check", async () => {
+      await orchestrator().session.create({ id: "s3" });
+      completePastTheGate("s3");
+      expect(onlyFindings(db)).toEqual({ "session.completion_checked": 1 });
+      expect(found()).toEqual([["s3", "session s3 (enforce) is completed without any completion check"]]);
+    });
+
+    it("an enforce session completed with only a rejected check", () => {
+      // s1 has a claimed task, so its check (written by writeFullSession) rejected it.
+      completePastTheGate("s1");
+      expect(onlyFindings(db)).toEqual({ "session.completion_checked": 1 });
+      expect(found()).toEqual([["s1", `session s1 (enforce) is completed, but its latest completion check (${latestCheck("s1")}) rejected it`]]);
+    });
+
+    it("an enforce session completed on an accepted check that a later change made stale", async () => {
+      const S = { sessionId: "s3" };
+      await orchestrator().session.create({ id: "s3" });
+      await orchestrator().criteria.save({ ...S, criteria: [{ criterion: "Tests pass", status: "met", evidence: "ci.log" }] });
+      expect((await orchestrator().completion.check(S)).accepted).toBe(true);
+      await orchestrator().criteria.update({ ...S, criterion: "Tests pass", status: "failed", actual: "40/42" });
+      completePastTheGate("s3");
+      expect(onlyFindings(db)).toEqual({ "session.completion_checked": 1 });
+      expect(found()).toEqual([
+        ["s3", `session s3 (enforce) is completed, but its latest completion check (${latestCheck("s3")}) is stale: its criteria, tasks or goal verdicts changed after it, or it predates the database's completion gate`],
+      ]);
+    });
+
+    it("an enforce session completed on a fresh accepted check the database did not record as the one it completed on", async () => {
+      const S = { sessionId: "s3" };
+      await orchestrator().session.create({ id: "s3" });
+      await orchestrator().criteria.save({ ...S, criteria: [{ criterion: "Tests pass", status: "met", evidence: "ci.log" }] });
+      await orchestrator().completion.check(S);
+      completePastTheGate("s3");
+      expect(found()).toEqual([["s3", "session s3 (enforce) is completed without the database recording the completion check it completed on (written past the completion gate's triggers)"]]);
+    });
+
+    it("an observe session completed without any completion check", async () => {
+      await orchestrator().session.create({ id: "s3", enforcement: "observe" });
+      completePastTheGate("s3");
+      expect(onlyFindings(db)).toEqual({ "session.completion_checked": 1 });
+      expect(found()).toEqual([["s3", "session s3 (observe) is completed without any completion check"]]);
+    });
+
+    it("sessions completed by a version before the gate, once migrated", () => {
+      const dir = tempDir();
+      const file = path.join(dir, "old.db");
+      const old = new Database(file);
+      applyMigrations(old, migrationsBefore(dir, "_session_completion_gate"));
+      old.prepare("INSERT INTO sessions (id) VALUES ('old_checked'), ('old_unchecked')").run();
+      const check = Number(old.prepare("INSERT INTO completion_checks (session_id, accepted, reasons, met_count, total_count, actor) VALUES ('old_checked', 1, '[]', 1, 1, 'orchestrator')").run().lastInsertRowid);
+      old.prepare("UPDATE sessions SET status = 'completed'").run();
+      old.close();
+      const migrated = openDatabase(file);
+      const report = checkLedger(migrated, { limit: 100 });
+      migrated.$client.close();
+      expect(report.findings.filter((f) => f.invariant === "session.completion_checked").map((f) => [f.id, f.message])).toEqual([
+        ["old_checked", `session old_checked (enforce) is completed, but its latest completion check (${check}) is stale: its criteria, tasks or goal verdicts changed after it, or it predates the database's completion gate`],
+        ["old_unchecked", "session old_unchecked (enforce) is completed without any completion check"],
+      ]);
+    });
   });
 
   it("database.foreign_keys: a row pointing at nothing", () => {

@@ -6,6 +6,7 @@ export const INVARIANTS = [
   "task.unverified_flagged",
   "task.history",
   "criterion.history",
+  "session.completion_checked",
   "event.missing",
   "session.rollups",
   "session.search_index",

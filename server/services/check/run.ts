@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Db } from "@/db/client";
+import { checkCompletions } from "./completions";
 import { checkCriteria } from "./criteria";
 import { checkRollups, checkSearchIndex, checkStorage } from "./database";
 import { checkEvents } from "./events";
@@ -14,6 +15,7 @@ export interface CheckOptions {
 const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollector) => void][] = [
   ["tasks", checkTasks],
   ["criteria", checkCriteria],
+  ["completions", checkCompletions],
   ["events", checkEvents],
   ["rollups", checkRollups],
   ["search index", checkSearchIndex],
@@ -22,7 +24,8 @@ const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollec
 /**
  * Check the ledger's invariants over the whole database, read-only: storage integrity and foreign
  * keys, every verified or completed task verified by a non-claimant (or flagged unverified), every
- * task's and criterion's current state explained by its history, every domain row's event, and
+ * task's and criterion's current state explained by its history, every completed session resting
+ * on a fresh completion check (accepted, in an enforce session), every domain row's event, and
  * the per-session counters and search index. The ledger checks share one read transaction, a consistent snapshot
  * even while writers run. A check that cannot read a damaged file is a finding, not a crash.
  */

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import type { Actor, Role } from "@/server/domain/actors";
 import { DomainError } from "@/server/domain/errors";
 import type { ServiceContext } from "@/server/services/context";
+import type { RuntimeSessionRef } from "@/server/services/runtime/schemas";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
 import { hostileInputError } from "@/server/domain/input-guard";
 
@@ -19,6 +20,8 @@ export interface ApiContext {
   via: "token" | "cookie" | "internal" | "none";
   /** The request came from this site's own pages (Origin matches Host), or was not a browser request. */
   sameOrigin: boolean;
+  /** The agent runtime session the call was made in (see ServiceContext.runtimeSession). */
+  runtimeSession?: RuntimeSessionRef;
 }
 
 const t = initTRPC.context<ApiContext>().create({
@@ -84,7 +87,7 @@ export const authedProcedure = publicProcedure.use(({ ctx, next, type }) => {
   if (type !== "query" && ctx.via === "cookie" && !ctx.sameOrigin) {
     throw new TRPCError({ code: "FORBIDDEN", message: "csrf: state-changing requests from another site are refused" });
   }
-  const service: ServiceContext = { db: ctx.db, actor: ctx.actor };
+  const service: ServiceContext = { db: ctx.db, actor: ctx.actor, ...(ctx.runtimeSession ? { runtimeSession: ctx.runtimeSession } : {}) };
   return next({ ctx: { ...ctx, actor: ctx.actor, service } });
 });
 

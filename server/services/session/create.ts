@@ -6,8 +6,12 @@ import { type ServiceContext, appendEvent, nowOf, requireRole, write } from "../
 import type { SessionRow } from "./load";
 import type { CreateSessionInput } from "./schemas";
 import { redactInput } from "../redact-input";
+import { linkToRuntimeSession } from "../runtime/link";
 
-/** Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later. */
+/**
+ * Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later.
+ * With `ctx.runtimeSession` it is linked to that runtime session (created if never seen) in the same transaction.
+ */
 export function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): SessionRow {
   const input = redactInput(unredacted);
   requireRole(ctx, ["agent", "orchestrator", "lead", "admin"], "session.create_role", "create sessions");
@@ -22,7 +26,9 @@ export function createSession(ctx: ServiceContext, unredacted: CreateSessionInpu
       .returning()
       .get();
     if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
-    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionCreated, sessionId: id, entity: "session", entityId: id, data: { enforcement, source: session.source } });
+    // Created inside a runtime session (a Claude Code session's commands): its stops now answer to this session's gate.
+    const runtime = ctx.runtimeSession ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: linkToRuntimeSession(tx, ctx.runtimeSession, id, now).externalId } : undefined;
+    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionCreated, sessionId: id, entity: "session", entityId: id, data: { enforcement, source: session.source, ...(runtime ? { runtime } : {}) } });
     return session;
   });
 }

@@ -52,6 +52,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
+  { commands: ["hook"], load: () => import("./hook").then((m) => m.hookCommands) },
 ];
 
 /** Register the group that defines `only`, or every group (in the order `proofgate help` lists them). */

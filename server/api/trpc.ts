@@ -73,7 +73,7 @@ class AuthenticationError extends DomainError {
   readonly kind = "forbidden" as const;
 }
 
-function unauthenticated(via: ApiContext["via"]): TRPCError {
+export function unauthenticated(via: ApiContext["via"]): TRPCError {
   const cause =
     via === "token"
       ? new AuthenticationError("auth.token", "auth.token: the API token is unknown, revoked or expired")

@@ -2,24 +2,15 @@
  * `proofgate hook claude-code` as Claude Code runs it: the built executable, the hook's JSON on
  * stdin, the answer on stdout and in the exit code (exact, as Claude Code reads them).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { type Run, proofgate } from "./hook-test-support";
 import { LEAKED, RUNTIME_ID, postToolUse, postToolUseFailure, secretBash, sessionStart, stop, subagentStop } from "@/server/services/runtime/test-payloads";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const BIN = path.join(ROOT, "bin", "proofgate.mjs");
 vi.setConfig({ testTimeout: 120_000 });
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -28,26 +19,6 @@ function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pg-hook-"));
   dirs.push(dir);
   return dir;
-}
-
-export function proofgate(args: string[], options: { stdin?: string; env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of ["PROOFGATE_DB", "PROOFGATE_URL", "PROOFGATE_TOKEN", "PROOFGATE_RUNTIME_SESSION", "CLAUDE_ENV_FILE"]) delete env[key];
-  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.stdin ?? "");
-  });
 }
 
 const hook = (db: string, payload: unknown, ...flags: string[]) => proofgate(["hook", "claude-code", "--db", db, ...flags], { stdin: typeof payload === "string" ? payload : JSON.stringify(payload) });

@@ -111,6 +111,16 @@ describe("proofgate hook claude-code (local mode)", () => {
   });
 });
 
+describe("create-session inside a runtime session", () => {
+  it("refuses a PROOFGATE_RUNTIME_SESSION that is not an id, naming it, creating nothing", async () => {
+    const db = await ledger();
+    const run = await proofgate(["--db", db, "create-session", "s1", "simple", "x"], { env: { PROOFGATE_RUNTIME_SESSION: "not an id; rm -rf /" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("PROOFGATE_RUNTIME_SESSION: may contain only letters, digits and . _ : -");
+    expect(query(db, "select count(*) as n from sessions")).toEqual([{ n: 0 }]);
+  });
+});
+
 describe("proofgate hook claude-code when Proofgate cannot answer", () => {
   it("fails open on malformed input, naming the problem on stderr, writing nothing", async () => {
     const db = await ledger();

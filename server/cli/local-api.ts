@@ -36,6 +36,7 @@ export const ROUTERS = {
   admin: () => import("@/server/api/routers/admin").then((m) => m.adminRouter),
   analytics: () => import("@/server/api/routers/analytics").then((m) => m.analyticsRouter),
   setup: () => import("@/server/api/routers/setup").then((m) => m.setupRouter),
+  runtime: () => import("@/server/api/routers/runtime").then((m) => m.runtimeRouter),
 } as const;
 
 type Namespace = keyof typeof ROUTERS;

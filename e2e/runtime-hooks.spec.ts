@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { E2E_DB } from "../playwright.config";
 import { BIN, uniqueId } from "./cli-helpers";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, screenshot, test } from "./fixtures";
 
 test.describe.configure({ timeout: 90_000 });
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -58,4 +58,6 @@ test("a stop held by the Claude Code hook appears on the open session page withi
   await expect(card).toContainText(`proofgate update-success-criterion ${id} 'All tests passing' --status met`);
   expect(navigations, "the page was not reloaded").toEqual([]);
   testInfo.annotations.push({ type: "held stop shown after", description: `${ms} ms` });
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, "session-runtime-held-stop", testInfo.project.name);
 });

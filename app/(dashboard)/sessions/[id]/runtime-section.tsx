@@ -37,7 +37,7 @@ export function RuntimeSection({ sessionId }: { sessionId: string }) {
             {r.cwd && <span className="text-zinc-500"> in {r.cwd}</span>}
             <span className="text-zinc-500">
               {" "}
-              · linked <Time at={r.linkedAt} /> · last seen <Time at={r.lastSeenAt} /> ({r.source})
+              · linked <Time at={r.linkedAt} /> · last seen <Time at={r.lastSeenAt} /> ({r.source === "command" ? "no SessionStart reported" : `last ${r.source}`})
             </span>
           </li>
         ))}

@@ -93,7 +93,15 @@ const VALID: Record<string, string[]> = {
   import: ["import", "bazinga", `${ws.dir}/no-such-bazinga.db`],
   check: ["check", "--limit", "5"],
   purge: ["purge", "--before", "2020-01-01", "--dry-run", "--reason", "retention"],
+  hook: ["hook", "claude-code", "--max-blocks", "3"],
 };
+
+/**
+ * Commands whose input is not their arguments: `hook` reads Claude Code's JSON on stdin and answers
+ * by Claude Code's exit-code contract, where 2 means "block" (so a bad flag exits 1). Its hostile
+ * input (malformed JSON, wrong field types, a bad flag) is tested in hook.test.ts.
+ */
+const NOT_ARGUMENT_DRIVEN: ReadonlySet<string> = new Set(["hook"]);
 
 /** Commands whose exit 1 is a gate's recorded verdict, not a refusal. */
 const VERDICTS: ReadonlySet<string> = new Set(["check-completion", "evaluate-goal", "update-session-status"]);
@@ -170,13 +178,14 @@ beforeAll(async () => {
 }, 60_000);
 
 const commands = COMMAND_GROUPS.flatMap((group) => group.commands);
+const fuzzed = commands.filter((command) => !NOT_ARGUMENT_DRIVEN.has(command));
 
 it("has a valid call for every command", () => {
   expect(Object.keys(VALID).sort()).toEqual([...commands].sort());
 });
 
 describe("every command, given hostile arguments", () => {
-  it.each(commands)("%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold", async (command) => {
+  it.each(fuzzed)("%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold", async (command) => {
     const valid = VALID[command]!;
     await fc.assert(
       fc.asyncProperty(mutations(valid), async (mutation) => {
@@ -205,6 +214,6 @@ describe("every command, given hostile arguments", () => {
 });
 
 it("tried every command", () => {
-  console.info(`hostile-args: ${tally.calls} calls over ${commands.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
-  expect(tally.calls).toBeGreaterThanOrEqual(commands.length * RUNS);
+  console.info(`hostile-args: ${tally.calls} calls over ${fuzzed.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
+  expect(tally.calls).toBeGreaterThanOrEqual(fuzzed.length * RUNS);
 });

@@ -4,6 +4,8 @@ import type { Actor } from "@/server/domain/actors";
 import { authenticateToken } from "@/server/services/admin/tokens";
 import type { Auth } from "@/server/auth/auth";
 import type { ApiContext } from "./trpc";
+import { RUNTIME_SESSION_HEADER, type RuntimeSessionRef, parseRuntimeSessionRef } from "@/server/services/runtime/schemas";
+import { ValidationError } from "@/server/domain/errors";
 
 /** The header a remote CLI or agent uses to say which agent label it acts as (`--agent-id`). */
 export const AGENT_HEADER = "x-proofgate-agent";
@@ -36,7 +38,9 @@ export function createTokenContext(req: Request, db: Db): ApiContext | null {
   const authorization = req.headers.get("authorization");
   if (!authorization?.toLowerCase().startsWith("bearer ")) return null;
   const actor = authenticateToken(db, authorization.slice(7).trim(), agentLabel(req));
-  return { db, actor, via: "token", sameOrigin: true };
+  const runtimeSession = runtimeSessionOf(req);
+  // An unknown, revoked or expired token keeps `via: "token"`: the refusal says so (auth.token).
+  return { db, actor, via: "token", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };
 }
 
 /** What an agent label may be: it lands in events, as a task's claimant, and in an HTTP header. */
@@ -50,6 +54,16 @@ function agentLabel(req: Request): string | undefined {
     throw new TRPCError({ code: "BAD_REQUEST", message: `${AGENT_HEADER}: must be 1–200 letters, digits or . _ : @ + -` });
   }
   return label;
+}
+
+/** The runtime session a token-holder's command runs in (a remote CLI inside Claude Code sends it): checked, since it names a row. */
+export function runtimeSessionOf(req: Request): RuntimeSessionRef | undefined {
+  try {
+    return parseRuntimeSessionRef(req.headers.get(RUNTIME_SESSION_HEADER), RUNTIME_SESSION_HEADER);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+    throw error;
+  }
 }
 
 /**

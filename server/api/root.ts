@@ -7,6 +7,7 @@ import { eventsRouter } from "./routers/events";
 import { goalRouter } from "./routers/goal";
 import { logRouter } from "./routers/log";
 import { sessionRouter } from "./routers/session";
+import { runtimeRouter } from "./routers/runtime";
 import { setupRouter } from "./routers/setup";
 import { taskRouter } from "./routers/task";
 import { createCallerFactory, router } from "./trpc";
@@ -23,6 +24,7 @@ export const appRouter = router({
   admin: adminRouter,
   analytics: analyticsRouter,
   setup: setupRouter,
+  runtime: runtimeRouter,
 });
 
 export type AppRouter = typeof appRouter;

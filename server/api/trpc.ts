@@ -6,6 +6,7 @@ import type { Actor } from "@/server/domain/actors";
 import { DomainError, RoleForbiddenError } from "@/server/domain/errors";
 import { type Action, PERMISSIONS, may } from "@/server/domain/permissions";
 import type { ServiceContext } from "@/server/services/context";
+import type { RuntimeSessionRef } from "@/server/services/runtime/schemas";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
 import { hostileInputError } from "@/server/domain/input-guard";
 
@@ -20,6 +21,8 @@ export interface ApiContext {
   via: "token" | "cookie" | "internal" | "none";
   /** The request came from this site's own pages (Origin matches Host), or was not a browser request. */
   sameOrigin: boolean;
+  /** The agent runtime session the call was made in (see ServiceContext.runtimeSession). */
+  runtimeSession?: RuntimeSessionRef;
 }
 
 const t = initTRPC.context<ApiContext>().create({
@@ -86,7 +89,7 @@ export const authedProcedure = publicProcedure.use(({ ctx, next, type }) => {
   if (type !== "query" && ctx.via === "cookie" && !ctx.sameOrigin) {
     throw new TRPCError({ code: "FORBIDDEN", message: "csrf: state-changing requests from another site are refused" });
   }
-  const service: ServiceContext = { db: ctx.db, actor: ctx.actor };
+  const service: ServiceContext = { db: ctx.db, actor: ctx.actor, ...(ctx.runtimeSession ? { runtimeSession: ctx.runtimeSession } : {}) };
   return next({ ctx: { ...ctx, actor: ctx.actor, service } });
 });
 

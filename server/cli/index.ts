@@ -64,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version")) return EXIT.ok;
     // Without --json commander has already printed the message and the command's help.
+    // A hook's exit 2 means "block" to Claude Code: a mistyped hook flag must not hold the agent.
+    if (error instanceof CommanderError && commandName(argv) === "hook") return EXIT.refused;
     if (error instanceof CommanderError && !json) return EXIT.badInput;
     return handleError(error, json);
   }

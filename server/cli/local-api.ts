@@ -4,6 +4,19 @@ import { type ApiContext, createCallerFactory, router } from "@/server/api/trpc"
 import { operatorActor } from "@/server/domain/actors";
 import { type Api, DatabaseMissingError } from "./api";
 import type { GlobalOptions } from "./options";
+import { UsageError } from "./errors";
+import { RUNTIME_SESSION_ENV, type RuntimeSessionRef, parseRuntimeSessionRef } from "@/server/services/runtime/schemas";
+import { ValidationError } from "@/server/domain/errors";
+
+/** The runtime session this command runs in: Claude Code's SessionStart hook exported it (CLAUDE_ENV_FILE). */
+function runtimeSessionFromEnv(): RuntimeSessionRef | undefined {
+  try {
+    return parseRuntimeSessionRef(process.env[RUNTIME_SESSION_ENV], RUNTIME_SESSION_ENV);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 /**
  * The API's routers by namespace, each loaded only when a command calls into it: a local
@@ -23,6 +36,7 @@ export const ROUTERS = {
   admin: () => import("@/server/api/routers/admin").then((m) => m.adminRouter),
   analytics: () => import("@/server/api/routers/analytics").then((m) => m.analyticsRouter),
   setup: () => import("@/server/api/routers/setup").then((m) => m.setupRouter),
+  runtime: () => import("@/server/api/routers/runtime").then((m) => m.runtimeRouter),
 } as const;
 
 type Namespace = keyof typeof ROUTERS;
@@ -42,7 +56,8 @@ export function localApi(options: GlobalOptions): Api {
         throw new DatabaseMissingError(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB, or create it with proofgate migrate)`);
       }
       db = openDatabase(file);
-      context = { db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true };
+      const runtimeSession = runtimeSessionFromEnv();
+      context = { db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };
     }
     return context;
   };

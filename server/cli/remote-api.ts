@@ -5,16 +5,23 @@ import type { GlobalOptions } from "./options";
 import { type HttpRequestInit, request } from "./http";
 import { subscribe } from "./sse";
 
+/** PROOFGATE_RUNTIME_SESSION and its header (server/services/runtime/schemas.ts; repeated so a remote call loads no zod schema). */
+const RUNTIME_SESSION_ENV = "PROOFGATE_RUNTIME_SESSION";
+const RUNTIME_SESSION_HEADER = "x-proofgate-runtime-session";
+
 /** The header that carries `--agent-id` (server/api/context.ts reads it; remote-api.test.ts keeps the two equal). */
 export const AGENT_HEADER = "x-proofgate-agent";
 
 /** Remote mode: the server's API over HTTP with the token's role; live streams over SSE. */
 export function remoteApi(url: string, options: GlobalOptions): Api {
   const token = options.token ?? process.env.PROOFGATE_TOKEN;
+  const runtimeSession = process.env[RUNTIME_SESSION_ENV]?.trim();
   const endpoint = `${url.replace(/\/$/, "")}/api/trpc`;
   const headers = (): Record<string, string> => ({
     ...(token ? { authorization: `Bearer ${token}` } : {}),
     ...(options.agentId ? { [AGENT_HEADER]: options.agentId } : {}),
+    // Inside a Claude Code session (its SessionStart hook exported the id): sessions this call creates are linked to it.
+    ...(runtimeSession ? { [RUNTIME_SESSION_HEADER]: runtimeSession } : {}),
   });
   // tRPC passes the URL as a string and the body as a string (JSON), and reads only `json()`.
   const fetch = ((url: string, init?: HttpRequestInit) => request(url, init)) as unknown as NonNullable<Parameters<typeof httpLink>[0]["fetch"]>;

@@ -49,4 +49,12 @@ export const EVENT_TYPES = {
   mergeRecorded: "merge.recorded",
   toolCallsRecorded: "attempt.tool_calls_recorded",
   validationRunRecorded: "attempt.validation_run_recorded",
+  /** A runtime session (Claude Code) started, resumed, was cleared or compacted: its hooks report to the ledger. */
+  runtimeSessionStarted: "runtime.session_started",
+  /** A runtime's stop was refused because a linked session's completion gate rejects; data has the reasons given to the agent. */
+  runtimeStopHeld: "runtime.stop_held",
+  /** A runtime's stop went through with a linked session's gate still rejecting (the cap, or the runtime's own loop guard). */
+  runtimeStopUnverified: "runtime.stop_unverified",
+  /** A stop went through after held ones (the gate now accepts, or no linked session is active): the count of held stops starts again. */
+  runtimeStopReleased: "runtime.stop_released",
 } as const;

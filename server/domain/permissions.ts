@@ -88,6 +88,7 @@ export const PERMISSIONS = {
   "attempt.trustScore": { roles: JUDGES, rule: "trust_score.role", does: "record trust scores", area: "goals and attempts" },
   "tool.record": { roles: RECORDERS, rule: "tool.record_role", does: "record tools", area: "goals and attempts" },
 
+  "runtime.hook": { roles: LOGGERS, rule: "runtime.hook_role", does: "report an agent runtime's hooks (sessions, tool calls, stops)", area: "telemetry" },
   "log.write": { roles: LOGGERS, rule: "log.write_role", does: "write logs, reasoning, tokens, state and context packages", area: "telemetry" },
 
   "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration" },

@@ -3,6 +3,7 @@ import { events } from "@/db/schema";
 import type { Actor } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
 import { toDomainError } from "./sqlite-errors";
+import type { RuntimeSessionRef } from "./runtime/schemas";
 
 /** What every service verb receives: the database and who is acting. */
 export interface ServiceContext {
@@ -12,6 +13,11 @@ export interface ServiceContext {
   now?: () => Date;
   /** Enforcement for sessions created without one (server-wide default, e.g. PROOFGATE_ENFORCEMENT). */
   defaultEnforcement?: Enforcement;
+  /**
+   * The agent runtime session (a Claude Code session) the call was made in: PROOFGATE_RUNTIME_SESSION
+   * in local mode, the X-Proofgate-Runtime-Session header remotely. A session created with it is linked to it.
+   */
+  runtimeSession?: RuntimeSessionRef;
 }
 
 export function nowOf(ctx: ServiceContext): Date {

@@ -52,6 +52,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "completion.check": S,
   "completion.list": S,
   "completion.preview": S,
+  "runtime.activity": S,
   "goal.tree": S,
   "goal.get": { goalId: 1 },
   "goal.evaluations": { goalId: 1 },

@@ -52,6 +52,9 @@ const MOVES: Record<TaskMove, Describer> = {
   approve_reset: ({ actor, d }) => `${actor} approved the reset of ${task(d)}: back to pending`,
 };
 
+/** Claude Code's SessionStart sources as verbs. */
+const RUNTIME_STARTS: Record<string, string> = { startup: "started", resume: "resumed", clear: "cleared", compact: "compacted" };
+
 const LEDGER: Record<LedgerEventType, Describer> = {
   "session.created": ({ actor, id, d }) => `${actor} created session ${id ?? "?"}${paren(text(d, "enforcement"))}`,
   "session.status_changed": ({ actor, id, d }) => `${actor} changed session ${id ?? "?"}${change(d)}`,
@@ -128,6 +131,10 @@ const LEDGER: Record<LedgerEventType, Describer> = {
     const exit = count(d, "exitCode");
     return `${actor} recorded a validation run for ${ref("attempt", id)}${exit === undefined ? "" : `: exit ${exit} (${exit === 0 ? "passed" : "failed"})`}`;
   },
+  "runtime.session_started": ({ actor, d }) => `${actor} ${RUNTIME_STARTS[text(d, "source") ?? "startup"] ?? "started"} ${text(d, "runtime") ?? "runtime"} session ${text(d, "runtimeSessionId") ?? "?"}`,
+  "runtime.stop_held": ({ actor, d }) => `${actor} tried to stop and was held (${count(d, "block") ?? "?"} of ${count(d, "maxBlocks") ?? "?"}): the completion gate rejects`,
+  "runtime.stop_unverified": ({ actor, d }) => `${actor} stopped with the completion gate rejected${text(d, "cause") === "max_blocks" ? " (after the cap of held stops)" : ""}`,
+  "runtime.stop_released": ({ actor, d }) => `${actor} stopped after ${plural(count(d, "afterHeld") ?? 0, "held stop")}`,
 };
 
 const ADMIN: Record<(typeof ADMIN_EVENT_TYPES)[number], Describer> = {

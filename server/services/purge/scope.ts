@@ -37,6 +37,7 @@ export const PURGE_SCOPE: readonly { table: string; where: string }[] = [
   { table: "development_plans", where: `session_id IN ${IDS}` },
   { table: "context_package_consumers", where: `package_id IN (SELECT id FROM context_packages WHERE session_id IN ${IDS})` },
   { table: "context_packages", where: `session_id IN ${IDS}` },
+  { table: "runtime_session_links", where: `session_id IN ${IDS}` },
   { table: "events", where: `session_id IN ${IDS}` },
   { table: "sessions", where: `id IN ${IDS}` },
 ];
@@ -64,4 +65,6 @@ export const NOT_PURGED = [
   "analytics_rollups",
   "analytics_rollup_state",
   "analytics_reason_kinds",
+  // A runtime (Claude Code) session is the runtime's, not one ledger session's: its links to purged sessions go, the row stays.
+  "runtime_sessions",
 ] as const;

@@ -8,8 +8,12 @@ import { CreateSessionInput } from "./schemas";
 import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
+import { linkToRuntimeSession } from "../runtime/link";
 
-/** Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later. */
+/**
+ * Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later.
+ * With `ctx.runtimeSession` it is linked to that runtime session (created if never seen) in the same transaction.
+ */
 export function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): SessionRow {
   authorize(ctx.actor, "session.create");
   const input = redactInput(parseInput(CreateSessionInput, unredacted, "session.invalid_input"));
@@ -24,7 +28,9 @@ export function createSession(ctx: ServiceContext, unredacted: CreateSessionInpu
       .returning()
       .get();
     if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
-    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionCreated, sessionId: id, entity: "session", entityId: id, data: { enforcement, source: session.source } });
+    // Created inside a runtime session (a Claude Code session's commands): its stops now answer to this session's gate.
+    const runtime = ctx.runtimeSession ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: linkToRuntimeSession(tx, ctx.runtimeSession, id, now).externalId } : undefined;
+    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionCreated, sessionId: id, entity: "session", entityId: id, data: { enforcement, source: session.source, ...(runtime ? { runtime } : {}) } });
     return session;
   });
 }

@@ -2,6 +2,7 @@
 
 import { CompletionChecks } from "./completion-checks";
 import { CriteriaSection } from "./criteria-section";
+import { RuntimeSection } from "./runtime-section";
 import { TasksBoard } from "./tasks-board";
 
 export function SessionOverview({ sessionId }: { sessionId: string }) {
@@ -9,6 +10,7 @@ export function SessionOverview({ sessionId }: { sessionId: string }) {
     <div className="space-y-8">
       <TasksBoard sessionId={sessionId} />
       <CriteriaSection sessionId={sessionId} />
+      <RuntimeSection sessionId={sessionId} />
       <CompletionChecks sessionId={sessionId} />
     </div>
   );

@@ -1,0 +1,195 @@
+import fs from "node:fs";
+import { type Command, InvalidArgumentError } from "commander";
+import type { HookAnswer } from "@/server/services/runtime/hook";
+import type { GlobalOptions } from "../options";
+import type { Output } from "../output";
+import { example } from "./shared";
+
+/** The endpoint a remote hook posts to (app/api/hooks/claude-code/route.ts). */
+export const CLAUDE_CODE_HOOK_PATH = "/api/hooks/claude-code";
+/** How long a remote hook waits for the server before failing open (or closed). */
+const REMOTE_TIMEOUT_MS = 10_000;
+const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+interface HookFlags {
+  maxBlocks: number;
+  failClosed?: boolean;
+}
+
+/** What the process answers Claude Code: stdout (JSON or nothing), stderr, exit code. */
+export interface HookReply {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Proofgate could not be asked (unreachable, no database, refused, bad input): the fail-open / fail-closed choice applies. */
+class HookFailure extends Error {}
+
+/** `proofgate hook claude-code`: Claude Code's hooks, answered as its hooks reference documents. */
+export function hookCommands(program: Command, _out: Output): void {
+  const hook = program.command("hook").description("Answer an agent runtime's hooks (reads the hook's JSON on stdin)");
+  example(
+    hook
+      .command("claude-code")
+      .description(
+        "Claude Code's SessionStart, PostToolUse, PostToolUseFailure, Stop and SubagentStop hooks: link the runtime session, record its tool calls, " +
+          'and hold a stop ({"decision":"block","reason":…}) while a linked session\'s completion gate rejects. Never exits 2; an unreachable Proofgate lets the agent go on unless --fail-closed',
+      )
+      .option("--max-blocks <n>", "stops held in a row before one is let through (recorded runtime.stop_unverified)", maxBlocks, 3)
+      .option("--fail-closed", "when Proofgate cannot be asked, hold the stop instead of letting it through"),
+    "proofgate hook claude-code --db ./data/proofgate.db",
+    "proofgate hook claude-code --url https://proofgate.example.com --token $PROOFGATE_TOKEN --max-blocks 5",
+  ).action(async (flags: HookFlags, command: Command) => {
+    const reply = await answerClaudeCodeHook(await readStdin(), command.optsWithGlobals<GlobalOptions>(), flags);
+    if (reply.stdout) process.stdout.write(reply.stdout);
+    if (reply.stderr) process.stderr.write(reply.stderr);
+    process.exitCode = reply.exitCode;
+  });
+}
+
+function maxBlocks(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 100) throw new InvalidArgumentError("must be an integer from 1 to 100");
+  return n;
+}
+
+/**
+ * One hook call, start to finish: parse stdin, ask Proofgate (in-process with --db, else the
+ * server), and turn the answer, or the failure to get one, into Claude Code's output. Exit 0 always:
+ * Claude Code reads exit 2 as "block" with stderr as the reason, which a failure must never cause
+ * by accident; a chosen block is the JSON `decision`.
+ */
+export async function answerClaudeCodeHook(stdin: string, globals: GlobalOptions, flags: HookFlags, env: NodeJS.ProcessEnv = process.env): Promise<HookReply> {
+  let payload: unknown;
+  let event: { name?: string; sessionId?: string; stopHookActive?: boolean } = {};
+  try {
+    payload = parseStdin(stdin);
+    event = eventOf(payload);
+    // SessionStart: later commands of this runtime session carry its id, so the sessions they create are linked.
+    if (event.name === "SessionStart" && event.sessionId && env.CLAUDE_ENV_FILE) exportRuntimeSession(env.CLAUDE_ENV_FILE, event.sessionId);
+    const remoteUrl = globals.db ? undefined : (globals.url ?? env.PROOFGATE_URL);
+    const answer = remoteUrl ? await askServer(remoteUrl, globals.token ?? env.PROOFGATE_TOKEN, globals.agentId, stdin, flags.maxBlocks) : await askLocally(globals, payload, flags.maxBlocks);
+    return { stdout: answer ? `${JSON.stringify(answer)}\n` : "", stderr: "", exitCode: 0 };
+  } catch (error) {
+    return failed(error instanceof HookFailure ? error.message : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`, flags, event);
+  }
+}
+
+function failed(message: string, flags: HookFlags, event: { name?: string; stopHookActive?: boolean }): HookReply {
+  const stderr = `proofgate hook claude-code: ${message}\n`;
+  // Fail-closed holds, except a stop the runtime is already continuing because of a hook: held
+  // again it could loop for as long as Proofgate stays unreachable.
+  if (!flags.failClosed || event.stopHookActive) return { stdout: "", stderr: `${stderr}${flags.failClosed ? "" : "(failing open: the agent goes on; --fail-closed holds instead)\n"}`, exitCode: 0 };
+  const reason = `Proofgate could not check the completion gate (${message}), and this hook is configured --fail-closed: fix Proofgate's configuration or availability before finishing.`;
+  return { stdout: `${JSON.stringify({ decision: "block", reason })}\n`, stderr, exitCode: 0 };
+}
+
+function parseStdin(stdin: string): unknown {
+  if (stdin.trim() === "") throw new HookFailure("stdin: expected the hook's JSON input, got nothing");
+  try {
+    return JSON.parse(stdin) as unknown;
+  } catch (error) {
+    throw new HookFailure(`stdin: must be the hook's JSON input (${(error as Error).message})`);
+  }
+}
+
+/** The fields the adapter itself needs before Proofgate answers (the service checks them all again). */
+function eventOf(payload: unknown): { name?: string; sessionId?: string; stopHookActive?: boolean } {
+  if (payload === null || typeof payload !== "object" || Array.isArray(payload)) throw new HookFailure("hook input: must be a JSON object");
+  const p = payload as Record<string, unknown>;
+  return {
+    name: typeof p.hook_event_name === "string" ? p.hook_event_name : undefined,
+    sessionId: typeof p.session_id === "string" && /^[A-Za-z0-9._:-]{1,200}$/.test(p.session_id) ? p.session_id : undefined,
+    stopHookActive: p.stop_hook_active === true,
+  };
+}
+
+/** Append `export PROOFGATE_RUNTIME_SESSION=<id>` to Claude Code's env file (the id is checked to be shell-safe). */
+function exportRuntimeSession(file: string, sessionId: string): void {
+  try {
+    fs.appendFileSync(file, `export PROOFGATE_RUNTIME_SESSION=${sessionId}\n`);
+  } catch (error) {
+    throw new HookFailure(`CLAUDE_ENV_FILE: could not append to ${file} (${(error as Error).message})`);
+  }
+}
+
+async function askLocally(globals: GlobalOptions, payload: unknown, maxBlocks: number): Promise<Record<string, string> | null> {
+  const [{ openDatabase, resolveDbPath }, { handleClaudeCodeHook }, { claudeCodeOutput }, { operatorActor }, { DomainError }] = await Promise.all([
+    import("@/db/client"),
+    import("@/server/services/runtime/hook"),
+    import("@/server/services/runtime/claude-code-output"),
+    import("@/server/domain/actors"),
+    import("@/server/domain/errors"),
+  ]);
+  const file = resolveDbPath(globals.db);
+  // A hook never creates a ledger: a mistyped path is reported, not started afresh.
+  if (file !== ":memory:" && !fs.existsSync(file)) throw new HookFailure(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB)`);
+  let db;
+  try {
+    db = openDatabase(file);
+  } catch (error) {
+    throw new HookFailure(`database unavailable: ${(error as Error).message}`);
+  }
+  try {
+    let answer: HookAnswer;
+    try {
+      answer = handleClaudeCodeHook({ db, actor: operatorActor(globals.agentId ?? "claude-code") }, payload, { maxBlocks });
+    } catch (error) {
+      if (error instanceof DomainError) throw new HookFailure(error.message);
+      throw new HookFailure(`database unavailable: ${(error as Error).message}`);
+    }
+    return claudeCodeOutput(answer);
+  } finally {
+    db.$client.close();
+  }
+}
+
+/** POST the hook's input to the server's endpoint: the same service answers, in the same JSON. */
+async function askServer(url: string, token: string | undefined, agentId: string | undefined, body: string, maxBlocks: number): Promise<Record<string, string> | null> {
+  const { request } = await import("../http");
+  const endpoint = `${url.replace(/\/$/, "")}${CLAUDE_CODE_HOOK_PATH}?max_blocks=${maxBlocks}`;
+  const signal = AbortSignal.timeout(REMOTE_TIMEOUT_MS);
+  let response;
+  let text: string;
+  try {
+    response = await request(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...(agentId ? { "x-proofgate-agent": agentId } : {}) },
+      body,
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new HookFailure(`server unreachable at ${url}: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    let message = text.slice(0, 500);
+    try {
+      const parsed = JSON.parse(text) as { error?: { message?: string } };
+      if (parsed.error?.message) message = parsed.error.message;
+    } catch {
+      // Not JSON (a proxy's error page): its first characters say enough.
+    }
+    throw new HookFailure(`server refused (HTTP ${response.status}): ${message}`);
+  }
+  try {
+    const answer = text.trim() === "" ? {} : (JSON.parse(text) as Record<string, string>);
+    return Object.keys(answer).length === 0 ? null : answer;
+  } catch {
+    throw new HookFailure(`server answered with something other than JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    chunks.push(chunk as Buffer);
+    // More is no hook input: what was read fails to parse, and the failure is reported as such.
+    if (size > MAX_STDIN_BYTES) break;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

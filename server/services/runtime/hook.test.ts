@@ -1,0 +1,272 @@
+import { describe, expect, it } from "vitest";
+import { type Db, createMemoryDb } from "@/db/client";
+import { count, eventTypes, rows, tableCounts } from "@/test/support/api-helpers";
+import { operatorActor } from "@/server/domain/actors";
+import { RoleForbiddenError, ValidationError } from "@/server/domain/errors";
+import { MAX_SUMMARY_CHARS } from "@/server/domain/tool-call-summary";
+import type { ServiceContext } from "../context";
+import { saveCriteria } from "../criteria/save";
+import { updateCriterion } from "../criteria/update";
+import { createSession } from "../session/create";
+import { updateSessionStatus } from "../session/update-status";
+import { createGoal } from "../goal/create";
+import { startAttempt } from "../attempt/start";
+import { finishAttempt } from "../attempt/finish";
+import { handleClaudeCodeHook } from "./hook";
+import { claudeCodeOutput } from "./claude-code-output";
+import { LEAKED, RUNTIME_ID, postToolUse, postToolUseFailure, secretBash, sessionStart, stop, subagentStop } from "./test-payloads";
+
+const ctxOf = (db: Db, extra: Partial<ServiceContext> = {}): ServiceContext => ({ db, actor: operatorActor("claude"), ...extra });
+const inRuntime = (db: Db, id = RUNTIME_ID) => ctxOf(db, { actor: operatorActor("orchestrator"), runtimeSession: { runtime: "claude-code", externalId: id } });
+
+/** A BAZINGA-style session created by a command run inside the runtime session, with one pending required criterion. */
+function linkedSession(db: Db, id = "bazinga_20250112_143022") {
+  createSession(inRuntime(db), { id, mode: "simple", requirements: "Add JWT authentication" });
+  saveCriteria(ctxOf(db), { sessionId: id, criteria: [{ criterion: "All tests passing" }] });
+  return id;
+}
+
+describe("SessionStart", () => {
+  it.each(["startup", "resume", "clear", "compact"] as const)("records the runtime session (source %s) and exports its id for later commands", (source) => {
+    const db = createMemoryDb();
+    const answer = handleClaudeCodeHook(ctxOf(db), sessionStart(source));
+    expect(answer).toEqual({ decision: "allow", exportEnv: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });
+    expect(claudeCodeOutput(answer)).toBeNull();
+    expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([{ runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source }]);
+    expect(eventTypes(db)).toEqual(["runtime.session_started"]);
+  });
+
+  it("keeps one row per runtime session across resume, clear and compact, with the latest source", () => {
+    const db = createMemoryDb();
+    for (const source of ["startup", "resume", "compact"] as const) handleClaudeCodeHook(ctxOf(db), sessionStart(source));
+    expect(rows(db, "select source from runtime_sessions")).toEqual([{ source: "compact" }]);
+    expect(eventTypes(db)).toEqual(["runtime.session_started", "runtime.session_started", "runtime.session_started"]);
+  });
+});
+
+describe("linking ledger sessions created inside a runtime session", () => {
+  it("links a session created with the runtime session on the context, in the same transaction as its session.created event", () => {
+    const db = createMemoryDb();
+    handleClaudeCodeHook(ctxOf(db), sessionStart());
+    linkedSession(db);
+    expect(rows(db, "select l.session_id, r.external_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id")).toEqual([{ session_id: "bazinga_20250112_143022", external_id: RUNTIME_ID }]);
+    const created = rows<{ data: string }>(db, "select data from events where type = 'session.created'")[0]!;
+    expect(JSON.parse(created.data)).toMatchObject({ runtime: { runtime: "claude-code", runtimeSessionId: RUNTIME_ID } });
+  });
+
+  it("creates the runtime session when its SessionStart was never reported, and links nothing without one", () => {
+    const db = createMemoryDb();
+    linkedSession(db, "s_linked");
+    createSession(ctxOf(db), { id: "s_plain" });
+    expect(rows(db, "select session_id from runtime_session_links")).toEqual([{ session_id: "s_linked" }]);
+    expect(rows(db, "select source from runtime_sessions")).toEqual([{ source: "command" }]);
+  });
+});
+
+describe("PostToolUse and PostToolUseFailure", () => {
+  it("writes nothing for a runtime session no ledger session is linked to", () => {
+    const db = createMemoryDb();
+    handleClaudeCodeHook(ctxOf(db), sessionStart());
+    const before = tableCounts(db);
+    expect(handleClaudeCodeHook(ctxOf(db), secretBash())).toEqual({ decision: "allow" });
+    expect(handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/x" }, {}, "never-started"))).toEqual({ decision: "allow" });
+    expect(tableCounts(db)).toEqual(before);
+  });
+
+  it("records Bash, Edit, Write and Read calls in the linked session's logs, redacted and capped", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    const big = "y".repeat(100_000);
+    handleClaudeCodeHook(ctxOf(db), secretBash());
+    handleClaudeCodeHook(ctxOf(db), postToolUse("Edit", { file_path: "/home/dev/app/src/auth.ts", old_string: "a", new_string: `password = "hunter2-very-secret"\n${big}` }, { filePath: "/home/dev/app/src/auth.ts", success: true }));
+    handleClaudeCodeHook(ctxOf(db), postToolUse("Write", { file_path: "/home/dev/app/.env", content: `DB_PASSWORD=hunter2-very-secret\n${big}` }, { type: "create", filePath: "/home/dev/app/.env" }));
+    handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/home/dev/app/README.md" }, { type: "text", file: { content: big } }));
+    const logs = rows<{ content: string; event_subtype: string; event_payload: string; redacted: number; agent_type: string; log_type: string }>(
+      db,
+      "select content, event_subtype, event_payload, redacted, agent_type, log_type from orchestration_logs where session_id = ? order by id",
+      id,
+    );
+    expect(logs.map((l) => l.content)).toEqual([
+      "Bash: curl -H 'Authorization: Bearer [REDACTED:bearer_token]' https://api.example.com && export OPENAI_API_KEY=[REDACTED:openai_key]",
+      "Edit: /home/dev/app/src/auth.ts",
+      "Write: /home/dev/app/.env",
+      "Read: /home/dev/app/README.md",
+    ]);
+    expect(logs.map((l) => [l.log_type, l.event_subtype, l.agent_type, l.redacted])).toEqual([
+      ["event", "tool_call", "claude-code", 1],
+      ["event", "tool_call", "claude-code", 1],
+      ["event", "tool_call", "claude-code", 1],
+      ["event", "tool_call", "claude-code", 0],
+    ]);
+    for (const log of logs) {
+      const payload = JSON.parse(log.event_payload) as { input: string; outcome: string; tool: string; runtimeSessionId: string };
+      expect(payload.runtimeSessionId).toBe(RUNTIME_ID);
+      expect(payload.input.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+      expect(payload.outcome.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+    }
+    expect(JSON.parse(logs[0]!.event_payload).outcome).toContain("[REDACTED:github_token]");
+    expect(JSON.parse(logs[2]!.event_payload).input).toContain("[REDACTED:password]");
+    const everything = JSON.stringify(rows(db, "select * from orchestration_logs")) + JSON.stringify(rows(db, "select * from events"));
+    for (const secret of LEAKED) expect(everything).not.toContain(secret);
+    expect(eventTypes(db, id).filter((t) => t === "logs.appended")).toHaveLength(4);
+  });
+
+  it("records a failed call with its error, and only in sessions still active", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    linkedSession(db, "s_done");
+    updateSessionStatus(ctxOf(db), { sessionId: "s_done", status: "failed" });
+    handleClaudeCodeHook(ctxOf(db), postToolUseFailure("Bash", { command: "npm test" }, "Command exited with non-zero status code 1"));
+    expect(rows(db, "select session_id, content, event_subtype, event_payload from orchestration_logs")).toEqual([
+      {
+        session_id: id,
+        content: "Bash (failed): npm test",
+        event_subtype: "tool_call_failed",
+        event_payload: expect.stringContaining('"outcome":"failed: Command exited with non-zero status code 1"'),
+      },
+    ]);
+  });
+
+  it("adds the call to the session's open attempt, and not once the attempt finished", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    const goal = createGoal(ctxOf(db), { sessionId: id, goalText: "JWT login works" });
+    const { attempt } = startAttempt(ctxOf(db), { goalId: goal.id });
+    handleClaudeCodeHook(ctxOf(db), secretBash());
+    handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/a" }, { type: "text" }));
+    expect(rows(db, 'select attempt_id, "order", tool_name from tool_calls order by id')).toEqual([
+      { attempt_id: attempt.id, order: 1, tool_name: "Bash" },
+      { attempt_id: attempt.id, order: 2, tool_name: "Read" },
+    ]);
+    expect(JSON.stringify(rows(db, "select input, output from tool_calls"))).not.toContain(LEAKED[1]);
+    expect(eventTypes(db, id).filter((t) => t === "attempt.tool_calls_recorded")).toHaveLength(2);
+    finishAttempt(ctxOf(db), { attemptId: attempt.id, status: "completed" });
+    handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/b" }, { type: "text" }));
+    expect(count(db, "tool_calls")).toBe(2);
+    expect(count(db, "orchestration_logs")).toBe(3);
+  });
+});
+
+describe("Stop and SubagentStop", () => {
+  it("lets the stop through, writing nothing, with no linked active session", () => {
+    const db = createMemoryDb();
+    handleClaudeCodeHook(ctxOf(db), sessionStart());
+    createSession(ctxOf(db), { id: "unlinked" });
+    const before = tableCounts(db);
+    expect(handleClaudeCodeHook(ctxOf(db), stop())).toEqual({ decision: "allow" });
+    expect(handleClaudeCodeHook(ctxOf(db), stop(false, "unknown-runtime"))).toEqual({ decision: "allow" });
+    expect(tableCounts(db)).toEqual(before);
+  });
+
+  it("holds the stop while the gate rejects, telling the agent each failed check and its fix, and records no completion check", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    const answer = handleClaudeCodeHook(ctxOf(db), stop());
+    expect(answer.decision).toBe("block");
+    const output = claudeCodeOutput(answer)!;
+    expect(Object.keys(output)).toEqual(["decision", "reason"]);
+    expect(output.reason).toContain(`the completion gate rejects ledger session ${id}`);
+    expect(output.reason).toContain('- Criterion "All tests passing" is not met: pending');
+    expect(output.reason).toContain(`fix: meet it, then: proofgate update-success-criterion ${id} 'All tests passing' --status met`);
+    expect(count(db, "completion_checks")).toBe(0);
+    const held = rows<{ data: string; session_id: string }>(db, "select data, session_id from events where type = 'runtime.stop_held'");
+    expect(held).toHaveLength(1);
+    expect(held[0]!.session_id).toBe(id);
+    expect(JSON.parse(held[0]!.data)).toMatchObject({ block: 1, maxBlocks: 3, event: "Stop", reasons: ["Only 0/1 criteria met", 'Criterion "All tests passing" is not met: pending'], message: output.reason });
+  });
+
+  it("holds at most --max-blocks stops in a row, then lets one through recorded as runtime.stop_unverified", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    expect(handleClaudeCodeHook(ctxOf(db), stop(false)).decision).toBe("block");
+    expect(handleClaudeCodeHook(ctxOf(db), stop(true)).decision).toBe("block");
+    expect(handleClaudeCodeHook(ctxOf(db), stop(true)).decision).toBe("block");
+    const through = handleClaudeCodeHook(ctxOf(db), stop(true));
+    expect(through).toEqual({ decision: "allow", systemMessage: expect.stringContaining(`after 3 held stops in a row, with the completion gate still rejecting ${id}`) });
+    expect(claudeCodeOutput(through)).toEqual({ systemMessage: through.decision === "allow" ? through.systemMessage : "" });
+    expect(eventTypes(db, id).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_held", "runtime.stop_held", "runtime.stop_held", "runtime.stop_unverified"]);
+    expect(JSON.parse(rows<{ data: string }>(db, "select data from events where type = 'runtime.stop_unverified'")[0]!.data)).toMatchObject({ cause: "max_blocks", held: 3, reasons: expect.arrayContaining(["Only 0/1 criteria met"]) });
+    // The next turn's stop is a fresh one: held again.
+    expect(handleClaudeCodeHook(ctxOf(db), stop(false)).decision).toBe("block");
+  });
+
+  it("takes the cap from the options", () => {
+    const db = createMemoryDb();
+    linkedSession(db);
+    expect(handleClaudeCodeHook(ctxOf(db), stop(false), { maxBlocks: 1 }).decision).toBe("block");
+    expect(handleClaudeCodeHook(ctxOf(db), stop(true), { maxBlocks: 1 }).decision).toBe("allow");
+    expect(() => handleClaudeCodeHook(ctxOf(db), stop(), { maxBlocks: 0 })).toThrow();
+  });
+
+  it("lets through (recorded unverified) a stop another hook is already continuing", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    expect(handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({ decision: "allow", systemMessage: expect.stringContaining("because another stop hook is already continuing this turn") });
+    expect(eventTypes(db, id).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_unverified"]);
+  });
+
+  it("lets the stop through once the criteria are met, releasing the count", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    expect(handleClaudeCodeHook(ctxOf(db), stop()).decision).toBe("block");
+    updateCriterion(ctxOf(db), { sessionId: id, criterion: "All tests passing", status: "met", actual: "42/42", evidence: "npm test" });
+    expect(handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({ decision: "allow" });
+    expect(eventTypes(db).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_held", "runtime.stop_released"]);
+    expect(rows(db, "select consecutive_blocks from runtime_sessions")).toEqual([{ consecutive_blocks: 0 }]);
+    expect(count(db, "completion_checks")).toBe(0);
+  });
+
+  it("holds a subagent's stop too, counting it apart from the agent's", () => {
+    const db = createMemoryDb();
+    linkedSession(db);
+    expect(handleClaudeCodeHook(ctxOf(db), stop()).decision).toBe("block");
+    const answer = handleClaudeCodeHook(ctxOf(db), subagentStop());
+    expect(answer.decision).toBe("block");
+    expect(rows(db, "select consecutive_blocks, subagent_consecutive_blocks from runtime_sessions")).toEqual([{ consecutive_blocks: 1, subagent_consecutive_blocks: 1 }]);
+    expect(JSON.parse(rows<{ data: string }>(db, "select data from events where type = 'runtime.stop_held' order by id desc limit 1")[0]!.data)).toMatchObject({ event: "SubagentStop", agentId: "agent-7f3a", agentType: "Explore" });
+  });
+
+  it("ignores sessions no longer active", () => {
+    const db = createMemoryDb();
+    const id = linkedSession(db);
+    updateSessionStatus(ctxOf(db), { sessionId: id, status: "failed" });
+    expect(handleClaudeCodeHook(ctxOf(db), stop())).toEqual({ decision: "allow" });
+  });
+});
+
+describe("refusals", () => {
+  it.each([
+    ["not an object", "[1,2]", "hook input"],
+    ["no session_id", { hook_event_name: "Stop" }, "session_id"],
+    ["stop_hook_active not a boolean", { ...stop(), stop_hook_active: "yes" }, "stop_hook_active"],
+    ["an unknown SessionStart source", { ...sessionStart(), source: "reboot" }, "source"],
+    ["no tool_name", { ...postToolUse("Bash", {}, {}), tool_name: undefined }, "tool_name"],
+    ["no hook_event_name", { session_id: RUNTIME_ID }, "hook_event_name"],
+  ])("refuses %s, naming the field, writing nothing", (_, payload, field) => {
+    const db = createMemoryDb();
+    linkedSession(db);
+    const before = tableCounts(db);
+    const input = typeof payload === "string" ? JSON.parse(payload) : payload;
+    expect(() => handleClaudeCodeHook(ctxOf(db), input)).toThrow(ValidationError);
+    try {
+      handleClaudeCodeHook(ctxOf(db), input);
+    } catch (error) {
+      expect((error as ValidationError).field).toBe(field);
+      expect((error as ValidationError).rule).toBe("runtime.invalid_hook_input");
+    }
+    expect(tableCounts(db)).toEqual(before);
+  });
+
+  it("acknowledges other events without writing", () => {
+    const db = createMemoryDb();
+    linkedSession(db);
+    const before = tableCounts(db);
+    expect(handleClaudeCodeHook(ctxOf(db), { session_id: RUNTIME_ID, hook_event_name: "UserPromptSubmit", prompt: "hi" })).toEqual({ decision: "allow" });
+    expect(tableCounts(db)).toEqual(before);
+  });
+
+  it("refuses a viewer", () => {
+    const db = createMemoryDb();
+    expect(() => handleClaudeCodeHook({ db, actor: { principalId: "token:9", principalKind: "token", role: "viewer", label: "v" } }, stop())).toThrow(RoleForbiddenError);
+  });
+});

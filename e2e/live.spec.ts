@@ -51,9 +51,16 @@ test("the approval inbox count goes up when a task is blocked, without a reload"
   await cli("verifier_1", "block", id, "group_block", "--failures", '["smoke - login returns 500"]');
   await expect(count).toHaveAttribute("data-blocked", String(before + 1));
   await expect(count).toContainText(`${before + 1} blocked tasks waiting`);
-  // Oldest first: with more blocked tasks than a page holds, the new one is on a later page.
+  // Oldest first: with more blocked tasks than a page holds, the new one is on a later page. Each
+  // page is waited for before looking again: a click while one loads finds the button "Loading…",
+  // and once the last page is in there is no button left to click.
   const item = page.getByTestId(`approval-${id}-group_block`);
+  const cards = page.getByRole("list").first().getByRole("article");
   const more = page.getByRole("button", { name: /^Load more/ });
-  while ((await item.count()) === 0 && (await more.count()) > 0) await more.click();
+  while ((await item.count()) === 0 && (await more.isVisible())) {
+    const shown = await cards.count();
+    await more.click();
+    await expect(cards).not.toHaveCount(shown);
+  }
   await expect(item).toContainText("smoke - login returns 500");
 });

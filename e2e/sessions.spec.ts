@@ -214,13 +214,13 @@ test("live: a row's progress and flags follow a local-mode CLI moving the sessio
   await cli("claim", id, "done_one", "--evidence", "out.txt", "--agent-id", "developer_1");
   await cli("verify", id, "done_one", "--check", "tests=pass", "--agent-id", "verifier_1");
   await cli("complete", id, "done_one", "--agent-id", "orchestrator");
-  await expect(tasks).toHaveAttribute("aria-valuenow", "1", { timeout: 5_000 });
+  await expect(tasks).toHaveAttribute("aria-valuenow", "1");
 
   await cli("claim", id, "refused_one", "--agent-id", "developer_1");
   await cli("block", id, "refused_one", "--failures", '["tests fail"]', "--agent-id", "verifier_1");
-  await expect(row).toContainText("1 blocked", { timeout: 5_000 });
+  await expect(row).toContainText("1 blocked");
 
   await cli("update-success-criterion", id, "Live bar moves", "--status", "met", "--agent-id", "project_manager");
-  await expect(criteria).toHaveAttribute("aria-valuenow", "1", { timeout: 5_000 });
+  await expect(criteria).toHaveAttribute("aria-valuenow", "1");
   expect(loads, "the page was not reloaded").toEqual([]);
 });

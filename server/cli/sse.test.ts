@@ -152,7 +152,8 @@ describe("subscribe to events.stream over HTTP", () => {
     return { abort, changes, seen, ids, run };
   }
 
-  async function until(ready: () => boolean, what: string, ms = 5_000): Promise<void> {
+  /** Waits for `ready`; the deadline only stops a follower that never gets there (no speed claim). */
+  async function until(ready: () => boolean, what: string, ms = 20_000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!ready()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

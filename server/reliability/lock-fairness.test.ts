@@ -1,10 +1,15 @@
 /**
  * Eight processes appending through the services in tight loops, all at once: every write gets
- * the lock within the wait limit. SQLite's own busy handler backs off to 100 ms between tries, so
- * before writeTransaction (db/client.ts) a writer that had waited a while kept losing the lock to
- * newcomers: in this experiment, at machine load ~20, the longest single wait was 5.1 s with
- * 250 writes each, and with 400 writes each two of the eight waited past the 10 s timeout and got
- * SQLITE_BUSY. With fair turns the longest wait was 1.3 s.
+ * the lock, and no writer is shut out while the others write. SQLite's own busy handler backs off
+ * to 100 ms between tries, so before writeTransaction (db/client.ts) a writer that had waited a
+ * while kept losing the lock to newcomers: at machine load ~20, with 400 writes each, two of the
+ * eight waited past the 10 s limit and got SQLITE_BUSY.
+ *
+ * Fairness is checked in the ledger's own order of commits, not in milliseconds (how long a write
+ * waits is a measurement for `npm run bench`): when the first writer has made all its writes, each
+ * other writer must have made at least a tenth of its own. Measured at machine load ~15, 250 or 400
+ * writes each: with fair turns the slowest writer had 18–39 % of its writes in by then; with
+ * SQLite's back-off alone, 0–7 % (one writer had not had a single turn).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -12,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { WRITE_WAIT_MS, openDatabase } from "@/db/client";
+import { openDatabase } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";
 import { checkLedger } from "@/server/services/check/run";
 import { createSession } from "@/server/services/session/create";
@@ -29,7 +34,7 @@ afterAll(() => {
 });
 
 describe("the write lock under eight tight-loop writers", () => {
-  it("goes to every writer within the wait limit: no SQLITE_BUSY, every row written", { timeout: 240_000 }, async () => {
+  it("goes round every writer: no SQLITE_BUSY, every row written, none shut out while another finishes", { timeout: 240_000 }, async () => {
     const file = path.join(dir, "ledger.db");
     const db = openDatabase(file);
     createSession({ db, actor: operatorActor() }, { id: "tight" });
@@ -40,7 +45,6 @@ describe("the write lock under eight tight-loop writers", () => {
       return { child, ready };
     });
     await Promise.all(writers.map((w) => w.ready));
-    const started = Date.now();
     const reports = await Promise.all(
       writers.map(
         ({ child }) =>
@@ -50,14 +54,24 @@ describe("the write lock under eight tight-loop writers", () => {
           }),
       ),
     );
-    const seconds = (Date.now() - started) / 1000;
     expect(reports.filter((r) => r.error !== null).map((r) => `${r.name}: ${r.error}`)).toEqual([]);
     expect(reports.map((r) => r.written)).toEqual(reports.map(() => WRITES));
-    // Fair turns keep the longest wait far below the limit (with SQLite's back-off alone it was 5.1 s here).
-    expect(Math.max(...reports.map((r) => r.longestMs))).toBeLessThan(WRITE_WAIT_MS / 4);
     expect(db.$client.prepare("SELECT count(DISTINCT content) FROM orchestration_logs WHERE session_id = 'tight'").pluck().get()).toBe(WRITERS * WRITES);
     expect(checkLedger(db).findings).toEqual([]);
-    console.log(`lock fairness: ${WRITERS} tight-loop writers × ${WRITES} writes in ${seconds.toFixed(1)} s; longest single wait ${Math.round(Math.max(...reports.map((r) => r.longestMs)))} ms; SQLITE_BUSY 0`);
+
+    // Each row's content is "<writer> <i>", in commit order by id.
+    const order = (db.$client.prepare("SELECT content FROM orchestration_logs WHERE session_id = 'tight' ORDER BY id").pluck().all() as string[]).map((content) => content.split(" ")[0]!);
+    // Walk the commits until the first writer has made all its writes: how far had each got by then?
+    const made = new Map(reports.map((r) => [r.name, 0]));
+    let first = "";
+    for (const writer of order) {
+      made.set(writer, made.get(writer)! + 1);
+      if (made.get(writer) === WRITES) {
+        first = writer;
+        break;
+      }
+    }
+    for (const [writer, count] of made) expect(count, `${writer}'s writes in when ${first} had made all ${WRITES} of its own: ${JSON.stringify(Object.fromEntries(made))}`).toBeGreaterThanOrEqual(WRITES / 10);
     db.$client.close();
   });
 });

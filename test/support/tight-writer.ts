@@ -1,7 +1,7 @@
 /**
  * A writer that never pauses, for the lock-fairness test: once told to go (IPC), it appends
  * `writes` log rows through the log service as fast as it can, one transaction each, and reports
- * how many it wrote, the longest wait for one write, and the error that stopped it, if any.
+ * how many it wrote and the error that stopped it, if any.
  *
  *   node --import tsx test/support/tight-writer.ts <db file> <name> <writes>
  */
@@ -12,7 +12,6 @@ import { logInteraction } from "@/server/services/log/log-interaction";
 export interface TightWriterReport {
   name: string;
   written: number;
-  longestMs: number;
   error: string | null;
 }
 
@@ -20,12 +19,10 @@ const [file, name, writes] = process.argv.slice(2);
 const db = openDatabase(file!);
 const ctx = { db, actor: operatorActor(name!) };
 process.on("message", () => {
-  const report: TightWriterReport = { name: name!, written: 0, longestMs: 0, error: null };
+  const report: TightWriterReport = { name: name!, written: 0, error: null };
   try {
     for (let i = 0; i < Number(writes); i++) {
-      const started = performance.now();
       logInteraction(ctx, { sessionId: "tight", agentType: "developer", content: `${name} ${i}` });
-      report.longestMs = Math.max(report.longestMs, performance.now() - started);
       report.written += 1;
     }
   } catch (error) {

@@ -71,15 +71,12 @@ describe("task.board: every task with its full history in one call", () => {
       }
     })();
     const prepare = vi.spyOn(f.db.$client, "prepare");
-    const started = performance.now();
     const board = await f.as("viewer").task.board(S);
-    const elapsed = performance.now() - started;
     const statements = prepare.mock.calls.map(([sql]) => sql).filter((sql) => /^\s*select/i.test(sql));
     prepare.mockRestore();
     expect(board.tasks).toHaveLength(200);
     expect(board.tasks.every((t) => t.transitions.map((tr) => tr.move).join() === "create,start,claim,block,approve_reset")).toBe(true);
     expect(statements).toHaveLength(3);
-    expect(elapsed).toBeLessThan(500);
   });
 
   it("answers NOT_FOUND for an unknown session, names a bad sessionId, and needs a caller", async () => {

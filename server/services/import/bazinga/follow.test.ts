@@ -1,9 +1,10 @@
 /**
  * `--follow` against a BAZINGA database that another process keeps writing, the way BAZINGA
  * does (WAL, one short transaction per command): a new session, a new task group, a criterion
- * met, new logs — each in Proofgate within 2 s; a long write transaction, a writer that locks
- * readers out (rollback journal) and a file replaced under the follower are all waited out; a
- * restarted follower duplicates nothing.
+ * met, new logs — each picked up by the follower on its own, no restart; a long write
+ * transaction, a writer that locks readers out (rollback journal) and a file replaced under the
+ * follower are all waited out; a restarted follower duplicates nothing. How fast a change arrives
+ * is a measurement for `npm run bench`, not a claim these tests time.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -19,7 +20,8 @@ import { followBazinga } from "./follow";
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeTemps);
 
-const WITHIN_MS = 2000;
+/** Only stops a follower that never picks a change up; no claim about speed. */
+const HANG_MS = 20_000;
 
 /** A second process holding BAZINGA's database open and running the statements it is sent. */
 class Writer {
@@ -98,14 +100,9 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
   }
 }
 
-/** Milliseconds until `ready()` holds, or a failure after `ms`. */
-async function arrives(ready: () => boolean, ms = WITHIN_MS): Promise<number> {
-  const started = Date.now();
-  while (!ready()) {
-    if (Date.now() - started > ms) throw new Error(`not in Proofgate within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Date.now() - started;
+/** Waits until `check` passes (the follower picked the change up), failing with its last assertion if it never does. */
+async function arrives(check: () => void): Promise<void> {
+  await vi.waitFor(check, { timeout: HANG_MS, interval: 20 });
 }
 
 function startFollowing(db: Db, file: string) {
@@ -119,27 +116,26 @@ function startFollowing(db: Db, file: string) {
 const S = "bazinga_20261121_150000_200";
 
 describe("following a BAZINGA database another process keeps writing", () => {
-  it("imports each change within 2 s, never holds up a long write, reopens a replaced file, and a restart duplicates nothing", async () => {
+  it("imports each change as it is committed, never holds up a long write, reopens a replaced file, and a restart duplicates nothing", async () => {
     const dir = tempDir();
     const source = copyFixture("bazinga-v19-sample.db", dir);
     const { db } = freshLedger(dir);
     const writer = new Writer(source);
     const follower = startFollowing(db, source);
     const count = (sql: string, ...params: unknown[]) => ledgerCount(db, sql, ...params);
-    await arrives(() => follower.passes.length === 1, 10_000);
+    await arrives(() => expect(follower.passes).toHaveLength(1));
     const logs = count("SELECT count(*) FROM orchestration_logs");
-    const timings: Record<string, number> = {};
 
     await writer.run(["INSERT INTO sessions (session_id, mode, original_requirements, status) VALUES (?, 'parallel', 'Add SSO', 'active')"], [[S]]);
-    timings.session = await arrives(() => count("SELECT count(*) FROM sessions WHERE id = ? AND source = 'bazinga'", S) === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM sessions WHERE id = ? AND source = 'bazinga'", S)).toBe(1));
 
     await writer.run(["INSERT INTO task_groups (id, session_id, name, status, assigned_to) VALUES ('A', ?, 'SSO login', 'in_progress', 'developer_1')"], [[S]]);
-    timings.taskGroup = await arrives(() => count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = 'A' AND status = 'in_progress'", S) === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = 'A' AND status = 'in_progress'", S)).toBe(1));
 
     await writer.run(["INSERT INTO success_criteria (session_id, criterion) VALUES (?, 'SSO works with Okta')"], [[S]]);
-    await arrives(() => count("SELECT count(*) FROM success_criteria WHERE session_id = ?", S) === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM success_criteria WHERE session_id = ?", S)).toBe(1));
     await writer.run(["UPDATE success_criteria SET status = 'met', actual = 'login ok', evidence = 'e2e.log', updated_at = CURRENT_TIMESTAMP WHERE session_id = ?"], [[S]]);
-    timings.criterionMet = await arrives(() => count("SELECT count(*) FROM success_criteria WHERE session_id = ? AND status = 'met' AND evidence = 'e2e.log'", S) === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM success_criteria WHERE session_id = ? AND status = 'met' AND evidence = 'e2e.log'", S)).toBe(1));
 
     await writer.run(
       [
@@ -149,20 +145,20 @@ describe("following a BAZINGA database another process keeps writing", () => {
       ],
       [[S], [S], [S]],
     );
-    timings.logs = await arrives(() => count("SELECT count(*) FROM orchestration_logs") === logs + 2 && count("SELECT count(*) FROM token_usage WHERE session_id = ?", S) === 1);
+    await arrives(() => expect([count("SELECT count(*) FROM orchestration_logs"), count("SELECT count(*) FROM token_usage WHERE session_id = ?", S)]).toEqual([logs + 2, 1]));
     expect(count("SELECT count(*) FROM orchestration_logs WHERE content LIKE '%abc123def456%'")).toBe(0);
 
     // The group moves on, then BAZINGA's pm state (overwritten in place) changes.
     await writer.run(["UPDATE task_groups SET status = 'approved_pending_merge', last_review_status = 'APPROVED', updated_at = CURRENT_TIMESTAMP WHERE session_id = ? AND id = 'A'"], [[S]]);
-    timings.groupApproved = await arrives(() => count("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'verified' AND source_status = 'approved_pending_merge' AND last_review_status = 'APPROVED'", S) === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'verified' AND source_status = 'approved_pending_merge' AND last_review_status = 'APPROVED'", S)).toBe(1));
     await writer.run(["UPDATE state_snapshots SET state_data = '{\"phase\":\"merge\"}', timestamp = CURRENT_TIMESTAMP WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'"]);
-    timings.stateChanged = await arrives(() => count("SELECT count(*) FROM state_snapshots WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'") === 2);
+    await arrives(() => expect(count("SELECT count(*) FROM state_snapshots WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'")).toBe(2));
 
     // A long write transaction: the follower neither waits for it nor holds it up, and imports the row once committed.
     const committed = await writer.hold("INSERT INTO orchestration_logs (session_id, agent_type, content) VALUES ('bazinga_20261121_150000_200', 'qa_expert', 'Tests: 30 passed')", 1500);
     const passesBefore = follower.passes.length;
     expect(await committed).toBe("ok");
-    timings.afterLongWrite = await arrives(() => count("SELECT count(*) FROM orchestration_logs WHERE content = 'Tests: 30 passed'") === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM orchestration_logs WHERE content = 'Tests: 30 passed'")).toBe(1));
     expect(follower.passes.length).toBeGreaterThan(passesBefore);
 
     // The file is replaced (e.g. restored from a backup) with one more session: reopened, imported.
@@ -177,18 +173,17 @@ describe("following a BAZINGA database another process keeps writing", () => {
     fs.rmSync(`${source}-wal`, { force: true });
     fs.rmSync(`${source}-shm`, { force: true });
     fs.renameSync(replacement, source);
-    timings.replaced = await arrives(() => count("SELECT count(*) FROM sessions WHERE id = 'bazinga_20261121_160000_201'") === 1);
+    await arrives(() => expect(count("SELECT count(*) FROM sessions WHERE id = 'bazinga_20261121_160000_201'")).toBe(1));
     expect(follower.notices).toContain(`${source} was replaced: reopened it`);
 
     const total = await follower.stop();
     expect(total.entities.find((e) => e.entity === "sessions")).toMatchObject({ imported: 8, skipped: 0 });
-    for (const [change, ms] of Object.entries(timings)) expect(ms, change).toBeLessThan(WITHIN_MS);
 
     // A restarted follower finds everything already in: nothing added, nothing changed.
     const before = ledgerFingerprint(db);
     const bytes = sha256(source);
     const again = startFollowing(db, source);
-    await arrives(() => again.passes.length === 1, 10_000);
+    await arrives(() => expect(again.passes).toHaveLength(1));
     await again.stop();
     expect(again.passes[0]!.entities.every((e) => e.imported === 0 && e.updated === 0 && e.skipped === 0)).toBe(true);
     expect(ledgerFingerprint(db)).toEqual(before);
@@ -206,13 +201,12 @@ describe("following a database whose writer locks readers out (rollback journal)
     const { db } = freshLedger(dir);
     const writer = new Writer(source);
     const follower = startFollowing(db, source);
-    await arrives(() => follower.passes.length === 1, 10_000);
+    await arrives(() => expect(follower.passes).toHaveLength(1));
     const released = await writer.hold("INSERT INTO orchestration_logs (session_id, agent_type, content) VALUES ('bazinga_20250828_146740_110', 'tech_lead', 'APPROVED after lock')", 2500, true);
     expect(await released).toBe("ok");
-    const ms = await arrives(() => ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content = 'APPROVED after lock'") === 1);
+    await arrives(() => expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content = 'APPROVED after lock'")).toBe(1));
     await writer.close();
     await follower.stop();
-    expect(ms).toBeLessThan(WITHIN_MS);
     expect(follower.notices.some((n) => n.includes("is not readable right now") && n.includes("locked"))).toBe(true);
   });
 });

@@ -36,6 +36,26 @@ test("a task claimed by a local-mode CLI shows as claimed on the open session pa
   expect(navigations, "the page was not reloaded").toEqual([]);
 });
 
+test("a write made after the page was rendered but before its live stream connected still shows, without a reload", async ({ page }) => {
+  const id = uniqueId("e2e-live-gap");
+  await cli("orchestrator", "create-session", id, "parallel", "Live gap e2e");
+  await cli("orchestrator", "create-task-group", "group_gap", id, "Claimed in the gap");
+  // Hold the page's stream back until the write is made: the window between the server's render
+  // and the stream's connection, widened so the test can write in it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/trpc/events.stream**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByTestId("column-pending").getByTestId("task-group_gap")).toBeVisible();
+  await cli("developer_1", "claim", id, "group_gap");
+  release();
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
+  await expect(page.getByTestId("column-claimed").getByTestId("task-group_gap")).toBeVisible();
+});
+
 test("the approval inbox count goes up when a task is blocked, without a reload", async ({ page, ledger }) => {
   const id = uniqueId("e2e-live");
   await cli("orchestrator", "create-session", id, "parallel", "Live inbox e2e");

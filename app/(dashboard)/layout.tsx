@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { LiveProvider } from "@/app/live/live-provider";
-import { getNeedsSetup, getViewer } from "@/app/trpc/server";
+import { getLiveFrom, getNeedsSetup, getViewer } from "@/app/trpc/server";
 import { AppHeader } from "./app-header";
 import { ViewerProvider } from "./viewer";
 
@@ -11,9 +11,10 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const viewer = await getViewer();
   if (!viewer) redirect((await getNeedsSetup()) ? "/setup" : "/sign-in");
+  const liveFrom = await getLiveFrom();
   return (
     <ViewerProvider viewer={viewer}>
-      <LiveProvider>
+      <LiveProvider from={liveFrom}>
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
           Skip to content
         </a>

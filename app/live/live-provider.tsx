@@ -28,9 +28,11 @@ const REFRESH_WINDOW_MS = 120;
  * the ones on screen refetch (at most once per window; a refetch already under way is left to
  * finish rather than restarted, so a steady stream of writes cannot starve a slow query), so each
  * page shows the ledger as it is now without polling. After a lost connection, tRPC resumes from the last event
- * id it saw: nothing is missed, and everything is refreshed once on return.
+ * id it saw: nothing is missed, and everything is refreshed once on return. The first connection
+ * starts after `from`, the newest event id when the server began reading the page's data, so a
+ * write made between that render and the connection arrives too.
  */
-export function LiveProvider({ children }: { children: ReactNode }) {
+export function LiveProvider({ from, children }: { from: number | null; children: ReactNode }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [listeners] = useState(() => new Set<(event: LiveEvent) => void>());
@@ -39,7 +41,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
 
   useSubscription(
     trpc.events.stream.subscriptionOptions(
-      {},
+      from === null ? {} : { lastEventId: from },
       {
         onData: (tracked) => {
           for (const listener of listeners) listener(tracked.data);

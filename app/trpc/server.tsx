@@ -29,8 +29,21 @@ export const trpc = createTRPCOptionsProxy({ router: appRouter, ctx: requestCont
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the options of any procedure
 export async function prefetch(...queries: ReturnType<TRPCQueryOptions<any>>[]): Promise<void> {
+  await getLiveFrom();
   await Promise.all(queries.map((options) => getQueryClient().prefetchQuery(options)));
 }
+
+/**
+ * The newest event id when this request began reading: read once per request, before any of its
+ * queries, so every event after it may be missing from the page's data. The page's live stream
+ * starts right after it, so a write that lands between the render and the stream's connection is
+ * still delivered (and the page refreshed) instead of lost. Null for a visitor who may not read.
+ */
+export const getLiveFrom = cache(async (): Promise<number | null> => {
+  const context = await requestContext();
+  if (!context.actor) return null;
+  return createCaller(context).events.latestId();
+});
 
 export function HydrateClient({ children }: { children: ReactNode }) {
   return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;

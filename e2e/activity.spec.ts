@@ -25,7 +25,9 @@ async function shownIds(page: Page): Promise<number[]> {
 }
 
 test("filters live in the address: they survive a reload, and the rows are the newest matching events", async ({ page, ledger }, testInfo) => {
-  const { actor } = ledger.prepare("SELECT actor FROM events WHERE type = 'task.claimed' GROUP BY actor ORDER BY count(*) DESC LIMIT 1").get() as { actor: string };
+  const { actor } = ledger.prepare("SELECT actor FROM events WHERE type = 'task.claimed' GROUP BY actor ORDER BY count(*) DESC LIMIT 1").get() as {
+    actor: string;
+  };
   await page.goto("/activity");
   await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
   const filters = page.getByRole("search", { name: "Filter activity" });
@@ -36,7 +38,9 @@ test("filters live in the address: they survive a reload, and the rows are the n
   await filters.getByLabel("Actor").press("Enter");
   await expect(page).toHaveURL(new RegExp(`type=task\\.claimed&actor=${encodeURIComponent(actor)}`));
 
-  const expected = (ledger.prepare("SELECT id FROM events WHERE type = 'task.claimed' AND actor = ? ORDER BY id DESC LIMIT 50").all(actor) as { id: number }[]).map((r) => r.id);
+  const expected = (
+    ledger.prepare("SELECT id FROM events WHERE type = 'task.claimed' AND actor = ? ORDER BY id DESC LIMIT 50").all(actor) as { id: number }[]
+  ).map((r) => r.id);
   expect(expected.length).toBeGreaterThan(0);
   await expect.poll(() => shownIds(page)).toEqual(expected);
 
@@ -44,7 +48,8 @@ test("filters live in the address: they survive a reload, and the rows are the n
   await expect(filters.getByLabel("Type")).toHaveValue("task.claimed");
   await expect(filters.getByLabel("Actor")).toHaveValue(actor);
   await expect.poll(() => shownIds(page)).toEqual(expected);
-  for (const type of await page.locator("tr[data-event-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-event-type")))) expect(type).toBe("task.claimed");
+  for (const type of await page.locator("tr[data-event-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-event-type"))))
+    expect(type).toBe("task.claimed");
   await screenshot(page, "activity-filtered", testInfo.project.name);
 });
 
@@ -91,7 +96,10 @@ test("the CSV holds every event the filters match, not just the page", async ({ 
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`proofgate-activity-${type.replace(/[^a-z0-9]+/g, "-")}.csv`);
   const csv = fs.readFileSync((await download.path())!, "utf8");
-  const records = csv.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+  const records = csv
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n");
   expect(records[0]).toBe("id,at,type,session,source,entity,entity_id,actor,principal,role,summary,data");
   // Every record starts with its id and type (summaries and data may hold commas, quoted).
   expect(records.slice(1).map((r) => r.split(",")[0])).toEqual(expected);
@@ -104,14 +112,20 @@ test("the CSV of every event streams past one page of the service (1,000 events)
   const response = await page.request.get("/api/activity/csv");
   expect(response.status()).toBe(200);
   expect(response.headers()["content-disposition"]).toBe('attachment; filename="proofgate-activity.csv"');
-  const ids = (await response.text()).trimEnd().split("\r\n").slice(1).map((r) => r.split(",")[0]);
+  const ids = (await response.text())
+    .trimEnd()
+    .split("\r\n")
+    .slice(1)
+    .map((r) => r.split(",")[0]);
   expect(ids).toEqual(expected);
 });
 
 test("the CSV refuses a bad filter, naming it", async ({ page }) => {
   const response = await page.request.get("/api/activity/csv?source=cron&from=yesterday");
   expect(response.status()).toBe(400);
-  expect(await response.text()).toBe('source: must be one of api, demo, bazinga, shots-on-goal (got "cron")\nfrom: must be a date as YYYY-MM-DD (got "yesterday")\n');
+  expect(await response.text()).toBe(
+    'source: must be one of api, demo, bazinga, shots-on-goal (got "cron")\nfrom: must be a date as YYYY-MM-DD (got "yesterday")\n',
+  );
 });
 
 test.describe("signed out", () => {

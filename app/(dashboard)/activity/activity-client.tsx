@@ -23,7 +23,10 @@ export function ActivityClient({ view, problems }: { view: ActivityView; problem
     <>
       <ActivityFilters view={view} go={go} />
       {problems.length > 0 && (
-        <div role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <div
+          role="alert"
+          className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           <p className="font-medium">Some of the address was ignored:</p>
           <ul className="mt-1 list-disc pl-5">
             {problems.map((problem) => (
@@ -88,7 +91,12 @@ function ActivityResults({ view }: { view: ActivityView }) {
             {data.items.map((event) => {
               const link = eventLink(event, viewer.role);
               return (
-                <tr key={event.id} data-event-id={event.id} data-event-type={event.type} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800">
+                <tr
+                  key={event.id}
+                  data-event-id={event.id}
+                  data-event-type={event.type}
+                  className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800"
+                >
                   <td className="px-3 py-2 text-xs">
                     <Time at={event.at} />
                     <p className="mt-0.5 font-mono text-zinc-500">#{event.id}</p>
@@ -147,7 +155,11 @@ function EventLinkView({ href, label }: { href: string; label: string }) {
 
 function PageLink({ href, children }: { href: string; children: string }) {
   return (
-    <Link href={href} prefetch={false} className="rounded-md border border-zinc-300 px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+    <Link
+      href={href}
+      prefetch={false}
+      className="rounded-md border border-zinc-300 px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+    >
       {children}
     </Link>
   );

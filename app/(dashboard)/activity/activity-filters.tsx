@@ -72,14 +72,39 @@ export function ActivityFilters({ view, go }: { view: ActivityView; go: (view: A
           )}
         </Control>
         <Control label="Actor">
-          {(id) => <input id={id} type="text" className={controlClass} placeholder="developer_1" maxLength={200} value={actor} onChange={(event) => setActor(event.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="text"
+              className={controlClass}
+              placeholder="developer_1"
+              maxLength={200}
+              value={actor}
+              onChange={(event) => setActor(event.target.value)}
+            />
+          )}
         </Control>
         <Control label="Session">
-          {(id) => <input id={id} type="text" className={controlClass} placeholder="Session id" maxLength={200} value={session} onChange={(event) => setSession(event.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="text"
+              className={controlClass}
+              placeholder="Session id"
+              maxLength={200}
+              value={session}
+              onChange={(event) => setSession(event.target.value)}
+            />
+          )}
         </Control>
         <Control label="Source">
           {(id) => (
-            <select id={id} className={controlClass} value={draft.source ?? ""} onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}>
+            <select
+              id={id}
+              className={controlClass}
+              value={draft.source ?? ""}
+              onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
+            >
               <option value="">Any source</option>
               {SESSION_SOURCES.map((s) => (
                 <option key={s} value={s}>
@@ -100,7 +125,8 @@ export function ActivityFilters({ view, go }: { view: ActivityView; go: (view: A
               onChange={(event) => {
                 const value = event.target.value;
                 setFrom(value);
-                if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
+                if (isWholeDate(value) && value !== (draft.from ?? ""))
+                  change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
               }}
             />
           )}

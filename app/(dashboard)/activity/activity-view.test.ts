@@ -6,7 +6,16 @@ describe("the /activity address", () => {
     const href = "/activity?type=task.claimed&actor=developer_1&session=s1&source=bazinga&from=2026-11-01&to=2026-11-02&before=120&page=3";
     const { view, problems } = parseActivityView(new URL(href, "http://x").searchParams);
     expect(problems).toEqual([]);
-    expect(view).toEqual({ type: "task.claimed", actor: "developer_1", session: "s1", source: "bazinga", from: "2026-11-01", to: "2026-11-02", before: 120, page: 3 });
+    expect(view).toEqual({
+      type: "task.claimed",
+      actor: "developer_1",
+      session: "s1",
+      source: "bazinga",
+      from: "2026-11-01",
+      to: "2026-11-02",
+      before: 120,
+      page: 3,
+    });
     expect(activityHref(view)).toBe(href);
   });
 

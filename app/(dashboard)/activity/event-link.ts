@@ -50,7 +50,9 @@ export function eventLink(event: LinkableEvent, viewerRole: Role): EventLink | n
   }
   if (GOALS.has(event.entity)) {
     const goal = event.entity === "goal" ? num(Number(event.entityId)) : num(data.goalId);
-    return goal !== null ? { href: `${base}/goals#goal-${goal}-title`, label: `goal ${goal} in ${session}` } : { href: `${base}/goals`, label: `goals of ${session}` };
+    return goal !== null
+      ? { href: `${base}/goals#goal-${goal}-title`, label: `goal ${goal} in ${session}` }
+      : { href: `${base}/goals`, label: `goals of ${session}` };
   }
   if (LOGS.has(event.entity)) return { href: `${base}/logs`, label: `logs of ${session}` };
   return { href: base, label: `session ${session}` };

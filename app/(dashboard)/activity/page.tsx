@@ -15,7 +15,9 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
     <div>
       <header className="mb-4">
         <h1 className="text-2xl font-semibold">Activity</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Every change to the ledger, newest first: who did what, when, and where. New events appear at the top as they happen.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Every change to the ledger, newest first: who did what, when, and where. New events appear at the top as they happen.
+        </p>
       </header>
       <HydrateClient>
         <ActivityClient view={view} problems={problems} />

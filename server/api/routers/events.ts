@@ -14,7 +14,9 @@ export const eventsRouter = router({
   list: authedProcedure.input(ListEventsInput).query(({ ctx, input }) => listEventsAfter(ctx.db, input)),
   latestId: authedProcedure.query(({ ctx }) => latestEventId(ctx.db)),
   /** The audit log (/activity): filtered, newest first, keyset pages by id. */
-  search: actionProcedure("read").input(SearchEventsInput).query(({ ctx, input }) => searchEvents(ctx.db, input)),
+  search: actionProcedure("read")
+    .input(SearchEventsInput)
+    .query(({ ctx, input }) => searchEvents(ctx.db, input)),
   /** The event types the log holds (the audit log's type filter). */
   types: actionProcedure("read").query(({ ctx }) => listEventTypes(ctx.db)),
   /**

@@ -24,14 +24,19 @@ function all(db: Db, filter: EventFilter, limit = 25): AuditEvent[] {
 
 /** What the filter must return: the same rows selected by hand, newest first. */
 function expected(db: Db, where: string, ...params: unknown[]): number[] {
-  return rows<{ id: number }>(db, `SELECT e.id FROM events e LEFT JOIN sessions s ON s.id = e.session_id WHERE ${where} ORDER BY e.id DESC`, ...params).map((r) => r.id);
+  return rows<{ id: number }>(db, `SELECT e.id FROM events e LEFT JOIN sessions s ON s.id = e.session_id WHERE ${where} ORDER BY e.id DESC`, ...params).map(
+    (r) => r.id,
+  );
 }
 
 describe("events.search: the audit log's filters", () => {
   const f = setup();
   const NOW = new Date("2026-11-21T12:00:00Z");
   generateDemoData(f.db, { sessions: 40, seed: 5, now: NOW, logsPerSession: 1 });
-  const some = rows<{ session_id: string; actor: string; type: string; at: number }>(f.db, "SELECT session_id, actor, type, at FROM events WHERE session_id IS NOT NULL ORDER BY id LIMIT 1 OFFSET 300")[0]!;
+  const some = rows<{ session_id: string; actor: string; type: string; at: number }>(
+    f.db,
+    "SELECT session_id, actor, type, at FROM events WHERE session_id IS NOT NULL ORDER BY id LIMIT 1 OFFSET 300",
+  )[0]!;
   const day = new Date(some.at);
   const from = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()));
   const to = new Date(from.getTime() + 86_400_000 - 1);
@@ -46,7 +51,12 @@ describe("events.search: the audit log's filters", () => {
     ["one day (few events: read from the at index)", { from, to }, "e.at BETWEEN ? AND ?", [from.getTime(), to.getTime()]],
     ["everything since long ago (many events: walked)", { from: new Date("2020-01-01T00:00:00Z") }, "e.at >= ?", [Date.parse("2020-01-01T00:00:00Z")]],
     ["until a day", { to }, "e.at <= ?", [to.getTime()]],
-    ["all of them together", { type: some.type, actor: some.actor, sessionId: some.session_id, source: "demo", from, to }, "e.type = ? AND e.actor = ? AND e.session_id = ? AND s.source = 'demo' AND e.at BETWEEN ? AND ?", [some.type, some.actor, some.session_id, from.getTime(), to.getTime()]],
+    [
+      "all of them together",
+      { type: some.type, actor: some.actor, sessionId: some.session_id, source: "demo", from, to },
+      "e.type = ? AND e.actor = ? AND e.session_id = ? AND s.source = 'demo' AND e.at BETWEEN ? AND ?",
+      [some.type, some.actor, some.session_id, from.getTime(), to.getTime()],
+    ],
   ];
 
   it.each(CASES)("%s: pages hold exactly the matching events, newest first, none missed or repeated", (_name, filter, where, params) => {
@@ -87,7 +97,10 @@ describe("events.search: every filter reads an index", () => {
   function plan(filter: EventFilter, cursor: number | null): string {
     const prepare = vi.spyOn(f.db.$client, "prepare");
     searchEvents(f.db, { filter, cursor, limit: 5 });
-    const statement = prepare.mock.calls.map(([sql]) => sql).filter((sql) => /left join "sessions"/i.test(sql)).at(-1)!;
+    const statement = prepare.mock.calls
+      .map(([sql]) => sql)
+      .filter((sql) => /left join "sessions"/i.test(sql))
+      .at(-1)!;
     prepare.mockRestore();
     const nulls = Array.from({ length: (statement.match(/\?/g) ?? []).length }, () => null);
     return rows<{ detail: string }>(f.db, `explain query plan ${statement}`, ...nulls)
@@ -95,15 +108,18 @@ describe("events.search: every filter reads an index", () => {
       .join("\n");
   }
 
-  it.each(FILTERS.flatMap((filter) => [null, 900].map((cursor) => [JSON.stringify(filter), cursor, filter] as const)))("%s (cursor %s)", (_name, cursor, filter) => {
-    const text = plan(filter, cursor);
-    // The events are found through an index (or their ids, from one), never by reading the table.
-    expect(text).toMatch(/SEARCH events USING (COVERING )?INDEX events_\w+_idx|SEARCH events USING INTEGER PRIMARY KEY \(rowid=\?\)/);
-    expect(text).not.toMatch(/^SCAN events/m);
-    // A page is the first rows of an index range, not a sort of every match; only a rare
-    // source's events (fewer than 500, counted first) are gathered from its sessions and sorted.
-    if (!(filter.source === "bazinga")) expect(text).not.toMatch(/TEMP B-TREE/);
-  });
+  it.each(FILTERS.flatMap((filter) => [null, 900].map((cursor) => [JSON.stringify(filter), cursor, filter] as const)))(
+    "%s (cursor %s)",
+    (_name, cursor, filter) => {
+      const text = plan(filter, cursor);
+      // The events are found through an index (or their ids, from one), never by reading the table.
+      expect(text).toMatch(/SEARCH events USING (COVERING )?INDEX events_\w+_idx|SEARCH events USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(text).not.toMatch(/^SCAN events/m);
+      // A page is the first rows of an index range, not a sort of every match; only a rare
+      // source's events (fewer than 500, counted first) are gathered from its sessions and sorted.
+      if (!(filter.source === "bazinga")) expect(text).not.toMatch(/TEMP B-TREE/);
+    },
+  );
 
   it("a dense source or time range walks the log newest first and stops at the page's end, never sorting", () => {
     for (const filter of [{ source: "demo" }, { from: new Date("2020-01-01T00:00:00Z") }] as EventFilter[]) {

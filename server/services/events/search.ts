@@ -59,7 +59,10 @@ function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): (SQL | u
   if (filter.from || filter.to) {
     const range = and(filter.from ? gte(events.at, filter.from) : undefined, filter.to ? lte(events.at, filter.to) : undefined);
     // Unary + keeps SQLite from the `at` index, and from sorting every event in a dense range.
-    const walked = and(filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined, filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined);
+    const walked = and(
+      filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
+      filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
+    );
     time = selective(db, range) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
   }
   let source: SQL | undefined;

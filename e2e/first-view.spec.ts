@@ -29,6 +29,7 @@ test("every dashboard page arrives with its data in place: no streamed part to r
     [`/sessions/${encodeURIComponent(session)}/tokens`, 'data-testid="token-total"'],
     ["/approvals", 'data-testid="inbox-count"'],
     ["/analytics", 'data-testid="analytics-figures"'],
+    ["/activity", "data-event-id="],
   ];
   for (const [path, marker] of pages) {
     const response = await page.request.get(path);

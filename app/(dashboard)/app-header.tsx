@@ -13,6 +13,7 @@ const LINKS = [
   { href: "/sessions", label: "Sessions" },
   { href: "/approvals", label: "Approvals" },
   { href: "/analytics", label: "Analytics" },
+  { href: "/activity", label: "Activity" },
 ] as const;
 
 export function AppHeader() {

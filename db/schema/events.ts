@@ -20,7 +20,13 @@ export const events = sqliteTable(
     role: text("role"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
   },
-  (t) => [index("events_session_id_id_idx").on(t.sessionId, t.id), index("events_type_id_idx").on(t.type, t.id)],
+  (t) => [
+    index("events_session_id_id_idx").on(t.sessionId, t.id),
+    index("events_type_id_idx").on(t.type, t.id),
+    // The audit log's filters (/activity): who acted, newest first; and a time range.
+    index("events_actor_id_idx").on(t.actor, t.id),
+    index("events_at_idx").on(t.at),
+  ],
 );
 
 /**

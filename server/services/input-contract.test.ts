@@ -29,6 +29,7 @@ import { listCriteria } from "./criteria/list";
 import { saveCriteria } from "./criteria/save";
 import { setCriterionRequired, updateCriterion, verifyCriterion } from "./criteria/update";
 import { listEventsAfter } from "./events/list";
+import { searchEvents } from "./events/search";
 import { addValidationStep } from "./goal/add-validation-step";
 import { createGoal } from "./goal/create";
 import { createBranch } from "./goal/create-branch";
@@ -110,6 +111,7 @@ const VERBS: Record<string, Row> = {
   "completion.list": { verb: db(listCompletionChecks), valid: valid("completion.list"), wrongType: ["limit", "10"], outOfRange: ["limit", -1] },
   "completion.preview": { verb: db(previewCompletion), valid: valid("completion.preview"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
   "events.list": { verb: db(listEventsAfter), valid: {}, wrongType: ["afterId", "0"], outOfRange: ["afterId", -1] },
+  "events.search": { verb: db(searchEvents), valid: valid("events.search"), wrongType: ["cursor", "9"], outOfRange: ["filter", { source: "cron" }, "filter.source"] },
   "goal.tree": { verb: db(getGoalTree), valid: valid("goal.tree"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
   "goal.get": { verb: db(getGoal), valid: valid("goal.get"), wrongType: ["goalId", "1"], outOfRange: ["goalId", 0] },
   "goal.evaluations": { verb: db(listEvaluations), valid: valid("goal.evaluations"), wrongType: ["goalId", "1"], outOfRange: ["goalId", -1] },

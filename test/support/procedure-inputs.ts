@@ -94,6 +94,8 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "log.markContextConsumed": { packageId: 1, agentType: "b" },
   "events.list": {},
   "events.latestId": undefined,
+  "events.search": { filter: { type: "task.claimed", actor: "developer_1", sessionId: "s1", source: "api" }, limit: 10 },
+  "events.types": undefined,
   "events.stream": { lastEventId: 0 },
   "admin.users": undefined,
   "admin.createUser": { email: "x@example.com", password: "correct horse battery staple", role: "lead" },

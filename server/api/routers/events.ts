@@ -2,14 +2,23 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { ListEventsInput, listEventsAfter, latestEventId } from "@/server/services/events/list";
 import { SessionId } from "@/server/services/schemas-common";
+import { SearchEventsInput } from "@/server/services/events/schemas";
+import { searchEvents } from "@/server/services/events/search";
+import { listEventTypes } from "@/server/services/events/types";
 import { eventTail } from "../live";
-import { authedProcedure, router } from "../trpc";
+import { actionProcedure, authedProcedure, router } from "../trpc";
 
 const PAGE = 500;
 
 export const eventsRouter = router({
   list: authedProcedure.input(ListEventsInput).query(({ ctx, input }) => listEventsAfter(ctx.db, input)),
   latestId: authedProcedure.query(({ ctx }) => latestEventId(ctx.db)),
+  /** The audit log (/activity): filtered, newest first, keyset pages by id. */
+  search: actionProcedure("read")
+    .input(SearchEventsInput)
+    .query(({ ctx, input }) => searchEvents(ctx.db, input)),
+  /** The event types the log holds (the audit log's type filter). */
+  types: actionProcedure("read").query(({ ctx }) => listEventTypes(ctx.db)),
   /**
    * Live events over SSE. Each event is sent with its id; after a reconnect the client sends the
    * last id it saw (`lastEventId`) and the stream resumes right after it: no gap, no duplicate.

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { EvidenceList, FailureList, type HumanMove, ProofpackSummary, ProofpackView, TaskActionButtons } from "@/app/components/task-actions";
 import { Badge } from "@/app/ui/badge";
 import { Time } from "@/app/ui/time";
+import { taskAnchor } from "../../activity/event-link";
 import { TaskHistory } from "./task-history";
 import { type TaskItem, movable } from "./task-types";
 
@@ -12,6 +13,8 @@ export function TaskCard({ task, onOpen }: { task: TaskItem; onOpen: (move: Huma
   const nameId = `task-${task.id}-name`;
   return (
     <article
+      // The audit log links a task's events here (activity/event-link.ts).
+      id={taskAnchor(task.key)}
       aria-labelledby={nameId}
       data-testid={`task-${task.key}`}
       data-status={task.status}

@@ -30,6 +30,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "session.updateStatus": { ...S, status: "failed" },
   "session.setEnforcement": { ...S, enforcement: "observe", reason: "r" },
   "session.overview": undefined,
+  "session.enforcementHistory": S,
   "task.list": S,
   "task.get": T,
   "task.board": S,

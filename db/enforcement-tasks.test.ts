@@ -70,6 +70,21 @@ describe("an enforce session", () => {
     expect(row(sqlite, "tasks", id)).toMatchObject({ status: "blocked", reset_requested: 1 });
   });
 
+  it("accepts a declined reset request (blocked → blocked): the flag cleared, the wait and the counters kept right", () => {
+    const id = taskAt(sqlite, "enf", "T1", "blocked");
+    sqlite.prepare(update(id, "blocked_at = 1000")).run();
+    sqlite.prepare(update(id, "reset_requested = 1, reset_reason = 'flaky CI'")).run();
+    expect(row(sqlite, "sessions", "enf")).toMatchObject({ reset_requests: 1 });
+    sqlite.prepare(update(id, "status = 'blocked', reset_requested = 0, reset_requested_by = NULL, reset_reason = NULL")).run();
+    sqlite
+      .prepare("INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role, reason, at) VALUES (?, 'enf', 'decline_reset', 'blocked', 'blocked', 'lead@example.com', 'lead', 'still failing', 5000)")
+      .run(id);
+    // Declining does not restart the wait (blocked_at) and ends no blocked spell; the inbox's counter drops.
+    expect(row(sqlite, "tasks", id)).toMatchObject({ status: "blocked", reset_requested: 0, blocked_at: 1000 });
+    expect(row(sqlite, "sessions", "enf")).toMatchObject({ reset_requests: 0 });
+    expect(count(sqlite, "analytics_rollups", "figure = 'spell'")).toBe(0);
+  });
+
   it("verifies only with verification = 'verified' and a named verifier in the same statement", () => {
     const id = taskAt(sqlite, "enf", "T1", "claimed");
     expectRefused(sqlite, "tasks", id, update(id, "status = 'verified'"), "task.verification_required");

@@ -252,7 +252,7 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
     },
   ],
   [
-    "004 dashboard UI — blocked with failures, reset requested and approved, re-done; the failed attempt kept",
+    "004 dashboard UI — blocked with failures, a reset request declined, another approved, re-done; the failed attempt kept",
     async (m) => {
       const s = uniqueId("web");
       const dir = workspace();
@@ -270,6 +270,14 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       expect(rows(m.db, "SELECT status, failures, blocked_by FROM tasks WHERE session_id = ?", s)).toEqual([{ status: "blocked", failures: JSON.stringify(failures), blocked_by: "verification-agent" }]);
       expect((await refused(1, orchestrator, "complete", s, "dash")).stderr).toContain("cannot complete a blocked task");
       expect((await refused(1, verifier, "verify", s, "dash", "--check", "x=pass")).stderr).toContain("cannot verify a blocked task");
+      await ok(orchestrator, "request-reset", s, "dash", "--reason", "screenshot added");
+      if (m.name === "remote") {
+        // Only a person (lead or admin) declines a reset request.
+        expect((await refused(1, orchestrator, "decline-reset", s, "dash", "--reason", "self-declined")).stderr).toContain("role orchestrator may not");
+      }
+      // Declined: the task stays blocked, the request closed; the orchestrator may ask again.
+      await ok(m.as("lead", "lead@example.com"), "decline-reset", s, "dash", "--reason", "the component tests still fail");
+      expect(rows(m.db, "SELECT status, reset_requested FROM tasks WHERE session_id = ?", s)).toEqual([{ status: "blocked", reset_requested: 0 }]);
       await ok(orchestrator, "request-reset", s, "dash", "--reason", "fixed the three failures");
       if (m.name === "remote") {
         // Only a person (lead or admin) approves a reset.
@@ -280,7 +288,7 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       const [reset] = JSON.parse((await ok(m.as("viewer"), "--json", "get-task-groups", s)).stdout) as Record<string, unknown>[];
       expect(reset).toMatchObject({ id: "dash", status: "pending", reset_count: 1, claimed_by: null, failures: null });
       const events = jsonLines<EventLine>((await ok(m.as("viewer"), "events", "--session", s)).stdout);
-      expect(events.map((e) => e.type)).toEqual(["session.created", "task.created", "task.claimed", "task.blocked", "task.reset_requested", "task.reset_approved"]);
+      expect(events.map((e) => e.type)).toEqual(["session.created", "task.created", "task.claimed", "task.blocked", "task.reset_requested", "task.reset_declined", "task.reset_requested", "task.reset_approved"]);
       expect(events.find((e) => e.type === "task.blocked")).toMatchObject({ actor: "verification-agent", data: { key: "dash", from: "claimed", to: "blocked" } });
       // get-task shows the whole history: the blocked attempt, with its claim and failures, survives the reset.
       const history = JSON.parse((await ok(m.as("viewer"), "--json", "get-task", s, "dash")).stdout) as { status: string; transitions: Record<string, unknown>[] };
@@ -289,6 +297,8 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
         ["create", null, "pending", "workflow-orchestrator"],
         ["claim", "pending", "claimed", "react-18-specialist"],
         ["block", "claimed", "blocked", "verification-agent"],
+        ["request_reset", "blocked", "blocked", "workflow-orchestrator"],
+        ["decline_reset", "blocked", "blocked", "lead@example.com"],
         ["request_reset", "blocked", "blocked", "workflow-orchestrator"],
         ["approve_reset", "blocked", "pending", "lead@example.com"],
       ]);
@@ -310,6 +320,8 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
         "create",
         "claim",
         "block",
+        "request_reset",
+        "decline_reset",
         "request_reset",
         "approve_reset",
         "claim",

@@ -45,6 +45,8 @@ const SPEC: Record<string, readonly Role[]> = {
   "task.requestReset": ["orchestrator", "agent", "admin"],
   // "lead, admin (a human)"
   "task.approveReset": HUMANS,
+  // issue 20: declining a reset request is a human's decision, like approving one
+  "task.declineReset": HUMANS,
   "criteria.save": WRITERS,
   "criteria.update": WRITERS,
   "criteria.verify": ["verifier", "lead", "admin"],

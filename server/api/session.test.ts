@@ -172,6 +172,30 @@ describe("session.setEnforcement", () => {
   });
 });
 
+describe("session.enforcementHistory", () => {
+  it("lists every switch newest first with who, role, when, from, to and why; any reader may see it", async () => {
+    const f = setup();
+    await f.as("orchestrator").session.create({ id: "s1" });
+    await f.as("orchestrator").session.create({ id: "s2" });
+    expect(await f.as("viewer").session.enforcementHistory({ sessionId: "s1" })).toEqual([]);
+    await f.as("lead").session.setEnforcement({ sessionId: "s1", enforcement: "observe", reason: "legacy orchestrator" });
+    await f.as("lead").session.setEnforcement({ sessionId: "s2", enforcement: "observe", reason: "another session" });
+    await f.as("lead").session.setEnforcement({ sessionId: "s1", enforcement: "enforce", reason: "agents verify now" });
+    const history = await f.as("viewer").session.enforcementHistory({ sessionId: "s1" });
+    expect(history.map(({ actor, role, from, to, reason }) => ({ actor, role, from, to, reason }))).toEqual([
+      { actor: ACTORS.lead.label, role: "lead", from: "observe", to: "enforce", reason: "agents verify now" },
+      { actor: ACTORS.lead.label, role: "lead", from: "enforce", to: "observe", reason: "legacy orchestrator" },
+    ]);
+    expect(history[0]!.at).toBeInstanceOf(Date);
+    expect(await f.as("viewer").session.enforcementHistory({ sessionId: "s1", limit: 1 })).toHaveLength(1);
+  });
+
+  it("answers NOT_FOUND for an unknown session", async () => {
+    const f = setup();
+    await expectNotFound(f.as("viewer").session.enforcementHistory({ sessionId: "nope" }));
+  });
+});
+
 describe("internal errors", () => {
   it("reach the caller as a generic INTERNAL_SERVER_ERROR without details, and are logged", async () => {
     const db = createMemoryDb();

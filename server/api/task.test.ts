@@ -89,6 +89,39 @@ describe("task lifecycle (004): create → start → claim → verify → comple
   });
 });
 
+describe("declining a reset request (issue 20): the task stays blocked, the request is closed with the reason", () => {
+  it("records the decline as its own move with actor, role and reason, and an event; clears the request", async () => {
+    const f = setup();
+    await sessionWithTask(f);
+    await f.as("developer").task.claim(T);
+    const blocked = await f.as("verifier").task.block({ ...T, failures: ["3 tests failing"] });
+    await expectForbidden(f.as("lead").task.declineReset({ ...T, reason: "nothing to decline" }), "task.no_reset_request");
+
+    await f.as("orchestrator").task.requestReset({ ...T, reason: "fixes are in" });
+    expect(await f.as("viewer").task.inboxCount()).toMatchObject({ resetRequested: 1 });
+    for (const who of ["orchestrator", "developer", "verifier", "viewer"] as const) {
+      const r = await expectNothingWritten(f.db, () => f.as(who).task.declineReset({ ...T, reason: "no" }));
+      expect(r).toMatchObject({ code: "FORBIDDEN", data: { rule: "task.decline_reset_role" } });
+    }
+    const noReason = await expectNothingWritten(f.db, () => f.as("lead").task.declineReset({ ...T, reason: "  " }));
+    expect(noReason).toMatchObject({ code: "BAD_REQUEST", data: { field: "reason", rule: "task.reason_required" } });
+
+    const declined = await f.as("lead").task.declineReset({ ...T, reason: "the same tests fail on main" });
+    expect(declined).toMatchObject({ status: "blocked", resetRequested: false, resetRequestedBy: null, resetReason: null, resetCount: 0, failures: ["3 tests failing"], blockedBy: "verifier_1" });
+    expect(declined.blockedAt).toEqual(blocked.blockedAt);
+    expect(await f.as("viewer").task.inboxCount()).toMatchObject({ blocked: 1, resetRequested: 0 });
+
+    const history = await f.as("viewer").task.get(T);
+    expect(history.transitions.at(-1)).toMatchObject({ move: "decline_reset", fromStatus: "blocked", toStatus: "blocked", actor: "lead@example.com", role: "lead", reason: "the same tests fail on main" });
+    expect(eventTypes(f.db, "s1").slice(-2)).toEqual(["task.reset_requested", "task.reset_declined"]);
+    expect(storedTask(f.db)).toMatchObject({ status: "blocked", reset_requested: 0, reset_count: 0 });
+
+    // Closed, not forbidden for ever: the agent may ask again, and a lead may then approve.
+    await f.as("developer").task.requestReset({ ...T, reason: "now fixed on main too" });
+    await expectForbidden(f.as("lead").task.approveReset({ ...T, reason: "ok" }).then(() => f.as("lead").task.declineReset({ ...T, reason: "late" })), "task.decline_reset_from_pending");
+  });
+});
+
 describe("task blocked path: claim → block → request reset → approve reset → claim → verify → complete", () => {
   it("keeps the failed attempt in the transitions and completes on the second attempt", async () => {
     const f = setup();
@@ -227,9 +260,9 @@ describe("task.report in an enforce session", () => {
     ["pending", "completed", "(from pending: start, claim)"],
     ["claimed", "completed", "(from claimed: verify, block)"],
     ["pending", "verified", "(from pending: start, claim)"],
-    ["blocked", "completed", "(from blocked: request_reset, approve_reset)"],
+    ["blocked", "completed", "(from blocked: request_reset, approve_reset, decline_reset)"],
     ["verified", "pending", "(from verified: complete)"],
-    ["blocked", "verified", "(from blocked: request_reset, approve_reset)"],
+    ["blocked", "verified", "(from blocked: request_reset, approve_reset, decline_reset)"],
   ] as const)("refuses %s → %s FORBIDDEN, naming the moves to use, and writes nothing", async (from, to, moves) => {
     const f = await taskAt(from);
     const r = await expectNothingWritten(f.db, () => f.as("orchestrator").task.report({ ...T, status: to }));

@@ -12,6 +12,7 @@ export const TASK_MOVE_EVENTS: Readonly<Record<TaskMove, string>> = {
   complete: "task.completed",
   request_reset: "task.reset_requested",
   approve_reset: "task.reset_approved",
+  decline_reset: "task.reset_declined",
 };
 
 export const EVENT_TYPES = {

@@ -61,6 +61,7 @@ export const PERMISSIONS = {
   "task.complete": { roles: ["orchestrator", "lead", "admin"], rule: "task.complete_role", does: "complete a task", area: "task moves" },
   "task.requestReset": { roles: ["orchestrator", "agent", "admin"], rule: "task.request_reset_role", does: "request a reset of a task", area: "task moves" },
   "task.approveReset": { roles: HUMANS, rule: "task.approve_reset_role", does: "approve a reset of a task", area: "task moves" },
+  "task.declineReset": { roles: HUMANS, rule: "task.decline_reset_role", does: "decline a reset request (the task stays blocked)", area: "task moves" },
 
   "criteria.save": { roles: WRITERS, rule: "criteria.report_role", does: "save success criteria", area: "criteria and completion" },
   "criteria.update": { roles: WRITERS, rule: "criteria.report_role", does: "update success criteria", area: "criteria and completion" },

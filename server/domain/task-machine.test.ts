@@ -30,6 +30,8 @@ const EXPECTED: Record<TaskMove, { from: TaskStatus[]; to: TaskStatus; roles: Ro
   complete: { from: ["verified"], to: "completed", roles: ["orchestrator", "lead", "admin"] },
   request_reset: { from: ["blocked"], to: "blocked", roles: ["orchestrator", "agent", "admin"] },
   approve_reset: { from: ["blocked"], to: "pending", roles: ["lead", "admin"] },
+  // Issue 20: "decline a reset request (the task stays blocked; the request is closed with the reason)" — a human's call.
+  decline_reset: { from: ["blocked"], to: "blocked", roles: ["lead", "admin"] },
 };
 const MOVES = Object.keys(EXPECTED) as TaskMove[];
 
@@ -46,6 +48,7 @@ const VALID_INPUT: Record<TaskMove, MoveInput> = {
   complete: {},
   request_reset: { reason: "fixes are ready for another attempt" },
   approve_reset: { reason: "failures reviewed" },
+  decline_reset: { reason: "the same tests still fail on main" },
 };
 
 function actor(role: Role, overrides: Partial<Actor> = {}): Actor {
@@ -79,6 +82,8 @@ function expectedPatch(move: TaskMove, by: Actor): TaskPatch {
       return { resetRequested: true, resetRequestedBy: by.label, resetRequestedAt: NOW, resetReason: "fixes are ready for another attempt" };
     case "approve_reset":
       return APPROVE_RESET_PATCH;
+    case "decline_reset":
+      return DECLINE_RESET_PATCH;
   }
 }
 
@@ -102,6 +107,13 @@ const APPROVE_RESET_PATCH: TaskPatch = {
   resetReason: null,
   resetCount: "increment",
 };
+
+const DECLINE_RESET_PATCH: TaskPatch = { resetRequested: false, resetRequestedBy: null, resetRequestedAt: null, resetReason: null };
+
+/** The state a move is tried on in the matrix: a decline needs a pending request to decline. */
+function stateFor(status: TaskStatus, move: TaskMove): TaskState {
+  return task(status, move === "decline_reset" ? { resetRequested: true } : {});
+}
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -128,14 +140,14 @@ function expectRefusal(fn: () => unknown, kind: typeof ForbiddenTransitionError 
 const MATRIX = STATUSES.flatMap((status) => MOVES.flatMap((move) => ROLES.map((role) => ({ status, move, role }))));
 
 describe("applyMove: every status × move × role", () => {
-  it("covers 6 statuses × 7 moves × 6 roles", () => {
-    expect(MATRIX).toHaveLength(252);
+  it("covers 6 statuses × 8 moves × 6 roles", () => {
+    expect(MATRIX).toHaveLength(288);
   });
 
   it.each(MATRIX)("$move from $status as $role", ({ status, move, role }) => {
     const rule = EXPECTED[move];
     const by = actor(role);
-    const attempt = () => applyMove(task(status), move, by, VALID_INPUT[move], NOW);
+    const attempt = () => applyMove(stateFor(status, move), move, by, VALID_INPUT[move], NOW);
     if (!rule.from.includes(status)) {
       // State is checked before role: even a role that may never make the move hears about the state.
       expectRefusal(attempt, ForbiddenTransitionError, `task.${move}_from_${status}`);
@@ -148,7 +160,7 @@ describe("applyMove: every status × move × role", () => {
         from: status,
         to: rule.to,
         patch: expectedPatch(move, by),
-        reason: move === "request_reset" || move === "approve_reset" ? VALID_INPUT[move].reason! : null,
+        reason: move === "request_reset" || move === "approve_reset" || move === "decline_reset" ? VALID_INPUT[move].reason! : null,
       });
     }
   });
@@ -183,8 +195,8 @@ const FORBIDDEN: { from: TaskStatus; to: TaskStatus; move: TaskMove; offered: st
   { from: "pending", to: "completed", move: "complete", offered: "start, claim" },
   { from: "claimed", to: "completed", move: "complete", offered: "verify, block" },
   { from: "pending", to: "verified", move: "verify", offered: "start, claim" },
-  { from: "blocked", to: "completed", move: "complete", offered: "request_reset, approve_reset" },
-  { from: "blocked", to: "verified", move: "verify", offered: "request_reset, approve_reset" },
+  { from: "blocked", to: "completed", move: "complete", offered: "request_reset, approve_reset, decline_reset" },
+  { from: "blocked", to: "verified", move: "verify", offered: "request_reset, approve_reset, decline_reset" },
   { from: "verified", to: "pending", move: "approve_reset", offered: "complete" },
 ];
 
@@ -335,16 +347,25 @@ describe("required inputs", () => {
   it.each([
     { move: "request_reset", by: actor("orchestrator") },
     { move: "approve_reset", by: actor("lead") },
+    { move: "decline_reset", by: actor("lead") },
   ] as const)("$move needs a reason", ({ move, by }) => {
-    expectValidation(() => applyMove(task("blocked"), move, by, {}, NOW), "reason", "task.reason_required");
-    expectValidation(() => applyMove(task("blocked"), move, by, { reason: "  \n " }, NOW), "reason", "task.reason_required");
-    expectValidation(() => applyMove(task("blocked"), move, by, { reason: "x".repeat(4001) }, NOW), "reason", "task.reason_too_long");
-    expect(applyMove(task("blocked"), move, by, { reason: "  fixed  " }, NOW).reason).toBe("fixed");
+    const blocked = stateFor("blocked", move);
+    expectValidation(() => applyMove(blocked, move, by, {}, NOW), "reason", "task.reason_required");
+    expectValidation(() => applyMove(blocked, move, by, { reason: "  \n " }, NOW), "reason", "task.reason_required");
+    expectValidation(() => applyMove(blocked, move, by, { reason: "x".repeat(4001) }, NOW), "reason", "task.reason_too_long");
+    expect(applyMove(blocked, move, by, { reason: "  fixed  " }, NOW).reason).toBe("fixed");
   });
 
   it("refuses a second reset request while one awaits approval", () => {
     const requested = task("blocked", { resetRequested: true });
     expectRefusal(() => applyMove(requested, "request_reset", actor("agent"), { reason: "again" }, NOW), ForbiddenTransitionError, "task.reset_already_requested");
+  });
+
+  it("declines only a pending reset request: the task stays blocked and the request is cleared", () => {
+    expectRefusal(() => applyMove(task("blocked"), "decline_reset", actor("lead"), { reason: "no" }, NOW), ForbiddenTransitionError, "task.no_reset_request");
+    const outcome = applyMove(task("blocked", { resetRequested: true }), "decline_reset", actor("lead"), { reason: "still failing" }, NOW);
+    expect(outcome).toMatchObject({ from: "blocked", to: "blocked", reason: "still failing", patch: DECLINE_RESET_PATCH });
+    expectRefusal(() => applyMove(task("blocked", { resetRequested: true }), "decline_reset", actor("orchestrator"), { reason: "no" }, NOW), RoleForbiddenError, "task.decline_reset_role");
   });
 
   it("approves a reset whether or not one was requested, clearing the failed attempt", () => {

@@ -10,7 +10,7 @@ import { type Action, PERMISSIONS, authorize } from "./permissions";
 export const TASK_STATUSES = ["pending", "in_progress", "claimed", "verified", "blocked", "completed"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-export const TASK_MOVES = ["start", "claim", "verify", "block", "complete", "request_reset", "approve_reset"] as const;
+export const TASK_MOVES = ["start", "claim", "verify", "block", "complete", "request_reset", "approve_reset", "decline_reset"] as const;
 export type TaskMove = (typeof TASK_MOVES)[number];
 
 export type Enforcement = "enforce" | "observe";
@@ -62,6 +62,7 @@ export const MOVE_ACTIONS = {
   complete: "task.complete",
   request_reset: "task.requestReset",
   approve_reset: "task.approveReset",
+  decline_reset: "task.declineReset",
 } as const satisfies Record<TaskMove, Action>;
 
 const edge = (move: TaskMove, from: readonly TaskStatus[], to: TaskStatus, notClaimant?: true): MoveRule => ({
@@ -80,6 +81,8 @@ export const MOVE_RULES: Readonly<Record<TaskMove, MoveRule>> = {
   complete: edge("complete", ["verified"], "completed"),
   request_reset: edge("request_reset", ["blocked"], "blocked"),
   approve_reset: edge("approve_reset", ["blocked"], "pending"),
+  // The task stays blocked; only the pending request is closed (with its reason, in task_transitions).
+  decline_reset: edge("decline_reset", ["blocked"], "blocked"),
 };
 
 /** Every status change the machine allows, as `from->to`. The triggers are generated from this list. */
@@ -167,9 +170,12 @@ export function applyMove(task: TaskState, move: TaskMove, actor: Actor, input: 
     );
   }
   const patch = patchFor(move, task, actor, input, now);
-  const reason = move === "request_reset" || move === "approve_reset" ? requireReason(input.reason) : (input.reason?.trim() || null);
+  const reason = REASON_REQUIRED.has(move) ? requireReason(input.reason) : (input.reason?.trim() || null);
   return { move, from: task.status, to: rule.to, patch, reason };
 }
+
+/** Moves whose history needs a why: a reset asked for, granted or refused. */
+const REASON_REQUIRED: ReadonlySet<TaskMove> = new Set(["request_reset", "approve_reset", "decline_reset"]);
 
 function patchFor(move: TaskMove, task: TaskState, actor: Actor, input: MoveInput, now: Date): TaskPatch {
   const principal = comparablePrincipal(actor);
@@ -228,6 +234,15 @@ function patchFor(move: TaskMove, task: TaskState, actor: Actor, input: MoveInpu
         resetReason: null,
         resetCount: "increment",
       };
+    case "decline_reset":
+      if (!task.resetRequested) {
+        throw new ForbiddenTransitionError(
+          "task.no_reset_request",
+          "this blocked task has no pending reset request to decline (an agent or orchestrator asks with request-reset)",
+        );
+      }
+      requireReason(input.reason);
+      return { resetRequested: false, resetRequestedBy: null, resetRequestedAt: null, resetReason: null };
   }
 }
 

@@ -125,6 +125,7 @@ function moveCall(client: Client, move: TaskMove, input: MoveInput) {
     complete: client.task.complete,
     request_reset: client.task.requestReset,
     approve_reset: client.task.approveReset,
+    decline_reset: client.task.declineReset,
   } as const;
   return procedures[move].mutate(input);
 }

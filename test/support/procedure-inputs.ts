@@ -30,6 +30,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "session.updateStatus": { ...S, status: "failed" },
   "session.setEnforcement": { ...S, enforcement: "observe", reason: "r" },
   "session.overview": undefined,
+  "session.enforcementHistory": S,
   "task.list": S,
   "task.get": T,
   "task.board": S,
@@ -44,6 +45,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "task.complete": { ...S, key: "t4" },
   "task.requestReset": { ...S, key: "t5", reason: "r" },
   "task.approveReset": { ...S, key: "t5", reason: "r" },
+  "task.declineReset": { ...S, key: "t6", reason: "r" },
   "criteria.list": S,
   "criteria.save": { ...S, criteria: [{ criterion: "new" }] },
   "criteria.update": { ...S, criterion: "c1", status: "met" },
@@ -119,7 +121,7 @@ export function callPath(caller: Caller, path: string, input: unknown = VALID_IN
 }
 
 /**
- * Session s1 with a claimed task t1, a pending t3, a verified t4 and a blocked t5, criterion c1, a plan, a context package,
+ * Session s1 with a claimed task t1, a pending t3, a verified t4, a blocked t5 and a blocked t6 whose reset was requested, criterion c1, a plan, a context package,
  * token 1; goal 1 with validation step 1, branches 1 and 2, attempt 1 (finished, with a contract
  * to evaluate against) and attempt 2 (running).
  */
@@ -130,12 +132,14 @@ export async function world(): Promise<Fixture> {
   await orchestrator.task.create({ ...T, title: "t1" });
   await orchestrator.task.create({ ...S, key: "t3", title: "t3" });
   await f.as("developer").task.claim(T);
-  for (const key of ["t4", "t5"]) {
+  for (const key of ["t4", "t5", "t6"]) {
     await orchestrator.task.create({ ...S, key, title: key });
     await f.as("developer").task.claim({ ...S, key });
   }
   await f.as("verifier").task.verify({ ...S, key: "t4", proofpack: PASSED });
   await f.as("verifier").task.block({ ...S, key: "t5", failures: ["tests fail"] });
+  await f.as("verifier").task.block({ ...S, key: "t6", failures: ["tests fail"] });
+  await orchestrator.task.requestReset({ ...S, key: "t6", reason: "fixed" });
   await orchestrator.criteria.save({ ...S, criteria: [{ criterion: "c1" }] });
   await orchestrator.log.savePlan(VALID_INPUTS["log.savePlan"] as never);
   await orchestrator.log.saveContextPackage(VALID_INPUTS["log.saveContextPackage"] as never);

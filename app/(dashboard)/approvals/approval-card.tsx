@@ -9,8 +9,10 @@ import { Time, formatDuration, formatUtc, useNow } from "@/app/ui/time";
 import type { ApprovalItem } from "./use-inbox";
 
 /** A blocked task with everything a lead weighs before a reset: what failed, who claimed it, how long it waited. */
-export function ApprovalCard({ item, onApprove }: { item: ApprovalItem; onApprove: () => void }) {
+export function ApprovalCard({ item, onApprove, onDecline }: { item: ApprovalItem; onApprove: () => void; onDecline: () => void }) {
   const canApprove = useCanMove("approve_reset");
+  // Only a pending request can be declined; a blocked task nobody asked to retry just waits.
+  const canDecline = useCanMove("decline_reset") && item.resetRequest !== null;
   const nameId = `approval-${item.taskId}`;
   return (
     <article
@@ -94,11 +96,18 @@ export function ApprovalCard({ item, onApprove }: { item: ApprovalItem; onApprov
         <EvidenceList evidence={item.evidence} />
       </div>
 
-      {canApprove && (
-        <div className="mt-3 flex justify-end">
-          <Button variant="secondary" aria-haspopup="dialog" onClick={onApprove}>
-            Approve reset
-          </Button>
+      {(canApprove || canDecline) && (
+        <div className="mt-3 flex justify-end gap-2">
+          {canDecline && (
+            <Button variant="danger" aria-haspopup="dialog" onClick={onDecline}>
+              Decline reset
+            </Button>
+          )}
+          {canApprove && (
+            <Button variant="secondary" aria-haspopup="dialog" onClick={onApprove}>
+              Approve reset
+            </Button>
+          )}
         </div>
       )}
     </article>

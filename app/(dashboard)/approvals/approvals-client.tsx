@@ -51,6 +51,10 @@ export function ApprovalsClient() {
                   setMessage(null);
                   setOpen({ sessionId: item.session.id, key: item.key, move: "approve_reset", version: item.version });
                 }}
+                onDecline={() => {
+                  setMessage(null);
+                  setOpen({ sessionId: item.session.id, key: item.key, move: "decline_reset", version: item.version });
+                }}
               />
             </li>
           ))}

@@ -94,6 +94,35 @@ export function CompleteForm({ open, onDone, onCancel, verifiedBy }: MoveFormPro
   );
 }
 
+/** Decline reset: the task stays blocked; the request is closed with the reason, kept in the task's history. */
+export function DeclineResetForm({ open, onDone, onCancel }: MoveFormProps) {
+  const mutation = useTaskMove("decline_reset");
+  const [reason, setReason] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!confirming) return setConfirming(true);
+    mutation.mutate({ ...ref(open), reason }, { onSuccess: (task) => onDone(`the reset request of ${task.key} was declined; it stays ${task.status}`), onError: () => setConfirming(false) });
+  }
+  return (
+    <form onSubmit={submit} className="space-y-3">
+      <fieldset disabled={confirming}>
+        <TextArea label="Reason" hint="Why the task may not be tried again yet. Required; kept in the task's history." value={reason} onChange={(e) => setReason(e.target.value)} />
+      </fieldset>
+      <FormFooter
+        error={refusalMessage(mutation.error)}
+        busy={mutation.isPending}
+        danger
+        submitLabel={confirming ? `Yes, decline for ${open.key}` : "Decline reset"}
+        busyLabel="Declining…"
+        cancelLabel={confirming ? "Back" : "Cancel"}
+        onCancel={confirming ? () => setConfirming(false) : onCancel}
+        note={confirming && <ConfirmNote>Decline the reset request of {open.key}? The task stays blocked with its failures; the request is closed and your reason recorded.</ConfirmNote>}
+      />
+    </form>
+  );
+}
+
 /** Approve reset: back to pending with a reason; the failed attempt stays in the task's history. */
 export function ApproveResetForm({ open, onDone, onCancel }: MoveFormProps) {
   const mutation = useTaskMove("approve_reset");

@@ -2,7 +2,7 @@
 
 import { StatusBadge } from "@/app/ui/badge";
 import { Modal } from "./modal";
-import { ApproveResetForm, BlockForm, CompleteForm, VerifyForm } from "./move-forms";
+import { ApproveResetForm, BlockForm, CompleteForm, DeclineResetForm, VerifyForm } from "./move-forms";
 import { MOVE_LABEL, type MovableTask, type OpenMove } from "./types";
 
 /**
@@ -38,6 +38,7 @@ export function TaskMoveDialog({ open, task, onDone, onClose }: { open: OpenMove
       {open.move === "block" && <BlockForm {...props} />}
       {open.move === "complete" && <CompleteForm {...props} verifiedBy={task?.verifiedBy} />}
       {open.move === "approve_reset" && <ApproveResetForm {...props} />}
+      {open.move === "decline_reset" && <DeclineResetForm {...props} />}
     </Modal>
   );
 }

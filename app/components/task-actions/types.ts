@@ -1,7 +1,7 @@
 import type { TaskStatus } from "@/server/domain/task-machine";
 
 /** The moves a person makes from the dashboard; agents claim and orchestrators start through the API. */
-export const HUMAN_MOVES = ["verify", "block", "complete", "approve_reset"] as const;
+export const HUMAN_MOVES = ["verify", "block", "complete", "approve_reset", "decline_reset"] as const;
 export type HumanMove = (typeof HUMAN_MOVES)[number];
 
 export const MOVE_LABEL: Record<HumanMove, string> = {
@@ -9,6 +9,7 @@ export const MOVE_LABEL: Record<HumanMove, string> = {
   block: "Block",
   complete: "Complete",
   approve_reset: "Approve reset",
+  decline_reset: "Decline reset",
 };
 
 /** What the actions need to know about a task, whichever list it came from. */
@@ -20,6 +21,8 @@ export interface MovableTask {
   version: number;
   claimedBy: string | null;
   verifiedBy?: string | null;
+  /** A reset request awaits a lead's answer (only then may it be declined). */
+  resetRequested?: boolean;
 }
 
 /** A move someone started: the version they saw is sent back, so a task moved meanwhile is a CONFLICT. */

@@ -1,7 +1,8 @@
 import { createSession } from "@/server/services/session/create";
 import { ListSessionsInput, listSessions } from "@/server/services/session/list";
 import { getSession } from "@/server/services/session/get";
-import { CreateSessionInput, GetSessionInput, SetEnforcementInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";
+import { CreateSessionInput, EnforcementHistoryInput, GetSessionInput, SetEnforcementInput, UpdateSessionStatusInput } from "@/server/services/session/schemas";
+import { listEnforcementSwitches } from "@/server/services/session/enforcement-history";
 import { setSessionEnforcement, updateSessionStatus } from "@/server/services/session/update-status";
 import { OverviewInput, getOverview } from "@/server/services/overview/get";
 import { authedProcedure, router } from "../trpc";
@@ -11,6 +12,8 @@ export const sessionRouter = router({
   get: authedProcedure.input(GetSessionInput).query(({ ctx, input }) => getSession(ctx.db, input)),
   /** The `/` page: live sessions with progress, tasks by state, the inbox count, recent checks, activity. */
   overview: authedProcedure.input(OverviewInput.optional()).query(({ ctx, input }) => getOverview(ctx.db, input)),
+  /** Who switched the session between enforce and observe, when and why: newest first. */
+  enforcementHistory: authedProcedure.input(EnforcementHistoryInput).query(({ ctx, input }) => listEnforcementSwitches(ctx.db, input)),
   create: authedProcedure.input(CreateSessionInput).mutation(({ ctx, input }) => createSession(ctx.service, input)),
   updateStatus: authedProcedure.input(UpdateSessionStatusInput).mutation(({ ctx, input }) => updateSessionStatus(ctx.service, input)),
   setEnforcement: authedProcedure.input(SetEnforcementInput).mutation(({ ctx, input }) => setSessionEnforcement(ctx.service, input)),

@@ -29,4 +29,6 @@ export const taskRouter = router({
   complete: move("complete"),
   requestReset: move("request_reset"),
   approveReset: move("approve_reset"),
+  /** Close a pending reset request with a reason; the task stays blocked. */
+  declineReset: move("decline_reset"),
 });

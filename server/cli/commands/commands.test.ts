@@ -329,6 +329,27 @@ describe("output", () => {
   });
 });
 
+describe("decline-reset", () => {
+  it("closes a pending reset request with the reason; the task stays blocked; without --reason it is a usage error", async () => {
+    const { db } = await seeded();
+    await ok(db, "claim", "s", "A", "--agent-id", "developer_1");
+    await ok(db, "block", "s", "A", "--failures", '["3 tests failing"]', "--agent-id", "verifier_1");
+    const none = await cli(["decline-reset", "s", "A", "--reason", "no", "--db", db]);
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain("no pending reset request to decline");
+    await ok(db, "request-reset", "s", "A", "--reason", "fixed the fixtures", "--agent-id", "orchestrator");
+    const missing = await cli(["decline-reset", "s", "A", "--db", db]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("--reason");
+
+    const out = await ok(db, "decline-reset", "s", "A", "--reason", "same failures on main", "--agent-id", "lead@example.com");
+    expect(out.stdout).toContain("✓ decline-reset: task A is blocked");
+    const task = JSON.parse((await ok(db, "get-task", "s", "A", "--json")).stdout) as { status: string; resetRequested: boolean; transitions: Record<string, unknown>[] };
+    expect(task).toMatchObject({ status: "blocked", resetRequested: false });
+    expect(task.transitions.at(-1)).toMatchObject({ move: "decline_reset", fromStatus: "blocked", toStatus: "blocked", actor: "lead@example.com", reason: "same failures on main" });
+  });
+});
+
 describe("get-task", () => {
   it("shows every transition; after block → approve-reset the earlier claim and block are still listed", async () => {
     const { db } = await seeded();
@@ -393,7 +414,7 @@ describe("command groups", () => {
   it("registers only the group of the command a call names, and every group otherwise", async () => {
     const only = new Command("proofgate");
     await registerCommands(only, createOutput(() => ({})), "claim");
-    expect(only.commands.map((c) => c.name())).toEqual(["start", "claim", "verify", "block", "complete", "request-reset", "approve-reset"]);
+    expect(only.commands.map((c) => c.name())).toEqual(["start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "decline-reset"]);
     const unknown = new Command("proofgate");
     await registerCommands(unknown, createOutput(() => ({})), "no-such-command");
     expect(unknown.commands).toHaveLength(program.commands.length);
@@ -423,7 +444,7 @@ describe("help", () => {
 
   it("covers the BAZINGA-compatible command list", () => {
     const top = program.commands.map((c) => c.name());
-    for (const name of ["create-session", "get-session", "list-sessions", "update-session-status", "log-interaction", "stream-logs", "log-tokens", "token-summary", "save-state", "get-state", "create-task-group", "update-task-group", "get-task-groups", "save-success-criteria", "get-success-criteria", "update-success-criterion", "save-reasoning", "get-reasoning", "reasoning-timeline", "check-mandatory-phases", "save-event", "get-events", "save-skill-output", "get-skill-output", "save-development-plan", "update-plan-progress", "save-context-package", "get-context-packages", "mark-context-consumed", "save-investigation-iteration", "dashboard-snapshot", "query", "start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "check-completion", "events", "user", "token"]) {
+    for (const name of ["create-session", "get-session", "list-sessions", "update-session-status", "log-interaction", "stream-logs", "log-tokens", "token-summary", "save-state", "get-state", "create-task-group", "update-task-group", "get-task-groups", "save-success-criteria", "get-success-criteria", "update-success-criterion", "save-reasoning", "get-reasoning", "reasoning-timeline", "check-mandatory-phases", "save-event", "get-events", "save-skill-output", "get-skill-output", "save-development-plan", "update-plan-progress", "save-context-package", "get-context-packages", "mark-context-consumed", "save-investigation-iteration", "dashboard-snapshot", "query", "start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "decline-reset", "check-completion", "events", "user", "token"]) {
       expect(top).toContain(name);
     }
   });

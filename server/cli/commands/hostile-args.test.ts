@@ -55,6 +55,7 @@ const VALID: Record<string, string[]> = {
   complete: ["complete", "s", "A"],
   "request-reset": ["request-reset", "s", "A", "--reason", "r"],
   "approve-reset": ["approve-reset", "s", "A", "--reason", "r"],
+  "decline-reset": ["decline-reset", "s", "A", "--reason", "r"],
   "save-success-criteria": ["save-success-criteria", "s", '["Tests pass"]'],
   "get-success-criteria": ["get-success-criteria", "s"],
   "update-success-criterion": ["update-success-criterion", "s", "Tests pass", "--status", "met"],

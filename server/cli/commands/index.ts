@@ -20,7 +20,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
     load: () => import("./state").then((m) => m.stateCommands),
   },
   { commands: ["create-task-group", "update-task-group", "get-task", "get-task-groups"], load: () => import("./tasks").then((m) => m.taskCommands) },
-  { commands: ["start", "claim", "verify", "block", "complete", "request-reset", "approve-reset"], load: () => import("./moves").then((m) => m.moveCommands) },
+  { commands: ["start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "decline-reset"], load: () => import("./moves").then((m) => m.moveCommands) },
   {
     commands: ["save-success-criteria", "get-success-criteria", "update-success-criterion", "verify-success-criterion", "check-completion"],
     load: () => import("./criteria").then((m) => m.criteriaCommands),

@@ -108,9 +108,16 @@ const MOVES: readonly MoveSpec[] = [
     example: 'proofgate approve-reset bazinga_20250112_143022 group_a --reason "retry with the fixed fixtures" --agent-id lead@example.com',
     configure: (c) => c.requiredOption("--reason <text>", "why the reset is approved"),
   },
+  {
+    name: "decline-reset",
+    procedure: "task.declineReset",
+    description: "Decline a blocked task's reset request (the task stays blocked; the request is closed with the reason)",
+    example: 'proofgate decline-reset bazinga_20250112_143022 group_a --reason "the same tests fail on main: fix them first" --agent-id lead@example.com',
+    configure: (c) => c.requiredOption("--reason <text>", "why the reset is declined"),
+  },
 ];
 
-/** The task machine's moves, one command each: start, claim, verify, block, complete, request-reset, approve-reset. */
+/** The task machine's moves, one command each: start, claim, verify, block, complete, request-reset, approve-reset, decline-reset. */
 export function moveCommands(program: Command, out: Output): void {
   for (const spec of MOVES) {
     let command = program.command(spec.name).description(spec.description).argument("<session>", "session id", sessionArg).argument("<task>", "the task's key (BAZINGA's group id)");

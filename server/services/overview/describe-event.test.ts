@@ -13,6 +13,7 @@ const CASES: [type: string, event: DescribableEvent, line: string][] = [
   ["task.completed", ev("task.completed", "7", { key: "group_a" }, "orchestrator"), "orchestrator completed task group_a"],
   ["task.reset_requested", ev("task.reset_requested", "7", { key: "group_a" }, "orchestrator"), "orchestrator requested a reset of blocked task group_a"],
   ["task.reset_approved", ev("task.reset_approved", "7", { key: "group_a" }, "lead@example.com"), "lead@example.com approved the reset of task group_a: back to pending"],
+  ["task.reset_declined", ev("task.reset_declined", "7", { key: "group_a" }, "lead@example.com"), "lead@example.com declined the reset request of task group_a: it stays blocked"],
   ["session.created", ev("session.created", "bazinga_1", { enforcement: "observe", source: "bazinga" }, "orchestrator"), "orchestrator created session bazinga_1 (observe)"],
   ["session.status_changed", ev("session.status_changed", "s1", { from: "active", to: "completed" }, "orchestrator"), "orchestrator changed session s1 from active to completed"],
   ["session.enforcement_changed", ev("session.enforcement_changed", "s1", { from: "observe", to: "enforce", reason: "agents now verify" }, "lead@example.com"), "lead@example.com switched session s1 from observe to enforce: agents now verify"],

@@ -50,6 +50,7 @@ const MOVES: Record<TaskMove, Describer> = {
   complete: ({ actor, d }) => `${actor} completed ${task(d)}`,
   request_reset: ({ actor, d }) => `${actor} requested a reset of blocked ${task(d)}`,
   approve_reset: ({ actor, d }) => `${actor} approved the reset of ${task(d)}: back to pending`,
+  decline_reset: ({ actor, d }) => `${actor} declined the reset request of ${task(d)}: it stays blocked`,
 };
 
 /** Claude Code's SessionStart sources as verbs. */

@@ -30,3 +30,6 @@ export type UpdateSessionStatusInput = z.infer<typeof UpdateSessionStatusInput>;
 
 export const SetEnforcementInput = z.object({ sessionId: SessionId, enforcement: z.enum(ENFORCEMENTS), reason: z.string().trim().min(1).max(4000) }).strict();
 export type SetEnforcementInput = z.infer<typeof SetEnforcementInput>;
+
+export const EnforcementHistoryInput = z.object({ sessionId: SessionId, limit: z.number().int().min(1).max(100).default(20) }).strict();
+export type EnforcementHistoryInput = z.input<typeof EnforcementHistoryInput>;

@@ -11,6 +11,7 @@ import { Code, EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import type { AppRouter } from "@/server/api/root";
 import { isExternallyBlocked } from "@/server/domain/criteria";
+import { CriterionDecisions } from "./criterion-decisions";
 
 type Criterion = inferRouterOutputs<AppRouter>["criteria"]["list"][number];
 type CriterionUpdate = Criterion["history"][number];
@@ -108,6 +109,7 @@ function CriterionCard({ criterion: c }: { criterion: Criterion }) {
           </div>
         )}
       </div>
+      <CriterionDecisions criterion={c} />
       <CriterionHistory history={c.history} />
     </article>
   );

@@ -8,6 +8,7 @@ import { ProgressBar } from "@/app/ui/progress-bar";
 import { Time } from "@/app/ui/time";
 import { LoadingBlock, QueryFallback } from "@/app/ui/query-fallback";
 import { CompletionGate } from "./completion-gate";
+import { EnforcementControl, SessionStatusControl } from "./session-decisions";
 
 /** Who ran the session, what it was for, where it stands, and whether it may complete. */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -35,7 +36,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         <Fact term="Mode">{session.mode ?? <span className="text-zinc-500">—</span>}</Fact>
         <Fact term="Source">{session.source}</Fact>
         <Fact term="Enforcement">
-          <Badge tone={session.enforcement === "observe" ? "warn" : "neutral"}>{session.enforcement}</Badge>
+          <EnforcementControl session={session} />
         </Fact>
         <Fact term="Started">
           <Time at={session.startedAt} relative={false} />
@@ -62,6 +63,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           </Fact>
         )}
       </dl>
+      <SessionStatusControl session={session} />
       <CompletionGate sessionId={sessionId} />
     </header>
   );

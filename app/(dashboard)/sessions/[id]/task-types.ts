@@ -21,6 +21,7 @@ export const movable = (task: TaskItem): MovableTask => ({
   key: task.key,
   title: task.title,
   status: task.status,
+  resetRequested: task.resetRequested,
   version: task.version,
   claimedBy: task.claimedBy,
   verifiedBy: task.verifiedBy,

@@ -84,6 +84,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "log.state": { ...S, stateType: "pm" },
   "log.saveSkillOutput": { ...S, skillName: "s", data: {} },
   "log.skillOutput": { ...S, skillName: "s" },
+  "log.skillOutputs": { ...S, skillNames: ["s"] },
   "log.decision": { ...S, decisionType: "d", data: {} },
   "log.savePlan": { ...S, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "n" }] },
   "log.planProgress": { ...S, phase: 1, status: "completed" },

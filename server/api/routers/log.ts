@@ -2,7 +2,7 @@ import { getContextPackages } from "@/server/services/log/get-context-packages";
 import { getDevelopmentPlan } from "@/server/services/log/get-development-plan";
 import { getEvents } from "@/server/services/log/get-events";
 import { checkMandatoryPhases, getReasoning } from "@/server/services/log/get-reasoning";
-import { getLatestState, getSkillOutput } from "@/server/services/log/get-state";
+import { getLatestState, getSkillOutput, listSkillOutputs } from "@/server/services/log/get-state";
 import { ingestParsedBatch } from "@/server/services/log/ingest-batch";
 import { ListLogsPageInput, listLogs } from "@/server/services/log/list-logs";
 import { logInteraction } from "@/server/services/log/log-interaction";
@@ -40,6 +40,7 @@ export const logRouter = router({
   state: authedProcedure.input(S.GetLatestStateInput).query(({ ctx, input }) => getLatestState(ctx.db, input)),
   saveSkillOutput: authedProcedure.input(S.SaveSkillOutputInput).mutation(({ ctx, input }) => saveSkillOutput(ctx.service, input)),
   skillOutput: authedProcedure.input(S.GetSkillOutputInput).query(({ ctx, input }) => getSkillOutput(ctx.db, input)),
+  skillOutputs: authedProcedure.input(S.ListSkillOutputsInput).query(({ ctx, input }) => listSkillOutputs(ctx.db, input)),
   decision: authedProcedure.input(S.SaveDecisionInput).mutation(({ ctx, input }) => saveDecision(ctx.service, input)),
   savePlan: authedProcedure.input(S.SaveDevelopmentPlanInput).mutation(({ ctx, input }) => saveDevelopmentPlan(ctx.service, input)),
   planProgress: authedProcedure.input(S.UpdatePlanProgressInput).mutation(({ ctx, input }) => updatePlanProgress(ctx.service, input)),

@@ -52,7 +52,7 @@ describe("bad arguments", () => {
     [["update-task-group", "A", "s", "--revision-count", "-1"], "--revision-count"],
     [["save-success-criteria", "s", "All tests passing"], "argument 'criteria_json'"],
     [["save-success-criteria", "s", '[{"criterion":""}]'], "criteria_json[0].criterion"],
-    [["save-success-criteria", "s", '[{"criterion":"x","owner":"pm"}]'], "criteria_json[0].owner"],
+    [["save-success-criteria", "s", '[{"criterion":"x","status":"done","owner":"pm"}]'], "criteria_json[0].status"],
     [["update-success-criterion", "s", "Tests pass"], "--status"],
     [["update-success-criterion", "s", "Tests pass", "--status", "done"], "--status"],
     [["save-reasoning", "s", "A", "developer", "thinking", "text"], "argument 'phase'"],

@@ -50,7 +50,7 @@ const DETAIL_FLAGS: readonly { flag: string; value: string; field: DetailKey; he
   { flag: "merge_status", value: "status", field: "mergeStatus", help: MERGE_STATUSES.join(", "), parse: oneOf(MERGE_STATUSES) },
 ];
 
-const CREATE_FLAGS = new Set(["complexity", "initial_tier", "item_count", "component-path", "specializations"]);
+const CREATE_FLAGS = new Set(["complexity", "initial_tier", "item_count", "component-path", "specializations", "security_sensitive"]);
 
 function addDetailFlags(command: Command, only?: Set<string>): Command {
   for (const d of DETAIL_FLAGS) if (!only || only.has(d.flag)) dualOption(command, d.flag, d.value, d.help, d.parse);

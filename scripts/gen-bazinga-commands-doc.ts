@@ -14,7 +14,7 @@ const code = (text: string) => `<code>${cell(text).replaceAll("&", "&amp;").repl
 
 function row(form: BazingaForm): string {
   const outcome = form.bazinga === "accepts" ? "accepts" : `refuses: ${cell(form.bazinga)}`;
-  const here = form.bazinga === "accepts" ? "accepts (exit 0)" : "refuses (exit 2, names the argument)";
+  const here = form.proofgate ? cell(form.proofgate.note) : form.bazinga === "accepts" ? "accepts (exit 0)" : "refuses (exit 2, names the argument)";
   return `| \`${form.command}\` | ${code(form.form)} | ${cell(form.source)} | ${outcome} | ${here} | ${code(exampleLine(form))} |`;
 }
 

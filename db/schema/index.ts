@@ -10,3 +10,4 @@ export * from "./imports";
 export * from "./analytics";
 export * from "./relations";
 export * from "./auth";
+export * from "./context-engineering";

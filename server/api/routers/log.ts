@@ -19,6 +19,10 @@ import { saveState } from "@/server/services/log/save-state";
 import * as S from "@/server/services/log/schemas";
 import { tokenSummary, tokensOverTime } from "@/server/services/log/token-usage";
 import { updatePlanProgress } from "@/server/services/log/update-plan-progress";
+import { getConsumption, saveConsumption } from "@/server/services/learning/consumption";
+import { cleanupErrorPatterns, getErrorPatterns, saveErrorPattern, updateErrorConfidence } from "@/server/services/learning/error-patterns";
+import * as L from "@/server/services/learning/schemas";
+import { extractStrategies, getStrategies, saveStrategy, updateStrategyHelpfulness } from "@/server/services/learning/strategies";
 import { authedProcedure, router } from "../trpc";
 
 /** Interactions, reasoning, orchestration events, tokens, state, skill outputs, decisions, plans, context packages. */
@@ -48,4 +52,15 @@ export const logRouter = router({
   saveContextPackage: authedProcedure.input(S.SaveContextPackageInput).mutation(({ ctx, input }) => saveContextPackage(ctx.service, input)),
   contextPackages: authedProcedure.input(S.GetContextPackagesInput).query(({ ctx, input }) => getContextPackages(ctx.db, input)),
   markContextConsumed: authedProcedure.input(S.MarkContextConsumedInput).mutation(({ ctx, input }) => markContextConsumed(ctx.service, input)),
+  // BAZINGA's context engineering: error patterns and strategies (per project), consumption (per session).
+  saveErrorPattern: authedProcedure.input(L.SaveErrorPatternInput).mutation(({ ctx, input }) => saveErrorPattern(ctx.service, input)),
+  errorPatterns: authedProcedure.input(L.GetErrorPatternsInput).query(({ ctx, input }) => getErrorPatterns(ctx.db, input)),
+  updateErrorConfidence: authedProcedure.input(L.UpdateErrorConfidenceInput).mutation(({ ctx, input }) => updateErrorConfidence(ctx.service, input)),
+  cleanupErrorPatterns: authedProcedure.input(L.CleanupErrorPatternsInput).mutation(({ ctx, input }) => cleanupErrorPatterns(ctx.service, input)),
+  saveStrategy: authedProcedure.input(L.SaveStrategyInput).mutation(({ ctx, input }) => saveStrategy(ctx.service, input)),
+  strategies: authedProcedure.input(L.GetStrategiesInput).query(({ ctx, input }) => getStrategies(ctx.db, input)),
+  updateStrategyHelpfulness: authedProcedure.input(L.UpdateStrategyHelpfulnessInput).mutation(({ ctx, input }) => updateStrategyHelpfulness(ctx.service, input)),
+  extractStrategies: authedProcedure.input(L.ExtractStrategiesInput).mutation(({ ctx, input }) => extractStrategies(ctx.service, input)),
+  saveConsumption: authedProcedure.input(L.SaveConsumptionInput).mutation(({ ctx, input }) => saveConsumption(ctx.service, input)),
+  consumption: authedProcedure.input(L.GetConsumptionInput).query(({ ctx, input }) => getConsumption(ctx.db, input)),
 });

@@ -16,6 +16,8 @@ export interface BazingaForm {
   bazinga: "accepts" | string;
   /** The placeholder this call's output defines (the id it prints). */
   capture?: "PKG" | "HASH";
+  /** Where Proofgate's outcome differs from bazinga_db.py's: the exit code it gives and why. */
+  proofgate?: { exit: 0 | 2; note: string };
   args: readonly string[];
 }
 
@@ -96,5 +98,38 @@ export function exampleLine(form: BazingaForm): string {
   return ["proofgate", ...form.args.map((a) => quote(a.replace("{S}", "bazinga_20260112_143022").replace("{S2}", "bazinga_20260112_090000").replace(/\{FILE:([^}]+)\}/, "/tmp/$1")))].join(" ");
 }
 
-/** Every form, in the order a run makes them. */
-export const ALL_FORMS: readonly BazingaForm[] = CORE_FORMS;
+/** BAZINGA's context-engineering commands (error patterns, strategies, consumption scope), in the run's order. */
+export const CONTEXT_ENGINEERING_FORMS: readonly BazingaForm[] = [
+  { command: "save-consumption", form: "<session> <group> <agent_type> <iteration> <package_id>", source: "bazinga_db.py help", bazinga: "accepts", args: ["save-consumption", "{S}", "CALC", "developer", "1", "{PKG}"] },
+  { command: "save-consumption", form: "<session> <agent_type> <resource_type> <resource_id> [tokens]", source: "bazinga-db-context/SKILL.md", bazinga: "accepts", args: ["save-consumption", "{S}", "developer", "context_package", "{PKG}", "450"] },
+  { command: "get-consumption", form: "<session> --group_id G --agent_type A --limit N", source: "bazinga_db.py help", bazinga: "accepts", args: ["get-consumption", "{S}", "--group_id", "CALC", "--agent_type", "developer", "--limit", "10"] },
+  { command: "get-consumption", form: "<session> [agent_type] [resource_type]", source: "bazinga-db-context/SKILL.md", bazinga: "accepts", args: ["get-consumption", "{S}", "developer", "context_package"] },
+  { command: "save-error-pattern", form: "<project> <error_type> <error_message> <solution> --lang --context_hints --stack_pattern", source: "bazinga_db.py help", bazinga: "accepts", capture: "HASH", args: ["save-error-pattern", "calc", "test", "AssertionError: 2 != 3 (token sk-abcdefghijklmnopqrstuvwxyz012345)", "Fixed off-by-one in multiply", "--lang", "python", "--context_hints", "[\"math\"]", "--stack_pattern", "[\"calc.py\"]"] },
+  { command: "save-error-pattern", form: "<session> <group> <type> <signature> <resolution> --confidence N", source: "bazinga-db-context/SKILL.md", bazinga: "Unexpected argument 'Fixed off-by-one error in multiply function'", args: ["save-error-pattern", "{S}", "CALC", "test", "AssertionError: 2 != 3", "Fixed off-by-one error in multiply function", "--confidence", "90"] },
+  { command: "get-error-patterns", form: "<project> --lang --min_confidence --limit", source: "bazinga_db.py help", bazinga: "accepts", args: ["get-error-patterns", "calc", "--lang", "python", "--min_confidence", "0.3", "--limit", "5"] },
+  { command: "get-error-patterns", form: "--error-type T --min-confidence N --limit N (no project)", source: "bazinga-db-context/SKILL.md", bazinga: "Unexpected argument 'test'", args: ["get-error-patterns", "--error-type", "test", "--min-confidence", "50", "--limit", "5"] },
+  { command: "update-error-confidence", form: "<pattern_hash> <project> success|failure", source: "bazinga_db.py help", bazinga: "accepts", args: ["update-error-confidence", "{HASH}", "calc", "success"] },
+  { command: "update-error-confidence", form: "<pattern_id> <adjustment>", source: "bazinga-db-context/SKILL.md", bazinga: "update-error-confidence requires 3 args: <pattern_hash> <project_id> <success|failure>", args: ["update-error-confidence", "{HASH}", "0.1"] },
+  { command: "query", form: "SELECT \u2026 FROM error_patterns (context-assembler)", source: "context-assembler/SKILL.md", bazinga: "accepts", args: ["--quiet", "query", "SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.5 ORDER BY confidence DESC, occurrences DESC LIMIT 3"] },
+  { command: "query", form: "project id from session metadata (context-assembler)", source: "context-assembler/SKILL.md", bazinga: "accepts", proofgate: { exit: 2, note: "refuses: Proofgate's sessions table names its key `id`, not `session_id` (no such column); the context assembler then falls back to project 'default'" }, args: ["--quiet", "query", "SELECT COALESCE(json_extract(metadata, '$.project_id'), 'default') as pid FROM sessions WHERE session_id = '{S}'"] },
+  { command: "save-strategy", form: "<project> <topic> <insight> --lang --framework --strategy_id", source: "bazinga_db.py help", bazinga: "accepts", args: ["save-strategy", "calc", "implementation", "Write the failing test first", "--lang", "python", "--framework", "pytest", "--strategy_id", "strat_tdd"] },
+  { command: "save-strategy", form: "<session> <group> <type> <description> <outcome> --confidence N", source: "bazinga-db-context/SKILL.md", bazinga: "accepts", args: ["save-strategy", "{S}", "CALC", "implementation", "TDD for arithmetic", "success", "--confidence", "80"] },
+  { command: "get-strategies", form: "<project> --lang --framework --topic --limit", source: "bazinga_db.py help", bazinga: "accepts", args: ["get-strategies", "calc", "--topic", "implementation", "--limit", "5"] },
+  { command: "get-strategies", form: "--strategy-type T --min-confidence N --limit N", source: "bazinga-db-context/SKILL.md", bazinga: "accepts", args: ["get-strategies", "--strategy-type", "implementation", "--min-confidence", "50", "--limit", "5"] },
+  { command: "update-strategy-helpfulness", form: "<strategy_id> [increment]", source: "bazinga-db-context/SKILL.md", bazinga: "accepts", args: ["update-strategy-helpfulness", "strat_tdd"] },
+  { command: "extract-strategies", form: "<session> <group> <project> --lang --framework", source: "bazinga_db.py help", bazinga: "Failed to extract strategies: no such table: agent_reasoning", proofgate: { exit: 0, note: "accepts (exit 0): bazinga_db.py v19 reads a table its own schema no longer has (agent_reasoning); Proofgate extracts from the reasoning log" }, args: ["extract-strategies", "{S}", "CALC", "calc", "--lang", "python", "--framework", "pytest"] },
+  { command: "extract-strategies", form: "<session> --min-confidence N", source: "bazinga-db-context/SKILL.md", bazinga: "Failed to extract strategies: no such table: agent_reasoning", proofgate: { exit: 0, note: "accepts, parsed as bazinga_db.py parses it (group '--min-confidence', project '50'): no reasoning there, nothing extracted" }, args: ["extract-strategies", "{S}", "--min-confidence", "50"] },
+  { command: "query", form: "SELECT \u2026 FROM strategies", source: "bazinga-db/references/schema.md", bazinga: "accepts", args: ["query", "SELECT strategy_id, topic, insight, helpfulness FROM strategies WHERE project_id = 'calc' ORDER BY helpfulness DESC"] },
+  { command: "cleanup-error-patterns", form: "[project]", source: "bazinga_db.py help", bazinga: "accepts", args: ["cleanup-error-patterns", "calc"] },
+];
+
+/** The exit code Proofgate gives a form: 0 where bazinga_db.py accepts it, 2 where it refuses, unless noted. */
+export function expectedExit(form: BazingaForm): 0 | 2 {
+  return form.proofgate?.exit ?? (form.bazinga === "accepts" ? 0 : 2);
+}
+
+/** Every form, in the order a run makes them: context engineering happens after the tech lead's review. */
+export const ALL_FORMS: readonly BazingaForm[] = (() => {
+  const at = CORE_FORMS.findIndex((f) => f.command === "update-success-criterion");
+  return [...CORE_FORMS.slice(0, at), ...CONTEXT_ENGINEERING_FORMS, ...CORE_FORMS.slice(at)];
+})();

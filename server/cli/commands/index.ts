@@ -48,6 +48,10 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["save-reasoning", "get-reasoning", "reasoning-timeline", "check-mandatory-phases"], load: () => import("./reasoning").then((m) => m.reasoningCommands) },
   { commands: ["save-event", "save-investigation-iteration", "get-events", "events"], load: () => import("./events").then((m) => m.eventCommands) },
   { commands: ["save-context-package", "get-context-packages", "mark-context-consumed", "update-context-references"], load: () => import("./context").then((m) => m.contextCommands) },
+  {
+    commands: ["save-error-pattern", "get-error-patterns", "update-error-confidence", "cleanup-error-patterns", "save-consumption", "get-consumption", "save-strategy", "get-strategies", "update-strategy-helpfulness", "extract-strategies"],
+    load: () => import("./learning").then((m) => m.learningCommands),
+  },
   { commands: ["query", "integrity-check", "dashboard-snapshot"], load: () => import("./query").then((m) => m.queryCommands) },
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },

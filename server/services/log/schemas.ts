@@ -155,7 +155,8 @@ export const SaveContextPackageInput = z
     packageType: z.enum(CONTEXT_PACKAGE_TYPES),
     filePath: z.string().trim().min(1).max(4000),
     producerAgent: AgentTypeKey,
-    consumers: z.array(AgentTypeKey).min(1).max(50),
+    /** Its first-iteration readers; none is allowed, as bazinga_db.py allows it (readers can come later). */
+    consumers: z.array(AgentTypeKey).max(50),
     priority: z.enum(CONTEXT_PRIORITIES).default("medium"),
     /** Routing text for spawn prompts: stored on one line, cut to 200 characters as BAZINGA does. */
     summary: z.string().trim().min(1).max(MAX_TEXT),

@@ -53,5 +53,6 @@ CREATE TABLE `strategies` (
 CREATE INDEX `strategies_project_id_framework_idx` ON `strategies` (`project_id`,`framework`);--> statement-breakpoint
 CREATE INDEX `strategies_topic_idx` ON `strategies` (`topic`);--> statement-breakpoint
 CREATE INDEX `strategies_session_id_idx` ON `strategies` (`session_id`);--> statement-breakpoint
+ALTER TABLE `tasks` ADD `metadata` text;--> statement-breakpoint
 ALTER TABLE `success_criteria` ADD `priority` integer;--> statement-breakpoint
 ALTER TABLE `success_criteria` ADD `metadata` text;

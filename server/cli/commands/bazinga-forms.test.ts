@@ -74,7 +74,7 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
 
   it("stores the task groups as reported: statuses with their original word, the flags, the context references", () => {
     const pkg = rows<{ id: number }>(run.db, "SELECT id FROM context_packages")[0]!.id;
-    expect(rows(run.db, "SELECT key, status, source_status, verification, assignee, complexity, tier, item_count, component_path, security_sensitive, specializations, qa_attempts, tl_review_attempts, review_iteration, last_review_status, context_references FROM tasks WHERE session_id = ? ORDER BY key", S)).toEqual([
+    expect(rows(run.db, "SELECT key, status, source_status, verification, assignee, complexity, tier, item_count, component_path, security_sensitive, specializations, qa_attempts, tl_review_attempts, review_iteration, last_review_status, context_references, metadata FROM tasks WHERE session_id = ? ORDER BY key", S)).toEqual([
       {
         key: "CALC",
         status: "completed",
@@ -92,8 +92,10 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
         review_iteration: 1,
         last_review_status: "APPROVED",
         context_references: `[${pkg}]`,
+        metadata: null,
       },
-      expect.objectContaining({ key: "UI", status: "blocked", source_status: "failed", assignee: "developer_2" }),
+      // A review word Proofgate's column does not know, and the SpecKit ids, are kept in metadata.
+      expect.objectContaining({ key: "UI", status: "blocked", source_status: "failed", assignee: "developer_2", last_review_status: null, metadata: '{"last_review_status":"NEEDS_WORK","speckit_task_ids":["T001","T002"]}' }),
     ]);
   });
 

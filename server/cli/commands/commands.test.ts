@@ -47,7 +47,7 @@ describe("bad arguments", () => {
     [["create-task-group", "A", "s", "Group A", "done"], "argument 'status'"],
     [["create-task-group", "A", "s", "Group A", "pending", "dev_1", "--complexity", "11"], "--complexity"],
     [["update-task-group", "A", "s"], "at least one field"],
-    [["update-task-group", "A", "s", "--last_review_status", "LGTM"], "--last_review_status"],
+    [["update-task-group", "A", "s", "--merge_status", "rebasing"], "--merge_status"],
     [["update-task-group", "A", "s", "--specializations", '{"a":1}'], "--specializations"],
     [["update-task-group", "A", "s", "--revision-count", "-1"], "--revision-count"],
     [["save-success-criteria", "s", "All tests passing"], "argument 'criteria_json'"],

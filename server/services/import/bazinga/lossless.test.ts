@@ -49,6 +49,26 @@ describe("a lossless BAZINGA import", () => {
     expect(entity(again, "context consumers")).toMatchObject({ imported: 0, updated: 0, skipped: 0 });
   });
 
+  it("keeps words outside Proofgate's columns: review and merge statuses in metadata, an unknown group status as its source status", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const groups = withSource(source, (db) => {
+      const [a, b] = db.prepare("SELECT session_id, id FROM task_groups ORDER BY session_id, id LIMIT 2").all() as { session_id: string; id: string }[];
+      // bazinga_db.py's update-task-group stores any --last_review_status word, and speckit_task_ids.
+      db.prepare("UPDATE task_groups SET last_review_status = 'NEEDS_WORK', merge_status = 'rebasing', speckit_task_ids = '[\"T001\"]' WHERE session_id = ? AND id = ?").run(a!.session_id, a!.id);
+      // Not a state BAZINGA's CHECK allows, but a hand-edited file can hold one: kept, not skipped.
+      db.pragma("ignore_check_constraints = ON");
+      db.prepare("UPDATE task_groups SET status = 'on_hold' WHERE session_id = ? AND id = ?").run(b!.session_id, b!.id);
+      return [a!, b!];
+    });
+    const { db } = freshLedger();
+    const report = importBazinga(db, source);
+    expect(entity(report, "task groups")).toMatchObject({ skipped: 0, skips: [] });
+    expect(report.notMapped).toEqual([]);
+    const task = (g: { session_id: string; id: string }) => db.$client.prepare("SELECT status, source_status, merge_status, last_review_status, metadata FROM tasks WHERE session_id = ? AND key = ?").get(g.session_id, g.id) as Record<string, unknown>;
+    expect(task(groups[0]!)).toMatchObject({ merge_status: null, last_review_status: null, metadata: '{"merge_status":"rebasing","last_review_status":"NEEDS_WORK","speckit_task_ids":["T001"]}' });
+    expect(task(groups[1]!)).toMatchObject({ status: "pending", source_status: "on_hold" });
+  });
+
   it("reports, with its reason and row, a reader whose package BAZINGA no longer has", () => {
     const source = copyFixture("bazinga-v19-sample.db");
     withSource(source, (db) => {

@@ -112,5 +112,5 @@ const LOG_COLUMNS = [
 const TASK_GROUP_COLUMNS = [
   "id", "session_id", "name", "status", "assigned_to", "revision_count", "last_review_status", "feature_branch", "merge_status", "complexity",
   "initial_tier", "context_references", "specializations", "item_count", "security_sensitive", "qa_attempts", "tl_review_attempts",
-  "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "created_at", "updated_at",
+  "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "speckit_task_ids", "created_at", "updated_at",
 ] as const;

@@ -51,7 +51,7 @@ export const BAZINGA_TABLES: Readonly<Record<string, readonly string[]>> = {
 /** BAZINGA tables Proofgate has no place for (none since the context-engineering tables were added). */
 const UNMAPPED_TABLES: readonly string[] = [];
 /** Columns read but not kept: no Proofgate column holds them. */
-const UNMAPPED_COLUMNS: Readonly<Record<string, readonly string[]>> = { task_groups: ["speckit_task_ids"] };
+const UNMAPPED_COLUMNS: Readonly<Record<string, readonly string[]>> = {};
 
 type Feature = { table: string; column?: string };
 /** What each version added, on top of the v12 base. */

@@ -95,6 +95,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "log.extractStrategies": { ...S, groupId: "g", projectId: "p" },
   "log.saveConsumption": { ...S, groupId: "g", agentType: "developer", iteration: 1, packageId: 1 },
   "log.consumption": S,
+  "log.sessionLearning": S,
   "log.decision": { ...S, decisionType: "d", data: {} },
   "log.savePlan": { ...S, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "n" }] },
   "log.planProgress": { ...S, phase: 1, status: "completed" },

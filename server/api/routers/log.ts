@@ -22,6 +22,7 @@ import { updatePlanProgress } from "@/server/services/log/update-plan-progress";
 import { getConsumption, saveConsumption } from "@/server/services/learning/consumption";
 import { cleanupErrorPatterns, getErrorPatterns, saveErrorPattern, updateErrorConfidence } from "@/server/services/learning/error-patterns";
 import * as L from "@/server/services/learning/schemas";
+import { sessionLearning } from "@/server/services/learning/session-learning";
 import { extractStrategies, getStrategies, saveStrategy, updateStrategyHelpfulness } from "@/server/services/learning/strategies";
 import { authedProcedure, router } from "../trpc";
 
@@ -63,4 +64,6 @@ export const logRouter = router({
   extractStrategies: authedProcedure.input(L.ExtractStrategiesInput).mutation(({ ctx, input }) => extractStrategies(ctx.service, input)),
   saveConsumption: authedProcedure.input(L.SaveConsumptionInput).mutation(({ ctx, input }) => saveConsumption(ctx.service, input)),
   consumption: authedProcedure.input(L.GetConsumptionInput).query(({ ctx, input }) => getConsumption(ctx.db, input)),
+  /** A session's page: its project's error patterns and strategies. */
+  sessionLearning: authedProcedure.input(L.SessionLearningInput).query(({ ctx, input }) => sessionLearning(ctx.db, input)),
 });

@@ -2,6 +2,7 @@
 
 import { CompletionChecks } from "./completion-checks";
 import { CriteriaSection } from "./criteria-section";
+import { LearningSection } from "./learning-section";
 import { TasksBoard } from "./tasks-board";
 
 export function SessionOverview({ sessionId }: { sessionId: string }) {
@@ -10,6 +11,7 @@ export function SessionOverview({ sessionId }: { sessionId: string }) {
       <TasksBoard sessionId={sessionId} />
       <CriteriaSection sessionId={sessionId} />
       <CompletionChecks sessionId={sessionId} />
+      <LearningSection sessionId={sessionId} />
     </div>
   );
 }

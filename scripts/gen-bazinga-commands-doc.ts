@@ -52,6 +52,22 @@ an unknown field.
   \`observe\` session, with the original word kept (\`failed\` → blocked, \`approved_pending_merge\`
   → verified); see the README's "Use Proofgate with BAZINGA's commands".
 
+## Context engineering (schema v19)
+
+BAZINGA's \`error_patterns\`, \`strategies\` and \`consumption_scope\` tables exist in the ledger
+with its column names, so its prompts read them unchanged through \`proofgate query\` (for example
+the context assembler's \`SELECT signature_json, solution, confidence, occurrences FROM
+error_patterns WHERE project_id = … AND confidence > 0.7 ORDER BY confidence DESC, occurrences DESC
+LIMIT 3\`). They are written by the commands BAZINGA's CLI offers for them — \`save-error-pattern\`,
+\`get-error-patterns\`, \`update-error-confidence\`, \`cleanup-error-patterns\`, \`save-strategy\`,
+\`get-strategies\`, \`update-strategy-helpfulness\`, \`extract-strategies\`, \`save-consumption\`,
+\`get-consumption\` — with BAZINGA's signature normalisation, pattern hash, confidence steps (+0.1 /
+−0.2), 90-day TTL and strategy ids, each write with its \`events\` row; imported and followed by
+\`proofgate import bazinga [--follow]\`; free text redacted and the row flagged \`redacted\`. Times
+are epoch milliseconds, as everywhere in the ledger. Error patterns and strategies belong to a
+project (a session names its project in \`metadata.project_id\`); a session's page shows its
+project's patterns and strategies.
+
 ## The forms
 
 | command | argument form | used in | \`bazinga_db.py\` v19 | Proofgate | example |

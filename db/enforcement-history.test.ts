@@ -72,6 +72,7 @@ function populateSession(sqlite: Sqlite, session: string): Record<string, number
   insert("development_plans", { ...s, original_prompt: "p", plan_text: "t", phases: "[]", total_phases: 1 });
   const pkg = insert("context_packages", { ...s, package_type: "research", file_path: "a.md", producer_agent: "pm", summary: "s" });
   insert("context_package_consumers", { package_id: pkg, agent_type: "developer" });
+  insert("consumption_scope", { ...s, scope_id: `${session}-scope`, group_id: "A", agent_type: "developer", iteration: 1, package_id: pkg });
   insert("events", { ...s, type: "task.claimed", entity: "task", actor: "developer_1" });
   const runtime = insert("runtime_sessions", { runtime: "claude-code", external_id: `rt-${session}`, source: "startup" });
   sqlite.prepare("INSERT INTO runtime_session_links (session_id, runtime_session_id) VALUES (?, ?)").run(session, runtime);

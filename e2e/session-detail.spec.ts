@@ -389,3 +389,18 @@ test.describe("an unknown session", () => {
     }
   });
 });
+
+test("shows the error patterns and strategies the session's project has learned (BAZINGA's context engineering)", async ({ page }) => {
+  const id = uniqueId("e2e-learning");
+  const project = `proj-${id}`;
+  await cli("orchestrator", "create-session", id, "parallel", "Learning e2e", "--metadata", JSON.stringify({ project_id: project }));
+  await cli("developer_1", "save-error-pattern", project, "ModuleNotFoundError", "No module named 'requests' in /app/main.py line 3", "pip install requests");
+  await cli("tech_lead_1", "save-strategy", project, "implementation", "Pin dependencies before the first test run", "--framework", "pytest");
+  await open(page, id);
+  const section = page.getByRole("region", { name: /Error patterns and strategies/ });
+  await expect(section).toContainText(`of project ${project}`);
+  await expect(section).toContainText("ModuleNotFoundError: No module named '...' in .../main.py line N");
+  await expect(section).toContainText("Fix: pip install requests");
+  await expect(section).toContainText("Pin dependencies before the first test run");
+  await expect(section).toContainText("implementation · helped 1×");
+});

@@ -16,6 +16,10 @@ export const successCriteria = sqliteTable(
     actual: text("actual"),
     evidence: text("evidence"),
     requiredForCompletion: integer("required_for_completion", { mode: "boolean" }).notNull().default(true),
+    /** BAZINGA's ordering of the criteria (1 first); the list reads in this order, unset last. */
+    priority: integer("priority"),
+    /** Fields a BAZINGA criterion carried that have no column of their own, kept as given. */
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     supersedesId: integer("supersedes_id").references((): AnySQLiteColumn => successCriteria.id),
     /** Migrated from a `pm` state snapshot of a session that predates the criteria table. */
     migrated: integer("migrated", { mode: "boolean" }).notNull().default(false),

@@ -11,3 +11,4 @@ export * from "./analytics";
 export * from "./relations";
 export * from "./auth";
 export * from "./runtime";
+export * from "./context-engineering";

@@ -46,6 +46,8 @@ export const tasks = sqliteTable(
     lastReviewStatus: text("last_review_status", { enum: REVIEW_STATUSES }),
     /** The status as the orchestrator reported it, when it has its own vocabulary (e.g. `approved_pending_merge`). */
     sourceStatus: text("source_status"),
+    /** What an orchestrator reported that no column holds: a word outside a column's values (BAZINGA's own, kept as given), speckit_task_ids. */
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     itemCount: integer("item_count"),
     componentPath: text("component_path"),
     specializations: text("specializations", { mode: "json" }).$type<string[]>(),

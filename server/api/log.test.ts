@@ -172,7 +172,7 @@ describe("log writes and reads", () => {
     expect(progressed.currentPhase).toBe(1);
     const read = await f.as("viewer").log.plan(S);
     expect(read?.phases).toEqual([
-      { phase: 1, name: "Form", status: "completed", completed_at: expect.any(String) },
+      { phase: 1, name: "Form", status: "completed", completed_at: expect.any(String), progress_percent: 100 },
       { phase: 2, name: "Validation", status: "pending", description: "kept" },
     ]);
     expect(read?.planText).not.toContain(KEY);

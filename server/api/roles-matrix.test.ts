@@ -76,6 +76,14 @@ const SPEC: Record<string, readonly Role[]> = {
   "log.planProgress": LOG,
   "log.saveContextPackage": LOG,
   "log.markContextConsumed": LOG,
+  // BAZINGA's context engineering is telemetry too: whoever may write logs.
+  "log.saveErrorPattern": LOG,
+  "log.updateErrorConfidence": LOG,
+  "log.cleanupErrorPatterns": LOG,
+  "log.saveStrategy": LOG,
+  "log.updateStrategyHelpfulness": LOG,
+  "log.extractStrategies": LOG,
+  "log.saveConsumption": LOG,
 };
 /** Users, tokens and the configuration tables are an admin's. */
 const ADMIN_ONLY = /^admin\./;

@@ -33,6 +33,7 @@ export async function buildProgram(options: { json?: boolean; only?: string } = 
     .option("--token <token>", "API token for remote mode (default $PROOFGATE_TOKEN)")
     .option("--json", "print machine-readable JSON")
     .option("--quiet", "print only results, no progress")
+    .option("--verbose", "note on stderr what a BAZINGA-compatible command translated (extra JSON fields kept as metadata, ignored arguments)")
     .option("--agent-id <label>", "the agent label this call acts as (e.g. developer_1)")
     .showHelpAfterError(!options.json)
     // With --json, usage errors are reported once, as JSON, by handleError.

@@ -31,5 +31,7 @@ export interface GlobalOptions {
   token?: string;
   json?: boolean;
   quiet?: boolean;
+  /** Notes on stderr: what a BAZINGA-compatible command translated (extra fields kept as metadata…). */
+  verbose?: boolean;
   agentId?: string;
 }

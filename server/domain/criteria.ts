@@ -17,6 +17,10 @@ export interface CriterionInput {
   actual?: string | null;
   evidence?: string | null;
   requiredForCompletion?: boolean;
+  /** Order in the list (1 first); unset sorts last. */
+  priority?: number | null;
+  /** Fields the orchestrator attached that have no column, kept as given. */
+  metadata?: Record<string, unknown> | null;
   /** The criterion this one replaces (a changed goal is a new criterion). */
   supersedes?: string | null;
 }

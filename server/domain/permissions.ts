@@ -90,7 +90,7 @@ export const PERMISSIONS = {
   "tool.record": { roles: RECORDERS, rule: "tool.record_role", does: "record tools", area: "goals and attempts" },
 
   "runtime.hook": { roles: LOGGERS, rule: "runtime.hook_role", does: "report an agent runtime's hooks (sessions, tool calls, stops)", area: "telemetry" },
-  "log.write": { roles: LOGGERS, rule: "log.write_role", does: "write logs, reasoning, tokens, state and context packages", area: "telemetry" },
+  "log.write": { roles: LOGGERS, rule: "log.write_role", does: "write logs, reasoning, tokens, state, context packages and what a project learned (error patterns, strategies)", area: "telemetry" },
 
   "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration" },
   "admin.tokens": { roles: ADMIN, rule: "admin.token_role", does: "manage API tokens", area: "administration" },

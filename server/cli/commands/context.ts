@@ -1,10 +1,15 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { CONTEXT_PACKAGE_TYPES, CONTEXT_PRIORITIES } from "@/server/domain/vocabulary";
 import type { RoutedContextPackage } from "@/server/services/log/get-context-packages";
 import type { ContextConsumerRow, ContextPackageRow } from "@/server/services/log/save-context-package";
 import { GetContextPackagesInput, MarkContextConsumedInput, SaveContextPackageInput } from "@/server/services/log/schemas";
+import type { TaskRow } from "@/server/services/task/load";
+import { hostileInputError } from "@/server/domain/input-guard";
+import { ReportTaskInput } from "@/server/services/task/schemas";
+import { exitCodeOf } from "../api";
 import type { Output } from "../output";
-import { act, example, int, oneOf, plural, read, sessionArg, snakeKeys, stringList, validate, wrote } from "./shared";
+import { noteTranslation } from "./bazinga-input";
+import { act, example, int, json, oneOf, plural, read, sessionArg, snakeKeys, stringList, validate, wrote } from "./shared";
 
 /** Context packages handed between agents: save-context-package, get-context-packages, mark-context-consumed. */
 export function contextCommands(program: Command, out: Output): void {
@@ -61,4 +66,49 @@ export function contextCommands(program: Command, out: Output): void {
       return async (api) => wrote(snakeKeys(await api.mutate<ContextConsumerRow>("log.markContextConsumed", input)), `✓ Context package ${packageId} consumed by ${agentType}`);
     }),
   );
+
+  example(
+    program
+      .command("update-context-references")
+      .description("Set the context packages a task group refers to (its context_references)")
+      .argument("<group_id>", "task group (bazinga_db.py's order: group, then session)", groupArg)
+      .argument("<session>", "session id", sessionArg)
+      .argument("<package_ids_json>", "JSON array of context package ids, e.g. [1, 3]", packageIds),
+    "proofgate update-context-references group_a bazinga_20250112_143022 '[1, 3]'",
+  ).action(
+    act(out, (groupId: string, sessionId: string, packageIds: number[]) => {
+      return async (api, globals) => {
+        // bazinga_db.py takes <group> <session>; its context skill documents <session> <group>. A
+        // pair that names no task group is tried the other way round before giving up.
+        const orders: [string, string][] = [[sessionId, groupId], [groupId, sessionId]];
+        for (const [session, key] of orders) {
+          const input = { sessionId: session, key, contextReferences: packageIds };
+          if (!ReportTaskInput.safeParse(input).success) continue;
+          const task = await api.mutate<TaskRow>("task.report", input).catch((error: unknown) => {
+            if (exitCodeOf(error) === 3) return null;
+            throw error;
+          });
+          if (!task) continue;
+          if (session !== sessionId) noteTranslation(globals, [`update-context-references: no group ${groupId} in session ${sessionId}; used group ${key} of session ${session}`]);
+          return wrote(snakeKeys(task), `✓ Updated context references for ${key}: [${packageIds.join(", ")}]`);
+        }
+        // As bazinga_db.py: a warning, and nothing changed.
+        process.stderr.write(`! Warning: No task group found with id='${groupId}' and session_id='${sessionId}'\n`);
+        return read(null, "");
+      };
+    }),
+  );
+}
+
+/** A task group's id as the API accepts one (no NUL, no lone surrogate…). */
+function groupArg(value: string): string {
+  const result = ReportTaskInput.shape.key.safeParse(value);
+  if (!result.success || hostileInputError(value)) throw new InvalidArgumentError(result.error?.issues[0]?.message ?? "must be plain text");
+  return value;
+}
+
+function packageIds(value: string): number[] {
+  const list = json("array")(value) as unknown[];
+  if (!list.every((id) => Number.isSafeInteger(id))) throw new InvalidArgumentError("must be a JSON array of integers, e.g. [1, 3, 5]");
+  return list as number[];
 }

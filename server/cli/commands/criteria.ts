@@ -4,28 +4,52 @@ import type { CompletionCheckRow } from "@/server/services/completion/check";
 import type { CriterionRow } from "@/server/services/criteria/record";
 import { SaveCriteriaInput, SetRequiredInput, UpdateCriterionInput, VerifyCriterionInput } from "@/server/services/criteria/schemas";
 import { UsageError } from "../errors";
+import { type Translated, noteTranslation, splitFields } from "./bazinga-input";
 import type { Output } from "../output";
 import { CheckFailed, act, bool, dualOption, example, json, oneOf, pick, plural, read, sessionArg, snakeKeys, validate, wrote } from "./shared";
 
 /** BAZINGA's snake_case criterion keys, as the API spells them. */
 const KEYS: Readonly<Record<string, string>> = { required_for_completion: "requiredForCompletion" };
+/** The criterion fields with a column; any other field BAZINGA's PM attaches goes into `metadata`. */
+const CRITERION_FIELDS = new Set(["criterion", "status", "actual", "evidence", "required_for_completion", "requiredForCompletion", "priority", "supersedes", "metadata"]);
 
-/** One item of BAZINGA's criteria list: an object with snake_case keys, or just the criterion's text. */
-function criterionItem(item: unknown): unknown {
+/**
+ * One item of BAZINGA's criteria list: an object with snake_case keys, or just the criterion's
+ * text. bazinga_db.py stores the fields it knows and ignores the rest; here the rest is kept in the
+ * criterion's metadata, a `priority` that is not a whole number too (the column holds 1, 2, …), and
+ * an `actual`/`evidence` given as a number is stored as its text (SQLite stored it as given).
+ */
+function criterionItem(item: unknown, i: number, notes: string[]): unknown {
   if (typeof item === "string") return { criterion: item };
   if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
-  const entries = Object.entries(item)
+  const { known, extra } = splitFields(item as Record<string, unknown>, CRITERION_FIELDS);
+  if (known.priority !== undefined && known.priority !== null && !Number.isSafeInteger(known.priority)) {
+    extra.priority = known.priority;
+    delete known.priority;
+  }
+  const given = known.metadata;
+  if (given !== undefined && (given === null || typeof given !== "object" || Array.isArray(given))) {
+    extra.metadata = given;
+    delete known.metadata;
+  }
+  if (Object.keys(extra).length > 0) {
+    known.metadata = { ...((known.metadata as Record<string, unknown> | undefined) ?? {}), ...extra };
+    notes.push(`criteria_json[${i}]: ${Object.keys(extra).join(", ")} kept in the criterion's metadata`);
+  }
+  const entries = Object.entries(known)
     .map(([key, value]) => [KEYS[key] ?? key, value] as const)
     // BAZINGA writes null for "not given" (its defaults apply), and the flag as 0/1 or "true".
     .filter(([name, value]) => !(value === null && (name === "status" || name === "requiredForCompletion")))
-    .map(([name, value]) => [name, name === "requiredForCompletion" && typeof value !== "boolean" ? bool(String(value)) : value]);
+    .map(([name, value]) => [name, name === "requiredForCompletion" && typeof value !== "boolean" ? bool(String(value)) : value])
+    .map(([name, value]) => [name, (name === "actual" || name === "evidence") && (typeof value === "number" || typeof value === "boolean") ? String(value) : value]);
   return Object.fromEntries(entries);
 }
 
-function criteriaList(value: string): unknown[] {
+function criteriaList(value: string): Translated<unknown[]> {
   const list = json("array")(value) as unknown[];
+  const notes: string[] = [];
   try {
-    return list.map(criterionItem);
+    return { value: list.map((item, i) => criterionItem(item, i, notes)), notes };
   } catch (error) {
     throw new InvalidArgumentError(`required_for_completion ${(error as Error).message}`);
   }
@@ -40,12 +64,13 @@ export function criteriaCommands(program: Command, out: Output): void {
       .command("save-success-criteria")
       .description("Save the session's success criteria, all or nothing; saving a criterion again updates it (its text never changes)")
       .argument("<session>", "session id", sessionArg)
-      .argument("<criteria_json>", "JSON array (or @file) of {criterion, status?, actual?, evidence?, required_for_completion?, supersedes?}", criteriaList),
+      .argument("<criteria_json>", "JSON array (or @file) of {criterion, status?, actual?, evidence?, required_for_completion?, priority?, supersedes?}; other fields are kept in the criterion's metadata", criteriaList),
     'proofgate save-success-criteria bazinga_20250112_143022 \'[{"criterion":"All tests passing","status":"pending","required_for_completion":true}]\'',
   ).action(
-    act(out, (sessionId: string, criteria: unknown[]) => {
-      const input = validate(SaveCriteriaInput, { sessionId, criteria }, { sessionId: "session", criteria: "criteria_json" });
-      return async (api) => {
+    act(out, (sessionId: string, criteria: Translated<unknown[]>) => {
+      const input = validate(SaveCriteriaInput, { sessionId, criteria: criteria.value }, { sessionId: "session", criteria: "criteria_json" });
+      return async (api, globals) => {
+        noteTranslation(globals, criteria.notes);
         const rows = await api.mutate<CriterionRow[]>("criteria.save", input);
         return wrote(rows.map(snakeKeys), `✓ Saved ${rows.length} success criteria for session ${sessionId}`);
       };

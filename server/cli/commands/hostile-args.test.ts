@@ -41,6 +41,8 @@ const VALID: Record<string, string[]> = {
   "get-state": ["get-state", "s", "pm"],
   "save-skill-output": ["save-skill-output", "s", "lint", '{"ok":true}'],
   "get-skill-output": ["get-skill-output", "s", "lint"],
+  "get-skill-output-all": ["get-skill-output-all", "s", "lint"],
+  "check-skill-evidence": ["check-skill-evidence", "s", "lint,security-scan", "--since", "30"],
   "save-development-plan": ["save-development-plan", "s", "prompt", "plan", '[{"phase":1,"name":"n"}]', "1", "1"],
   "get-development-plan": ["get-development-plan", "s"],
   "update-plan-progress": ["update-plan-progress", "s", "1", "completed"],
@@ -87,7 +89,19 @@ const VALID: Record<string, string[]> = {
   "save-context-package": ["save-context-package", "s", "A", "research", "f.md", "pm", '["developer"]', "high", "summary"],
   "get-context-packages": ["get-context-packages", "s", "A", "developer", "3"],
   "mark-context-consumed": ["mark-context-consumed", "1", "developer"],
+  "update-context-references": ["update-context-references", "A", "s", "[1]"],
+  "save-error-pattern": ["save-error-pattern", "p", "TypeError", "x is undefined", "define x", "--lang", "python", "--context_hints", '["h"]'],
+  "get-error-patterns": ["get-error-patterns", "p", "--min_confidence", "0.5", "--limit", "5"],
+  "update-error-confidence": ["update-error-confidence", "h", "p", "success"],
+  "cleanup-error-patterns": ["cleanup-error-patterns", "p"],
+  "save-consumption": ["save-consumption", "s", "A", "developer", "1", "1"],
+  "get-consumption": ["get-consumption", "s", "--group_id", "A", "--limit", "10"],
+  "save-strategy": ["save-strategy", "p", "implementation", "test first", "--lang", "python", "--strategy_id", "st1"],
+  "get-strategies": ["get-strategies", "p", "--topic", "implementation"],
+  "update-strategy-helpfulness": ["update-strategy-helpfulness", "st1", "2"],
+  "extract-strategies": ["extract-strategies", "s", "A", "p"],
   query: ["query", "SELECT count(*) AS n FROM sessions"],
+  "integrity-check": ["integrity-check"],
   "dashboard-snapshot": ["dashboard-snapshot", "s"],
   user: ["user", "create", "--email", "u@example.com", "--password", "correct horse battery", "--role", "lead"],
   token: ["token", "create", "--name", "bot", "--role", "agent"],
@@ -136,11 +150,14 @@ function mutations(valid: string[]): fc.Arbitrary<Mutation> {
   // The command's words (`user create`) stay; flag names are replaced only as a whole argument.
   const first = valid[0] === "user" || valid[0] === "token" || valid[0] === "import" || valid[0] === "init" ? 2 : 1;
   const values = valid.map((arg, index) => ({ arg, index })).filter(({ arg, index }) => index >= first && !arg.startsWith("--"));
+  const extra = fc.constantFrom("extra", "--bogus-flag", "--follow=no").map((value): Mutation => ({ kind: "extra", value }));
+  // A command without arguments (integrity-check) can only be given extra ones.
+  if (values.length === 0) return extra;
   const indexes = fc.constantFrom(...values.map(({ index }) => index));
   return fc.oneof(
     { weight: 4, arbitrary: fc.tuple(indexes, hostileArg).map(([index, h]): Mutation => ({ kind: "replace", index, category: h.category, value: h.value })) },
     { weight: 1, arbitrary: indexes.map((index): Mutation => ({ kind: "drop", index })) },
-    { weight: 1, arbitrary: fc.constantFrom("extra", "--bogus-flag", "--follow=no").map((value): Mutation => ({ kind: "extra", value })) },
+    { weight: 1, arbitrary: extra },
   );
 }
 

@@ -16,7 +16,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["create-session", "get-session", "list-sessions", "update-session-status"], load: () => import("./sessions").then((m) => m.sessionCommands) },
   { commands: ["log-interaction", "stream-logs", "log-tokens", "token-summary"], load: () => import("./logs").then((m) => m.logCommands) },
   {
-    commands: ["save-state", "get-state", "save-skill-output", "get-skill-output", "save-development-plan", "get-development-plan", "update-plan-progress"],
+    commands: ["save-state", "get-state", "save-skill-output", "get-skill-output", "get-skill-output-all", "check-skill-evidence", "save-development-plan", "get-development-plan", "update-plan-progress"],
     load: () => import("./state").then((m) => m.stateCommands),
   },
   { commands: ["create-task-group", "update-task-group", "get-task", "get-task-groups"], load: () => import("./tasks").then((m) => m.taskCommands) },
@@ -47,8 +47,12 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   },
   { commands: ["save-reasoning", "get-reasoning", "reasoning-timeline", "check-mandatory-phases"], load: () => import("./reasoning").then((m) => m.reasoningCommands) },
   { commands: ["save-event", "save-investigation-iteration", "get-events", "events"], load: () => import("./events").then((m) => m.eventCommands) },
-  { commands: ["save-context-package", "get-context-packages", "mark-context-consumed"], load: () => import("./context").then((m) => m.contextCommands) },
-  { commands: ["query", "dashboard-snapshot"], load: () => import("./query").then((m) => m.queryCommands) },
+  { commands: ["save-context-package", "get-context-packages", "mark-context-consumed", "update-context-references"], load: () => import("./context").then((m) => m.contextCommands) },
+  {
+    commands: ["save-error-pattern", "get-error-patterns", "update-error-confidence", "cleanup-error-patterns", "save-consumption", "get-consumption", "save-strategy", "get-strategies", "update-strategy-helpfulness", "extract-strategies"],
+    load: () => import("./learning").then((m) => m.learningCommands),
+  },
+  { commands: ["query", "integrity-check", "dashboard-snapshot"], load: () => import("./query").then((m) => m.queryCommands) },
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },

@@ -11,7 +11,7 @@ import type { Output } from "../output";
 import { pretty } from "../run";
 import { bazingaTokenSummary } from "./logs";
 import { sessionView } from "./sessions";
-import { act, example, read, sessionArg, snakeKeys } from "./shared";
+import { CheckFailed, act, example, read, sessionArg, snakeKeys } from "./shared";
 import { taskGroupView } from "./tasks";
 
 /** Leading `--` and `/* … *\/` comments, so a commented query is judged by its first statement word. */
@@ -57,6 +57,25 @@ export function queryCommands(program: Command, out: Output): void {
     try {
       const rows = prepareSelect(db.$client, sql).all();
       out.result(rows, pretty(rows));
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  example(
+    program.command("integrity-check").description("Run SQLite's integrity check on the local database file: {ok, details}, exit 1 when it finds a problem (local mode only)"),
+    "proofgate integrity-check",
+  ).action(async (_options: unknown, command: Command) => {
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) throw new UsageError("integrity-check: runs in local mode only (--db or PROOFGATE_DB)");
+    const { openDatabase, resolveDbPath } = await import("@/db/client");
+    const db = openDatabase(resolveDbPath(globals.db), { readonly: true });
+    try {
+      const found = (db.$client.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check);
+      const ok = found.length === 1 && found[0] === "ok";
+      const result = { ok, details: ok ? "Database integrity check passed" : `Integrity issues found: ${found.join("; ")}` };
+      out.result(result, pretty(result));
+      if (!ok) throw new CheckFailed("database.integrity", result.details);
     } finally {
       db.$client.close();
     }

@@ -5,8 +5,10 @@ import type { SkillOutput, StateSnapshot } from "@/server/services/log/get-state
 import type { DevelopmentPlanRow } from "@/server/services/log/save-development-plan";
 import type { SkillOutputRow } from "@/server/services/log/save-skill-output";
 import type { StateSnapshotRow } from "@/server/services/log/save-state";
-import { GetLatestStateInput, GetSkillOutputInput, PLAN_PHASE_STATUSES, SaveDevelopmentPlanInput, SaveSkillOutputInput, SaveStateInput, UpdatePlanProgressInput } from "@/server/services/log/schemas";
+import { GetLatestStateInput, GetSkillOutputInput, PLAN_PHASE_STATUSES, ListSkillOutputsInput, SaveDevelopmentPlanInput, SaveSkillOutputInput, SaveStateInput, UpdatePlanProgressInput } from "@/server/services/log/schemas";
+import { UsageError } from "../errors";
 import type { Output } from "../output";
+import { extrasNote, ignoreExtras, noteTranslation } from "./bazinga-input";
 import { act, dualOption, example, int, json, oneOf, pick, read, sessionArg, snakeKeys, validate, wrote } from "./shared";
 
 /** State snapshots, skill outputs and the development plan: documents agents save and read back. */
@@ -82,6 +84,46 @@ export function stateCommands(program: Command, out: Output): void {
 
   example(
     program
+      .command("get-skill-output-all")
+      .description("Print every output of a skill, newest first: iteration, agent_type, group_id, timestamp, output_data (BAZINGA's shape)")
+      .argument("<session>", "session id", sessionArg)
+      .argument("<skill>", "skill name")
+      .option("--agent <type>", "only this agent type's outputs"),
+    "proofgate get-skill-output-all bazinga_20250112_143022 specialization-loader",
+  ).action(
+    act(out, (sessionId: string, skillName: string, options: { agent?: string }) => {
+      const input = validate(ListSkillOutputsInput, { sessionId, skillNames: [skillName], agentType: options.agent }, { skillNames: "skill", agentType: "--agent" });
+      return async (api) => read((await api.query<SkillOutput[]>("log.skillOutputs", input)).map(skillOutputView));
+    }),
+  );
+
+  const evidence = program
+    .command("check-skill-evidence")
+    .description("Whether each mandatory skill saved an output recently: {complete, missing, found, mandatory, recency_window_minutes}")
+    .argument("<session>", "session id", sessionArg)
+    .argument("<skills>", "skill names, comma-separated")
+    .option("--agent <type>", "only outputs of this agent type")
+    .option("--since <minutes>", "the recency window in minutes (default 30)", int(1), 30);
+  example(ignoreExtras(evidence), "proofgate check-skill-evidence bazinga_20250112_143022 lint-check,security-scan --agent developer --since 30").action(
+    act(out, (sessionId: string, skills: string, options: { agent?: string; since: number }) => {
+      const mandatory = skills.split(",").map((s) => s.trim()).filter(Boolean);
+      const notes = extrasNote(evidence, "check-skill-evidence");
+      return async (api, globals) => {
+        noteTranslation(globals, notes);
+        const summary = { complete: true, missing: [] as string[], found: [] as string[], mandatory, recency_window_minutes: options.since };
+        if (mandatory.length === 0) return read(summary);
+        const input = validate(ListSkillOutputsInput, { sessionId, skillNames: mandatory, agentType: options.agent, sinceMs: Date.now() - options.since * 60_000 }, { skillNames: "skills", agentType: "--agent" });
+        const seen = new Set((await api.query<SkillOutput[]>("log.skillOutputs", input)).map((o) => o.skillName));
+        summary.found = mandatory.filter((s) => seen.has(s));
+        summary.missing = mandatory.filter((s) => !seen.has(s));
+        summary.complete = summary.missing.length === 0;
+        return read(summary);
+      };
+    }),
+  );
+
+  example(
+    program
       .command("save-development-plan")
       .description("Save the session's development plan (saving again replaces it)")
       .argument("<session>", "session id", sessionArg)
@@ -114,13 +156,34 @@ export function stateCommands(program: Command, out: Output): void {
       .command("update-plan-progress")
       .description("Set one phase's status and make it the current phase")
       .argument("<session>", "session id", sessionArg)
-      .argument("<phase>", "phase number", int(1))
-      .argument("<status>", PLAN_PHASE_STATUSES.join(", "), oneOf(PLAN_PHASE_STATUSES)),
+      .argument("<phase>", "phase number, or the phase's name (as bazinga_db.py matches it)")
+      .argument("<status>", PLAN_PHASE_STATUSES.join(", "), oneOf(PLAN_PHASE_STATUSES))
+      .argument("[progress_percent]", "progress of the phase, 0–100 (a completed phase is 100)", int(0, 100)),
     "proofgate update-plan-progress bazinga_20250112_143022 1 completed",
+    'proofgate update-plan-progress bazinga_20250112_143022 "Core" in_progress 40',
   ).action(
-    act(out, (sessionId: string, phase: number, status: string) => {
-      const input = validate(UpdatePlanProgressInput, { sessionId, phase, status }, { sessionId: "session" });
-      return async (api) => wrote(snakeKeys(await api.mutate<DevelopmentPlanRow>("log.planProgress", input)), `✓ Phase ${phase} of ${sessionId}'s plan is ${status}`);
+    act(out, (sessionId: string, phase: string, status: string, progressPercent: number | undefined) => {
+      const number = /^\d+$/.test(phase) ? Number(phase) : null;
+      const checked = (n: number) => validate(UpdatePlanProgressInput, { sessionId, phase: n, status, ...(progressPercent === undefined ? {} : { progressPercent }) }, { sessionId: "session", phase: "phase" });
+      if (number !== null) checked(number);
+      return async (api) => {
+        // A name is matched as bazinga_db.py matches it: the phase's `name`, or its number as text.
+        const n = number ?? phaseNumberByName(await api.query<DevelopmentPlan | null>("log.plan", { sessionId }), phase);
+        const row = await api.mutate<DevelopmentPlanRow>("log.planProgress", checked(n));
+        return wrote(snakeKeys(row), `✓ Phase ${phase} of ${sessionId}'s plan is ${status}`);
+      };
     }),
   );
+}
+
+function phaseNumberByName(plan: DevelopmentPlan | null, name: string): number {
+  const phases = Array.isArray(plan?.phases) ? (plan.phases as Record<string, unknown>[]) : [];
+  const match = phases.find((p) => p.name === name);
+  if (!match || typeof match.phase !== "number") throw new UsageError(`phase: the session's plan has no phase named "${name}"`);
+  return match.phase;
+}
+
+/** A skill output as bazinga_db.py's get-skill-output-all prints it. */
+function skillOutputView(o: SkillOutput): Record<string, unknown> {
+  return { iteration: o.iteration, agent_type: o.agentType, group_id: o.groupId, timestamp: o.timestamp, output_data: o.data };
 }

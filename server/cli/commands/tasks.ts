@@ -7,6 +7,7 @@ import { CreateTaskInput, ReportTaskInput, type TaskDetails } from "@/server/ser
 import { exitCodeOf } from "../api";
 import { UsageError } from "../errors";
 import type { Output } from "../output";
+import { noteTranslation } from "./bazinga-input";
 import { act, bool, dualOption, example, int, oneOf, pick, read, sessionArg, snakeKeys, stringList, validate, wrote } from "./shared";
 
 /**
@@ -39,7 +40,7 @@ const DETAIL_FLAGS: readonly { flag: string; value: string; field: DetailKey; he
   { flag: "component-path", value: "path", field: "componentPath", help: "component the group works in" },
   { flag: "specializations", value: "json", field: "specializations", help: "JSON array of specialization paths", parse: stringList },
   { flag: "revision_count", value: "n", field: "revisionCount", help: "revision cycles so far", parse: int(0) },
-  { flag: "last_review_status", value: "status", field: "lastReviewStatus", help: REVIEW_STATUSES.join(" or "), parse: oneOf(REVIEW_STATUSES) },
+  { flag: "last_review_status", value: "status", field: "lastReviewStatus", help: `${REVIEW_STATUSES.join(" or ")} (another word is kept in the task's metadata)` },
   { flag: "review_iteration", value: "n", field: "reviewIteration", help: "review iteration (from 1)", parse: int(1) },
   { flag: "no_progress_count", value: "n", field: "noProgressCount", help: "iterations without progress", parse: int(0) },
   { flag: "blocking_issues_count", value: "n", field: "blockingIssuesCount", help: "open blocking issues", parse: int(0) },
@@ -48,20 +49,34 @@ const DETAIL_FLAGS: readonly { flag: string; value: string; field: DetailKey; he
   { flag: "security_sensitive", value: "0|1", field: "securitySensitive", help: "whether the group touches security", parse: bool },
   { flag: "feature_branch", value: "branch", field: "branch", help: "the developer's feature branch" },
   { flag: "merge_status", value: "status", field: "mergeStatus", help: MERGE_STATUSES.join(", "), parse: oneOf(MERGE_STATUSES) },
+  { flag: "speckit_task_ids", value: "json", field: "metadata", help: "JSON array of SpecKit task ids (kept in the task's metadata)", parse: stringList },
 ];
 
-const CREATE_FLAGS = new Set(["complexity", "initial_tier", "item_count", "component-path", "specializations"]);
+const CREATE_FLAGS = new Set(["complexity", "initial_tier", "item_count", "component-path", "specializations", "security_sensitive"]);
 
 function addDetailFlags(command: Command, only?: Set<string>): Command {
   for (const d of DETAIL_FLAGS) if (!only || only.has(d.flag)) dualOption(command, d.flag, d.value, d.help, d.parse);
   return command;
 }
 
-function detailsFrom(options: Record<string, unknown>): Partial<TaskDetails> {
+/**
+ * The API's details for the flags given. bazinga_db.py stores any --last_review_status word and
+ * --speckit_task_ids; a word outside Proofgate's review statuses and the SpecKit ids go into the
+ * task's metadata (noted with --verbose), the column keeps only what it knows.
+ */
+function detailsFrom(options: Record<string, unknown>, notes: string[] = []): Partial<TaskDetails> {
   const details: Record<string, unknown> = {};
+  const metadata: Record<string, unknown> = {};
   for (const d of DETAIL_FLAGS) {
     const value = pick(options, d.flag);
-    if (value !== undefined) details[d.field] = value;
+    if (value === undefined) continue;
+    if (d.field === "metadata") metadata[d.flag] = value;
+    else if (d.field === "lastReviewStatus" && !(REVIEW_STATUSES as readonly string[]).includes(String(value))) metadata.last_review_status = value;
+    else details[d.field] = value;
+  }
+  if (Object.keys(metadata).length > 0) {
+    details.metadata = metadata;
+    notes.push(`${Object.keys(metadata).join(", ")} kept in the task's metadata`);
   }
   return details as Partial<TaskDetails>;
 }
@@ -146,11 +161,13 @@ export function taskCommands(program: Command, out: Output): void {
   example(addDetailFlags(update), "proofgate update-task-group group_a bazinga_20250112_143022 --status in_progress --assigned_to developer_1", "proofgate update-task-group group_a bazinga_20250112_143022 --last_review_status APPROVED --revision_count 1").action(
     act(out, (key: string, sessionId: string, options: Record<string, unknown>) => {
       const status = pick<string>(options, "status");
-      const details = detailsFrom(options);
+      const notes: string[] = [];
+      const details = detailsFrom(options, notes);
       if (status === undefined && Object.keys(details).length === 0) throw new UsageError("update-task-group: give at least one field to change (--status, --assigned_to, …)");
       const input = validate(ReportTaskInput, { sessionId, key, ...details, ...(status ? { status: STATUS_WORDS[status], sourceStatus: status } : {}) }, { ...NAMES, status: "--status" });
       const autoCreate = pick<boolean>(options, "auto_create") ?? false;
-      return async (api) => {
+      return async (api, globals) => {
+        noteTranslation(globals, notes.map((n) => `update-task-group: ${n}`));
         const report = () => api.mutate<TaskRow>("task.report", input);
         const task = await report().catch(async (error: unknown) => {
           if (!autoCreate || !isNotFound(error)) throw error;

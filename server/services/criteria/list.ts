@@ -16,14 +16,14 @@ export interface CriterionView extends CriterionRow {
   history: CriterionUpdateRow[];
 }
 
-/** A session's criteria in creation order, each with the status the gate trusts, any claimant/verifier discrepancy, and its change history. */
+/** A session's criteria by priority (1 first, unset last), then in creation order, each with the status the gate trusts, any claimant/verifier discrepancy, and its change history. */
 export function listCriteria(db: DbOrTx, raw: ListCriteriaInput): CriterionView[] {
   const input = parseInput(ListCriteriaInput, raw, "criteria.invalid_input");
   loadSession(db, input.sessionId);
   const query = prepared(db, "criteria.list", () => {
     const sessionId = sql.placeholder("sessionId");
     return {
-      rows: db.select().from(successCriteria).where(eq(successCriteria.sessionId, sessionId)).orderBy(asc(successCriteria.id)).prepare(),
+      rows: db.select().from(successCriteria).where(eq(successCriteria.sessionId, sessionId)).orderBy(sql`${successCriteria.priority} IS NULL`, asc(successCriteria.priority), asc(successCriteria.id)).prepare(),
       updates: db.select().from(criterionUpdates).where(eq(criterionUpdates.sessionId, sessionId)).orderBy(asc(criterionUpdates.id)).prepare(),
     };
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CRITERION_STATUSES, MAX_CRITERION_LENGTH } from "@/server/domain/criteria";
-import { SessionId, Text } from "../schemas-common";
+import { JsonObject, SessionId, Text } from "../schemas-common";
 
 const CriterionText = z.string().trim().min(1, "must not be empty").max(MAX_CRITERION_LENGTH);
 
@@ -11,6 +11,10 @@ export const CriterionItem = z
     actual: Text.nullish(),
     evidence: Text.nullish(),
     requiredForCompletion: z.boolean().optional(),
+    /** Order in the list: 1 first (BAZINGA's PM numbers its criteria); unset sorts last. */
+    priority: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
+    /** Anything else the orchestrator attached to the criterion, stored as given. */
+    metadata: JsonObject.nullish(),
     supersedes: CriterionText.nullish(),
   })
   .strict();

@@ -1,11 +1,11 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { skillOutputs, stateSnapshots } from "@/db/schema";
 import { loadSession } from "../session/load";
 import { readJson } from "./redaction";
 import type { StateSnapshotRow } from "./save-state";
 import type { SkillOutputRow } from "./save-skill-output";
-import { GetLatestStateInput, GetSkillOutputInput } from "./schemas";
+import { GetLatestStateInput, GetSkillOutputInput, ListSkillOutputsInput } from "./schemas";
 import { parseInput } from "../parse-input";
 
 export type StateSnapshot = Omit<StateSnapshotRow, "stateData"> & { data: unknown };
@@ -50,4 +50,26 @@ export function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): SkillOutpu
   if (!row) return null;
   const { outputData, ...rest } = row;
   return { ...rest, data: readJson(outputData) };
+}
+
+/** Every output of the named skills, newest first, each with its JSON parsed (`get-skill-output-all`, `check-skill-evidence`). */
+export function listSkillOutputs(db: DbOrTx, raw: ListSkillOutputsInput): SkillOutput[] {
+  const input = parseInput(ListSkillOutputsInput, raw, "log.invalid_input");
+  loadSession(db, input.sessionId);
+  const t = skillOutputs;
+  const rows = db
+    .select()
+    .from(t)
+    .where(
+      and(
+        eq(t.sessionId, input.sessionId),
+        inArray(t.skillName, input.skillNames),
+        input.agentType ? eq(t.agentType, input.agentType) : undefined,
+        input.sinceMs === undefined ? undefined : gte(t.timestamp, new Date(input.sinceMs)),
+      ),
+    )
+    .orderBy(desc(t.id))
+    .limit(input.limit)
+    .all();
+  return rows.map(({ outputData, ...rest }) => ({ ...rest, data: readJson(outputData) }));
 }

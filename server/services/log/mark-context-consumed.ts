@@ -36,3 +36,22 @@ export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsume
     return row;
   });
 }
+
+/**
+ * Add a reader a package is waiting for, not yet consumed (an import: BAZINGA added a reader for a
+ * later iteration, or after the package was saved). Nothing is written if the reader is there.
+ */
+export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedInput): ContextConsumerRow {
+  requireLogWriter(ctx, "add context package readers");
+  const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
+  return write(ctx, (tx) => {
+    const pkg = tx.select({ id: contextPackages.id, sessionId: contextPackages.sessionId }).from(contextPackages).where(eq(contextPackages.id, input.packageId)).get();
+    if (!pkg) throw new NotFoundError("context_package", input.packageId);
+    const key = and(eq(contextPackageConsumers.packageId, pkg.id), eq(contextPackageConsumers.agentType, input.agentType), eq(contextPackageConsumers.iteration, input.iteration));
+    const existing = tx.select().from(contextPackageConsumers).where(key).get();
+    if (existing) return existing;
+    const row = tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }).returning().get();
+    appendEvent(tx, ctx, { type: EVENT_TYPES.contextPackageSaved, sessionId: pkg.sessionId, entity: "context_package", entityId: pkg.id, data: { readerAdded: row.agentType, iteration: row.iteration } });
+    return row;
+  });
+}

@@ -142,7 +142,9 @@ export const SaveDevelopmentPlanInput = z
   .strict();
 export type SaveDevelopmentPlanInput = z.input<typeof SaveDevelopmentPlanInput>;
 
-export const UpdatePlanProgressInput = z.object({ sessionId: SessionId, phase: z.number().int().min(1), status: z.enum(PLAN_PHASE_STATUSES) }).strict();
+export const UpdatePlanProgressInput = z
+  .object({ sessionId: SessionId, phase: z.number().int().min(1), status: z.enum(PLAN_PHASE_STATUSES), progressPercent: z.number().int().min(0).max(100).optional() })
+  .strict();
 export type UpdatePlanProgressInput = z.input<typeof UpdatePlanProgressInput>;
 
 export const SaveContextPackageInput = z
@@ -153,7 +155,8 @@ export const SaveContextPackageInput = z
     packageType: z.enum(CONTEXT_PACKAGE_TYPES),
     filePath: z.string().trim().min(1).max(4000),
     producerAgent: AgentTypeKey,
-    consumers: z.array(AgentTypeKey).min(1).max(50),
+    /** Its first-iteration readers; none is allowed, as bazinga_db.py allows it (readers can come later). */
+    consumers: z.array(AgentTypeKey).max(50),
     priority: z.enum(CONTEXT_PRIORITIES).default("medium"),
     /** Routing text for spawn prompts: stored on one line, cut to 200 characters as BAZINGA does. */
     summary: z.string().trim().min(1).max(MAX_TEXT),
@@ -217,6 +220,12 @@ export type GetLatestStateInput = z.input<typeof GetLatestStateInput>;
 
 export const GetSkillOutputInput = z.object({ sessionId: SessionId, skillName: Label, agentType: Label.optional(), groupId: Label.optional() }).strict();
 export type GetSkillOutputInput = z.input<typeof GetSkillOutputInput>;
+
+/** Every output of some skills (newest first), optionally of one agent type and since a time (BAZINGA's get-skill-output-all, check-skill-evidence). */
+export const ListSkillOutputsInput = z
+  .object({ sessionId: SessionId, skillNames: z.array(Label).min(1).max(100), agentType: Label.optional(), sinceMs: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(MAX_PAGE).default(MAX_PAGE) })
+  .strict();
+export type ListSkillOutputsInput = z.input<typeof ListSkillOutputsInput>;
 
 export const GetContextPackagesInput = z
   .object({ sessionId: SessionId, groupId: Label, agentType: AgentTypeKey, limit: z.number().int().min(1).max(MAX_PAGE).default(3), includeConsumed: z.boolean().default(false) })

@@ -14,7 +14,7 @@ type StoredPhase = Record<string, unknown> & { phase?: unknown; status?: unknown
 
 /**
  * Set one phase's status in the session's development plan and make it the current phase
- * (BAZINGA's `update-plan-progress`); a completed phase gets its `completed_at`.
+ * (BAZINGA's `update-plan-progress`); a completed phase gets its `completed_at` and 100 percent.
  */
 export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressInput): DevelopmentPlanRow {
   requireLogWriter(ctx, "update plan progress");
@@ -30,7 +30,12 @@ export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressI
     const now = nowOf(ctx);
     const from = target.status ?? null;
     target.status = input.status;
-    if (input.status === "completed") target.completed_at = now.toISOString();
+    // BAZINGA's progress_percent: as given, and 100 once the phase is completed.
+    if (input.progressPercent !== undefined) target.progress_percent = input.progressPercent;
+    if (input.status === "completed") {
+      target.completed_at = now.toISOString();
+      target.progress_percent = 100;
+    }
     const row = tx
       .update(developmentPlans)
       .set({ phases: JSON.stringify(phases), currentPhase: input.phase, updatedAt: now })

@@ -123,6 +123,13 @@ const LEDGER: Record<LedgerEventType, Describer> = {
     return `${actor} shared a ${kindOf(text(d, "packageType"), "context package")}${consumers.length > 0 ? ` with ${consumers.join(", ")}` : ""}`;
   },
   "context_package.consumed": ({ actor, id, d }) => `${text(d, "agentType") ?? actor} read ${ref("context package", id)}`,
+  "error_pattern.saved": ({ actor, d }) => `${actor} ${text(d, "operation") === "updated" ? "saw a known" : "saved an"} error pattern for ${text(d, "projectId") ?? "a project"}`,
+  "error_pattern.confidence_updated": ({ actor, d }) => `${actor} marked an error pattern's fix as ${text(d, "outcome") === "success" ? "helpful" : "a false match"}`,
+  "error_pattern.cleaned_up": ({ actor, d }) => `${actor} removed ${Array.isArray(d.removed) ? d.removed.length : 0} expired error patterns`,
+  "strategy.saved": ({ actor, d }) => `${actor} saved a ${text(d, "topic") ?? "general"} strategy for ${text(d, "projectId") ?? "a project"}`,
+  "strategy.helpfulness_updated": ({ actor }) => `${actor} marked a strategy as helpful`,
+  "strategy.extracted": ({ actor, d }) => `${actor} extracted ${Array.isArray(d.strategyIds) ? d.strategyIds.length : 0} strategies from group ${text(d, "groupId") ?? "?"}`,
+  "consumption.saved": ({ actor, d }) => `${text(d, "agentType") ?? actor} read ${ref("context package", count(d, "packageId"))}`,
   "goal.validation_step_added": ({ actor, d }) => `${actor} added validation step${quoted(text(d, "command"))} to ${ref("goal", count(d, "goalId"))}`,
   "branch.created": ({ actor, d }) => `${actor} created branch ${text(d, "name") ?? "?"}`,
   "worktree.created": ({ actor, d }) => `${actor} created worktree ${text(d, "path") ?? "?"}`,

@@ -38,6 +38,7 @@ export const PURGE_SCOPE: readonly { table: string; where: string }[] = [
   { table: "context_package_consumers", where: `package_id IN (SELECT id FROM context_packages WHERE session_id IN ${IDS})` },
   { table: "context_packages", where: `session_id IN ${IDS}` },
   { table: "runtime_session_links", where: `session_id IN ${IDS}` },
+  { table: "consumption_scope", where: `session_id IN ${IDS}` },
   { table: "events", where: `session_id IN ${IDS}` },
   { table: "sessions", where: `id IN ${IDS}` },
 ];
@@ -47,7 +48,8 @@ export const PURGE_SCOPE: readonly { table: string; where: string }[] = [
  * `import_records` deliberately outlive a purged session (importing the source again must not
  * bring the purged history back); `purges` is the record of purges itself. The analytics rollups
  * are not purged row by row: closing the purge's record recounts them from what is left (a
- * trigger of migration 0004).
+ * trigger of migration 0004). Error patterns and strategies are a project's knowledge, not a
+ * session's: they stay (their link to a purged session is cleared by its foreign key).
  */
 export const NOT_PURGED = [
   "users",
@@ -67,4 +69,6 @@ export const NOT_PURGED = [
   "analytics_reason_kinds",
   // A runtime (Claude Code) session is the runtime's, not one ledger session's: its links to purged sessions go, the row stays.
   "runtime_sessions",
+  "error_patterns",
+  "strategies",
 ] as const;

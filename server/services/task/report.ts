@@ -29,7 +29,8 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
     const session = loadSession(tx, sessionId);
     const task = loadTask(ctx.db, sessionId, key);
     const now = nowOf(ctx);
-    const base = { ...details, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
+    const metadata = details.metadata ? { metadata: { ...(task.metadata ?? {}), ...details.metadata } } : {};
+    const base = { ...details, ...metadata, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
     if (status === undefined || status === task.status) {
       const updated = compareAndSetTask(ctx.db, task, base);
       const changed = Object.keys(details).filter((k) => details[k as keyof typeof details] !== undefined);

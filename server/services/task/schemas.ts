@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TASK_MOVES, TASK_STATUSES } from "@/server/domain/task-machine";
 import { MERGE_STATUSES, REVIEW_STATUSES } from "@/server/domain/vocabulary";
-import { JsonArray, Label, SessionId, Text } from "../schemas-common";
+import { JsonArray, JsonObject, Label, SessionId, Text } from "../schemas-common";
 
 export const TaskKey = Label;
 
@@ -26,6 +26,8 @@ const TaskDetails = z.object({
   reviewIteration: z.number().int().min(1).max(1_000_000).optional(),
   noProgressCount: z.number().int().min(0).max(1_000_000).optional(),
   blockingIssuesCount: z.number().int().min(0).max(1_000_000).optional(),
+  /** Fields without a column (an unknown review status word, speckit_task_ids…); a report merges them into the task's. */
+  metadata: JsonObject.nullish(),
 });
 export type TaskDetails = z.infer<typeof TaskDetails>;
 

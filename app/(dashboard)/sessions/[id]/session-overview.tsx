@@ -3,6 +3,7 @@
 import { CompletionChecks } from "./completion-checks";
 import { CriteriaSection } from "./criteria-section";
 import { RuntimeSection } from "./runtime-section";
+import { LearningSection } from "./learning-section";
 import { TasksBoard } from "./tasks-board";
 
 export function SessionOverview({ sessionId }: { sessionId: string }) {
@@ -12,6 +13,7 @@ export function SessionOverview({ sessionId }: { sessionId: string }) {
       <CriteriaSection sessionId={sessionId} />
       <RuntimeSection sessionId={sessionId} />
       <CompletionChecks sessionId={sessionId} />
+      <LearningSection sessionId={sessionId} />
     </div>
   );
 }

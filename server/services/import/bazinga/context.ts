@@ -1,4 +1,4 @@
-import { markContextConsumed } from "../../log/mark-context-consumed";
+import { addContextReader, markContextConsumed } from "../../log/mark-context-consumed";
 import { saveContextPackage } from "../../log/save-context-package";
 import type { SaveContextPackageInput } from "../../log/schemas";
 import { type ImportRun, apply, at } from "../run";
@@ -10,8 +10,9 @@ const consumerKey = (sessionId: string, row: Row) => `${sessionId}|${int(row.pac
 
 /**
  * Context packages and who reads them. A package is saved with its first-iteration readers (the
- * context service creates them unconsumed, as BAZINGA's save does); each reading BAZINGA recorded
- * (`consumed_at`) is then marked through the same service, now or when it happens later.
+ * context service creates them unconsumed, as BAZINGA's save does) — none, if it has none; a
+ * reader of a later iteration is added waiting; each reading BAZINGA recorded (`consumed_at`) is
+ * then marked through the same service, now or when it happens later.
  */
 export function importContext(run: ImportRun, packages: readonly Row[], consumers: readonly Row[], gate: SessionGate): void {
   const sessionOf = new Map<number, string>();
@@ -31,11 +32,9 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
       run.tally.skip("context packages", key, refusal);
       continue;
     }
+    // Saved with its first-iteration readers, however many (none is a state BAZINGA allows);
+    // readers of later iterations are added below, as the consumers they are.
     const readers = consumers.filter((c) => int(c.package_id) === id && (int(c.iteration) ?? 1) === 1);
-    if (readers.length === 0) {
-      run.tally.skip("context packages", key, "it has no first-iteration reader in context_package_consumers, and Proofgate saves a package with its readers");
-      continue;
-    }
     const supersedes = int(pkg.supersedes_id);
     const supersedesId = supersedes === null ? null : Number(run.book.get("context_package", `${sessionId}|${supersedes}`)?.targetId ?? NaN);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, pkg.created_at);
@@ -70,7 +69,7 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
     const key = consumerKey(sessionId, consumer);
     const pkg = run.book.get("context_package", `${sessionId}|${packageId}`);
     if (!pkg) {
-      run.tally.skip("context consumers", key, `its context package ${packageId} was not imported`);
+      run.tally.skip("context consumers", key, sessionOf.has(packageId) ? `its context package ${packageId} was not imported` : `its context package ${packageId} is not in the BAZINGA database (an orphaned row): Proofgate keeps a reader only with its package`);
       continue;
     }
     const consumedAt = parseTime(consumer.consumed_at);
@@ -82,7 +81,12 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
       continue;
     }
     if (!record && consumedAt === null) {
-      run.tally.skip("context consumers", key, "a reader added after its package and not yet consumed: Proofgate records it when it is consumed");
+      // A reader added after its package (a later iteration), not yet consumed: waiting, as in BAZINGA.
+      apply(run, "context consumers", key, () => {
+        const row = addContextReader(at(run, run.startedAt), { packageId: Number(pkg.targetId), agentType: label(consumer.agent_type) ?? "", iteration: Math.max(1, int(consumer.iteration) ?? 1) });
+        run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: null } }, run.startedAt);
+        return "imported";
+      });
       continue;
     }
     apply(run, "context consumers", key, () => {

@@ -11,6 +11,7 @@ import { AppendBatcher } from "./append";
 import { importConfig } from "./config";
 import { importContext } from "./context";
 import { importCriteria, importMigratedCriteria } from "./criteria";
+import { importLearning } from "./learning";
 import { importLogs } from "./logs";
 import { type Marks, type Row, readBazingaPass } from "./read";
 import { type BazingaSchemaInfo, detectBazinga } from "./schema";
@@ -22,7 +23,7 @@ import { fingerprint, importDecisions, importPlans, importTokens, importVersione
 export const BAZINGA_ENTITIES = [
   "sessions", "task groups", "success criteria", "migrated criteria", "interactions", "reasoning", "events", "completion claims",
   "token usage", "state snapshots", "skill outputs", "decisions", "development plans", "context packages", "context consumers",
-  "workflow transitions", "agent markers", "special rules", "configuration", "model config",
+  "error patterns", "strategies", "consumption scope", "workflow transitions", "agent markers", "special rules", "configuration", "model config",
 ] as const;
 
 /** The label imported rows are recorded under (the principal is the local operator). */
@@ -122,6 +123,7 @@ export class BazingaImporter {
           importVersioned(run, "skill_outputs", pass.skillOutputs, pass.skillOutputsRead, gate);
           importPlans(run, pass.plans, gate);
           importContext(run, pass.packages, pass.consumers, gate);
+          importLearning(run, pass, gate);
           importConfig(run, pass.config);
           importSessionStatuses(run, pass.sessions, gate);
         }

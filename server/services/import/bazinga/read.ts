@@ -30,6 +30,10 @@ export interface BazingaPass {
   plans: Row[];
   packages: Row[];
   consumers: Row[];
+  /** Context engineering (v19): per project, and per session. */
+  errorPatterns: Row[];
+  strategies: Row[];
+  consumption: Row[];
   config: { transitions: Row[]; markers: Row[]; rules: Row[]; configuration: Row[]; models: Row[] };
   /** Whether an append-only table had more rows than one chunk: run another pass. */
   more: boolean;
@@ -85,6 +89,9 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
       plans: all("development_plans", ["id", "session_id", "original_prompt", "plan_text", "phases", "current_phase", "total_phases", "created_at", "updated_at", "metadata"]),
       packages: all("context_packages", ["id", "session_id", "group_id", "package_type", "file_path", "producer_agent", "priority", "summary", "size_bytes", "supersedes_id", "scope", "created_at"], "id"),
       consumers: all("context_package_consumers", ["id", "package_id", "agent_type", "consumed_at", "iteration"], "id"),
+      errorPatterns: all("error_patterns", ["pattern_hash", "project_id", "signature_json", "solution", "confidence", "occurrences", "lang", "last_seen", "created_at", "ttl_days"], "project_id, pattern_hash"),
+      strategies: all("strategies", ["strategy_id", "project_id", "topic", "insight", "helpfulness", "lang", "framework", "last_seen", "created_at"], "strategy_id"),
+      consumption: all("consumption_scope", ["scope_id", "session_id", "group_id", "agent_type", "iteration", "package_id", "consumed_at"], "scope_id"),
       config: {
         transitions: all("workflow_transitions", ["id", "current_agent", "response_status", "next_agent", "action", "include_context", "escalation_check", "model_override", "fallback_agent", "bypass_qa", "max_parallel", "then_action"]),
         markers: all("agent_markers", ["id", "agent_type", "required_markers", "workflow_markers"]),
@@ -105,5 +112,5 @@ const LOG_COLUMNS = [
 const TASK_GROUP_COLUMNS = [
   "id", "session_id", "name", "status", "assigned_to", "revision_count", "last_review_status", "feature_branch", "merge_status", "complexity",
   "initial_tier", "context_references", "specializations", "item_count", "security_sensitive", "qa_attempts", "tl_review_attempts",
-  "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "created_at", "updated_at",
+  "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "speckit_task_ids", "created_at", "updated_at",
 ] as const;

@@ -42,12 +42,16 @@ export const BAZINGA_TABLES: Readonly<Record<string, readonly string[]>> = {
   configuration: ["key", "value", "updated_at"],
   model_config: ["agent_role", "model", "rationale", "updated_at"],
   schema_version: ["version", "applied_at", "description"],
+  // v19's context engineering.
+  error_patterns: ["pattern_hash", "project_id", "signature_json", "solution", "confidence", "occurrences", "lang", "last_seen", "created_at", "ttl_days"],
+  strategies: ["strategy_id", "project_id", "topic", "insight", "helpfulness", "lang", "framework", "last_seen", "created_at"],
+  consumption_scope: ["scope_id", "session_id", "group_id", "agent_type", "iteration", "package_id", "consumed_at"],
 };
 
-/** BAZINGA tables Proofgate has no place for: the learning tables of v10 and the consumption scope. */
-const UNMAPPED_TABLES = ["error_patterns", "strategies", "consumption_scope"];
+/** BAZINGA tables Proofgate has no place for (none since the context-engineering tables were added). */
+const UNMAPPED_TABLES: readonly string[] = [];
 /** Columns read but not kept: no Proofgate column holds them. */
-const UNMAPPED_COLUMNS: Readonly<Record<string, readonly string[]>> = { task_groups: ["speckit_task_ids"] };
+const UNMAPPED_COLUMNS: Readonly<Record<string, readonly string[]>> = {};
 
 type Feature = { table: string; column?: string };
 /** What each version added, on top of the v12 base. */

@@ -38,11 +38,23 @@ const stringList = (value: unknown): string[] | null => {
   return Array.isArray(parsed) && parsed.every((item) => typeof item === "string") ? parsed : null;
 };
 
+/**
+ * A group's details. A value outside what Proofgate's column holds (a merge or review status word
+ * it does not know, a complexity outside 1–10, a negative item count) and speckit_task_ids are kept
+ * as given in the task's metadata, never dropped.
+ */
 function detailsOf(row: Row): TaskDetails {
   const complexity = int(row.complexity);
   const merge = text(row.merge_status);
   const review = text(row.last_review_status);
   const references = parseJson(row.context_references);
+  const metadata: Record<string, unknown> = {};
+  if (merge !== null && !(MERGE_STATUSES as readonly string[]).includes(merge)) metadata.merge_status = merge;
+  if (review !== null && !(REVIEW_STATUSES as readonly string[]).includes(review)) metadata.last_review_status = review;
+  if (row.complexity !== null && row.complexity !== undefined && (complexity === null || complexity < 1 || complexity > 10)) metadata.complexity = row.complexity;
+  if (row.item_count !== null && row.item_count !== undefined && (int(row.item_count) === null || int(row.item_count)! < 0)) metadata.item_count = row.item_count;
+  const speckit = parseJson(row.speckit_task_ids);
+  if (speckit !== null && speckit !== undefined && !(Array.isArray(speckit) && speckit.length === 0)) metadata.speckit_task_ids = speckit;
   return {
     title: label(row.name) ?? label(row.id) ?? "task group",
     assignee: label(row.assigned_to),
@@ -62,6 +74,7 @@ function detailsOf(row: Row): TaskDetails {
     reviewIteration: count(row.review_iteration, 1, 1),
     noProgressCount: count(row.no_progress_count, 0, 0),
     blockingIssuesCount: count(row.blocking_issues_count, 0, 0),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
 }
 
@@ -92,11 +105,9 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
       continue;
     }
     const word = text(row.status) ?? "pending";
-    const status = BAZINGA_TASK_STATUS[word];
-    if (!status) {
-      run.tally.skip("task groups", key, `status ${JSON.stringify(word)} is not a BAZINGA task-group status (${Object.keys(BAZINGA_TASK_STATUS).join(", ")})`);
-      continue;
-    }
+    // A word BAZINGA's machine does not have is kept as the source status of a pending task: the
+    // group is not dropped, and nothing is claimed for it that it did not report.
+    const status = BAZINGA_TASK_STATUS[word] ?? "pending";
     const state: TaskGroupState = { status: word, details: detailsOf(row) };
     const createdAt = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.created_at);
     const updatedAt = firstTime(createdAt, row.updated_at);
@@ -104,7 +115,7 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
     if (!record) {
       apply(run, "task groups", key, () => {
         const task = createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
-        if (status !== "pending") reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
+        if (status !== "pending" || word !== "pending") reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
         run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
         return "imported";
       });

@@ -1,0 +1,42 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { consumptionScope } from "@/db/schema";
+import { EVENT_TYPES } from "@/server/domain/event-types";
+import { consumptionScopeId } from "@/server/domain/learning";
+import { type ServiceContext, appendEvent, nowOf, write } from "../context";
+import { requireLogWriter } from "../log/common";
+import { parseInput } from "../parse-input";
+import { loadSession } from "../session/load";
+import { GetConsumptionInput, SaveConsumptionInput } from "./schemas";
+import { sha256Hex } from "./sha256";
+
+export type ConsumptionRow = typeof consumptionScope.$inferSelect;
+
+/** Record that an agent read a context package in an iteration of a group; the same record twice is one row (`save-consumption`). */
+export function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput): ConsumptionRow & { inserted: boolean } {
+  requireLogWriter(ctx, "save consumption");
+  const input = parseInput(SaveConsumptionInput, raw, "learning.invalid_input");
+  const scopeId = consumptionScopeId(sha256Hex, input.sessionId, input.groupId, input.agentType, input.iteration, input.packageId);
+  return write(ctx, (tx) => {
+    loadSession(tx, input.sessionId);
+    const existing = tx.select().from(consumptionScope).where(eq(consumptionScope.scopeId, scopeId)).get();
+    if (existing) return { ...existing, inserted: false };
+    const row = tx.insert(consumptionScope).values({ scopeId, ...input, consumedAt: nowOf(ctx) }).returning().get();
+    appendEvent(tx, ctx, { type: EVENT_TYPES.consumptionSaved, sessionId: input.sessionId, entity: "consumption_scope", entityId: scopeId, data: { groupId: input.groupId, agentType: input.agentType, iteration: input.iteration, packageId: input.packageId } });
+    return { ...row, inserted: true };
+  });
+}
+
+/** A session's consumption records, newest first (`get-consumption`). */
+export function getConsumption(db: DbOrTx, raw: GetConsumptionInput): ConsumptionRow[] {
+  const input = parseInput(GetConsumptionInput, raw, "learning.invalid_input");
+  loadSession(db, input.sessionId);
+  const t = consumptionScope;
+  return db
+    .select()
+    .from(t)
+    .where(and(eq(t.sessionId, input.sessionId), input.groupId ? eq(t.groupId, input.groupId) : undefined, input.agentType ? eq(t.agentType, input.agentType) : undefined))
+    .orderBy(desc(t.consumedAt))
+    .limit(input.limit)
+    .all();
+}

@@ -75,4 +75,9 @@ test("held and unverified stops are counted on the overview (live) and in analyt
   expect(day).toBe(new Date().toISOString().slice(0, 10));
   expect(Number(heldToday)).toBeGreaterThanOrEqual(1);
   expect(Number(throughToday)).toBeGreaterThanOrEqual(1);
+
+  // The sessions list flags the session whose stop went through with the gate rejected.
+  await page.goto(`/sessions?q=${id}`);
+  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: id }) });
+  await expect(row).toContainText("stopped with the gate rejected");
 });

@@ -183,8 +183,8 @@ async function askServer(url: string, token: string | undefined, agentId: string
 
 /**
  * The hook's input, read from fd 0 directly: `process.stdin` would load Node's stream and tty
- * modules first (about 4 ms of CPU on every call). A terminal has no hook input; a non-blocking
- * descriptor (EAGAIN: a parent shared its own) is read through the stream instead.
+ * modules first (about 4 ms of CPU on every call). A terminal or a closed stdin has no hook input;
+ * a non-blocking descriptor (EAGAIN: a parent shared its own) is read through the stream instead.
  */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -200,6 +200,7 @@ async function readStdin(): Promise<string> {
     }
     return Buffer.concat(chunks).toString("utf8");
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EBADF") return "";
     if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
   }
   if (process.stdin.isTTY) return "";

@@ -6,7 +6,7 @@
  *
  * Flags: --quick (small dataset, fewer repetitions, under 3 minutes), --sessions N (the large
  * dataset's size, default 10000), --port P (default 3400; P+1 is used too), --skip-build,
- * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, memory, import),
+ * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, runtime, memory, import),
  * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead),
  * --profile (the measured server runs with --cpu-prof; prints where its CPU time went),
  * --out FILE (where to write the results; with --only, nothing is written unless given).
@@ -26,6 +26,7 @@ import { measureBazingaImport } from "./measure/bazinga";
 import { launch, measureLive, measureNavigation } from "./measure/browser";
 import { measureCli, measureMemory } from "./measure/cli-and-memory";
 import { measureLargeGeneration, measureSmallGeneration } from "./measure/generate";
+import { measureHookCommand, measureHookHttp, measureMcp } from "./measure/runtime";
 import { measureIngest, measureTaskMoves } from "./measure/writes";
 
 interface Args {
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
 
   // Groups that start on a warm file cache (lib/file-cache.ts says why); the analytics group then
   // empties it for its cold-cache figures. The import measures its own, fresh files.
-  const WARM = new Set(["api", "analytics", "browser", "live", "writes", "cli", "memory"]);
+  const WARM = new Set(["api", "analytics", "browser", "live", "writes", "cli", "runtime", "memory"]);
   rec.datasets.fileCache = "each group starts with the measured database's files read once into the file cache (this host pages out file cache left unread for a minute); the cold-cache figures empty it first";
   const step = async (group: string, title: string, fn: () => Promise<void>) => {
     if (!wants(group)) return;
@@ -150,6 +151,9 @@ async function main(): Promise<void> {
     await step("writes", "task moves over HTTP", () => measureTaskMoves(ctx));
     await step("writes", "batch ingest over HTTP", () => measureIngest(ctx));
     await step("cli", "CLI whole process", () => measureCli(ctx));
+    await step("runtime", "Claude Code hook command, whole process", () => measureHookCommand(ctx));
+    await step("runtime", "Claude Code HTTP hook: handler and round trip", () => measureHookHttp(ctx));
+    await step("runtime", "MCP tool calls over stdio and Streamable HTTP", () => measureMcp(ctx));
   } finally {
     await server.stop();
   }

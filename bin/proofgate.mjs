@@ -15,7 +15,11 @@ const { createRequire } = process.getBuiltinModule("node:module");
 
 const root = path.dirname(import.meta.dirname);
 const dist = path.join(root, "dist");
-const bundle = path.join(dist, "cli.cjs");
+const command = commandOf(process.argv);
+// `hook` runs on every tool call of an agent runtime: it has a bundle of its own (dist/hook.cjs,
+// a fraction of the CLI's), so a hook call reads and deserialises only what a hook needs.
+const name = command === "hook" ? "hook.cjs" : "cli.cjs";
+const bundle = path.join(dist, name);
 if (!fs.existsSync(bundle)) {
   const cwd = process.cwd();
   process.chdir(root);
@@ -28,11 +32,11 @@ const source = fs.readFileSync(bundle, "utf8");
 const { size, mtimeMs } = fs.statSync(bundle);
 // V8 rejects a cache made by another Node version or under other V8 flags: each gets its own file,
 // so alternating between them does not rewrite one cache on every call.
-const build = `cli.cjs.${size}-${Math.trunc(mtimeMs)}-`;
+const build = `${name}.${size}-${Math.trunc(mtimeMs)}-`;
 // One cache per command as well: a cache holds the functions the call that wrote it compiled, so
 // `update-success-criterion` run from the cache `demo` left compiles its own code again on every
 // call (~15% of the bundle's time) and deserialises the generator's for nothing.
-const cacheFile = path.join(dist, `${build}${fnv1a([process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))}-${commandOf(process.argv)}.v8cache`);
+const cacheFile = path.join(dist, `${build}${fnv1a([process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))}-${command}.v8cache`);
 let cachedData;
 try {
   cachedData = fs.readFileSync(cacheFile);
@@ -50,7 +54,7 @@ if (cachedData === undefined || script.cachedDataRejected) {
       fs.writeFileSync(temp, script.createCachedData());
       fs.renameSync(temp, cacheFile);
       // Caches of earlier builds are of no use to anyone.
-      for (const old of fs.readdirSync(dist)) if (old.startsWith("cli.cjs.") && old.endsWith(".v8cache") && !old.startsWith(build)) fs.rmSync(path.join(dist, old), { force: true });
+      for (const old of fs.readdirSync(dist)) if (old.startsWith(`${name}.`) && old.endsWith(".v8cache") && !old.startsWith(build)) fs.rmSync(path.join(dist, old), { force: true });
     } catch {
       // Read-only install or a race with another call: run without a cache.
     }

@@ -43,7 +43,7 @@ export function OverviewClient() {
       <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
         <div className="space-y-6 lg:col-span-2">
           <LiveSessions live={data.live} />
-          <RecentChecks checks={data.recentChecks} />
+          <RecentChecks checks={data.recentChecks} stops={data.runtimeStops} />
         </div>
         <Activity items={data.activity} />
       </div>
@@ -222,9 +222,10 @@ function Inbox({ inbox }: { inbox: Overview["inbox"] }) {
   );
 }
 
-function RecentChecks({ checks }: { checks: Overview["recentChecks"] }) {
+function RecentChecks({ checks, stops }: { checks: Overview["recentChecks"]; stops: Overview["runtimeStops"] }) {
   return (
     <Card id="checks" title="Recent completion checks">
+      {stops.held + stops.unverified > 0 && <RuntimeStops stops={stops} />}
       {checks.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           No completion check has run yet. Agents run one with <Code>proofgate check-completion &lt;session&gt;</Code>.
@@ -249,6 +250,27 @@ function RecentChecks({ checks }: { checks: Overview["recentChecks"] }) {
         </ol>
       )}
     </Card>
+  );
+}
+
+/** Agent runtimes' stops the gate held, and those that went through with it rejected, across sessions. */
+function RuntimeStops({ stops }: { stops: Overview["runtimeStops"] }) {
+  return (
+    <p className="mb-2 border-b border-zinc-100 pb-2 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="runtime-stops">
+      Agent stops:{" "}
+      <span className="font-medium tabular-nums" data-testid="runtime-stops-held">
+        {stops.held}
+      </span>{" "}
+      held by the gate;{" "}
+      <span className={`font-medium tabular-nums ${stops.unverified > 0 ? "text-rose-700 dark:text-rose-300" : ""}`} data-testid="runtime-stops-unverified">
+        {stops.unverified}
+      </span>{" "}
+      stopped with the gate rejected
+      {stops.unverified > 0 && ` (in ${stops.sessionsUnverified} ${stops.sessionsUnverified === 1 ? "session" : "sessions"})`}.{" "}
+      <Link href="/analytics#runtime-stops-heading" prefetch={false} className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-300">
+        Over time
+      </Link>
+    </p>
   );
 }
 

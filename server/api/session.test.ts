@@ -77,7 +77,7 @@ describe("session.get and session.list", () => {
     expect(first.items.map((s) => s.id)).toEqual(["s_c", "s_b"]);
     expect(first.nextCursor).not.toBeNull();
     const second = await viewer.session.list({ limit: 2, cursor: first.nextCursor! });
-    expect(second).toEqual({ items: [expect.objectContaining({ id: "s_a" })], nextCursor: null });
+    expect(second).toEqual({ items: [expect.objectContaining({ id: "s_a" })], nextCursor: null, unverifiedStops: {} });
   });
 
   it("refuses a cursor it never returned BAD_REQUEST naming the field", async () => {

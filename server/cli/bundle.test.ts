@@ -19,7 +19,7 @@ afterAll(() => checkouts.forEach((dir) => fs.rmSync(dir, { recursive: true, forc
 function checkout(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-bundle-"));
   checkouts.push(dir);
-  for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+  for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "dist/hook.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }
@@ -27,7 +27,11 @@ function checkout(): string {
 const caches = (dir: string) => fs.readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".v8cache"));
 
 function run(dir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(dir, "bin", "proofgate.mjs"), ...args], { cwd: dir, encoding: "utf8" });
+  return runWith(dir, undefined, {}, ...args);
+}
+
+function runWith(dir: string, input: string | undefined, env: Record<string, string>, ...args: string[]) {
+  const result = spawnSync(process.execPath, [path.join(dir, "bin", "proofgate.mjs"), ...args], { cwd: dir, encoding: "utf8", input, env: { ...process.env, ...env } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -54,6 +58,25 @@ describe("the bundled executable", () => {
     expect(fs.readFileSync(path.join(dir, "dist", read)).equals(saved)).toBe(true);
     expect(fs.readFileSync(path.join(dir, "dist", caches(dir).find((f) => f.endsWith("-create-session.v8cache"))!)).equals(created)).toBe(true);
     expect(caches(dir)).toHaveLength(2);
+  });
+
+  it("runs `hook` from its own small bundle (dist/hook.cjs) and cache, answering as the full CLI does", async () => {
+    const dir = checkout();
+    const db = path.join(dir, "x.db");
+    const runtime = { PROOFGATE_RUNTIME_SESSION: "rt-bundle" };
+    expect(runWith(dir, undefined, runtime, "--db", db, "--quiet", "create-session", "s1", "simple", "Hook").code).toBe(0);
+    const stop = JSON.stringify({ session_id: "rt-bundle", transcript_path: "/tmp/t.jsonl", cwd: dir, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false });
+    const held = runWith(dir, stop, {}, "hook", "claude-code", "--db", db, "--max-blocks", "2");
+    expect(held).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(held.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("holding this stop (1 of at most 2 in a row)") });
+    const hook = fs.statSync(path.join(dir, "dist", "hook.cjs"));
+    expect(hook.size).toBeLessThan(fs.statSync(path.join(dir, "dist", "cli.cjs")).size * 0.7);
+    expect(caches(dir).filter((f) => f.startsWith("hook.cjs."))).toEqual([expect.stringMatching(new RegExp(`^hook\\.cjs\\.${hook.size}-${Math.trunc(hook.mtimeMs)}-[0-9a-z]+-hook\\.v8cache$`))]);
+    // From the cache, the same; bad flags and input never exit 2 (Claude Code's "block").
+    expect(JSON.parse(runWith(dir, stop, {}, "hook", "claude-code", "--db", db).stdout)).toMatchObject({ decision: "block" });
+    expect(runWith(dir, stop, {}, "hook", "claude-code", "--db", db, "--max-blocks", "0")).toMatchObject({ code: 1, stderr: expect.stringContaining("--max-blocks") });
+    expect(runWith(dir, "not json", {}, "hook", "claude-code", "--db", db)).toMatchObject({ code: 0, stdout: "", stderr: expect.stringContaining("stdin: must be the hook's JSON input") });
+    expect(runWith(dir, undefined, {}, "hook", "claude-code", "--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("--fail-closed") });
   });
 
   it("keeps one cache per set of V8 flags, so alternating calls do not rewrite it each time", async () => {

@@ -1,10 +1,11 @@
-import { Command, CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { registerCommands } from "./commands";
 import { databaseCommands } from "./database";
 import { operatorCommands } from "./operator";
 import { EXIT, UsageError, handleError } from "./errors";
 import { type GlobalOptions } from "./options";
 import { createOutput } from "./output";
+import { newProgram } from "./program";
 
 /** Global options that take a value, to find the command's name in argv without parsing it. */
 const VALUED_GLOBALS = new Set(["--db", "--url", "--token", "--agent-id"]);
@@ -26,19 +27,7 @@ export function commandName(argv: readonly string[]): string | undefined {
  * With `only`, just the group defining that command is registered (see COMMAND_GROUPS).
  */
 export async function buildProgram(options: { json?: boolean; only?: string } = {}): Promise<Command> {
-  const program = new Command("proofgate")
-    .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
-    .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
-    .option("--url <url>", "a Proofgate server (remote mode; default $PROOFGATE_URL)")
-    .option("--token <token>", "API token for remote mode (default $PROOFGATE_TOKEN)")
-    .option("--json", "print machine-readable JSON")
-    .option("--quiet", "print only results, no progress")
-    .option("--verbose", "note on stderr what a BAZINGA-compatible command translated (extra JSON fields kept as metadata, ignored arguments)")
-    .option("--agent-id <label>", "the agent label this call acts as (e.g. developer_1)")
-    .showHelpAfterError(!options.json)
-    // With --json, usage errors are reported once, as JSON, by handleError.
-    .configureOutput(options.json ? { writeErr: () => undefined } : {})
-    .exitOverride();
+  const program = newProgram(options.json ?? false);
   const out = createOutput(() => program.opts<GlobalOptions>());
   databaseCommands(program, out);
   operatorCommands(program, out);

@@ -8,9 +8,17 @@
  * | s2      | bazinga, obs. | Tue 3 Mar      | developer: model-b      | u1 dev1 10→70 block, reset 100, reported completed 120; u2 reported completed 5; u3 reported claimed 10, blocked 40 (open) |
  * | s3      | shots-on-goal | Tue 10 Mar     | developer: model-a      | v1 dev1 10→15 verify; v2 dev2 20→30 block (open)                                |
  * | s4      | api           | Tue 10 Mar     | —                       | none (its one criterion met: the only accepted check)                          |
+ *
+ * s1 and s2 are created inside Claude Code sessions (RUNTIME_S1, RUNTIME_S2), whose Stop hooks run
+ * (as `claude`) after each session's completion check, while the gate rejects: s1's stops at
+ * minutes 210 and 211 of Monday are held and the third, at 212, goes through unverified after the
+ * cap of 2; s2's stop at minute 210 of Tuesday is held and the next, at 211, goes through after the cap of 1.
  */
 import { vi } from "vitest";
-import { BLOCKED, type Fixture, PASSED, tokenActor } from "@/test/support/api-helpers";
+import { ACTORS, BLOCKED, type Fixture, PASSED, callerFor, tokenActor } from "@/test/support/api-helpers";
+import { operatorActor } from "@/server/domain/actors";
+import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
+import { sessionStart, stop } from "@/server/services/runtime/test-payloads";
 
 export const DAY_MS = 86_400_000;
 /** Monday 2 March 2026, 00:00 UTC. */
@@ -21,6 +29,11 @@ export const MINUTE = 60_000;
 export function at(day: number, minute: number): number {
   return MONDAY + day * DAY_MS + minute * MINUTE;
 }
+
+export const RUNTIME_S1 = "11111111-2222-4333-8444-555555555501";
+export const RUNTIME_S2 = "11111111-2222-4333-8444-555555555502";
+/** Who runs the runtime's hooks in the scenario. */
+export const HOOK_ACTOR = operatorActor("claude");
 
 export const SENIOR = tokenActor(7, "agent", "senior_software_engineer_1");
 
@@ -34,9 +47,13 @@ export async function buildScenario(f: Fixture): Promise<void> {
   const lead = f.as("lead");
   const block = { proofpack: BLOCKED, failures: ["component tests - 3 failing"] };
 
+  const hook = { db: f.db, actor: HOOK_ACTOR };
+  const inRuntime = (externalId: string) => callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId } });
+
   // s1: api, enforce, Monday.
   time(0, 0);
-  await orch.session.create({ id: "s1", models: { developer: "model-a" } });
+  handleClaudeCodeHook(hook, sessionStart("startup", RUNTIME_S1));
+  await inRuntime(RUNTIME_S1).session.create({ id: "s1", models: { developer: "model-a" } });
   await f.as("developer").criteria.save({
     sessionId: "s1",
     criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%" }, { criterion: "Docs updated", requiredForCompletion: false }],
@@ -86,10 +103,17 @@ export async function buildScenario(f: Fixture): Promise<void> {
   await orch.log.tokens({ sessionId: "s1", agentType: "pm", agentId: "pm_1", tokens: 500 });
   time(0, 200);
   await orch.completion.check({ sessionId: "s1" });
+  time(0, 210);
+  handleClaudeCodeHook(hook, stop(false, RUNTIME_S1), { maxBlocks: 2 });
+  time(0, 211);
+  handleClaudeCodeHook(hook, stop(true, RUNTIME_S1), { maxBlocks: 2 });
+  time(0, 212);
+  handleClaudeCodeHook(hook, stop(true, RUNTIME_S1), { maxBlocks: 2 });
 
   // s2: bazinga, observe, Tuesday.
   time(1, 0);
-  await orch.session.create({ id: "s2", source: "bazinga", enforcement: "observe", models: { developer: "model-b" } });
+  handleClaudeCodeHook(hook, sessionStart("startup", RUNTIME_S2));
+  await inRuntime(RUNTIME_S2).session.create({ id: "s2", source: "bazinga", enforcement: "observe", models: { developer: "model-b" } });
   await dev1.criteria.save({ sessionId: "s2", criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%" }] });
   await orch.task.create({ sessionId: "s2", key: "u1", title: "u1", assignee: "developer_1" });
   await orch.task.create({ sessionId: "s2", key: "u2", title: "u2", assignee: "developer_2" });
@@ -121,6 +145,10 @@ export async function buildScenario(f: Fixture): Promise<void> {
   await attempt(f, g4.id, "model-x", null);
   time(1, 200);
   await orch.completion.check({ sessionId: "s2" });
+  time(1, 210);
+  handleClaudeCodeHook(hook, stop(false, RUNTIME_S2), { maxBlocks: 1 });
+  time(1, 211);
+  handleClaudeCodeHook(hook, stop(true, RUNTIME_S2), { maxBlocks: 1 });
 
   // s3: shots-on-goal, the next Tuesday; s4: api, the same day.
   time(8, 0);

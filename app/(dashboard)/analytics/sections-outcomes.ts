@@ -1,11 +1,11 @@
-/** Sections about outcomes: unverified completions, completion checks, goal attempts, token usage. */
+/** Sections about outcomes: unverified completions, completion checks, stops held by the runtime hooks, goal attempts, token usage. */
 import type { AnalyticsOverview } from "@/server/services/analytics/overview";
 import { type Section, type ShapeContext, bucketColumn, emptyText } from "./section-kit";
 import type { Cell, Column } from "./table";
 
 const NOT_RECORDED = "not recorded";
 
-export function outcomeSections(o: Pick<AnalyticsOverview, "unverifiedCompletions" | "completionChecks" | "goalAttempts" | "tokens">, ctx: ShapeContext): Section[] {
+export function outcomeSections(o: Pick<AnalyticsOverview, "unverifiedCompletions" | "completionChecks" | "runtimeStops" | "goalAttempts" | "tokens">, ctx: ShapeContext): Section[] {
   const uc = o.unverifiedCompletions;
   const cc = o.completionChecks;
   const ga = o.goalAttempts;
@@ -57,6 +57,7 @@ export function outcomeSections(o: Pick<AnalyticsOverview, "unverifiedCompletion
       ],
       empty: cc.total === 0 ? noChecks : null,
     },
+    runtimeStopSection(o.runtimeStops, ctx),
     {
       id: "goal-attempts",
       figure: "goalAttempts",
@@ -101,6 +102,31 @@ export function outcomeSections(o: Pick<AnalyticsOverview, "unverifiedCompletion
     },
     tokenSection(o.tokens, ctx),
   ];
+}
+
+function runtimeStopSection(r: AnalyticsOverview["runtimeStops"], ctx: ShapeContext): Section {
+  const noStops = emptyText(ctx, "held or unverified stops", "They come from an agent runtime's hooks: proofgate init claude-code wires them.");
+  return {
+    id: "runtime-stops",
+    figure: "runtimeStops",
+    title: "Stops held by the completion gate",
+    about:
+      "An agent runtime's stops (Claude Code's Stop and SubagentStop hooks) while a linked session's completion gate rejected: held (the agent was sent back to work), or let through with the gate rejected (after the cap of held stops in a row, or another hook's continuation). Counted once per session the stop concerned, placed by the stop's time. Agent: who ran the hook.",
+    stats: [
+      { id: "runtime-stops-held", label: "Stops held", value: r.held, kind: "count" },
+      { id: "runtime-stops-unverified", label: "Stopped with the gate rejected", value: r.unverified, kind: "count", detail: `in ${r.sessionsUnverified} ${r.sessionsUnverified === 1 ? "session" : "sessions"}` },
+    ],
+    blocks: [
+      {
+        id: "runtime-stops-over-time",
+        title: "Held and unverified stops over time",
+        table: { columns: [bucketColumn(ctx.bucket), { label: "Stops held", kind: "count" }, { label: "Stopped with the gate rejected", kind: "count" }], rows: r.series.map((p) => [p.bucket, p.held, p.unverified]) },
+        chart: { type: "stacked", x: 0, ys: [1, 2] },
+        empty: noStops,
+      },
+    ],
+    empty: r.held === 0 && r.unverified === 0 ? noStops : null,
+  };
 }
 
 function tokenSection(t: AnalyticsOverview["tokens"], ctx: ShapeContext): Section {

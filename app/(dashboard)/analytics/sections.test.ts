@@ -42,7 +42,7 @@ describe("analyticsSections on the scenario, no filters", () => {
   });
 
   it("has every figure, each section with something to show", () => {
-    expect(sections.map((s) => s.id)).toEqual(["criteria", "criteria-top", "false-completion", "verification-latency", "blocked-time", "unverified", "completion-checks", "goal-attempts", "tokens"]);
+    expect(sections.map((s) => s.id)).toEqual(["criteria", "criteria-top", "false-completion", "verification-latency", "blocked-time", "unverified", "completion-checks", "runtime-stops", "goal-attempts", "tokens"]);
     expect(sections.filter((s) => s.id !== "tokens").every((s) => s.empty === null)).toBe(true);
   });
 
@@ -99,6 +99,15 @@ describe("analyticsSections on the scenario, no filters", () => {
       ["bazinga", 2],
       ["shots-on-goal", 0],
     ]);
+  });
+
+  it("runtime stops: held and unverified counts, per day, and their CSV", () => {
+    const rs = find(sections, "runtime-stops");
+    expect([stat(rs, "runtime-stops-held"), stat(rs, "runtime-stops-unverified")]).toEqual([3, 2]);
+    expect(rs.stats[1]?.detail).toBe("in 2 sessions");
+    const overTime = block(rs, "runtime-stops-over-time");
+    expect(overTime.chart).toEqual({ type: "stacked", x: 0, ys: [1, 2] });
+    expect(tableCsv(overTime.table, "day")).toBe("Day (UTC),Stops held,Stopped with the gate rejected\r\n2026-03-02,2,1\r\n2026-03-03,1,1\r\n");
   });
 
   it("the CSV of a block holds its table's values", () => {

@@ -13,6 +13,7 @@ export const IGNORED_BECAUSE: Partial<Record<FigureName, Partial<Record<"agent" 
   criteria: { agent: "criteria belong to a session, not to an agent", model: "criteria belong to a session, not to a model" },
   completionChecks: { model: "a completion check records no model" },
   goalAttempts: { agent: "a goal attempt names no agent" },
+  runtimeStops: { model: "a runtime's stop records no model" },
 };
 
 /** The filters a figure ignored, each with why, for the note above its section. */

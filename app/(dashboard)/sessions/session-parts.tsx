@@ -43,8 +43,13 @@ export function SessionProgress({ session }: { session: SessionRollups }) {
 }
 
 /** What needs a human's eye: blocked tasks, and completions no one verified. */
-export function SessionFlags({ session, observe, quiet }: { session: SessionRollups; observe?: boolean; quiet?: boolean }) {
+export function SessionFlags({ session, observe, quiet, unverifiedStops = 0 }: { session: SessionRollups; observe?: boolean; quiet?: boolean; unverifiedStops?: number }) {
   const flags = [
+    unverifiedStops > 0 && (
+      <Badge key="unverified-stops" tone="bad">
+        {unverifiedStops === 1 ? "stopped with the gate rejected" : `${unverifiedStops} stops with the gate rejected`}
+      </Badge>
+    ),
     session.tasksBlocked > 0 && (
       <Badge key="blocked" tone="warn">
         {session.tasksBlocked} blocked

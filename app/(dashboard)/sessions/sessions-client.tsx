@@ -100,7 +100,7 @@ function SessionsResults({ view }: { view: SessionsView }) {
                     <span>{meta(s)}</span>
                   </div>
                   <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 md:hidden">
-                    <SessionFlags session={s} quiet />
+                    <SessionFlags session={s} unverifiedStops={data.unverifiedStops[s.id]} quiet />
                     <Time at={s.startedAt} />
                   </div>
                 </td>
@@ -112,7 +112,7 @@ function SessionsResults({ view }: { view: SessionsView }) {
                   <SessionProgress session={s} />
                 </td>
                 <td className="hidden px-3 py-2 md:table-cell">
-                  <SessionFlags session={s} />
+                  <SessionFlags session={s} unverifiedStops={data.unverifiedStops[s.id]} />
                 </td>
                 <td className="hidden px-3 py-2 text-xs md:table-cell">
                   <Time at={s.startedAt} />

@@ -173,6 +173,18 @@ describe("analytics.overview, no filters", () => {
     expect(t.series[8]).toEqual({ bucket: day(8), tokens: 1000, byAgentType: { developer: 700, qa_expert: 300 } });
   });
 
+  it("stops held and stopped with the gate rejected: s1 held twice then through (cap 2), s2 held once then through (cap 1)", () => {
+    expect(o.runtimeStops).toEqual({
+      held: 3,
+      unverified: 2,
+      sessionsUnverified: 2,
+      series: [
+        { bucket: day(0), held: 2, unverified: 1 },
+        { bucket: day(1), held: 1, unverified: 1 },
+      ],
+    });
+  });
+
   it("names no ignored filter when none is given, and times each figure", () => {
     expect(o.ignoredFilters).toEqual({});
     expect(Object.keys(o.timings).sort()).toEqual(Object.keys(o).filter((k) => !["filters", "ignoredFilters", "timings"].includes(k)).sort());
@@ -227,7 +239,7 @@ describe("analytics.overview, each filter changes the figures", () => {
     expect(b.blockedTime.resolved).toMatchObject({ count: 1, totalMs: min(30) });
     expect(b.tokens.tokens).toBe(2000);
     expect(b.goalAttempts.attempts).toBe(0);
-    expect(b.ignoredFilters).toEqual({ criteria: ["model"], completionChecks: ["model"] });
+    expect(b.ignoredFilters).toEqual({ criteria: ["model"], completionChecks: ["model"], runtimeStops: ["model"] });
     const y = await overview({ model: "model-y" });
     expect(y.goalAttempts).toMatchObject({ attempts: 3, successes: 2 });
     // Attempt numbers stay the goal's own: model-y's attempts were G1's 2nd, G2's 3rd and G3's 1st.
@@ -270,6 +282,30 @@ describe("analytics.overview, each filter changes the figures", () => {
   });
 });
 
+describe("analytics.overview, runtime stops under each filter", () => {
+  it("source: bazinga has s2's one held and one unverified stop, shots-on-goal none", async () => {
+    expect((await overview({ source: "bazinga" })).runtimeStops).toEqual({ held: 1, unverified: 1, sessionsUnverified: 1, series: [{ bucket: day(1), held: 1, unverified: 1 }] });
+    expect((await overview({ source: "shots-on-goal" })).runtimeStops).toEqual({ held: 0, unverified: 0, sessionsUnverified: 0, series: [] });
+  });
+
+  it("agent: who ran the hook (claude), so a developer's filter leaves none", async () => {
+    expect((await overview({ agent: "claude" })).runtimeStops).toMatchObject({ held: 3, unverified: 2 });
+    expect((await overview({ agent: "developer_2" })).runtimeStops).toMatchObject({ held: 0, unverified: 0 });
+  });
+
+  it("range, inclusive at both ends: Monday's 211th to 212th minute has one held and the unverified stop", async () => {
+    expect((await overview({ from: at(0, 211), to: at(0, 212) })).runtimeStops).toEqual({ held: 1, unverified: 1, sessionsUnverified: 1, series: [{ bucket: day(0), held: 1, unverified: 1 }] });
+    expect((await overview({ from: day(1), to: day(2) - 1 })).runtimeStops).toMatchObject({ held: 1, unverified: 1 });
+  });
+
+  it("bucket = week: the two days in one ISO week; model is not applied and says so", async () => {
+    expect((await overview({ bucket: "week" })).runtimeStops.series).toEqual([{ bucket: day(0), held: 3, unverified: 2 }]);
+    const m = await overview({ model: "model-a" });
+    expect(m.runtimeStops).toMatchObject({ held: 3, unverified: 2 });
+    expect(m.ignoredFilters.runtimeStops).toEqual(["model"]);
+  });
+});
+
 describe("analytics.overview input", () => {
   it("refuses to before from, BAD_REQUEST naming to", async () => {
     const r = await expectBadRequest(overview({ from: day(2), to: day(1) }), "to");
@@ -305,9 +341,9 @@ describe("analytics.overview shares the server", () => {
     setImmediate(tick);
     const o = await overview();
     running = false;
-    // One pause before the figures, one after each of the 8 figures, one between the criteria's
+    // One pause before the figures, one after each of the 9 figures, one between the criteria's
     // rates and its top lists: each pause lets at least two turns of the loop go by.
-    expect(Object.keys(o.timings)).toHaveLength(8);
-    expect(turns).toBeGreaterThanOrEqual(2 * (1 + 8 + 1));
+    expect(Object.keys(o.timings)).toHaveLength(9);
+    expect(turns).toBeGreaterThanOrEqual(2 * (1 + 9 + 1));
   });
 });

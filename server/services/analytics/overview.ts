@@ -8,6 +8,7 @@ import { type GoalAttemptFigures, goalAttemptFigures } from "./goal-attempts";
 import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "./schemas";
 import type { FigureSteps } from "./shape";
 import { catchUpReasonKinds, rollupsAnswer } from "./rollups";
+import { type RuntimeStopFigures, runtimeStopFigures } from "./runtime-stops";
 import { type TokenFigures, tokenFigures } from "./tokens";
 import { type VerificationLatencyFigures, verificationLatencyFigures } from "./verification-latency";
 
@@ -24,6 +25,7 @@ import { type VerificationLatencyFigures, verificationLatencyFigures } from "./v
  * | completionChecks      | completion_checks rows and their reasons                      | the check's                | who ran it                  | —                                       |
  * | goalAttempts          | implementation attempts (breakdowns apart)                    | the attempt's start        | —                           | the attempt's own                       |
  * | tokens                | token_usage rows                                              | the row's                  | the row's agent id          | the row's own                           |
+ * | runtimeStops          | runtime.stop_held / runtime.stop_unverified events, per session | the stop's               | who ran the hook            | —                                       |
  *
  * The claimant's model: tasks and transitions record no model; `token_usage.model` is per token row
  * (and absent in BAZINGA's own schema); a session's `models` maps agent types to the models the
@@ -39,6 +41,7 @@ export interface AnalyticsFigures {
   completionChecks: CompletionCheckFigures;
   goalAttempts: GoalAttemptFigures;
   tokens: TokenFigures;
+  runtimeStops: RuntimeStopFigures;
 }
 export type FigureName = keyof AnalyticsFigures;
 
@@ -55,6 +58,7 @@ export const UNFILTERABLE: Readonly<Record<FigureName, readonly ("agent" | "mode
   completionChecks: ["model"],
   goalAttempts: ["agent"],
   tokens: [],
+  runtimeStops: ["model"],
 };
 
 export interface AnalyticsOverview extends AnalyticsFigures {
@@ -77,6 +81,7 @@ const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => Analytic
   completionChecks: completionCheckFigures,
   goalAttempts: goalAttemptFigures,
   tokens: tokenFigures,
+  runtimeStops: runtimeStopFigures,
 };
 
 /**

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Fixture, BLOCKED, PASSED, expectBadRequest, refusal, rows, setup, tableCounts } from "@/test/support/api-helpers";
+import { type Fixture, ACTORS, BLOCKED, PASSED, callerFor, expectBadRequest, refusal, rows, setup, tableCounts } from "@/test/support/api-helpers";
+import { operatorActor } from "@/server/domain/actors";
+import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
+import { sessionStart, stop, subagentStop } from "@/server/services/runtime/test-payloads";
 
 const T0 = Date.parse("2026-04-01T08:00:00.000Z");
 const at = (minutes: number) => vi.setSystemTime(T0 + minutes * 60_000);
@@ -110,6 +113,27 @@ describe("session.overview", () => {
     expect(activity.map((a) => a.summary)).toContain("developer_1 claimed task t as done");
   });
 
+  it("counts the stops agent runtimes' hooks held and let through with the gate rejected, across sessions", async () => {
+    const f = setup();
+    const hook = { db: f.db, actor: operatorActor("claude") };
+    const inRuntime = (id: string) => callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: id } });
+    for (const [runtime, session] of [["rt-a", "a"], ["rt-b", "b"]] as const) {
+      handleClaudeCodeHook(hook, sessionStart("startup", runtime));
+      await inRuntime(runtime).session.create({ id: session });
+    }
+    // rt-a: held, held (the agent's and a subagent's), then through after the cap of 1; rt-b: held twice, a stop without stop_hook_active restarting the count.
+    handleClaudeCodeHook(hook, stop(false, "rt-a"), { maxBlocks: 1 });
+    handleClaudeCodeHook(hook, subagentStop(false, "rt-a"), { maxBlocks: 1 });
+    handleClaudeCodeHook(hook, stop(true, "rt-a"), { maxBlocks: 1 });
+    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    expect((await f.as("viewer").session.overview()).runtimeStops).toEqual({ held: 4, unverified: 1, sessionsUnverified: 1 });
+    // No active linked session: the stop goes through, counted nowhere.
+    await f.as("orchestrator").session.updateStatus({ sessionId: "b", status: "failed" });
+    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    expect((await f.as("viewer").session.overview()).runtimeStops).toEqual({ held: 4, unverified: 1, sessionsUnverified: 1 });
+  });
+
   it("answers an empty ledger with zeros and empty lists", async () => {
     const f = setup();
     expect(await f.as("viewer").session.overview()).toEqual({
@@ -117,6 +141,7 @@ describe("session.overview", () => {
       live: { total: 0, items: [] },
       tasks: { total: 0, pending: 0, in_progress: 0, claimed: 0, verified: 0, blocked: 0, completed: 0, unverified: 0 },
       inbox: { blocked: 0, resetRequested: 0 },
+      runtimeStops: { held: 0, unverified: 0, sessionsUnverified: 0 },
       recentChecks: [],
       activity: [],
     });

@@ -7,6 +7,7 @@ import type { TaskStatus } from "@/server/domain/task-machine";
 import { type InboxCount, inboxCount } from "../approvals/count";
 import { parseInput } from "../parse-input";
 import { describeEvent } from "./describe-event";
+import { EVENT_TYPES } from "@/server/domain/event-types";
 
 export const OverviewInput = z
   .object({
@@ -58,6 +59,12 @@ export interface Overview {
   /** Tasks by state across every session, from the sessions' rollups; `unverified` = completed with no verification. */
   tasks: Record<TaskStatus, number> & { total: number; unverified: number };
   inbox: InboxCount;
+  /**
+   * Agent runtimes' stops across sessions, from the hooks' events (one per ledger session a stop
+   * concerned): `held` while a linked session's gate rejected, `unverified` let through with it
+   * rejecting (the cap, or another hook's continuation), in `sessionsUnverified` sessions.
+   */
+  runtimeStops: { held: number; unverified: number; sessionsUnverified: number };
   /** The last 10 completion checks across sessions, newest first. */
   recentChecks: RecentCheck[];
   /** The last 20 events, newest first, each with a one-line summary. */
@@ -128,6 +135,12 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
     .limit(RECENT_CHECKS)
     .all();
 
+  // The (type, id) index: a range of the stop events only, a few per agent turn.
+  const stops = db.get<{ held: number; unverified: number; sessionsUnverified: number }>(sql`
+    SELECT coalesce(sum(type = ${EVENT_TYPES.runtimeStopHeld}), 0) AS held, coalesce(sum(type = ${EVENT_TYPES.runtimeStopUnverified}), 0) AS unverified,
+      count(DISTINCT CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN session_id END) AS sessionsUnverified
+    FROM events WHERE type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})`)!;
+
   // Newest written first: the order the live stream continues in.
   const activity = db.select().from(events).orderBy(desc(events.id)).limit(ACTIVITY).all();
 
@@ -157,6 +170,7 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
       unverified: totals.unverified,
     },
     inbox: inboxCount(db),
+    runtimeStops: stops,
     recentChecks,
     activity: activity.map((e) => ({ id: e.id, at: e.at, type: e.type, sessionId: e.sessionId, actor: e.actor, role: e.role, entity: e.entity, entityId: e.entityId, summary: describeEvent(e) })),
   };

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { rows, setup } from "@/test/support/api-helpers";
+import { ACTORS, callerFor, rows, setup } from "@/test/support/api-helpers";
+import { operatorActor } from "@/server/domain/actors";
+import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
+import { sessionStart, stop } from "@/server/services/runtime/test-payloads";
 import { generateDemoData } from "@/server/demo/generate";
 import { type ListSessionsInput, listSessions } from "./list";
 
@@ -110,5 +113,33 @@ describe("session.list search: a substring of the id or the requirements, case-i
     expect(all("100% of the_")).toEqual(["sess-quote"]);
     expect(all("%_%")).toEqual([]);
     expect(all("no session says this")).toEqual([]);
+  });
+});
+
+describe("session.list flags the sessions with a stop let through while the gate rejected", () => {
+  it("counts runtime.stop_unverified per session of the page, from the (type, id) index", async () => {
+    const f = setup();
+    const hook = { db: f.db, actor: operatorActor("claude") };
+    for (const [runtime, session] of [["rt-a", "a"], ["rt-b", "b"]] as const) {
+      handleClaudeCodeHook(hook, sessionStart("startup", runtime));
+      await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: runtime } }).session.create({ id: session });
+    }
+    await f.as("orchestrator").session.create({ id: "c" });
+    // a: held, then through twice (the cap of 1, then another hook's continuation); b: held only.
+    for (const active of [false, true, true]) handleClaudeCodeHook(hook, stop(active, "rt-a"), { maxBlocks: 1 });
+    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    expect(listSessions(f.db).unverifiedStops).toEqual({ a: 2 });
+    // Only the page's sessions are looked up.
+    expect(listSessions(f.db, { limit: 1, order: "oldest" })).toMatchObject({ items: [{ id: "a" }], unverifiedStops: { a: 2 } });
+    expect(listSessions(f.db, { limit: 1 }).unverifiedStops).toEqual({});
+
+    const prepare = vi.spyOn(f.db.$client, "prepare");
+    listSessions(f.db);
+    const statement = prepare.mock.calls.map(([sql]) => sql).find((sql) => /from events/i.test(sql))!;
+    prepare.mockRestore();
+    const plan = rows<{ detail: string }>(f.db, `explain query plan ${statement}`, ...Array.from({ length: (statement.match(/\?/g) ?? []).length }, () => null))
+      .map((r) => r.detail)
+      .join("\n");
+    expect(plan).toMatch(/USING (COVERING )?INDEX events_type_id_idx/);
   });
 });

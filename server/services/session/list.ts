@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { sessions } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
+import { EVENT_TYPES } from "@/server/domain/event-types";
 import { parseInput } from "../parse-input";
 import type { SessionRow } from "./load";
 
@@ -28,6 +29,8 @@ export type ListSessionsInput = z.input<typeof ListSessionsInput>;
 export interface SessionPage {
   items: SessionRow[];
   nextCursor: string | null;
+  /** Stops an agent runtime let through while the gate rejected (runtime.stop_unverified), by session of this page; absent: none. */
+  unverifiedStops: Record<string, number>;
 }
 
 /**
@@ -55,7 +58,22 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
   const rows = db.select().from(sessions).where(and(...where)).orderBy(...order).limit(input.limit + 1).all();
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null };
+  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null, unverifiedStops: unverifiedStopsOf(db, items) };
+}
+
+/**
+ * The page's sessions with a stop let through unverified. `+session_id` keeps SQLite on the
+ * (type, id) index: a range of these rare events, not every event of the page's sessions.
+ */
+function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Record<string, number> {
+  if (items.length === 0) return {};
+  const rows = db.all<{ sessionId: string; n: number }>(sql`
+    SELECT session_id AS sessionId, count(*) AS n FROM events
+    WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND +session_id IN (${sql.join(
+      items.map((s) => sql`${s.id}`),
+      sql`, `,
+    )}) GROUP BY 1`);
+  return Object.fromEntries(rows.map((r) => [r.sessionId, r.n]));
 }
 
 /** Up to this many matches, a search is answered from the trigram index; beyond it, by walking the list's order. */

@@ -35,7 +35,12 @@ export default defineConfig({
     { name: "setup", testMatch: /auth\.setup\.ts/, use: { ...devices["Desktop Chrome"], channel: undefined } },
     { name: "desktop", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined, storageState: authFile("lead") } },
     // The command-line specs drive the CLI, not a screen: they run once, in the desktop project.
-    { name: "phone", dependencies: ["setup"], use: { ...devices["Pixel 7"], channel: undefined, storageState: authFile("lead") }, testIgnore: /cli-.*\.spec\.ts/ },
+    {
+      name: "phone",
+      dependencies: ["setup"],
+      use: { ...devices["Pixel 7"], channel: undefined, storageState: authFile("lead") },
+      testIgnore: /cli-.*\.spec\.ts/,
+    },
   ],
   webServer: {
     command: `node scripts/e2e-server.mjs ${JSON.stringify(E2E_DB)} ${PORT}`,

@@ -75,7 +75,13 @@ async function tokensFor(db: string): Promise<Tokens> {
     const out = await proofgate(db, ["--json", "token", "create", "--name", `bench-${role}`, "--role", role]);
     return (JSON.parse(out.stdout) as { token: string }).token;
   };
-  return { lead: await make("lead"), viewer: await make("viewer"), agent: await make("agent"), verifier: await make("verifier"), orchestrator: await make("orchestrator") };
+  return {
+    lead: await make("lead"),
+    viewer: await make("viewer"),
+    agent: await make("agent"),
+    verifier: await make("verifier"),
+    orchestrator: await make("orchestrator"),
+  };
 }
 
 async function main(): Promise<void> {
@@ -118,12 +124,24 @@ async function main(): Promise<void> {
   console.log(`• server on port ${args.port}`);
   const profileDir = args.profile ? path.join(dir, "profiles") : undefined;
   const server = await startServer(db, args.port, profileDir);
-  const ctx: BenchContext = { quick: args.quick, rec, dir, db, local, server, basePort: args.port, tokens, person, reps: (full, quick) => (args.quick ? quick : full) };
+  const ctx: BenchContext = {
+    quick: args.quick,
+    rec,
+    dir,
+    db,
+    local,
+    server,
+    basePort: args.port,
+    tokens,
+    person,
+    reps: (full, quick) => (args.quick ? quick : full),
+  };
 
   // Groups that start on a warm file cache (lib/file-cache.ts says why); the analytics group then
   // empties it for its cold-cache figures. The import measures its own, fresh files.
   const WARM = new Set(["api", "analytics", "browser", "live", "writes", "cli", "runtime", "memory"]);
-  rec.datasets.fileCache = "each group starts with the measured database's files read once into the file cache (this host pages out file cache left unread for a minute); the cold-cache figures empty it first";
+  rec.datasets.fileCache =
+    "each group starts with the measured database's files read once into the file cache (this host pages out file cache left unread for a minute); the cold-cache figures empty it first";
   const step = async (group: string, title: string, fn: () => Promise<void>) => {
     if (!wants(group)) return;
     const warmed = WARM.has(group) ? ` (file cache warmed in ${(warmFileCache(databaseFiles(db)) / 1000).toFixed(1)} s)` : "";

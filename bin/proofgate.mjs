@@ -36,7 +36,10 @@ const build = `${name}.${size}-${Math.trunc(mtimeMs)}-`;
 // One cache per command as well: a cache holds the functions the call that wrote it compiled, so
 // `update-success-criterion` run from the cache `demo` left compiles its own code again on every
 // call (~15% of the bundle's time) and deserialises the generator's for nothing.
-const cacheFile = path.join(dist, `${build}${fnv1a([process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))}-${command}.v8cache`);
+const cacheFile = path.join(
+  dist,
+  `${build}${fnv1a([process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0"))}-${command}.v8cache`,
+);
 let cachedData;
 try {
   cachedData = fs.readFileSync(cacheFile);
@@ -54,7 +57,8 @@ if (cachedData === undefined || script.cachedDataRejected) {
       fs.writeFileSync(temp, script.createCachedData());
       fs.renameSync(temp, cacheFile);
       // Caches of earlier builds are of no use to anyone.
-      for (const old of fs.readdirSync(dist)) if (old.startsWith(`${name}.`) && old.endsWith(".v8cache") && !old.startsWith(build)) fs.rmSync(path.join(dist, old), { force: true });
+      for (const old of fs.readdirSync(dist))
+        if (old.startsWith(`${name}.`) && old.endsWith(".v8cache") && !old.startsWith(build)) fs.rmSync(path.join(dist, old), { force: true });
     } catch {
       // Read-only install or a race with another call: run without a cache.
     }

@@ -12,7 +12,18 @@ import { ForbiddenTransitionError } from "@/server/domain/errors";
 import { toDomainError } from "@/server/services/sqlite-errors";
 import { completionGateMigrationSql } from "./completion-gate";
 import { applyMigrations } from "./migrate";
-import { type Sqlite, addSession, expectRefused, expectRule, freshSqlite, insertTask, migrationsBefore, row, setStatus, taskAt } from "@/test/support/db-fixtures";
+import {
+  type Sqlite,
+  addSession,
+  expectRefused,
+  expectRule,
+  freshSqlite,
+  insertTask,
+  migrationsBefore,
+  row,
+  setStatus,
+  taskAt,
+} from "@/test/support/db-fixtures";
 
 const FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 const JOURNAL = JSON.parse(fs.readFileSync(path.join(FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
@@ -40,7 +51,9 @@ const session = (id = "s1") => row(sqlite, "sessions", id)!;
 function setUp(enforcement: "enforce" | "observe" = "enforce"): { criterion: number; task: number; goal: number } {
   addSession(sqlite, "s1", enforcement);
   addSession(sqlite, "s2", enforcement);
-  const criterion = Number(sqlite.prepare("INSERT INTO success_criteria (session_id, criterion, status) VALUES ('s1', 'tests pass', 'met')").run().lastInsertRowid);
+  const criterion = Number(
+    sqlite.prepare("INSERT INTO success_criteria (session_id, criterion, status) VALUES ('s1', 'tests pass', 'met')").run().lastInsertRowid,
+  );
   const task = taskAt(sqlite, "s1", "login", "completed");
   const goal = Number(sqlite.prepare("INSERT INTO goals (session_id, goal_text) VALUES ('s1', 'accuracy')").run().lastInsertRowid);
   return { criterion, task, goal };
@@ -81,8 +94,14 @@ describe("an enforce session", () => {
   // Each write changes what the gate reads, after the accepted check.
   const changes: [string, (ids: ReturnType<typeof setUp>) => void][] = [
     ["a criterion's status", ({ criterion }) => sqlite.prepare("UPDATE success_criteria SET status = 'failed' WHERE id = ?").run(criterion)],
-    ["a criterion's evidence", ({ criterion }) => sqlite.prepare("UPDATE success_criteria SET evidence = 'blocked by vendor outage' WHERE id = ?").run(criterion)],
-    ["a verifier's finding on a criterion", ({ criterion }) => sqlite.prepare("UPDATE success_criteria SET verifier_status = 'failed' WHERE id = ?").run(criterion)],
+    [
+      "a criterion's evidence",
+      ({ criterion }) => sqlite.prepare("UPDATE success_criteria SET evidence = 'blocked by vendor outage' WHERE id = ?").run(criterion),
+    ],
+    [
+      "a verifier's finding on a criterion",
+      ({ criterion }) => sqlite.prepare("UPDATE success_criteria SET verifier_status = 'failed' WHERE id = ?").run(criterion),
+    ],
     ["a criterion's required flag", ({ criterion }) => sqlite.prepare("UPDATE success_criteria SET required_for_completion = 0 WHERE id = ?").run(criterion)],
     ["a new criterion", () => sqlite.prepare("INSERT INTO success_criteria (session_id, criterion) VALUES ('s1', 'docs written')").run()],
     ["a new task", () => insertTask(sqlite, "s1", "signup")],

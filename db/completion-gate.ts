@@ -27,7 +27,16 @@ const markStale = (session: string) =>
   `UPDATE sessions SET checks_stale_through = ${latestCheck("sessions.id")} WHERE id = ${session} AND checks_stale_through < ${latestCheck("sessions.id")};`;
 
 /** The columns `evaluateSessionCompletion` (server/services/completion/check.ts) reads. */
-const CRITERION_COLUMNS = ["criterion", "status", "actual", "evidence", "required_for_completion", "verifier_status", "verifier_actual", "verifier_evidence"] as const;
+const CRITERION_COLUMNS = [
+  "criterion",
+  "status",
+  "actual",
+  "evidence",
+  "required_for_completion",
+  "verifier_status",
+  "verifier_actual",
+  "verifier_evidence",
+] as const;
 const TASK_COLUMNS = ["key", "title", "status", "verification"] as const;
 
 /** A write to what the gate reads makes every completion check recorded before it stale. */
@@ -55,7 +64,8 @@ function staleness(): string[] {
   ];
 }
 
-const cases = (rules: [string, string][]) => `SELECT CASE\n${rules.map(([when, message]) => `    WHEN ${when} THEN RAISE(ABORT, ${message})`).join("\n")}\n  END;`;
+const cases = (rules: [string, string][]) =>
+  `SELECT CASE\n${rules.map(([when, message]) => `    WHEN ${when} THEN RAISE(ABORT, ${message})`).join("\n")}\n  END;`;
 const entersCompleted = "NEW.status = 'completed' AND OLD.status IS NOT 'completed'";
 const acceptedCheck = (id: string) => `(SELECT accepted FROM completion_checks WHERE id = ${id})`;
 
@@ -86,13 +96,21 @@ function sessions(): string[] {
       ]),
     ),
     // The completion uses its check up (another completion needs another check) and names it.
-    trigger("sessions_completion_record", "AFTER UPDATE OF status ON sessions", entersCompleted, `UPDATE sessions SET completion_check_id = ${latest}, checks_stale_through = ${latest} WHERE id = NEW.id;`),
+    trigger(
+      "sessions_completion_record",
+      "AFTER UPDATE OF status ON sessions",
+      entersCompleted,
+      `UPDATE sessions SET completion_check_id = ${latest}, checks_stale_through = ${latest} WHERE id = NEW.id;`,
+    ),
     trigger(
       "sessions_completion_bookkeeping",
       "BEFORE UPDATE OF checks_stale_through, completion_check_id ON sessions",
       changed(["checks_stale_through", "completion_check_id"]),
       cases([
-        ["NEW.checks_stale_through < OLD.checks_stale_through", literal("completion.bookkeeping: checks_stale_through only grows; a stale completion check never becomes fresh again")],
+        [
+          "NEW.checks_stale_through < OLD.checks_stale_through",
+          literal("completion.bookkeeping: checks_stale_through only grows; a stale completion check never becomes fresh again"),
+        ],
         [`NEW.checks_stale_through > coalesce(${latest}, 0)`, literal("completion.bookkeeping: checks_stale_through names a completion check of this session")],
         [
           `NEW.completion_check_id IS NOT OLD.completion_check_id AND NOT (NEW.status = 'completed' AND NEW.completion_check_id IS ${latest} AND OLD.checks_stale_through < NEW.completion_check_id AND NEW.checks_stale_through = NEW.completion_check_id AND (NEW.enforcement = 'observe' OR ${acceptedCheck("NEW.completion_check_id")}))`,
@@ -122,5 +140,7 @@ export function completionGateTriggerNames(): string[] {
  */
 export function completionGateMigrationSql(): string {
   const backfill = "UPDATE sessions SET checks_stale_through = coalesce((SELECT max(id) FROM completion_checks c WHERE c.session_id = sessions.id), 0);";
-  return ["-- From db/completion-gate.ts completionGateMigrationSql(). Do not edit by hand.", backfill, ...completionGateStatements()].join("\n--> statement-breakpoint\n");
+  return ["-- From db/completion-gate.ts completionGateMigrationSql(). Do not edit by hand.", backfill, ...completionGateStatements()].join(
+    "\n--> statement-breakpoint\n",
+  );
 }

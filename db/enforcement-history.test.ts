@@ -60,8 +60,18 @@ function populateSession(sqlite: Sqlite, session: string): Record<string, number
   const contract = insert("goal_contracts", { goal_id: goal, goal_text: "ship it" });
   insert("acceptance_criteria", { contract_id: contract, key: "AC1", position: 1, kind: "finding_count", min_count: 1 });
   insert("goal_gate_evaluations", {
-    goal_id: goal, contract_id: contract, attempt_id: attempt, attempt_number: 1, trust_passed: 1, goal_status: "MET",
-    met_count: 1, total_count: 1, criteria_results: "[]", verdict: "SUCCESS", reason: "all met", actor: "verifier_1",
+    goal_id: goal,
+    contract_id: contract,
+    attempt_id: attempt,
+    attempt_number: 1,
+    trust_passed: 1,
+    goal_status: "MET",
+    met_count: 1,
+    total_count: 1,
+    criteria_results: "[]",
+    verdict: "SUCCESS",
+    reason: "all met",
+    actor: "verifier_1",
   });
   insert("trust_scores", { attempt_id: attempt, score: 90, actor: "verifier_1" });
   insert("orchestration_logs", { ...s, agent_type: "pm", content: "hello" });
@@ -83,7 +93,7 @@ function populateSession(sqlite: Sqlite, session: string): Record<string, number
 function cascadeTables(sqlite: Sqlite): string[] {
   const tables = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
   const found = new Set(["sessions"]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const table of tables) {
       const keys = sqlite.pragma(`foreign_key_list(${table})`) as { table: string; on_delete: string }[];
@@ -125,7 +135,13 @@ describe("history tables", () => {
     const id = ids[table]!;
     // The fixture's contract was evaluated, so its criterion is refused by both rules; SQLite runs the
     // later-created trigger first (observed, not promised), which names the contract rule.
-    expectRefused(sqlite, table, id, `DELETE FROM ${table} WHERE id = '${id}'`, table === "acceptance_criteria" ? "goal_contract.immutable" : `purge_only: ${table} `);
+    expectRefused(
+      sqlite,
+      table,
+      id,
+      `DELETE FROM ${table} WHERE id = '${id}'`,
+      table === "acceptance_criteria" ? "goal_contract.immutable" : `purge_only: ${table} `,
+    );
   });
 
   it("acceptance criteria of a contract nobody evaluated are still purge-only", () => {
@@ -133,7 +149,9 @@ describe("history tables", () => {
     const goal = Number(sqlite.prepare("SELECT max(id) AS id FROM goals").pluck().get());
     sqlite.prepare("INSERT INTO goal_contracts (goal_id, goal_text) VALUES (?, 'g2')").run(goal);
     const contract = Number(sqlite.prepare("SELECT max(id) FROM goal_contracts").pluck().get());
-    const id = Number(sqlite.prepare("INSERT INTO acceptance_criteria (contract_id, key, position, kind) VALUES (?, 'AC1', 1, 'finding_count')").run(contract).lastInsertRowid);
+    const id = Number(
+      sqlite.prepare("INSERT INTO acceptance_criteria (contract_id, key, position, kind) VALUES (?, 'AC1', 1, 'finding_count')").run(contract).lastInsertRowid,
+    );
     expectRefused(sqlite, "acceptance_criteria", id, `DELETE FROM acceptance_criteria WHERE id = ${id}`, "purge_only:");
   });
 });

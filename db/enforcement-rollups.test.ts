@@ -32,7 +32,8 @@ const RECOUNT = `
        AND (CASE WHEN c.verifier_status IS NULL THEN c.status ELSE c.verifier_status END) = 'met') AS criteria_required_met
   FROM sessions s ORDER BY s.id`;
 
-const ANALYTICS_ROWS = "SELECT figure, day, source, agent, model, k1, k2, k3, n, total FROM analytics_rollups WHERE n <> 0 OR total <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8";
+const ANALYTICS_ROWS =
+  "SELECT figure, day, source, agent, model, k1, k2, k3, n, total FROM analytics_rollups WHERE n <> 0 OR total <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8";
 
 /** The analytics rollups as a recount from the tables would give them (counted, then rolled back). */
 function recountedAnalytics(sqlite: Sqlite): unknown[] {
@@ -137,8 +138,19 @@ it("session rollups equal a recount after every step of a scripted sequence", ()
   });
   step("a purge deletes a task in every status, criteria and a whole session", () => {
     exec("INSERT INTO purges (actor, reason) VALUES ('admin', 'cleanup')");
-    const doomed = [["a", "todo"], ["a", "working"], ["a", "blocked"], ["a", "claimed"], ["a", "verified"], ["b", "imported_verified"], ["b", "imported_blocked"]];
-    const before = sqlite.prepare("SELECT status FROM tasks WHERE id IN (" + doomed.map(([session, key]) => task(session!, key!)).join(", ") + ")").pluck().all();
+    const doomed = [
+      ["a", "todo"],
+      ["a", "working"],
+      ["a", "blocked"],
+      ["a", "claimed"],
+      ["a", "verified"],
+      ["b", "imported_verified"],
+      ["b", "imported_blocked"],
+    ];
+    const before = sqlite
+      .prepare("SELECT status FROM tasks WHERE id IN (" + doomed.map(([session, key]) => task(session!, key!)).join(", ") + ")")
+      .pluck()
+      .all();
     expect(new Set(before)).toEqual(new Set(["pending", "in_progress", "claimed", "verified", "completed", "blocked"]));
     exec(`DELETE FROM tasks WHERE id IN (${doomed.map(([session, key]) => task(session!, key!)).join(", ")})`);
     exec(`DELETE FROM success_criteria WHERE criterion IN ('met optional', 'verifier says failed')`);
@@ -150,7 +162,11 @@ it("session rollups equal a recount after every step of a scripted sequence", ()
   // The script did what it says (so the equalities above were not between zeros).
   expect(totals).toEqual({ tasks: 6, criteria: 4, unverified: 2 });
   // And the analytics rollups of the figures read from current state were not all zeros either.
-  const figures = sqlite.prepare("SELECT figure, sum(n) AS n FROM analytics_rollups WHERE figure IN ('criteria', 'criterion_blocked', 'criterion_failed', 'unverified') GROUP BY 1 ORDER BY 1").all();
+  const figures = sqlite
+    .prepare(
+      "SELECT figure, sum(n) AS n FROM analytics_rollups WHERE figure IN ('criteria', 'criterion_blocked', 'criterion_failed', 'unverified') GROUP BY 1 ORDER BY 1",
+    )
+    .all();
   expect(figures).toEqual([
     { figure: "criteria", n: 2 },
     { figure: "criterion_failed", n: 1 },

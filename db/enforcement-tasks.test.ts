@@ -77,7 +77,9 @@ describe("an enforce session", () => {
     expect(row(sqlite, "sessions", "enf")).toMatchObject({ reset_requests: 1 });
     sqlite.prepare(update(id, "status = 'blocked', reset_requested = 0, reset_requested_by = NULL, reset_reason = NULL")).run();
     sqlite
-      .prepare("INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role, reason, at) VALUES (?, 'enf', 'decline_reset', 'blocked', 'blocked', 'lead@example.com', 'lead', 'still failing', 5000)")
+      .prepare(
+        "INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role, reason, at) VALUES (?, 'enf', 'decline_reset', 'blocked', 'blocked', 'lead@example.com', 'lead', 'still failing', 5000)",
+      )
       .run(id);
     // Declining does not restart the wait (blocked_at) and ends no blocked spell; the inbox's counter drops.
     expect(row(sqlite, "tasks", id)).toMatchObject({ status: "blocked", reset_requested: 0, blocked_at: 1000 });
@@ -143,11 +145,31 @@ describe("never the claimant", () => {
   const verify = (set: string) => `status = 'verified', verification = 'verified', ${set}`;
   const block = (set: string) => `status = 'blocked', ${set}`;
   const cases = [
-    { name: "verify by the claimant's label", set: verify(`verified_by = '${CLAIMANT.label}', verified_by_principal = 'token:other'`), rule: "task.claimant_cannot_verify" },
-    { name: "verify by the claimant's principal", set: verify(`verified_by = 'someone_else', verified_by_principal = '${CLAIMANT.principal}'`), rule: "task.claimant_cannot_verify" },
-    { name: "block by the claimant's label", set: block(`blocked_by = '${CLAIMANT.label}', blocked_by_principal = 'token:other'`), rule: "task.claimant_cannot_block" },
-    { name: "block by the claimant's principal", set: block(`blocked_by = 'someone_else', blocked_by_principal = '${CLAIMANT.principal}'`), rule: "task.claimant_cannot_block" },
-    { name: "block by the claimant's principal, label left out", set: block(`blocked_by_principal = '${CLAIMANT.principal}'`), rule: "task.claimant_cannot_block" },
+    {
+      name: "verify by the claimant's label",
+      set: verify(`verified_by = '${CLAIMANT.label}', verified_by_principal = 'token:other'`),
+      rule: "task.claimant_cannot_verify",
+    },
+    {
+      name: "verify by the claimant's principal",
+      set: verify(`verified_by = 'someone_else', verified_by_principal = '${CLAIMANT.principal}'`),
+      rule: "task.claimant_cannot_verify",
+    },
+    {
+      name: "block by the claimant's label",
+      set: block(`blocked_by = '${CLAIMANT.label}', blocked_by_principal = 'token:other'`),
+      rule: "task.claimant_cannot_block",
+    },
+    {
+      name: "block by the claimant's principal",
+      set: block(`blocked_by = 'someone_else', blocked_by_principal = '${CLAIMANT.principal}'`),
+      rule: "task.claimant_cannot_block",
+    },
+    {
+      name: "block by the claimant's principal, label left out",
+      set: block(`blocked_by_principal = '${CLAIMANT.principal}'`),
+      rule: "task.claimant_cannot_block",
+    },
   ];
 
   it.each(cases)("refuses $name in both policies", ({ set, rule }) => {

@@ -42,13 +42,7 @@ describe("success criteria", () => {
     const id = insertCriterion("coverage >= 80%");
     expectRefused(sqlite, "success_criteria", id, `UPDATE success_criteria SET criterion = 'coverage >= 50%' WHERE id = ${id}`, "criteria.immutable");
     expectRefused(sqlite, "success_criteria", id, `UPDATE success_criteria SET session_id = 's2' WHERE id = ${id}`, "criteria.immutable");
-    expectRefused(
-      sqlite,
-      "success_criteria",
-      id,
-      `UPDATE success_criteria SET status = 'met', criterion = 'anything' WHERE id = ${id}`,
-      "criteria.immutable",
-    );
+    expectRefused(sqlite, "success_criteria", id, `UPDATE success_criteria SET status = 'met', criterion = 'anything' WHERE id = ${id}`, "criteria.immutable");
   });
 
   it("accept changes to status, actual, evidence, the verifier's finding and the required flag", () => {
@@ -81,7 +75,9 @@ describe("goal contracts", () => {
   const addCriterion = (contract: number, key: string) =>
     Number(
       sqlite
-        .prepare("INSERT INTO acceptance_criteria (contract_id, key, position, kind, metric, op, target) VALUES (?, ?, 1, 'metric_threshold', 'acc', '>=', 0.8)")
+        .prepare(
+          "INSERT INTO acceptance_criteria (contract_id, key, position, kind, metric, op, target) VALUES (?, ?, 1, 'metric_threshold', 'acc', '>=', 0.8)",
+        )
         .run(contract, key).lastInsertRowid,
     );
   const evaluate = (goal: number, contract: number | null) =>

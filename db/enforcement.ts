@@ -113,7 +113,9 @@ function tasks(): string[] {
     ` OR (${ENFORCEMENT} = 'observe' AND (NEW.verification IS NOT 'verified' OR NEW.verified_by IS NULL)))`;
   // Messages are string literals, one per edge: older SQLite readers (Debian's sqlite3 3.40 CLI)
   // refuse to open a schema whose RAISE() takes an expression.
-  const illegalEdges = TASK_STATUSES.flatMap((from) => TASK_STATUSES.filter((to) => to !== from && !LEGAL_EDGES.some(([f, t]) => f === from && t === to)).map((to) => [from, to] as const));
+  const illegalEdges = TASK_STATUSES.flatMap((from) =>
+    TASK_STATUSES.filter((to) => to !== from && !LEGAL_EDGES.some(([f, t]) => f === from && t === to)).map((to) => [from, to] as const),
+  );
   const edge = (from: string, to: string) => `OLD.status = '${from}' AND NEW.status = '${to}'`;
   return [
     trigger(
@@ -125,7 +127,10 @@ function tasks(): string[] {
           `NEW.status = '${status}' AND ${ENFORCEMENT} IS NOT 'observe'`,
           literal(`task.create_status: a task in an enforce session starts pending, got ${status}`),
         ]),
-        [`NEW.verification IS NOT NULL AND ${ENFORCEMENT} IS NOT 'observe'`, literal("task.create_status: a task in an enforce session starts unverified (verification NULL)")],
+        [
+          `NEW.verification IS NOT NULL AND ${ENFORCEMENT} IS NOT 'observe'`,
+          literal("task.create_status: a task in an enforce session starts unverified (verification NULL)"),
+        ],
         ...(["verified", "blocked", "completed"] as const).map((status): [string, string] => [
           `NEW.status = '${status}' AND NEW.verification IS NOT 'none' AND ${ENFORCEMENT} = 'observe'`,
           literal(`task.unverified_status: a task reported ${status} without a verify move must be recorded with verification = 'none'`),
@@ -202,7 +207,11 @@ function rollups(): string[] {
       "AFTER INSERT ON success_criteria",
       null,
       set(
-        ["criteria_total = criteria_total + 1", "criteria_required = criteria_required + NEW.required_for_completion", `criteria_required_met = criteria_required_met + ${met("NEW")}`],
+        [
+          "criteria_total = criteria_total + 1",
+          "criteria_required = criteria_required + NEW.required_for_completion",
+          `criteria_required_met = criteria_required_met + ${met("NEW")}`,
+        ],
         "NEW.session_id",
       ),
     ),
@@ -223,7 +232,11 @@ function rollups(): string[] {
       "AFTER DELETE ON success_criteria",
       null,
       set(
-        ["criteria_total = criteria_total - 1", "criteria_required = criteria_required - OLD.required_for_completion", `criteria_required_met = criteria_required_met - ${met("OLD")}`],
+        [
+          "criteria_total = criteria_total - 1",
+          "criteria_required = criteria_required - OLD.required_for_completion",
+          `criteria_required_met = criteria_required_met - ${met("OLD")}`,
+        ],
         "OLD.session_id",
       ),
     ),
@@ -257,9 +270,19 @@ function blockedSince(): string[] {
   // A block or a reported status starts the wait; a reset request (blocked → blocked) does not.
   const entered = "NEW.to_status = 'blocked' AND NEW.from_status IS NOT 'blocked'";
   return [
-    trigger("task_transitions_blocked_at", "AFTER INSERT ON task_transitions", entered, "UPDATE tasks SET blocked_at = NEW.at WHERE id = NEW.task_id AND blocked_at IS NOT NEW.at;"),
+    trigger(
+      "task_transitions_blocked_at",
+      "AFTER INSERT ON task_transitions",
+      entered,
+      "UPDATE tasks SET blocked_at = NEW.at WHERE id = NEW.task_id AND blocked_at IS NOT NEW.at;",
+    ),
     // A task made blocked without a transition (raw SQL) waits from its last update.
-    trigger("tasks_blocked_at_insert", "AFTER INSERT ON tasks", "NEW.status = 'blocked' AND NEW.blocked_at IS NULL", "UPDATE tasks SET blocked_at = NEW.updated_at WHERE id = NEW.id;"),
+    trigger(
+      "tasks_blocked_at_insert",
+      "AFTER INSERT ON tasks",
+      "NEW.status = 'blocked' AND NEW.blocked_at IS NULL",
+      "UPDATE tasks SET blocked_at = NEW.updated_at WHERE id = NEW.id;",
+    ),
     trigger(
       "tasks_blocked_at_update",
       "AFTER UPDATE OF status, blocked_at ON tasks",
@@ -304,7 +327,8 @@ const spellStartOf = (e: string) =>
   `b.to_status = 'blocked' AND b.id = (SELECT max(x.id) FROM task_transitions x WHERE x.task_id = ${e}.task_id AND x.to_status = 'blocked' AND x.from_status IS NOT 'blocked' AND x.id < ${e}.id)`;
 const endsSpell = (e: string) => `(${e}.move = 'approve_reset' OR (${e}.move = 'report' AND ${e}.from_status = 'blocked' AND ${e}.to_status IS NOT 'blocked'))`;
 /** How many implementation attempts of its goal came before attempt `a` (its number is one more). */
-const attemptsBefore = (a: string) => `(SELECT count(*) FROM attempts p WHERE p.goal_id = ${a}.goal_id AND p.attempt_type = 'implementation' AND p.id < ${a}.id)`;
+const attemptsBefore = (a: string) =>
+  `(SELECT count(*) FROM attempts p WHERE p.goal_id = ${a}.goal_id AND p.attempt_type = 'implementation' AND p.id < ${a}.id)`;
 
 /**
  * One figure's rollup rows for a history row `row` of `table`: the columns (figure, day, source,
@@ -339,7 +363,8 @@ export const ROLLUP_SOURCES: Record<RollupFigure, RollupSource> = {
   // A claim row counts claims (n) and, in `total`, those of them a block judged.
   claim: {
     table: "task_transitions",
-    columns: (t) => `'claim', ${daySql(`${t}.at`)}, ${sourceOf(`${t}.session_id`)}, ${t}.actor, ${modelOf(`${t}.session_id`, `${t}.actor`)}, NULL, NULL, NULL, 1, 0`,
+    columns: (t) =>
+      `'claim', ${daySql(`${t}.at`)}, ${sourceOf(`${t}.session_id`)}, ${t}.actor, ${modelOf(`${t}.session_id`, `${t}.actor`)}, NULL, NULL, NULL, 1, 0`,
     where: (t) => `${t}.move = 'claim'`,
   },
   claimBlocked: {
@@ -350,19 +375,22 @@ export const ROLLUP_SOURCES: Record<RollupFigure, RollupSource> = {
   },
   judged: {
     table: "task_transitions",
-    columns: (j) => `'judged', ${daySql("c.at")}, ${sourceOf("c.session_id")}, c.actor, ${modelOf("c.session_id", "c.actor")}, ${j}.move, (${j}.at - c.at) / 1000, NULL, 1, 0`,
+    columns: (j) =>
+      `'judged', ${daySql("c.at")}, ${sourceOf("c.session_id")}, c.actor, ${modelOf("c.session_id", "c.actor")}, ${j}.move, (${j}.at - c.at) / 1000, NULL, 1, 0`,
     from: "task_transitions c",
     where: (j) => `${j}.move IN ('verify', 'block') AND ${judgedClaimOf(j)}`,
   },
   spell: {
     table: "task_transitions",
-    columns: (e) => `'spell', ${daySql("b.at")}, ${sourceOf("b.session_id")}, b.claimant, ${modelOf("b.session_id", "b.claimant")}, ${e}.move, (${e}.at - b.at) / 1000, NULL, 1, ${e}.at - b.at`,
+    columns: (e) =>
+      `'spell', ${daySql("b.at")}, ${sourceOf("b.session_id")}, b.claimant, ${modelOf("b.session_id", "b.claimant")}, ${e}.move, (${e}.at - b.at) / 1000, NULL, 1, ${e}.at - b.at`,
     from: "task_transitions b",
     where: (e) => `${endsSpell(e)} AND ${spellStartOf(e)}`,
   },
   reset: {
     table: "task_transitions",
-    columns: (e) => `'reset', ${daySql("b.at")}, ${sourceOf("b.session_id")}, b.claimant, ${modelOf("b.session_id", "b.claimant")}, NULL, ${e}.task_id, NULL, 1, 0`,
+    columns: (e) =>
+      `'reset', ${daySql("b.at")}, ${sourceOf("b.session_id")}, b.claimant, ${modelOf("b.session_id", "b.claimant")}, NULL, ${e}.task_id, NULL, 1, 0`,
     from: "task_transitions b",
     where: (e) => `${e}.move = 'approve_reset' AND ${spellStartOf(e)}`,
   },
@@ -374,7 +402,8 @@ export const ROLLUP_SOURCES: Record<RollupFigure, RollupSource> = {
   // One row per implementation attempt (its number within the goal is unique); a result renames its outcome.
   attempt: {
     table: "attempts",
-    columns: (a) => `'attempt', ${daySql(`${a}.timestamp`)}, ${sourceOf("g.session_id")}, NULL, ${a}.model, ${outcomeOf(a)}, ${attemptsBefore(a)} + 1, ${a}.goal_id, 1, 0`,
+    columns: (a) =>
+      `'attempt', ${daySql(`${a}.timestamp`)}, ${sourceOf("g.session_id")}, NULL, ${a}.model, ${outcomeOf(a)}, ${attemptsBefore(a)} + 1, ${a}.goal_id, 1, 0`,
     from: "goals g",
     where: (a) => `g.id = ${a}.goal_id AND ${a}.attempt_type = 'implementation'`,
   },
@@ -386,7 +415,8 @@ export const ROLLUP_SOURCES: Record<RollupFigure, RollupSource> = {
   },
   tokens: {
     table: "token_usage",
-    columns: (u) => `'tokens', ${daySql(`${u}.timestamp`)}, ${sourceOf(`${u}.session_id`)}, ${u}.agent_id, ${u}.model, ${u}.agent_type, NULL, NULL, 1, ${u}.tokens_estimated`,
+    columns: (u) =>
+      `'tokens', ${daySql(`${u}.timestamp`)}, ${sourceOf(`${u}.session_id`)}, ${u}.agent_id, ${u}.model, ${u}.agent_type, NULL, NULL, 1, ${u}.tokens_estimated`,
     where: () => "1",
   },
   // Sessions with a required criterion by (required, met) on the day they started: the rates, their
@@ -412,13 +442,16 @@ export const ROLLUP_SOURCES: Record<RollupFigure, RollupSource> = {
 };
 
 /** A trigger's statement adding the rows of a figure for a row image (NEW, or OLD). */
-const addImageOf = (source: RollupSource, row: string) => addToRollups(`SELECT ${source.columns(row)}${source.from ? ` FROM ${source.from}` : ""} WHERE ${source.where(row)}`);
+const addImageOf = (source: RollupSource, row: string) =>
+  addToRollups(`SELECT ${source.columns(row)}${source.from ? ` FROM ${source.from}` : ""} WHERE ${source.where(row)}`);
 /** A trigger's statement adding NEW's rows of a figure. */
 const addRowOf = (source: RollupSource) => addImageOf(source, "NEW");
 
 /** Name the columns of a compound of rollup rows by an empty first SELECT (a trigger may not use WITH). */
 const rollupRows = (selects: string[]) =>
-  `SELECT * FROM (\n    SELECT ${ROLLUP_COLUMNS.split(", ").map((c) => `NULL AS ${c}`).join(", ")} WHERE 0\n    ${selects.map((x) => `UNION ALL ${x}`).join("\n    ")}\n  ) WHERE 1`;
+  `SELECT * FROM (\n    SELECT ${ROLLUP_COLUMNS.split(", ")
+    .map((c) => `NULL AS ${c}`)
+    .join(", ")} WHERE 0\n    ${selects.map((x) => `UNION ALL ${x}`).join("\n    ")}\n  ) WHERE 1`;
 
 /** The statement adding every row of a figure's table, summed per key. */
 const addEveryRowOf = (source: RollupSource) =>
@@ -435,7 +468,8 @@ const addEveryRowOf = (source: RollupSource) =>
  * how many resets they had: k2), attempt_all (outcome, attempt number, the attempt's model),
  * goal_hist (goals by attempts: k2, and whether one succeeded: k1 '1' / '0').
  */
-const allTime = (figure: string, k1: string, k2: string, n: string, total = "0", model = "NULL") => `SELECT '${figure}', 0, source, NULL, ${model}, ${k1}, ${k2}, NULL, ${n}, ${total}`;
+const allTime = (figure: string, k1: string, k2: string, n: string, total = "0", model = "NULL") =>
+  `SELECT '${figure}', 0, source, NULL, ${model}, ${k1}, ${k2}, NULL, ${n}, ${total}`;
 
 /** How many approved resets task `task` had before transition `id` (each ends a spell, as `reset` counts them). */
 const resetsBefore = (task: string, id: string) =>
@@ -464,7 +498,9 @@ function allTimeOnInsert(): { judged: string; spell: string; reset: string; atte
   const before = attemptsBefore("NEW");
   const succeeded = `CASE WHEN ${goalSucceeded("NEW.goal_id", "NEW.id")} THEN '1' ELSE '0' END`;
   const attempt = [
-    addToRollups(`SELECT 'attempt_all', 0, ${sourceOf("g.session_id")}, NULL, NEW.model, 'running', ${before} + 1, NULL, 1, 0 FROM goals g WHERE ${s.attempt.where("NEW")}`),
+    addToRollups(
+      `SELECT 'attempt_all', 0, ${sourceOf("g.session_id")}, NULL, NEW.model, 'running', ${before} + 1, NULL, 1, 0 FROM goals g WHERE ${s.attempt.where("NEW")}`,
+    ),
     addToRollups(
       rollupRows([
         `SELECT 'goal_hist', 0, ${sourceOf("g.session_id")}, NULL, NULL, ${succeeded}, ${before}, NULL, -1, 0 FROM goals g WHERE ${s.attempt.where("NEW")} AND ${before} > 0`,
@@ -499,7 +535,9 @@ function rebuildAllTime(): string[] {
     addToRollups(
       `${allTime("reset_hist", "NULL", "resets", "count(*)")} FROM (SELECT source, k2, sum(n) AS resets FROM analytics_rollups WHERE figure = 'reset' GROUP BY source, k2) WHERE 1 GROUP BY source, resets`,
     ),
-    addToRollups(`${allTime("attempt_all", "k1", "k2", "sum(n)", "0", "model")} FROM analytics_rollups WHERE figure = 'attempt' GROUP BY source, model, k1, k2`),
+    addToRollups(
+      `${allTime("attempt_all", "k1", "k2", "sum(n)", "0", "model")} FROM analytics_rollups WHERE figure = 'attempt' GROUP BY source, model, k1, k2`,
+    ),
     addToRollups(
       `${allTime("goal_hist", "succeeded", "attempts", "count(*)")} FROM (SELECT source, k3, sum(n) AS attempts, CASE WHEN max(k1 = 'success') THEN '1' ELSE '0' END AS succeeded FROM analytics_rollups WHERE figure = 'attempt' GROUP BY source, k3) WHERE 1 GROUP BY source, succeeded, attempts`,
     ),
@@ -512,8 +550,18 @@ function analyticsRollups(rebuild: string[]): string[] {
   const all = allTimeOnInsert();
   return [
     trigger("task_transitions_rollup_claim", "AFTER INSERT ON task_transitions", "NEW.move = 'claim'", addRowOf(s.claim)),
-    trigger("task_transitions_rollup_judged", "AFTER INSERT ON task_transitions", "NEW.move IN ('verify', 'block')", [addRowOf(s.judged), addRowOf(s.claimBlocked), all.judged].join("\n  ")),
-    trigger("task_transitions_rollup_spell", "AFTER INSERT ON task_transitions", endsSpell("NEW"), [addRowOf(s.spell), all.spell, addRowOf(s.reset), all.reset].join("\n  ")),
+    trigger(
+      "task_transitions_rollup_judged",
+      "AFTER INSERT ON task_transitions",
+      "NEW.move IN ('verify', 'block')",
+      [addRowOf(s.judged), addRowOf(s.claimBlocked), all.judged].join("\n  "),
+    ),
+    trigger(
+      "task_transitions_rollup_spell",
+      "AFTER INSERT ON task_transitions",
+      endsSpell("NEW"),
+      [addRowOf(s.spell), all.spell, addRowOf(s.reset), all.reset].join("\n  "),
+    ),
     trigger("completion_checks_rollup", "AFTER INSERT ON completion_checks", null, addRowOf(s.check)),
     trigger("attempts_rollup", "AFTER INSERT ON attempts", null, [addRowOf(s.attempt), all.attempt, addRowOf(s.breakdown)].join("\n  ")),
     trigger("attempt_results_rollup", "AFTER INSERT ON attempt_results", null, all.result),
@@ -523,7 +571,8 @@ function analyticsRollups(rebuild: string[]): string[] {
   ];
 }
 
-const purgeRebuild = (rebuild: string[]) => trigger("purges_rollup_rebuild", "AFTER UPDATE OF finished_at ON purges", "NEW.finished_at IS NOT NULL", rebuild.join("\n  "));
+const purgeRebuild = (rebuild: string[]) =>
+  trigger("purges_rollup_rebuild", "AFTER UPDATE OF finished_at ON purges", "NEW.finished_at IS NOT NULL", rebuild.join("\n  "));
 
 /** The rollups of `figures` counted again from the history tables. */
 function rebuildSql(figures: readonly RollupFigure[]): string[] {
@@ -578,8 +627,18 @@ function sessionFigureRollups(): string[] {
       `(${s.criteria.where("OLD")} OR ${s.criteria.where("NEW")}) AND ${changed(sessionCriteriaColumns)}`,
       [subtractImageOf(s.criteria, "OLD"), addImageOf(s.criteria, "NEW")].join("\n  "),
     ),
-    trigger("sessions_rollup_started_at", "AFTER UPDATE OF started_at ON sessions", changed(["started_at"]), [sessionCriteria("OLD", "-"), sessionCriteria("NEW", "")].join("\n  ")),
-    trigger("success_criteria_rollup_found_insert", "AFTER INSERT ON success_criteria", `${finding("NEW")} IN ('blocked', 'failed')`, addImageOf(s.criterionFound, "NEW")),
+    trigger(
+      "sessions_rollup_started_at",
+      "AFTER UPDATE OF started_at ON sessions",
+      changed(["started_at"]),
+      [sessionCriteria("OLD", "-"), sessionCriteria("NEW", "")].join("\n  "),
+    ),
+    trigger(
+      "success_criteria_rollup_found_insert",
+      "AFTER INSERT ON success_criteria",
+      `${finding("NEW")} IN ('blocked', 'failed')`,
+      addImageOf(s.criterionFound, "NEW"),
+    ),
     trigger(
       "success_criteria_rollup_found_update",
       `AFTER UPDATE OF ${criterionColumns.join(", ")} ON success_criteria`,
@@ -608,9 +667,14 @@ export function analyticsRollupMigrationSql(): string {
     blocked_at, updated_at)
   WHERE status = 'blocked';`;
   const rebuild = rebuildSql(FIGURES_0004);
-  return ["-- From db/enforcement.ts analyticsRollupMigrationSql(). Do not edit by hand.", backfill, ...blockedSince(), ...sessionIdentity(), ...analyticsRollups(rebuild), ...rebuild].join(
-    "\n--> statement-breakpoint\n",
-  );
+  return [
+    "-- From db/enforcement.ts analyticsRollupMigrationSql(). Do not edit by hand.",
+    backfill,
+    ...blockedSince(),
+    ...sessionIdentity(),
+    ...analyticsRollups(rebuild),
+    ...rebuild,
+  ].join("\n--> statement-breakpoint\n");
 }
 
 /**

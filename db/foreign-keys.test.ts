@@ -18,9 +18,16 @@ interface ForeignKey {
 
 function foreignKeys(): ForeignKey[] {
   const sqlite = db.$client;
-  const tables = sqlite.prepare("SELECT name FROM pragma_table_list WHERE type = 'table' AND schema = 'main' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  const tables = sqlite
+    .prepare("SELECT name FROM pragma_table_list WHERE type = 'table' AND schema = 'main' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
   return tables.flatMap((table) => {
-    const rows = sqlite.prepare("SELECT id, seq, \"from\", \"table\" FROM pragma_foreign_key_list(?) ORDER BY id, seq").all(table) as { id: number; from: string; table: string }[];
+    const rows = sqlite.prepare('SELECT id, seq, "from", "table" FROM pragma_foreign_key_list(?) ORDER BY id, seq').all(table) as {
+      id: number;
+      from: string;
+      table: string;
+    }[];
     const byId = new Map<number, typeof rows>();
     for (const row of rows) byId.set(row.id, [...(byId.get(row.id) ?? []), row]);
     return [...byId.values()].map((group) => ({ table, columns: group.map((row) => row.from), parent: group[0]!.table }));

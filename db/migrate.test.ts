@@ -129,28 +129,30 @@ async function openConcurrently(file: string, count: number): Promise<ChildResul
         child.on("close", (code) => resolve({ code, stdout, stderr }));
       }),
   );
-  await Promise.all(
-    children.map((child) => new Promise<void>((resolve) => child.stdout.once("data", () => resolve()))),
-  );
+  await Promise.all(children.map((child) => new Promise<void>((resolve) => child.stdout.once("data", () => resolve()))));
   for (const child of children) child.stdin.end("go\n");
   return Promise.all(results);
 }
 
 describe("several processes opening one fresh file at once", () => {
-  it.each([1, 2])("apply each migration exactly once, without errors (round %i)", async () => {
-    const file = path.join(dir, "fresh.db");
-    const results = await openConcurrently(file, 4);
-    for (const result of results) {
-      expect(result.stderr).toBe("");
-      expect(result.code).toBe(0);
-    }
-    const reports = results.map((r) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { applied: number; mode: string });
-    expect(reports.map((r) => r.mode)).toEqual(["wal", "wal", "wal", "wal"]);
-    // Exactly one process did the work; the others waited, then found nothing to do.
-    expect(reports.map((r) => r.applied).sort()).toEqual([0, 0, 0, JOURNAL.entries.length]);
-    const sqlite = sqliteAt(file);
-    const rows = recorded(sqlite);
-    expect(rows).toHaveLength(JOURNAL.entries.length);
-    expect(new Set(rows.map((r) => r.hash)).size).toBe(rows.length);
-  }, 60_000);
+  it.each([1, 2])(
+    "apply each migration exactly once, without errors (round %i)",
+    async () => {
+      const file = path.join(dir, "fresh.db");
+      const results = await openConcurrently(file, 4);
+      for (const result of results) {
+        expect(result.stderr).toBe("");
+        expect(result.code).toBe(0);
+      }
+      const reports = results.map((r) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { applied: number; mode: string });
+      expect(reports.map((r) => r.mode)).toEqual(["wal", "wal", "wal", "wal"]);
+      // Exactly one process did the work; the others waited, then found nothing to do.
+      expect(reports.map((r) => r.applied).sort()).toEqual([0, 0, 0, JOURNAL.entries.length]);
+      const sqlite = sqliteAt(file);
+      const rows = recorded(sqlite);
+      expect(rows).toHaveLength(JOURNAL.entries.length);
+      expect(new Set(rows.map((r) => r.hash)).size).toBe(rows.length);
+    },
+    60_000,
+  );
 });

@@ -9,7 +9,13 @@ import { prepared } from "./prepared";
 import { sessions } from "./schema";
 
 const byId = (db: Parameters<typeof prepared>[0]) =>
-  prepared(db, "test.session_by_id", () => db.select({ id: sessions.id, requirements: sessions.requirements }).from(sessions).where(eq(sessions.id, sql.placeholder("id"))).prepare());
+  prepared(db, "test.session_by_id", () =>
+    db
+      .select({ id: sessions.id, requirements: sessions.requirements })
+      .from(sessions)
+      .where(eq(sessions.id, sql.placeholder("id")))
+      .prepare(),
+  );
 
 describe("prepared", () => {
   it("keeps one statement per connection, asked for on the database or inside a transaction", () => {

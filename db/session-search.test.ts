@@ -5,7 +5,8 @@ import { sessionSearchMigrationSql } from "./session-search";
 import { addSession, freshSqlite, type Sqlite } from "@/test/support/db-fixtures";
 
 const indexed = (sqlite: Sqlite) => sqlite.prepare("SELECT id, requirements FROM sessions_search ORDER BY id").all();
-const matching = (sqlite: Sqlite, text: string) => sqlite.prepare("SELECT id FROM sessions_search WHERE sessions_search MATCH ? ORDER BY id").pluck().all(`"${text}"`);
+const matching = (sqlite: Sqlite, text: string) =>
+  sqlite.prepare("SELECT id FROM sessions_search WHERE sessions_search MATCH ? ORDER BY id").pluck().all(`"${text}"`);
 
 describe("the sessions search index (migration 0006)", () => {
   it("is the committed migration, as db/session-search.ts generates it", () => {

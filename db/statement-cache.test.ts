@@ -65,7 +65,13 @@ describe("cacheStatements", () => {
     const ledger = createMemoryDb();
     const sqlite = ledger.$client;
     expect(Object.hasOwn(sqlite, "prepare")).toBe(true);
-    ledger.insert(sessions).values([{ id: "s1", requirements: "one" }, { id: "s2", requirements: "two" }]).run();
+    ledger
+      .insert(sessions)
+      .values([
+        { id: "s1", requirements: "one" },
+        { id: "s2", requirements: "two" },
+      ])
+      .run();
     // The same query as raw rows (select with fields), as objects (sql without fields), and again.
     const query = () => ledger.select({ id: sessions.id }).from(sessions).orderBy(sessions.id);
     expect(query().all()).toEqual([{ id: "s1" }, { id: "s2" }]);

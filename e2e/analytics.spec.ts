@@ -69,7 +69,13 @@ function expected(ledger: Database.Database, range: Range, opts: { source?: stri
   let entry: (typeof transitions)[number] | null = null;
   for (const t of transitions) {
     if (entry && entry.task_id !== t.task_id) entry = null;
-    if ((t.move === "verify" || t.move === "block") && entry?.move === "claim" && entry.at >= range.from && entry.at <= range.to && (!opts.agent || entry.actor === opts.agent)) {
+    if (
+      (t.move === "verify" || t.move === "block") &&
+      entry?.move === "claim" &&
+      entry.at >= range.from &&
+      entry.at <= range.to &&
+      (!opts.agent || entry.actor === opts.agent)
+    ) {
       judged.push({ move: t.move, ms: t.at - entry.at });
     }
     if (t.to_status === "claimed" && t.from_status !== "claimed") entry = t;
@@ -77,7 +83,9 @@ function expected(ledger: Database.Database, range: Range, opts: { source?: stri
   // Latency to the whole second, nearest-rank median.
   const seconds = judged.map((j) => Math.floor(j.ms / 1000) * 1000).sort((a, b) => a - b);
   const checks = ledger
-    .prepare(`SELECT coalesce(sum(accepted), 0) AS accepted, coalesce(sum(NOT accepted), 0) AS rejected FROM completion_checks WHERE at BETWEEN ? AND ? AND (? IS NULL OR actor = ?) AND ${inSource}`)
+    .prepare(
+      `SELECT coalesce(sum(accepted), 0) AS accepted, coalesce(sum(NOT accepted), 0) AS rejected FROM completion_checks WHERE at BETWEEN ? AND ? AND (? IS NULL OR actor = ?) AND ${inSource}`,
+    )
     .get(range.from, range.to, opts.agent ?? null, opts.agent ?? null, source, source) as { accepted: number; rejected: number };
   const unverified = ledger
     .prepare(
@@ -179,7 +187,10 @@ test("shows every figure, each equal to the ledger's numbers", async ({ page, le
   const byAgent = section(page, "False completions").locator("figure", { has: page.getByRole("heading", { name: "By agent" }) });
   await byAgent.getByText("Show as table").click();
   const rows = await tableRows(byAgent.getByRole("table", { name: "False completions: By agent" }));
-  const agents = ledger.prepare("SELECT actor, count(*) AS n FROM task_transitions WHERE move = 'claim' GROUP BY actor").all() as { actor: string; n: number }[];
+  const agents = ledger.prepare("SELECT actor, count(*) AS n FROM task_transitions WHERE move = 'claim' GROUP BY actor").all() as {
+    actor: string;
+    n: number;
+  }[];
   expect(rows.map((r) => [r[0], r[1]]).sort()).toEqual(agents.map((a) => [a.actor, count(a.n)]).sort());
 
   await drawEveryChart(page);
@@ -285,7 +296,9 @@ test("a source filter: the busiest source matches its sessions' rows, an unused 
 });
 
 test("an agent filter narrows the figures that have an agent and is named as not applied where there is none", async ({ page, ledger }) => {
-  const top = ledger.prepare("SELECT actor, count(*) AS n FROM task_transitions WHERE move = 'claim' GROUP BY actor ORDER BY n DESC, actor LIMIT 1").get() as { actor: string };
+  const top = ledger.prepare("SELECT actor, count(*) AS n FROM task_transitions WHERE move = 'claim' GROUP BY actor ORDER BY n DESC, actor LIMIT 1").get() as {
+    actor: string;
+  };
   await page.goto("/analytics");
   await filters(page).getByLabel("Agent").fill(top.actor);
   await page.getByRole("button", { name: "Apply" }).click();
@@ -297,7 +310,9 @@ test("an agent filter narrows the figures that have an agent and is named as not
   // A completion check's agent is who ran it: claimants seldom do.
   if (e.accepted + e.rejected === 0) await expect(section(page, "Completion checks").getByText("No completion checks for these filters.")).toBeVisible();
   else await expect(page.getByTestId("stat-checks-accepted")).toHaveText(count(e.accepted));
-  await expect(section(page, "Criteria completion").getByRole("note")).toHaveText("The agent filter is not applied here: criteria belong to a session, not to an agent.");
+  await expect(section(page, "Criteria completion").getByRole("note")).toHaveText(
+    "The agent filter is not applied here: criteria belong to a session, not to an agent.",
+  );
   await expect(section(page, "Goal attempts").getByRole("note")).toHaveText("The agent filter is not applied here: a goal attempt names no agent.");
   await expect(section(page, "False completions").getByRole("note")).toHaveCount(0);
 
@@ -324,7 +339,10 @@ test("a figure's CSV holds its table's rows", async ({ page }) => {
   const reasonCsv = await downloadCsv(page, reasons.getByRole("button", { name: /^Download CSV/ }));
   expect(reasonCsv.records[0]).toEqual(["Reason", "Rejected checks", "Example"]);
   expect(reasonCsv.records.slice(1)).toEqual(reasonRows);
-  expect(reasonRows.some((row) => /[",]/.test(row[2] ?? "")), "some example holds a comma or a quote").toBe(true);
+  expect(
+    reasonRows.some((row) => /[",]/.test(row[2] ?? "")),
+    "some example holds a comma or a quote",
+  ).toBe(true);
 
   // Rates: the CSV has the fraction, the table the percentage.
   const byModel = section(page, "Goal attempts").locator("figure", { has: page.getByRole("heading", { name: "Success rate by model" }) });
@@ -332,7 +350,11 @@ test("a figure's CSV holds its table's rows", async ({ page }) => {
   const models = await tableRows(byModel.getByRole("table"));
   const modelCsv = await downloadCsv(page, byModel.getByRole("button", { name: /^Download CSV/ }));
   expect(modelCsv.records[0]).toEqual(["Model", "Attempts", "Successes", "Success rate (fraction)"]);
-  expect(modelCsv.records.slice(1).map(([model, attempts, successes, rate]) => [model, attempts, successes, rate === "" ? "—" : `${(Number(rate) * 100).toFixed(1)}%`])).toEqual(models);
+  expect(
+    modelCsv.records
+      .slice(1)
+      .map(([model, attempts, successes, rate]) => [model, attempts, successes, rate === "" ? "—" : `${(Number(rate) * 100).toFixed(1)}%`]),
+  ).toEqual(models);
 });
 
 test("while new filters load, the previous figures stay on screen, marked as updating", async ({ page, ledger }) => {
@@ -370,7 +392,13 @@ test.describe("when the figures cannot be loaded", () => {
       route.fulfill({
         status: 500,
         contentType: "application/json",
-        body: JSON.stringify([{ error: { json: { message: "database is locked", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500, path: "analytics.overview" } } } }]),
+        body: JSON.stringify([
+          {
+            error: {
+              json: { message: "database is locked", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500, path: "analytics.overview" } },
+            },
+          },
+        ]),
       });
     await page.route("**/api/trpc/analytics.overview**", failing);
     await filters(page).getByLabel("Group by").selectOption("week");

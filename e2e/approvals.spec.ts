@@ -29,7 +29,10 @@ function expectedInbox(ledger: Database.Database) {
     .all() as { sessionId: string; key: string; resetRequested: number; failures: string | null; claimedBy: string | null; since: number }[];
 }
 
-test("every blocked task across sessions, reset requests first, then the longest-waiting, with what a lead needs to decide", async ({ page, ledger }, testInfo) => {
+test("every blocked task across sessions, reset requests first, then the longest-waiting, with what a lead needs to decide", async ({
+  page,
+  ledger,
+}, testInfo) => {
   await page.goto("/approvals");
   await expect(page.getByRole("heading", { level: 1, name: "Approvals" })).toBeVisible();
   const expected = expectedInbox(ledger);
@@ -46,7 +49,9 @@ test("every blocked task across sessions, reset requests first, then the longest
   }
   await expect(cards).toHaveCount(expected.length);
   expect(await cards.evaluateAll((els) => els.map((el) => el.getAttribute("data-testid")))).toEqual(expected.map((t) => `approval-${t.sessionId}-${t.key}`));
-  await expect(page.getByTestId("inbox-count")).toHaveText(`${expected.length} blocked task${expected.length === 1 ? "" : "s"} waiting · ${requests} with a reset request`);
+  await expect(page.getByTestId("inbox-count")).toHaveText(
+    `${expected.length} blocked task${expected.length === 1 ? "" : "s"} waiting · ${requests} with a reset request`,
+  );
 
   const first = expected[0]!;
   const item = page.getByTestId(`approval-${first.sessionId}-${first.key}`);
@@ -90,7 +95,11 @@ test("approve reset from the inbox: the task leaves it and shows pending, its fa
   await expect(item).toHaveCount(0);
   await expect(page.getByRole("status").filter({ hasText: `${id}: payments is now pending` })).toBeVisible();
 
-  const row = ledger.prepare("SELECT status, reset_count, failures FROM tasks WHERE session_id = ? AND key = 'payments'").get(id) as { status: string; reset_count: number; failures: string | null };
+  const row = ledger.prepare("SELECT status, reset_count, failures FROM tasks WHERE session_id = ? AND key = 'payments'").get(id) as {
+    status: string;
+    reset_count: number;
+    failures: string | null;
+  };
   expect(row).toEqual({ status: "pending", reset_count: 1, failures: null });
 
   await page.goto(`/sessions/${id}`);

@@ -77,7 +77,15 @@ test.describe("first run", () => {
     });
     try {
       const base = `http://127.0.0.1:${port}`;
-      await expect.poll(async () => fetch(base).then((r) => r.status).catch(() => 0), { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(
+          async () =>
+            fetch(base)
+              .then((r) => r.status)
+              .catch(() => 0),
+          { timeout: 20_000 },
+        )
+        .toBeGreaterThan(0);
       await page.goto(`${base}/`);
       await expect(page).toHaveURL(/\/setup$/);
       await expect(page.getByRole("heading", { name: "Create the admin account" })).toBeVisible();

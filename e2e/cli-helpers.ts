@@ -148,7 +148,13 @@ export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
     for (const socket of sockets) socket.destroy();
     await closed;
   };
-  return { url: `http://127.0.0.1:${port}`, requests: () => [...requests], down, up: () => listen(port), close: () => (server.listening ? down() : Promise.resolve()) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => [...requests],
+    down,
+    up: () => listen(port),
+    close: () => (server.listening ? down() : Promise.resolve()),
+  };
 }
 
 /** Temporary directories made by a spec; removed by `removeWorkspaces`. */

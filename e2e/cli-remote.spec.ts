@@ -87,12 +87,19 @@ async function refused(code: number, as: string[], ...args: string[]): Promise<C
 }
 
 /** A tRPC query straight over HTTP (superjson on the wire), as the server answers it. */
-async function trpcQuery(procedure: string, input: unknown, token?: string): Promise<{ status: number; body: { result?: { data: { json: unknown } }; error?: { json: unknown } } }> {
-  const response = await fetch(`${URL}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+async function trpcQuery(
+  procedure: string,
+  input: unknown,
+  token?: string,
+): Promise<{ status: number; body: { result?: { data: { json: unknown } }; error?: { json: unknown } } }> {
+  const response = await fetch(`${URL}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   return { status: response.status, body: (await response.json()) as never };
 }
 
-const criteriaOf = async (m: Mode, session: string) => JSON.parse((await ok(m.as("viewer"), "get-success-criteria", session)).stdout) as Record<string, unknown>[];
+const criteriaOf = async (m: Mode, session: string) =>
+  JSON.parse((await ok(m.as("viewer"), "get-success-criteria", session)).stdout) as Record<string, unknown>[];
 
 /** 000: success criteria and the BAZINGA completion check. 004: the two-phase-commit task lifecycles. */
 const scenarios: [string, (m: Mode) => Promise<void>][] = [
@@ -101,7 +108,12 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
     async (m) => {
       const s = uniqueId("t1");
       await ok(m.as("orchestrator"), "create-session", s, "simple", "Fix all bugs");
-      await ok(m.as("orchestrator"), "save-success-criteria", s, '[{"criterion":"All bugs fixed"},{"criterion":"All tests passing"},{"criterion":"No regressions","required_for_completion":true}]');
+      await ok(
+        m.as("orchestrator"),
+        "save-success-criteria",
+        s,
+        '[{"criterion":"All bugs fixed"},{"criterion":"All tests passing"},{"criterion":"No regressions","required_for_completion":true}]',
+      );
       expect((await criteriaOf(m, s)).map((c) => [c.criterion, c.status, c.required_for_completion])).toEqual([
         ["All bugs fixed", "pending", true],
         ["All tests passing", "pending", true],
@@ -113,15 +125,37 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       await ok(m.as("verifier", "qa_expert_1"), "verify", s, "fix", "--check", "tests=pass");
       await ok(m.as("orchestrator"), "complete", s, "fix");
       for (const criterion of ["All bugs fixed", "All tests passing", "No regressions"]) {
-        await ok(m.as("orchestrator", "project_manager"), "update-success-criterion", s, criterion, "--status", "met", "--actual", "711/711 tests passing", "--evidence", `artifacts/${s}/test-results.txt`);
+        await ok(
+          m.as("orchestrator", "project_manager"),
+          "update-success-criterion",
+          s,
+          criterion,
+          "--status",
+          "met",
+          "--actual",
+          "711/711 tests passing",
+          "--evidence",
+          `artifacts/${s}/test-results.txt`,
+        );
       }
-      expect((await criteriaOf(m, s)).map((c) => [c.status, c.actual, c.evidence])).toEqual(Array(3).fill(["met", "711/711 tests passing", `artifacts/${s}/test-results.txt`]));
+      expect((await criteriaOf(m, s)).map((c) => [c.status, c.actual, c.evidence])).toEqual(
+        Array(3).fill(["met", "711/711 tests passing", `artifacts/${s}/test-results.txt`]),
+      );
       const gate = await ok(m.as("orchestrator"), "check-completion", s);
       expect(gate.stdout).toMatch(new RegExp(`^Completion check #\\d+ for ${s}: ACCEPTED \\(3/3 required criteria met\\)\\n$`));
       await ok(m.as("orchestrator"), "update-session-status", s, "completed");
       expect(rows(m.db, "SELECT status FROM sessions WHERE id = ?", s)).toEqual([{ status: "completed" }]);
-      expect(rows(m.db, "SELECT status, verification, claimed_by, claimed_by_principal, verified_by, verified_by_principal FROM tasks WHERE session_id = ?", s)).toEqual([
-        { status: "completed", verification: "verified", claimed_by: "developer_1", claimed_by_principal: m.principal("developer_1"), verified_by: "qa_expert_1", verified_by_principal: m.principal("verifier") },
+      expect(
+        rows(m.db, "SELECT status, verification, claimed_by, claimed_by_principal, verified_by, verified_by_principal FROM tasks WHERE session_id = ?", s),
+      ).toEqual([
+        {
+          status: "completed",
+          verification: "verified",
+          claimed_by: "developer_1",
+          claimed_by_principal: m.principal("developer_1"),
+          verified_by: "qa_expert_1",
+          verified_by_principal: m.principal("verifier"),
+        },
       ]);
     },
   ],
@@ -157,7 +191,10 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       const second = await ok(m.as("orchestrator"), "save-success-criteria", s, list);
       expect(second.stdout).toBe(`✓ Saved 2 success criteria for session ${s}\n`);
       expect(await criteriaOf(m, s)).toHaveLength(2);
-      expect(rows(m.db, "SELECT criterion FROM success_criteria WHERE session_id = ? ORDER BY id", s)).toEqual([{ criterion: "All tests passing" }, { criterion: "Coverage >70%" }]);
+      expect(rows(m.db, "SELECT criterion FROM success_criteria WHERE session_id = ? ORDER BY id", s)).toEqual([
+        { criterion: "All tests passing" },
+        { criterion: "Coverage >70%" },
+      ]);
     },
   ],
   [
@@ -184,7 +221,10 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
         { criterion: "50 tests passing", supersedes_id: null },
         { criterion: "ALL tests passing", supersedes_id: first!.id },
       ]);
-      expect(rows(m.db, "SELECT criterion FROM success_criteria WHERE session_id = ? ORDER BY id", s)).toEqual([{ criterion: "50 tests passing" }, { criterion: "ALL tests passing" }]);
+      expect(rows(m.db, "SELECT criterion FROM success_criteria WHERE session_id = ? ORDER BY id", s)).toEqual([
+        { criterion: "50 tests passing" },
+        { criterion: "ALL tests passing" },
+      ]);
     },
   ],
   [
@@ -201,7 +241,12 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       expect(gate.stdout).toContain('  - Criterion "C" is not met: pending');
       expect(gate.stderr).toContain("the completion gate rejected it");
       const json = await refused(1, [...m.as("orchestrator"), "--json"], "check-completion", s);
-      expect(JSON.parse(json.stdout)).toMatchObject({ accepted: false, metCount: 2, totalCount: 3, reasons: expect.arrayContaining(["Only 2/3 criteria met"]) });
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        accepted: false,
+        metCount: 2,
+        totalCount: 3,
+        reasons: expect.arrayContaining(["Only 2/3 criteria met"]),
+      });
       const close = await refused(1, m.as("orchestrator"), "update-session-status", s, "completed");
       expect(close.stderr).toContain("Only 2/3 criteria met");
       expect(rows(m.db, "SELECT status FROM sessions WHERE id = ?", s)).toEqual([{ status: "active" }]);
@@ -229,16 +274,38 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       expect(own.stderr).toContain("swiftui-developer claimed this task and cannot verify it");
       const skip = await refused(1, orchestrator, "complete", s, "login");
       expect(skip.stderr).toContain("cannot complete a claimed task");
-      const verified = await ok([...m.as("verifier", "verification-agent"), "--json"], "verify", s, "login", "--check", "build=pass", "--check", "browser_screenshot=pass");
+      const verified = await ok(
+        [...m.as("verifier", "verification-agent"), "--json"],
+        "verify",
+        s,
+        "login",
+        "--check",
+        "build=pass",
+        "--check",
+        "browser_screenshot=pass",
+      );
       expect(JSON.parse(verified.stdout)).toMatchObject({
         status: "verified",
         verifiedBy: "verification-agent",
         claimedBy: "swiftui-developer",
-        proofpack: { verdict: "PASSED", checks: [{ name: "build", passed: true }, { name: "browser_screenshot", passed: true }] },
+        proofpack: {
+          verdict: "PASSED",
+          checks: [
+            { name: "build", passed: true },
+            { name: "browser_screenshot", passed: true },
+          ],
+        },
       });
       await ok(orchestrator, "complete", s, "login");
       expect(rows(m.db, "SELECT status, verification, claimed_by, verified_by, completed_by, evidence FROM tasks WHERE session_id = ?", s)).toEqual([
-        { status: "completed", verification: "verified", claimed_by: "swiftui-developer", verified_by: "verification-agent", completed_by: "workflow-orchestrator", evidence: '["screenshots/login.png","test-output.txt"]' },
+        {
+          status: "completed",
+          verification: "verified",
+          claimed_by: "swiftui-developer",
+          verified_by: "verification-agent",
+          completed_by: "workflow-orchestrator",
+          evidence: '["screenshots/login.png","test-output.txt"]',
+        },
       ]);
       expect(rows(m.db, "SELECT move, from_status, to_status, actor FROM task_transitions WHERE session_id = ? ORDER BY id", s)).toEqual([
         { move: "create", from_status: null, to_status: "pending", actor: "workflow-orchestrator" },
@@ -248,7 +315,14 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
         { move: "complete", from_status: "verified", to_status: "completed", actor: "workflow-orchestrator" },
       ]);
       const [group] = JSON.parse((await ok(m.as("viewer"), "--json", "get-task-groups", s)).stdout) as Record<string, unknown>[];
-      expect(group).toMatchObject({ id: "login", status: "completed", verification: "verified", claimed_by: "swiftui-developer", verified_by: "verification-agent", completed_by: "workflow-orchestrator" });
+      expect(group).toMatchObject({
+        id: "login",
+        status: "completed",
+        verification: "verified",
+        claimed_by: "swiftui-developer",
+        verified_by: "verification-agent",
+        completed_by: "workflow-orchestrator",
+      });
     },
   ],
   [
@@ -264,10 +338,16 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       await ok(developer, "claim", s, "dash", "--evidence", "screenshots/dashboard.png");
       const failures = ["browser_screenshot - Screenshot missing", "component_tests - 3 tests failing", "visual_review - /visual-review not run"];
       fs.writeFileSync(path.join(dir, "failures.json"), JSON.stringify(failures));
-      const proofpack = { verdict: "BLOCKED", checks: [{ name: "component_tests", passed: false, detail: "3 failing" }], path: ".orchestration/proofpacks/dashboard-ui.json" };
+      const proofpack = {
+        verdict: "BLOCKED",
+        checks: [{ name: "component_tests", passed: false, detail: "3 failing" }],
+        path: ".orchestration/proofpacks/dashboard-ui.json",
+      };
       fs.writeFileSync(path.join(dir, "proofpack.json"), JSON.stringify(proofpack));
       await ok(verifier, "block", s, "dash", "--failures", `@${path.join(dir, "failures.json")}`, "--proofpack", `@${path.join(dir, "proofpack.json")}`);
-      expect(rows(m.db, "SELECT status, failures, blocked_by FROM tasks WHERE session_id = ?", s)).toEqual([{ status: "blocked", failures: JSON.stringify(failures), blocked_by: "verification-agent" }]);
+      expect(rows(m.db, "SELECT status, failures, blocked_by FROM tasks WHERE session_id = ?", s)).toEqual([
+        { status: "blocked", failures: JSON.stringify(failures), blocked_by: "verification-agent" },
+      ]);
       expect((await refused(1, orchestrator, "complete", s, "dash")).stderr).toContain("cannot complete a blocked task");
       expect((await refused(1, verifier, "verify", s, "dash", "--check", "x=pass")).stderr).toContain("cannot verify a blocked task");
       await ok(orchestrator, "request-reset", s, "dash", "--reason", "screenshot added");
@@ -288,10 +368,25 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       const [reset] = JSON.parse((await ok(m.as("viewer"), "--json", "get-task-groups", s)).stdout) as Record<string, unknown>[];
       expect(reset).toMatchObject({ id: "dash", status: "pending", reset_count: 1, claimed_by: null, failures: null });
       const events = jsonLines<EventLine>((await ok(m.as("viewer"), "events", "--session", s)).stdout);
-      expect(events.map((e) => e.type)).toEqual(["session.created", "task.created", "task.claimed", "task.blocked", "task.reset_requested", "task.reset_declined", "task.reset_requested", "task.reset_approved"]);
-      expect(events.find((e) => e.type === "task.blocked")).toMatchObject({ actor: "verification-agent", data: { key: "dash", from: "claimed", to: "blocked" } });
+      expect(events.map((e) => e.type)).toEqual([
+        "session.created",
+        "task.created",
+        "task.claimed",
+        "task.blocked",
+        "task.reset_requested",
+        "task.reset_declined",
+        "task.reset_requested",
+        "task.reset_approved",
+      ]);
+      expect(events.find((e) => e.type === "task.blocked")).toMatchObject({
+        actor: "verification-agent",
+        data: { key: "dash", from: "claimed", to: "blocked" },
+      });
       // get-task shows the whole history: the blocked attempt, with its claim and failures, survives the reset.
-      const history = JSON.parse((await ok(m.as("viewer"), "--json", "get-task", s, "dash")).stdout) as { status: string; transitions: Record<string, unknown>[] };
+      const history = JSON.parse((await ok(m.as("viewer"), "--json", "get-task", s, "dash")).stdout) as {
+        status: string;
+        transitions: Record<string, unknown>[];
+      };
       expect(history.status).toBe("pending");
       expect(history.transitions.map((t) => [t.move, t.fromStatus, t.toStatus, t.actor])).toEqual([
         ["create", null, "pending", "workflow-orchestrator"],
@@ -337,7 +432,9 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       await ok(m.as("orchestrator"), "create-session", s, "simple", "Exit codes");
       await ok(m.as("orchestrator"), "create-task-group", "t", s, "A task");
       expect((await refused(2, m.as("verifier"), "verify", s, "t")).stderr).toContain("--check: a verify needs at least one check");
-      expect((await refused(2, m.as("orchestrator"), "create-session", "bad id!", "simple", "x")).stderr).toContain("may contain only letters, digits and . _ : -");
+      expect((await refused(2, m.as("orchestrator"), "create-session", "bad id!", "simple", "x")).stderr).toContain(
+        "may contain only letters, digits and . _ : -",
+      );
       expect((await refused(2, [...m.as("orchestrator"), "--json"], "save-success-criteria", s, '[{"criterion":""}]')).stderr).toContain("must not be empty");
       const missing = `${s}-missing`;
       expect((await refused(3, m.as("viewer"), "get-session", missing)).stderr).toContain(`session "${missing}" does not exist`);
@@ -386,10 +483,14 @@ test.describe("remote mode: roles and tokens over HTTP", () => {
     await ok(m.as("developer_1"), "claim", s, "t", "--evidence", "out.txt");
     // With --json the refusal names the rule.
     const agent = await refused(1, [...m.as("developer_2"), "--json"], "verify", s, "t", "--check", "tests=pass");
-    expect(JSON.parse(agent.stderr)).toEqual({ error: { rule: "task.verify_role", message: "role agent may not verify a task (allowed: verifier, lead, admin)" } });
+    expect(JSON.parse(agent.stderr)).toEqual({
+      error: { rule: "task.verify_role", message: "role agent may not verify a task (allowed: verifier, lead, admin)" },
+    });
     // A verifier acting under the claimant's label is refused (by label).
     const own = await refused(1, [...m.as("verifier", "developer_1"), "--json"], "verify", s, "t", "--check", "tests=pass");
-    expect(JSON.parse(own.stderr)).toMatchObject({ error: { rule: "task.claimant_cannot_verify", message: expect.stringContaining("developer_1 claimed this task and cannot verify it") } });
+    expect(JSON.parse(own.stderr)).toMatchObject({
+      error: { rule: "task.claimant_cannot_verify", message: expect.stringContaining("developer_1 claimed this task and cannot verify it") },
+    });
     // One principal under two labels is refused too (by principal): an admin token claims, then tries to verify.
     await ok(m.as("orchestrator"), "create-task-group", "u", s, "Another task");
     await ok(m.as("admin", "admin_as_developer"), "claim", s, "u");
@@ -415,10 +516,14 @@ test.describe("remote mode: roles and tokens over HTTP", () => {
     ]);
     expect(none.stderr).toContain("proofgate: auth.required: sign in or send an API token");
     expect(none.stderr).toContain("--token pg_… or PROOFGATE_TOKEN");
-    expect(JSON.parse(noneJson.stderr)).toEqual({ error: { rule: "auth.required", message: "auth.required: sign in or send an API token (Authorization: Bearer …)" } });
+    expect(JSON.parse(noneJson.stderr)).toEqual({
+      error: { rule: "auth.required", message: "auth.required: sign in or send an API token (Authorization: Bearer …)" },
+    });
     expect(bogus.stderr).toContain("proofgate: auth.token: the API token is unknown, revoked or expired");
 
-    const created = JSON.parse((await ok(["--db", E2E_DB, "--json"], "token", "create", "--name", uniqueId("e2e-cli-revoked"), "--role", "agent")).stdout) as IssuedToken;
+    const created = JSON.parse(
+      (await ok(["--db", E2E_DB, "--json"], "token", "create", "--name", uniqueId("e2e-cli-revoked"), "--role", "agent")).stdout,
+    ) as IssuedToken;
     const as = ["--url", URL, "--token", created.token, "--agent-id", "soon_revoked"];
     await ok(as, "create-task-group", "t", s, "Before the revocation");
     await ok(["--db", E2E_DB], "token", "revoke", String(created.id));
@@ -447,7 +552,9 @@ test.describe("remote mode: roles and tokens over HTTP", () => {
     const files = ["", "-wal"].map((suffix) => E2E_DB + suffix).filter((file) => fs.existsSync(file));
     for (const token of [...Object.values(tokens), created]) {
       for (const file of files) expect(fs.readFileSync(file).includes(token.token), `${token.name} in ${path.basename(file)}`).toBe(false);
-      expect(rows(E2E_DB, "SELECT token_hash FROM api_tokens WHERE id = ?", token.id)).toEqual([{ token_hash: createHash("sha256").update(token.token).digest("hex") }]);
+      expect(rows(E2E_DB, "SELECT token_hash FROM api_tokens WHERE id = ?", token.id)).toEqual([
+        { token_hash: createHash("sha256").update(token.token).digest("hex") },
+      ]);
     }
   });
 });
@@ -565,7 +672,15 @@ test.describe("the event stream", () => {
       await ok(remote.as("developer_1"), "claim", s, key);
     }
     const stored = rows<{ id: number; type: string }>(E2E_DB, "SELECT id, type FROM events WHERE session_id = ? ORDER BY id", s);
-    expect(stored.map((e) => e.type)).toEqual(["session.created", "criteria.saved", "criteria.saved", "task.created", "task.claimed", "task.created", "task.claimed"]);
+    expect(stored.map((e) => e.type)).toEqual([
+      "session.created",
+      "criteria.saved",
+      "criteria.saved",
+      "task.created",
+      "task.claimed",
+      "task.created",
+      "task.claimed",
+    ]);
     const all = jsonLines<EventLine>((await ok(remote.as("viewer"), "events", "--session", s)).stdout);
     expect(all.map((e) => [e.id, e.type])).toEqual(stored.map((e) => [e.id, e.type]));
     const after = stored[3]!.id;

@@ -19,7 +19,8 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const LIVE = { timeout: 5_000 };
 const LEAD = emailOf("lead");
 /** The refusals these tests provoke on purpose (a blank reason, a rejected gate, a viewer forcing a write). */
-const PROVOKED = /status of (400|403) \(.*\/api\/trpc\/(task\.declineReset|criteria\.verify|criteria\.setRequired|session\.setEnforcement|session\.updateStatus)\b/;
+const PROVOKED =
+  /status of (400|403) \(.*\/api\/trpc\/(task\.declineReset|criteria\.verify|criteria\.setRequired|session\.setEnforcement|session\.updateStatus)\b/;
 test.use({ expectedConsoleErrors: PROVOKED });
 
 async function cli(agent: string, ...args: string[]) {
@@ -35,7 +36,12 @@ async function sessionToDecide(): Promise<string> {
   await cli("developer_2", "claim", id, "payments", "--evidence", "artifacts/payments.txt");
   await cli("verifier_1", "block", id, "payments", "--failures", '["integration - duplicate charge on retry"]');
   await cli("orchestrator", "request-reset", id, "payments", "--reason", "Idempotency key added; please retry");
-  await cli("orchestrator", "save-success-criteria", id, '[{"criterion":"All tests passing","required_for_completion":true},{"criterion":"Docs updated","required_for_completion":true}]');
+  await cli(
+    "orchestrator",
+    "save-success-criteria",
+    id,
+    '[{"criterion":"All tests passing","required_for_completion":true},{"criterion":"Docs updated","required_for_completion":true}]',
+  );
   return id;
 }
 
@@ -57,11 +63,16 @@ const criterion = (page: Page, text: string) => page.getByTestId("criterion").fi
 
 function lastTransition(ledger: Database.Database, sessionId: string, key: string) {
   return ledger
-    .prepare("SELECT tt.move, tt.from_status, tt.to_status, tt.actor, tt.role, tt.reason FROM task_transitions tt JOIN tasks t ON t.id = tt.task_id WHERE t.session_id = ? AND t.key = ? ORDER BY tt.id DESC LIMIT 1")
+    .prepare(
+      "SELECT tt.move, tt.from_status, tt.to_status, tt.actor, tt.role, tt.reason FROM task_transitions tt JOIN tasks t ON t.id = tt.task_id WHERE t.session_id = ? AND t.key = ? ORDER BY tt.id DESC LIMIT 1",
+    )
     .get(sessionId, key);
 }
 
-test("decline a reset request from the task card and from the inbox: the task stays blocked, the request closed with the reason", async ({ page, ledger }, testInfo) => {
+test("decline a reset request from the task card and from the inbox: the task stays blocked, the request closed with the reason", async ({
+  page,
+  ledger,
+}, testInfo) => {
   const id = await sessionToDecide();
   await open(page, id);
   const inbox = await elsewhere(page, "/approvals");
@@ -81,8 +92,19 @@ test("decline a reset request from the task card and from the inbox: the task st
   await expect(card).toBeVisible();
   await expect(card.getByText("reset requested")).toHaveCount(0);
   await expect(card.getByRole("button", { name: "Decline reset" })).toHaveCount(0);
-  expect(lastTransition(ledger, id, "payments")).toEqual({ move: "decline_reset", from_status: "blocked", to_status: "blocked", actor: LEAD, role: "lead", reason: "The duplicate charge still reproduces on main" });
-  expect(ledger.prepare("SELECT status, reset_requested, reset_count FROM tasks WHERE session_id = ? AND key = 'payments'").get(id)).toEqual({ status: "blocked", reset_requested: 0, reset_count: 0 });
+  expect(lastTransition(ledger, id, "payments")).toEqual({
+    move: "decline_reset",
+    from_status: "blocked",
+    to_status: "blocked",
+    actor: LEAD,
+    role: "lead",
+    reason: "The duplicate charge still reproduces on main",
+  });
+  expect(ledger.prepare("SELECT status, reset_requested, reset_count FROM tasks WHERE session_id = ? AND key = 'payments'").get(id)).toEqual({
+    status: "blocked",
+    reset_requested: 0,
+    reset_count: 0,
+  });
   expect(ledger.prepare("SELECT count(*) AS n FROM events WHERE session_id = ? AND type = 'task.reset_declined'").get(id)).toEqual({ n: 1 });
 
   // The inbox, open all along, learns it live: the task still waits, with no request to answer.
@@ -125,7 +147,13 @@ test("a verifier's finding on a criterion, and making a criterion optional, seen
   await screenshot(page, "decision-criterion-finding", testInfo.project.name);
   await dialog.getByRole("button", { name: "Yes, record failed" }).click();
   await expect(dialog).toBeHidden();
-  expect(ledger.prepare("SELECT verifier_status, verifier_actual, verifier_evidence, verifier_by FROM success_criteria WHERE session_id = ? AND criterion = 'All tests passing'").get(id)).toEqual({
+  expect(
+    ledger
+      .prepare(
+        "SELECT verifier_status, verifier_actual, verifier_evidence, verifier_by FROM success_criteria WHERE session_id = ? AND criterion = 'All tests passing'",
+      )
+      .get(id),
+  ).toEqual({
     verifier_status: "failed",
     verifier_actual: "3 of 120 failing",
     verifier_evidence: "https://ci.example.com/runs/42",
@@ -142,7 +170,9 @@ test("a verifier's finding on a criterion, and making a criterion optional, seen
   await expect(flag).toBeHidden();
   await expect(docs.getByText("optional", { exact: true })).toBeVisible();
   await expect(docs.getByRole("button", { name: "Make required" })).toBeVisible();
-  expect(ledger.prepare("SELECT required_for_completion AS required FROM success_criteria WHERE session_id = ? AND criterion = 'Docs updated'").get(id)).toEqual({ required: 0 });
+  expect(
+    ledger.prepare("SELECT required_for_completion AS required FROM success_criteria WHERE session_id = ? AND criterion = 'Docs updated'").get(id),
+  ).toEqual({ required: 0 });
   await expect(criterion(other, "Docs updated").getByText("optional", { exact: true })).toBeVisible(LIVE);
   await other.close();
 });
@@ -187,7 +217,10 @@ test("complete a session: the gate's rejection reasons verbatim in the dialog; t
   await dialog.getByRole("button", { name: "Run the gate and complete" }).click();
   const reasons = dialog.getByRole("list", { name: "Why the gate rejected" });
   await expect(reasons).toBeVisible();
-  const check = ledger.prepare("SELECT accepted, reasons FROM completion_checks WHERE session_id = ? ORDER BY id DESC LIMIT 1").get(id) as { accepted: number; reasons: string };
+  const check = ledger.prepare("SELECT accepted, reasons FROM completion_checks WHERE session_id = ? ORDER BY id DESC LIMIT 1").get(id) as {
+    accepted: number;
+    reasons: string;
+  };
   expect(check.accepted).toBe(0);
   const recorded = JSON.parse(check.reasons) as string[];
   expect(recorded.length).toBeGreaterThan(0);
@@ -232,7 +265,16 @@ test.describe("as a viewer", () => {
     await open(page, id);
     await expect(page.getByTestId("task-payments")).toContainText("reset requested");
     await expect(page.getByTestId("enforcement")).toBeVisible();
-    for (const name of ["Decline reset", "Approve reset", "Record finding", "Make optional", "Make required", /^Switch to/, "Complete session", "Mark failed"]) {
+    for (const name of [
+      "Decline reset",
+      "Approve reset",
+      "Record finding",
+      "Make optional",
+      "Make required",
+      /^Switch to/,
+      "Complete session",
+      "Mark failed",
+    ]) {
       await expect(page.getByRole("button", { name })).toHaveCount(0);
     }
     await screenshot(page, "decision-viewer", testInfo.project.name);
@@ -251,7 +293,11 @@ test.describe("as a viewer", () => {
     for (const [procedure, input, rule] of forced) {
       const answer = await page.evaluate(
         async ({ procedure, input }) => {
-          const response = await fetch(`/api/trpc/${procedure}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ json: input }) });
+          const response = await fetch(`/api/trpc/${procedure}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ json: input }),
+          });
           return { status: response.status, body: (await response.json()) as { error?: { json?: { data?: { rule?: string } } } } };
         },
         { procedure, input },

@@ -32,9 +32,32 @@ async function hostileSession(): Promise<string> {
   await cli("orchestrator", "create-session", id, "parallel", `Requirements ${PAYLOAD}`);
   await cli("orchestrator", "create-task-group", "X1", id, `Task ${IMG}`);
   await cli("orchestrator", "create-task-group", "X2", id, "Second task");
-  await cli("developer_1", "claim", id, "X1", "--evidence", JSON.stringify([JS_LINK, " javascript:alert(2)", "JaVaScRiPt:alert(3)", "data:text/html,<script>alert(4)</script>", "//evil.example/x", "https://ci.example.com/run/1", "artifacts/report.txt", SCRIPT]));
+  await cli(
+    "developer_1",
+    "claim",
+    id,
+    "X1",
+    "--evidence",
+    JSON.stringify([
+      JS_LINK,
+      " javascript:alert(2)",
+      "JaVaScRiPt:alert(3)",
+      "data:text/html,<script>alert(4)</script>",
+      "//evil.example/x",
+      "https://ci.example.com/run/1",
+      "artifacts/report.txt",
+      SCRIPT,
+    ]),
+  );
   await cli("developer_1", "claim", id, "X2", "--evidence", "artifacts/b.txt");
-  await cli("verifier_1", "verify", id, "X2", "--proofpack", JSON.stringify({ verdict: "PASSED", checks: [{ name: "xss check", passed: true, detail: PAYLOAD }], notes: `${SCRIPT} ${JS_LINK}` }));
+  await cli(
+    "verifier_1",
+    "verify",
+    id,
+    "X2",
+    "--proofpack",
+    JSON.stringify({ verdict: "PASSED", checks: [{ name: "xss check", passed: true, detail: PAYLOAD }], notes: `${SCRIPT} ${JS_LINK}` }),
+  );
   await cli("orchestrator", "save-success-criteria", id, JSON.stringify([{ criterion: `Criterion ${SCRIPT}`, evidence: `${IMG} ${JS_LINK}`, actual: SVG }]));
   await cli("developer_1", "log-interaction", id, "developer", `Log ${PAYLOAD} and a key ${SECRET}`);
   await cli("developer_1", "save-reasoning", id, "X1", "developer", "understanding", `Reasoning ${SCRIPT}`);
@@ -42,7 +65,12 @@ async function hostileSession(): Promise<string> {
   const goalId = (JSON.parse(goal.stdout) as { id: number }).id;
   const attempt = await proofgate(["start-attempt", String(goalId), "--db", E2E_DB, "--json"]);
   const attemptId = (JSON.parse(attempt.stdout) as { attempt?: { id: number }; id?: number }).attempt?.id ?? (JSON.parse(attempt.stdout) as { id: number }).id;
-  await cli("developer_1", "record-tool-calls", String(attemptId), JSON.stringify([{ tool: "bash", input: { command: SCRIPT }, output: `${PAYLOAD} ${SECRET}` }]));
+  await cli(
+    "developer_1",
+    "record-tool-calls",
+    String(attemptId),
+    JSON.stringify([{ tool: "bash", input: { command: SCRIPT }, output: `${PAYLOAD} ${SECRET}` }]),
+  );
   return id;
 }
 

@@ -24,7 +24,10 @@ async function importBazinga(): Promise<{ sessionId: string; groupId: string }> 
   const copy = path.join(dir, "bazinga.db");
   fs.copyFileSync(FIXTURE, copy);
   const source = new Database(copy);
-  const group = source.prepare("SELECT id, session_id AS sessionId FROM task_groups WHERE status = 'in_progress' ORDER BY session_id, id LIMIT 1").get() as { id: string; sessionId: string };
+  const group = source.prepare("SELECT id, session_id AS sessionId FROM task_groups WHERE status = 'in_progress' ORDER BY session_id, id LIMIT 1").get() as {
+    id: string;
+    sessionId: string;
+  };
   source.prepare("UPDATE task_groups SET status = 'completed' WHERE id = ? AND session_id = ?").run(group.id, group.sessionId);
   source.close();
   const run = await proofgate(["--db", E2E_DB, "--json", "import", "bazinga", copy]);
@@ -38,7 +41,11 @@ test("an imported BAZINGA session shows its tasks, migrated criteria and logs; a
 
   const session = ledger.prepare("SELECT source, enforcement FROM sessions WHERE id = ?").get(sessionId) as { source: string; enforcement: string };
   expect(session).toEqual({ source: "bazinga", enforcement: "observe" });
-  const tasks = ledger.prepare("SELECT key, status, verification FROM tasks WHERE session_id = ? ORDER BY id").all(sessionId) as { key: string; status: string; verification: string | null }[];
+  const tasks = ledger.prepare("SELECT key, status, verification FROM tasks WHERE session_id = ? ORDER BY id").all(sessionId) as {
+    key: string;
+    status: string;
+    verification: string | null;
+  }[];
   expect(tasks.find((t) => t.key === groupId)).toMatchObject({ status: "completed", verification: "none" });
 
   await page.goto(`/sessions/${sessionId}`);
@@ -51,7 +58,10 @@ test("an imported BAZINGA session shows its tasks, migrated criteria and logs; a
   await expect(page.getByText("unverified", { exact: true })).toHaveCount(tasks.filter((t) => t.verification === "none").length);
 
   // Criteria as imported, the ones recovered from the pm state snapshot marked.
-  const criteria = ledger.prepare("SELECT criterion, migrated FROM success_criteria WHERE session_id = ? ORDER BY id").all(sessionId) as { criterion: string; migrated: number }[];
+  const criteria = ledger.prepare("SELECT criterion, migrated FROM success_criteria WHERE session_id = ? ORDER BY id").all(sessionId) as {
+    criterion: string;
+    migrated: number;
+  }[];
   await expect(page.getByTestId("criterion")).toHaveCount(criteria.length);
   for (const c of criteria) {
     const card = page.getByTestId("criterion").filter({ has: page.getByRole("heading", { name: c.criterion, exact: true }) });
@@ -66,7 +76,9 @@ test("an imported BAZINGA session shows its tasks, migrated criteria and logs; a
 
   // Analytics, BAZINGA's sessions only: the legacy completions nobody verified.
   const { unverified } = ledger
-    .prepare("SELECT count(*) AS unverified FROM tasks t JOIN sessions s ON s.id = t.session_id WHERE s.source = 'bazinga' AND t.status = 'completed' AND t.verification = 'none'")
+    .prepare(
+      "SELECT count(*) AS unverified FROM tasks t JOIN sessions s ON s.id = t.session_id WHERE s.source = 'bazinga' AND t.status = 'completed' AND t.verification = 'none'",
+    )
     .get() as { unverified: number };
   expect(unverified).toBeGreaterThan(0);
   await page.goto("/analytics?source=bazinga");
@@ -75,7 +87,11 @@ test("an imported BAZINGA session shows its tasks, migrated criteria and logs; a
 
 test("a session with migrated criteria marks each of them", async ({ page, ledger }) => {
   await importBazinga();
-  const { sessionId } = ledger.prepare("SELECT session_id AS sessionId FROM success_criteria c JOIN sessions s ON s.id = c.session_id WHERE s.source = 'bazinga' AND c.migrated = 1 ORDER BY c.session_id LIMIT 1").get() as { sessionId: string };
+  const { sessionId } = ledger
+    .prepare(
+      "SELECT session_id AS sessionId FROM success_criteria c JOIN sessions s ON s.id = c.session_id WHERE s.source = 'bazinga' AND c.migrated = 1 ORDER BY c.session_id LIMIT 1",
+    )
+    .get() as { sessionId: string };
   const { n } = ledger.prepare("SELECT count(*) AS n FROM success_criteria WHERE session_id = ? AND migrated = 1").get(sessionId) as { n: number };
   await page.goto(`/sessions/${sessionId}`);
   await expect(page.getByTestId("criterion").getByText("migrated", { exact: true })).toHaveCount(n);

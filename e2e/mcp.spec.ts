@@ -51,7 +51,9 @@ test("without a token /api/mcp answers 401 naming the rule; a bad token too", as
   const headers = { accept: "application/json, text/event-stream" };
   const none = await request.post(MCP_URL, { data: body, headers });
   expect(none.status()).toBe(401);
-  expect(await none.json()).toMatchObject({ error: { message: "auth.required: sign in or send an API token (Authorization: Bearer …)", data: { rule: "auth.required" } } });
+  expect(await none.json()).toMatchObject({
+    error: { message: "auth.required: sign in or send an API token (Authorization: Bearer …)", data: { rule: "auth.required" } },
+  });
   const bogus = await request.post(MCP_URL, { data: body, headers: { ...headers, authorization: "Bearer pg_not-a-real-token" } });
   expect(bogus.status()).toBe(401);
   expect(await bogus.json()).toMatchObject({ error: { data: { rule: "auth.token" } } });
@@ -68,13 +70,19 @@ test("an agent's lifecycle works over MCP: create, claim, verify by another labe
 
   expect(await call(orchestrator, "create_session", { id: sessionId })).toMatchObject({ structuredContent: { id: sessionId, status: "active" } });
   expect((await call(orchestrator, "create_task", { sessionId, key: "t1", title: "Login endpoint" })).isError).toBeFalsy();
-  expect(await call(developer, "claim_task", { sessionId, key: "t1", evidence: ["src/login.ts"] })).toMatchObject({ structuredContent: { status: "claimed", claimedBy: "developer_1" } });
+  expect(await call(developer, "claim_task", { sessionId, key: "t1", evidence: ["src/login.ts"] })).toMatchObject({
+    structuredContent: { status: "claimed", claimedBy: "developer_1" },
+  });
   const own = await call(await connect("verifier", "developer_1"), "verify_task", { sessionId, key: "t1", proofpack: PASSED });
   expect(own.isError).toBe(true);
   expect(text(own)).toMatch(/^task\.claimant_cannot_verify: developer_1 claimed this task/);
-  expect(await call(verifier, "verify_task", { sessionId, key: "t1", proofpack: PASSED })).toMatchObject({ structuredContent: { status: "verified", verifiedBy: "qa_1" } });
+  expect(await call(verifier, "verify_task", { sessionId, key: "t1", proofpack: PASSED })).toMatchObject({
+    structuredContent: { status: "verified", verifiedBy: "qa_1" },
+  });
   expect(await call(orchestrator, "complete_task", { sessionId, key: "t1" })).toMatchObject({ structuredContent: { status: "completed" } });
-  expect(rows(E2E_DB, "SELECT status, claimed_by, verified_by FROM tasks WHERE session_id = ?", sessionId)).toEqual([{ status: "completed", claimed_by: "developer_1", verified_by: "qa_1" }]);
+  expect(rows(E2E_DB, "SELECT status, claimed_by, verified_by FROM tasks WHERE session_id = ?", sessionId)).toEqual([
+    { status: "completed", claimed_by: "developer_1", verified_by: "qa_1" },
+  ]);
 });
 
 test("a viewer token's write is a tool error naming the rule, never a 500; nothing is written", async () => {

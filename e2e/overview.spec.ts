@@ -8,9 +8,14 @@ const TASK_STATES = ["pending", "in_progress", "claimed", "verified", "blocked",
 
 /** A session's progress recomputed from its task and criteria rows (not from the rollups the page reads). */
 function progressOf(ledger: Database.Database, id: string) {
-  const tasks = ledger.prepare("SELECT count(*) AS total, coalesce(sum(status = 'completed'), 0) AS done FROM tasks WHERE session_id = ?").get(id) as { total: number; done: number };
+  const tasks = ledger.prepare("SELECT count(*) AS total, coalesce(sum(status = 'completed'), 0) AS done FROM tasks WHERE session_id = ?").get(id) as {
+    total: number;
+    done: number;
+  };
   const criteria = ledger
-    .prepare("SELECT coalesce(sum(required_for_completion), 0) AS required, coalesce(sum(required_for_completion AND coalesce(verifier_status, status) = 'met'), 0) AS met FROM success_criteria WHERE session_id = ?")
+    .prepare(
+      "SELECT coalesce(sum(required_for_completion), 0) AS required, coalesce(sum(required_for_completion AND coalesce(verifier_status, status) = 'met'), 0) AS met FROM success_criteria WHERE session_id = ?",
+    )
     .get(id) as { required: number; met: number };
   return { tasks, criteria };
 }
@@ -19,12 +24,24 @@ function progressOf(ledger: Database.Database, id: string) {
 function figures(ledger: Database.Database) {
   const sessions = ledger.prepare("SELECT status, count(*) AS n FROM sessions GROUP BY status").all() as { status: string; n: number }[];
   const tasks = ledger.prepare("SELECT status, count(*) AS n FROM tasks GROUP BY status").all() as { status: string; n: number }[];
-  const inbox = ledger.prepare("SELECT count(*) AS blocked, coalesce(sum(reset_requested), 0) AS resetRequested FROM tasks WHERE status = 'blocked'").get() as { blocked: number; resetRequested: number };
+  const inbox = ledger.prepare("SELECT count(*) AS blocked, coalesce(sum(reset_requested), 0) AS resetRequested FROM tasks WHERE status = 'blocked'").get() as {
+    blocked: number;
+    resetRequested: number;
+  };
   const unverified = (ledger.prepare("SELECT count(*) AS n FROM tasks WHERE status = 'completed' AND verification = 'none'").get() as { n: number }).n;
   const n = (rows: { status: string; n: number }[], status: string) => rows.find((row) => row.status === status)?.n ?? 0;
   return {
-    sessions: { total: sessions.reduce((sum, row) => sum + row.n, 0), active: n(sessions, "active"), completed: n(sessions, "completed"), failed: n(sessions, "failed") },
-    tasks: { total: tasks.reduce((sum, row) => sum + row.n, 0), unverified, ...Object.fromEntries(TASK_STATES.map((state) => [state, n(tasks, state)])) } as Record<string, number>,
+    sessions: {
+      total: sessions.reduce((sum, row) => sum + row.n, 0),
+      active: n(sessions, "active"),
+      completed: n(sessions, "completed"),
+      failed: n(sessions, "failed"),
+    },
+    tasks: {
+      total: tasks.reduce((sum, row) => sum + row.n, 0),
+      unverified,
+      ...Object.fromEntries(TASK_STATES.map((state) => [state, n(tasks, state)])),
+    } as Record<string, number>,
     inbox,
   };
 }
@@ -36,7 +53,8 @@ test("the overview's totals, tasks by state and inbox count are the ledger's", a
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   const f = figures(ledger);
 
-  for (const [key, value] of Object.entries(f.sessions)) await expect(page.getByTestId(`total-${key === "total" ? "sessions" : key}`)).toHaveText(String(value));
+  for (const [key, value] of Object.entries(f.sessions))
+    await expect(page.getByTestId(`total-${key === "total" ? "sessions" : key}`)).toHaveText(String(value));
   for (const [state, value] of Object.entries(f.tasks)) await expect(page.getByTestId(`tasks-${state}`)).toHaveText(String(value));
   expect(f.tasks.blocked, "the seed has blocked tasks").toBeGreaterThan(0);
   expect(f.tasks.unverified, "the seed has unverified completions").toBeGreaterThan(0);
@@ -50,12 +68,16 @@ test("the overview's totals, tasks by state and inbox count are the ledger's", a
 test("the live sessions, completion checks and activity are the ledger's newest rows", async ({ page, ledger }, testInfo) => {
   await page.goto("/");
 
-  const active = (ledger.prepare("SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC, id DESC").all() as { id: string }[]).map((r) => r.id);
+  const active = (ledger.prepare("SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC, id DESC").all() as { id: string }[]).map(
+    (r) => r.id,
+  );
   expect(active.length, "the seed has active sessions").toBeGreaterThan(0);
   await expect.poll(() => liveTable(page).getByRole("link").allTextContents()).toEqual(active.slice(0, 20));
   for (const id of active.slice(0, 5)) {
     const { tasks, criteria } = progressOf(ledger, id);
-    const row = liveTable(page).getByRole("row").filter({ has: page.getByRole("link", { name: id, exact: true }) });
+    const row = liveTable(page)
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: id, exact: true }) });
     await expect(row.getByRole("progressbar", { name: `Tasks completed in ${id}` })).toHaveAttribute("aria-valuenow", String(tasks.done));
     await expect(row.getByRole("progressbar", { name: `Tasks completed in ${id}` })).toHaveAttribute("aria-valuemax", String(tasks.total));
     await expect(row.getByRole("progressbar", { name: `Required criteria met in ${id}` })).toHaveAttribute("aria-valuenow", String(criteria.met));
@@ -65,9 +87,17 @@ test("the live sessions, completion checks and activity are the ledger's newest 
   await expect(allActive).toHaveAttribute("href", "/sessions?status=active");
   if (active.length > 20) await expect(allActive).toHaveText(`All ${active.length} active sessions`);
 
-  const checks = ledger.prepare("SELECT id, session_id AS sessionId, accepted, reasons FROM completion_checks ORDER BY at DESC, id DESC LIMIT 10").all() as { id: number; sessionId: string; accepted: number; reasons: string }[];
+  const checks = ledger.prepare("SELECT id, session_id AS sessionId, accepted, reasons FROM completion_checks ORDER BY at DESC, id DESC LIMIT 10").all() as {
+    id: number;
+    sessionId: string;
+    accepted: number;
+    reasons: string;
+  }[];
   expect(checks.length, "the seed has completion checks").toBeGreaterThan(0);
-  const items = page.getByRole("region", { name: "Recent completion checks" }).getByRole("listitem").filter({ has: page.getByRole("link") });
+  const items = page
+    .getByRole("region", { name: "Recent completion checks" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("link") });
   await expect.poll(() => items.evaluateAll((li) => li.map((item) => Number(item.getAttribute("data-check-id"))))).toEqual(checks.map((c) => c.id));
   for (const [i, check] of checks.entries()) {
     await expect(items.nth(i)).toContainText(check.accepted ? "Accepted" : "Rejected");
@@ -108,6 +138,10 @@ test("live: a local-mode CLI's new session and blocked task show up in the figur
   await cli("block", id, "t", "--failures", '["tests fail"]', "--agent-id", "verifier_1");
   await expect(page.getByTestId("inbox-blocked")).toHaveText(String(before.inbox.blocked + 1));
   await expect(page.getByTestId("tasks-blocked")).toHaveText(String(before.tasks.blocked! + 1));
-  await expect(liveTable(page).getByRole("row").filter({ has: page.getByRole("link", { name: id, exact: true }) })).toContainText("1 blocked");
+  await expect(
+    liveTable(page)
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: id, exact: true }) }),
+  ).toContainText("1 blocked");
   expect(loads, "the page was not reloaded").toEqual([]);
 });

@@ -45,7 +45,15 @@ test("held and unverified stops are counted on the overview (live) and in analyt
     const created = await run([...args, "--db", E2E_DB, "--agent-id", "orchestrator", "--quiet"], { env: { PROOFGATE_RUNTIME_SESSION: runtimeId } });
     expect(created.code, created.stderr).toBe(0);
   }
-  const stop = (active: boolean) => JSON.stringify({ session_id: runtimeId, transcript_path: "/tmp/t.jsonl", cwd: "/tmp", permission_mode: "default", hook_event_name: "Stop", stop_hook_active: active });
+  const stop = (active: boolean) =>
+    JSON.stringify({
+      session_id: runtimeId,
+      transcript_path: "/tmp/t.jsonl",
+      cwd: "/tmp",
+      permission_mode: "default",
+      hook_event_name: "Stop",
+      stop_hook_active: active,
+    });
   const hook = ["hook", "claude-code", "--db", E2E_DB, "--agent-id", "claude", "--max-blocks", "1"];
   const held = await run(hook, { stdin: stop(false) });
   expect(held.code, held.stderr).toBe(0);
@@ -68,7 +76,10 @@ test("held and unverified stops are counted on the overview (live) and in analyt
   const [download] = await Promise.all([page.waitForEvent("download"), section.getByRole("button", { name: /Download CSV of/ }).click()]);
   const csv = await fs.readFile(await download.path(), "utf8");
   // A byte-order mark first, so spreadsheets read it as UTF-8.
-  const lines = csv.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+  const lines = csv
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n");
   expect(lines[0]).toBe("Day (UTC),Stops held,Stopped with the gate rejected");
   // Today's row (the last day with a stop) holds at least the two just made.
   const [day, heldToday, throughToday] = lines.at(-1)!.split(",");

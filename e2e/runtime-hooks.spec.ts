@@ -44,7 +44,14 @@ test("a stop held by the Claude Code hook appears on the open session page withi
   const navigations: string[] = [];
   page.on("framenavigated", (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
 
-  const stop = { session_id: runtimeId, transcript_path: "/tmp/t.jsonl", cwd: "/tmp", permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false };
+  const stop = {
+    session_id: runtimeId,
+    transcript_path: "/tmp/t.jsonl",
+    cwd: "/tmp",
+    permission_mode: "default",
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+  };
   const held = await run(["hook", "claude-code", "--db", E2E_DB, "--agent-id", "claude"], { stdin: JSON.stringify(stop) });
   const heldAt = Date.now();
   expect(held.code, held.stderr).toBe(0);

@@ -52,7 +52,9 @@ async function startMove(page: Page, key: string, move: string): Promise<Locator
 }
 
 function taskRow(ledger: Database.Database, sessionId: string, key: string) {
-  return ledger.prepare("SELECT status, verified_by, blocked_by, proofpack, failures, version FROM tasks WHERE session_id = ? AND key = ?").get(sessionId, key) as {
+  return ledger
+    .prepare("SELECT status, verified_by, blocked_by, proofpack, failures, version FROM tasks WHERE session_id = ? AND key = ?")
+    .get(sessionId, key) as {
     status: string;
     verified_by: string | null;
     blocked_by: string | null;
@@ -62,7 +64,10 @@ function taskRow(ledger: Database.Database, sessionId: string, key: string) {
   };
 }
 
-test("the session page shows the ledger: header, tasks by state, criteria with discrepancies and history, completion checks", async ({ page, ledger }, testInfo) => {
+test("the session page shows the ledger: header, tasks by state, criteria with discrepancies and history, completion checks", async ({
+  page,
+  ledger,
+}, testInfo) => {
   // The seeded session with the most task states, discrepancies and resets, among those with a
   // reset task and a blocked one with failures (what this test reads; sessions other specs create
   // may have more states but neither).
@@ -77,7 +82,13 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
          sum(t.reset_count > 0) DESC, t.session_id LIMIT 1`,
     )
     .get() as { id: string };
-  const session = ledger.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as { status: string; source: string; enforcement: string; mode: string; requirements: string };
+  const session = ledger.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as {
+    status: string;
+    source: string;
+    enforcement: string;
+    mode: string;
+    requirements: string;
+  };
   await page.goto(`/sessions/${id}`);
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(id);
@@ -86,10 +97,17 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
   for (const fact of [session.status, session.source, session.enforcement, session.mode]) await expect(header).toContainText(fact);
   const nav = page.getByRole("navigation", { name: "Session views" });
   await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
-  for (const tab of ["Goals", "Logs", "Tokens"]) await expect(nav.getByRole("link", { name: tab })).toHaveAttribute("href", `/sessions/${id}/${tab.toLowerCase()}`);
+  for (const tab of ["Goals", "Logs", "Tokens"])
+    await expect(nav.getByRole("link", { name: tab })).toHaveAttribute("href", `/sessions/${id}/${tab.toLowerCase()}`);
 
   // Every task in the column of its state.
-  const tasks = ledger.prepare("SELECT key, status, failures, verification, reset_count FROM tasks WHERE session_id = ? ORDER BY id").all(id) as { key: string; status: string; failures: string | null; verification: string | null; reset_count: number }[];
+  const tasks = ledger.prepare("SELECT key, status, failures, verification, reset_count FROM tasks WHERE session_id = ? ORDER BY id").all(id) as {
+    key: string;
+    status: string;
+    failures: string | null;
+    verification: string | null;
+    reset_count: number;
+  }[];
   for (const status of ["pending", "in_progress", "claimed", "verified", "blocked", "completed"]) {
     const keys = tasks.filter((t) => t.status === status).map((t) => `task-${t.key}`);
     const cards = column(page, status).getByRole("article");
@@ -106,19 +124,27 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
   // A task that was reset keeps its failed attempt in the history.
   const reset = tasks.find((t) => t.reset_count > 0);
   expect(reset, "the chosen session has a task that was reset").toBeDefined();
-  const transitions = ledger.prepare("SELECT count(*) AS n FROM task_transitions tt JOIN tasks t ON t.id = tt.task_id WHERE t.session_id = ? AND t.key = ?").get(id, reset!.key) as { n: number };
+  const transitions = ledger
+    .prepare("SELECT count(*) AS n FROM task_transitions tt JOIN tasks t ON t.id = tt.task_id WHERE t.session_id = ? AND t.key = ?")
+    .get(id, reset!.key) as { n: number };
   await card(page, reset!.key).getByText("Details and history").click();
   await expect(card(page, reset!.key).getByTestId("transition")).toHaveCount(transitions.n);
   await expect(card(page, reset!.key).getByRole("region", { name: "Attempt 1" })).toContainText("(previous)");
   await expect(card(page, reset!.key).getByRole("region", { name: "Attempt 1" })).toContainText("approve_reset");
 
   // Criteria: the verifier's finding beside the claim, disagreements marked, each with its history.
-  const criteria = ledger.prepare("SELECT id, criterion, status, verifier_status FROM success_criteria WHERE session_id = ? ORDER BY id").all(id) as { id: number; criterion: string; status: string; verifier_status: string | null }[];
+  const criteria = ledger.prepare("SELECT id, criterion, status, verifier_status FROM success_criteria WHERE session_id = ? ORDER BY id").all(id) as {
+    id: number;
+    criterion: string;
+    status: string;
+    verifier_status: string | null;
+  }[];
   const rows = page.getByTestId("criterion");
   await expect(rows).toHaveCount(criteria.length);
   const disagreeing = criteria.filter((c) => c.verifier_status !== null && c.verifier_status !== c.status);
   await expect(page.locator("[data-testid=criterion][data-discrepancy]")).toHaveCount(disagreeing.length);
-  for (const c of disagreeing) await expect(rows.filter({ hasText: c.criterion })).toContainText(`the PM says ${c.status}, the verifier found ${c.verifier_status}`);
+  for (const c of disagreeing)
+    await expect(rows.filter({ hasText: c.criterion })).toContainText(`the PM says ${c.status}, the verifier found ${c.verifier_status}`);
   const first = criteria[0]!;
   const updates = ledger.prepare("SELECT count(*) AS n FROM criterion_updates WHERE criterion_id = ?").get(first.id) as { n: number };
   const firstRow = rows.filter({ hasText: first.criterion }).first();
@@ -127,7 +153,9 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
 
   // The gate's verdict now: required criteria satisfied by the status the verifier found (or the
   // PM's, without a finding), or blocked with evidence naming an external blocker.
-  const required = ledger.prepare("SELECT status, evidence, verifier_status, verifier_evidence FROM success_criteria WHERE session_id = ? AND required_for_completion = 1").all(id) as { status: string; evidence: string | null; verifier_status: string | null; verifier_evidence: string | null }[];
+  const required = ledger
+    .prepare("SELECT status, evidence, verifier_status, verifier_evidence FROM success_criteria WHERE session_id = ? AND required_for_completion = 1")
+    .all(id) as { status: string; evidence: string | null; verifier_status: string | null; verifier_evidence: string | null }[];
   const satisfied = required.filter((c) => {
     const effective = c.verifier_status ?? c.status;
     const claimEvidence = c.status === "blocked" ? c.evidence : null;
@@ -140,7 +168,9 @@ test("the session page shows the ledger: header, tasks by state, criteria with d
   await expect(gateNow).toContainText("Right now the gate would reject");
 
   // Completion checks, newest first, with the reasons the gate gave.
-  const checks = ledger.prepare("SELECT id, accepted, reasons, met_count, total_count FROM completion_checks WHERE session_id = ? ORDER BY id DESC").all(id) as { id: number; accepted: number; reasons: string; met_count: number; total_count: number }[];
+  const checks = ledger
+    .prepare("SELECT id, accepted, reasons, met_count, total_count FROM completion_checks WHERE session_id = ? ORDER BY id DESC")
+    .all(id) as { id: number; accepted: number; reasons: string; met_count: number; total_count: number }[];
   await expect(page.getByTestId("completion-check")).toHaveCount(checks.length);
   if (checks.length > 0) {
     const newest = checks[0]!;
@@ -171,8 +201,12 @@ test("the session's views share its header: the tabs open Goals, Logs and Tokens
 });
 
 test("the completion checks history lists every recorded check, newest first, with its result, counts, reasons and who ran it", async ({ page, ledger }) => {
-  const { id } = ledger.prepare("SELECT session_id AS id FROM completion_checks GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as { id: string };
-  const checks = ledger.prepare("SELECT id, accepted, reasons, met_count, total_count, actor, role, claimed_verdict FROM completion_checks WHERE session_id = ? ORDER BY id DESC").all(id) as {
+  const { id } = ledger.prepare("SELECT session_id AS id FROM completion_checks GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as {
+    id: string;
+  };
+  const checks = ledger
+    .prepare("SELECT id, accepted, reasons, met_count, total_count, actor, role, claimed_verdict FROM completion_checks WHERE session_id = ? ORDER BY id DESC")
+    .all(id) as {
     id: number;
     accepted: number;
     reasons: string;
@@ -196,7 +230,9 @@ test("the completion checks history lists every recorded check, newest first, wi
     const reasons = JSON.parse(check.reasons) as string[];
     if (reasons.length > 0) await expect(row.getByRole("listitem")).toHaveText(reasons);
   }
-  await expect(page.getByTestId("gate-latest")).toContainText(`Last recorded check #${checks[0]!.id}: ${checks[0]!.accepted ? "accepted" : "rejected"} by ${checks[0]!.actor}`);
+  await expect(page.getByTestId("gate-latest")).toContainText(
+    `Last recorded check #${checks[0]!.id}: ${checks[0]!.accepted ? "accepted" : "rejected"} by ${checks[0]!.actor}`,
+  );
 });
 
 test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }, testInfo) => {
@@ -225,7 +261,14 @@ test("a lead verifies a claimed task: the checks and notes become its proofpack"
   const row = taskRow(ledger, id, "auth_api");
   expect(row.status).toBe("verified");
   expect(row.verified_by).toBe(LEAD);
-  expect(JSON.parse(row.proofpack!)).toEqual({ verdict: "PASSED", checks: [{ name: "unit_tests", passed: true }, { name: "coverage", passed: true }], notes: "142/142 passing, coverage 81%" });
+  expect(JSON.parse(row.proofpack!)).toEqual({
+    verdict: "PASSED",
+    checks: [
+      { name: "unit_tests", passed: true },
+      { name: "coverage", passed: true },
+    ],
+    notes: "142/142 passing, coverage 81%",
+  });
 
   // And completes it: the dialog is the confirmation.
   const complete = await startMove(page, "auth_api", "Complete");
@@ -305,7 +348,9 @@ test.describe("refused moves", () => {
     // The page is live: the form learns the task moved underneath it.
     await expect(dialog.getByRole("status")).toContainText("This task changed since you opened this form: it is now verified");
     await dialog.getByRole("button", { name: "Verify task" }).click();
-    await expect(dialog.getByRole("alert")).toHaveText(`Someone else moved this task first — task race changed since version ${version} (now ${version + 1}, verified): reload and retry`);
+    await expect(dialog.getByRole("alert")).toHaveText(
+      `Someone else moved this task first — task race changed since version ${version} (now ${version + 1}, verified): reload and retry`,
+    );
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(column(page, "verified").getByTestId("task-race")).toContainText("qa_expert_1");
     expect(taskRow(ledger, id, "race").verified_by).toBe("qa_expert_1");
@@ -340,7 +385,12 @@ test.describe("refused moves", () => {
 
 test("running the completion check records it and shows every reason the gate gave", async ({ page, ledger }) => {
   const id = await sessionWithClaims("developer_1", ["api"]);
-  await cli("project_manager", "save-success-criteria", id, JSON.stringify([{ criterion: "All tests passing", status: "met", actual: "142/142", evidence: "ci.log" }, { criterion: "Coverage >70%" }]));
+  await cli(
+    "project_manager",
+    "save-success-criteria",
+    id,
+    JSON.stringify([{ criterion: "All tests passing", status: "met", actual: "142/142", evidence: "ci.log" }, { criterion: "Coverage >70%" }]),
+  );
   await open(page, id);
   await expect(page.getByTestId("gate-latest")).toHaveText("No completion check recorded for this session yet.");
   await expect(page.getByTestId("gate-now")).toContainText("Right now the gate would reject");
@@ -349,7 +399,9 @@ test("running the completion check records it and shows every reason the gate ga
   await page.getByRole("button", { name: "Run completion check" }).click();
   const result = page.getByTestId("check-result");
   await expect(result).toContainText("rejected");
-  const check = ledger.prepare("SELECT id, reasons, met_count, total_count, actor FROM completion_checks WHERE session_id = ? ORDER BY id DESC LIMIT 1").get(id) as { id: number; reasons: string; met_count: number; total_count: number; actor: string };
+  const check = ledger
+    .prepare("SELECT id, reasons, met_count, total_count, actor FROM completion_checks WHERE session_id = ? ORDER BY id DESC LIMIT 1")
+    .get(id) as { id: number; reasons: string; met_count: number; total_count: number; actor: string };
   expect(check.actor).toBe(LEAD);
   const reasons = JSON.parse(check.reasons) as string[];
   expect(reasons).toEqual(expect.arrayContaining(["Only 1/2 criteria met", 'Criterion "Coverage >70%" is not met: pending']));
@@ -368,7 +420,9 @@ test.describe("as a viewer", () => {
 
   test("a viewer sees the tasks but no action and no completion-check button", async ({ page, ledger }) => {
     const { id } = ledger
-      .prepare("SELECT session_id AS id FROM tasks GROUP BY session_id HAVING sum(status = 'claimed') > 0 AND sum(status = 'blocked') > 0 AND sum(status = 'verified' OR status = 'completed') > 0 ORDER BY session_id LIMIT 1")
+      .prepare(
+        "SELECT session_id AS id FROM tasks GROUP BY session_id HAVING sum(status = 'claimed') > 0 AND sum(status = 'blocked') > 0 AND sum(status = 'verified' OR status = 'completed') > 0 ORDER BY session_id LIMIT 1",
+      )
       .get() as { id: string };
     await page.goto(`/sessions/${id}`);
     await expect(column(page, "claimed").getByRole("article").first()).toBeVisible();

@@ -28,7 +28,9 @@ interface AttemptRow {
 
 function goalOf(ledger: Database.Database, where: string, ...params: unknown[]): GoalRow {
   return ledger
-    .prepare(`SELECT g.id, g.session_id AS sessionId, g.goal_text AS goalText, c.max_goal_attempts AS maxAttempts FROM goals g LEFT JOIN goal_contracts c ON c.goal_id = g.id WHERE ${where}`)
+    .prepare(
+      `SELECT g.id, g.session_id AS sessionId, g.goal_text AS goalText, c.max_goal_attempts AS maxAttempts FROM goals g LEFT JOIN goal_contracts c ON c.goal_id = g.id WHERE ${where}`,
+    )
     .get(...params) as GoalRow;
 }
 
@@ -49,11 +51,15 @@ function labels(attempts: AttemptRow[], max: number | null): string[] {
 
 test("a goal shows its contract, its attempts in order and its latest goal-gate evaluation as the ledger holds them", async ({ page, ledger }, testInfo) => {
   // The goal evaluated most often: several attempts, a contract and a pivot history.
-  const { goalId } = ledger.prepare("SELECT goal_id AS goalId FROM goal_gate_evaluations GROUP BY goal_id ORDER BY count(*) DESC, goal_id LIMIT 1").get() as { goalId: number };
+  const { goalId } = ledger.prepare("SELECT goal_id AS goalId FROM goal_gate_evaluations GROUP BY goal_id ORDER BY count(*) DESC, goal_id LIMIT 1").get() as {
+    goalId: number;
+  };
   const goal = goalOf(ledger, "g.id = ?", goalId);
   const attempts = attemptsOf(ledger, goal.id);
   const latest = ledger.prepare("SELECT * FROM goal_gate_evaluations WHERE goal_id = ? ORDER BY id DESC LIMIT 1").get(goal.id) as Record<string, unknown>;
-  const criteria = ledger.prepare("SELECT key FROM acceptance_criteria a JOIN goal_contracts c ON c.id = a.contract_id WHERE c.goal_id = ? ORDER BY a.position").all(goal.id) as { key: string }[];
+  const criteria = ledger
+    .prepare("SELECT key FROM acceptance_criteria a JOIN goal_contracts c ON c.id = a.contract_id WHERE c.goal_id = ? ORDER BY a.position")
+    .all(goal.id) as { key: string }[];
 
   await page.goto(`/sessions/${goal.sessionId}/goals`);
   await expect(page.getByRole("heading", { name: "Goals", exact: true })).toBeVisible();
@@ -82,7 +88,9 @@ test("a goal shows its contract, its attempts in order and its latest goal-gate 
   const evaluation = card.getByRole("group", { name: `Latest evaluation of goal ${goal.id}` });
   await expect(evaluation).toContainText(String(latest.verdict));
   await expect(evaluation.getByTestId("evaluation-attempt")).toHaveText(`attempt ${latest.attempt_number} of ${latest.max_attempts}`);
-  await expect(evaluation.getByTestId("evaluation-trust")).toContainText(`Trust score ${formatValue(latest.trust_score)} (trust gate ${latest.trust_passed ? "passed" : "failed"})`);
+  await expect(evaluation.getByTestId("evaluation-trust")).toContainText(
+    `Trust score ${formatValue(latest.trust_score)} (trust gate ${latest.trust_passed ? "passed" : "failed"})`,
+  );
   await expect(evaluation).toContainText(`(${latest.met_count}/${latest.total_count} met)`);
   const results = JSON.parse(String(latest.criteria_results)) as { criterionId: string; status: string; actual: unknown; target: string }[];
   for (const result of results) {
@@ -109,7 +117,9 @@ test("opening an attempt loads its tool calls, validation runs and evaluations; 
   const label = labels(attempts, goal.maxAttempts)[attempts.findIndex((a) => a.id === call.attemptId)]!;
   const calls = ledger.prepare(`SELECT tool_name AS tool FROM tool_calls WHERE attempt_id = ? ORDER BY "order"`).all(call.attemptId) as { tool: string }[];
   const runs = ledger
-    .prepare("SELECT r.exit_code AS exitCode FROM validation_runs r JOIN attempt_results ar ON ar.id = r.attempt_result_id WHERE ar.attempt_id = ? ORDER BY r.id")
+    .prepare(
+      "SELECT r.exit_code AS exitCode FROM validation_runs r JOIN attempt_results ar ON ar.id = r.attempt_result_id WHERE ar.attempt_id = ? ORDER BY r.id",
+    )
     .all(call.attemptId) as { exitCode: number }[];
   const evaluations = ledger.prepare("SELECT verdict FROM goal_gate_evaluations WHERE attempt_id = ? ORDER BY id").all(call.attemptId) as { verdict: string }[];
 
@@ -129,10 +139,18 @@ test("opening an attempt loads its tool calls, validation runs and evaluations; 
   const output = item.getByLabel(`Output of tool call ${call.order}`, { exact: true });
   const lastLine = call.output.trim().split("\n").at(-1)!;
   await expect(output).not.toContainText(lastLine);
-  const more = callList.getByRole("listitem").nth(call.order - 1).getByRole("button", { name: /^Show more/ });
+  const more = callList
+    .getByRole("listitem")
+    .nth(call.order - 1)
+    .getByRole("button", { name: /^Show more/ });
   await more.click();
   await expect(output).toHaveText(call.output);
-  await expect(callList.getByRole("listitem").nth(call.order - 1).getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
+  await expect(
+    callList
+      .getByRole("listitem")
+      .nth(call.order - 1)
+      .getByRole("button", { name: "Show less" }),
+  ).toHaveAttribute("aria-expanded", "true");
 
   await screenshot(page, "session-goals-attempt", testInfo.project.name);
 });
@@ -140,7 +158,9 @@ test("opening an attempt loads its tool calls, validation runs and evaluations; 
 test("sub-goals from a breakdown sit under their parent goal", async ({ page, ledger }) => {
   const child = goalOf(ledger, "g.parent_goal_id IS NOT NULL ORDER BY g.id LIMIT 1");
   test.skip(!child, "the demo data has no breakdown");
-  const { parentId, createdBy } = ledger.prepare("SELECT parent_goal_id AS parentId, created_by_attempt_id AS createdBy FROM goals WHERE id = ?").get(child.id) as { parentId: number; createdBy: number };
+  const { parentId, createdBy } = ledger
+    .prepare("SELECT parent_goal_id AS parentId, created_by_attempt_id AS createdBy FROM goals WHERE id = ?")
+    .get(child.id) as { parentId: number; createdBy: number };
   const siblings = ledger.prepare("SELECT count(*) AS n FROM goals WHERE parent_goal_id = ?").get(parentId) as { n: number };
 
   await page.goto(`/sessions/${child.sessionId}/goals`);
@@ -149,7 +169,9 @@ test("sub-goals from a breakdown sit under their parent goal", async ({ page, le
   const card = subGoals.getByRole("article", { name: `Goal ${child.id}: ${child.goalText}` });
   await expect(card).toContainText(`from breakdown (attempt ${createdBy})`);
   // The parent's breakdown attempt is listed among its attempts.
-  await expect(page.getByRole("region", { name: `Attempts at goal ${parentId}` }).getByRole("listitem", { name: `Attempt ${createdBy}: breakdown` })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: `Attempts at goal ${parentId}` }).getByRole("listitem", { name: `Attempt ${createdBy}: breakdown` }),
+  ).toBeVisible();
 });
 
 test("a goal's merges are listed with both branches and the resulting commit", async ({ page, ledger }) => {
@@ -161,7 +183,9 @@ test("a goal's merges are listed with both branches and the resulting commit", a
     .get() as { goalId: number; fromName: string; toName: string; result: string; sessionId: string; goalText: string } | undefined;
   test.skip(!merge, "the demo data has no merge");
   const { n } = ledger
-    .prepare("SELECT count(*) AS n FROM merges WHERE from_branch_id IN (SELECT id FROM branches WHERE created_by_goal_id = ?) OR to_branch_id IN (SELECT id FROM branches WHERE created_by_goal_id = ?)")
+    .prepare(
+      "SELECT count(*) AS n FROM merges WHERE from_branch_id IN (SELECT id FROM branches WHERE created_by_goal_id = ?) OR to_branch_id IN (SELECT id FROM branches WHERE created_by_goal_id = ?)",
+    )
     .get(merge!.goalId, merge!.goalId) as { n: number };
 
   await page.goto(`/sessions/${merge!.sessionId}/goals`);

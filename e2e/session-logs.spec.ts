@@ -8,12 +8,16 @@ import { expect, screenshot, test } from "./fixtures";
 
 /** The demo session with the most log rows: several pages of them. */
 function busiestSession(ledger: Database.Database): string {
-  return (ledger.prepare("SELECT session_id AS id FROM orchestration_logs GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as { id: string }).id;
+  return (
+    ledger.prepare("SELECT session_id AS id FROM orchestration_logs GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1").get() as { id: string }
+  ).id;
 }
 
 /** The session's log ids matching `where`, newest first, straight from the ledger. */
 function logIds(ledger: Database.Database, sessionId: string, where = "", ...params: unknown[]): number[] {
-  return (ledger.prepare(`SELECT id FROM orchestration_logs WHERE session_id = ? ${where} ORDER BY id DESC`).all(sessionId, ...params) as { id: number }[]).map((r) => r.id);
+  return (ledger.prepare(`SELECT id FROM orchestration_logs WHERE session_id = ? ${where} ORDER BY id DESC`).all(sessionId, ...params) as { id: number }[]).map(
+    (r) => r.id,
+  );
 }
 
 const entries = (page: Page) => page.getByRole("list", { name: "Log entries" }).locator("[data-log-id]");
@@ -62,9 +66,13 @@ test.describe("logs and reasoning", () => {
   test("type, phase and agent filters show the ledger's matching rows and live in the URL", async ({ page, ledger }) => {
     const sessionId = busiestSession(ledger);
     const { phase } = ledger
-      .prepare("SELECT reasoning_phase AS phase FROM orchestration_logs WHERE session_id = ? AND log_type = 'reasoning' GROUP BY reasoning_phase ORDER BY count(*) DESC LIMIT 1")
+      .prepare(
+        "SELECT reasoning_phase AS phase FROM orchestration_logs WHERE session_id = ? AND log_type = 'reasoning' GROUP BY reasoning_phase ORDER BY count(*) DESC LIMIT 1",
+      )
       .get(sessionId) as { phase: string };
-    const { agent } = ledger.prepare("SELECT agent_type AS agent FROM orchestration_logs WHERE session_id = ? GROUP BY agent_type ORDER BY count(*), agent_type LIMIT 1").get(sessionId) as { agent: string };
+    const { agent } = ledger
+      .prepare("SELECT agent_type AS agent FROM orchestration_logs WHERE session_id = ? GROUP BY agent_type ORDER BY count(*), agent_type LIMIT 1")
+      .get(sessionId) as { agent: string };
 
     await page.goto(`/sessions/${sessionId}/logs`);
     await expectShown(page, logIds(ledger, sessionId).slice(0, LOG_PAGE_SIZE));
@@ -100,9 +108,17 @@ test.describe("logs and reasoning", () => {
   test("text search finds a known log line, older than the first page", async ({ page, ledger }) => {
     const sessionId = busiestSession(ledger);
     // The session's first interaction: far beyond the newest page.
-    const known = ledger.prepare("SELECT id, content FROM orchestration_logs WHERE session_id = ? AND log_type = 'interaction' ORDER BY id LIMIT 1").get(sessionId) as { id: number; content: string };
+    const known = ledger
+      .prepare("SELECT id, content FROM orchestration_logs WHERE session_id = ? AND log_type = 'interaction' ORDER BY id LIMIT 1")
+      .get(sessionId) as { id: number; content: string };
     const words = known.content.slice(0, 60);
-    const matching = logIds(ledger, sessionId, "AND (instr(lower(content), lower(?)) > 0 OR instr(lower(coalesce(event_payload, '')), lower(?)) > 0)", words, words);
+    const matching = logIds(
+      ledger,
+      sessionId,
+      "AND (instr(lower(content), lower(?)) > 0 OR instr(lower(coalesce(event_payload, '')), lower(?)) > 0)",
+      words,
+      words,
+    );
     expect(matching).toContain(known.id);
 
     await page.goto(`/sessions/${sessionId}/logs`);
@@ -119,7 +135,9 @@ test.describe("logs and reasoning", () => {
     const newest = logIds(ledger, sessionId).slice(0, LOG_PAGE_SIZE);
     const redacted = new Set(logIds(ledger, sessionId, "AND redacted = 1"));
     const reasoning = ledger
-      .prepare("SELECT id, reasoning_phase AS phase, confidence_level AS confidence, references_json AS refs FROM orchestration_logs WHERE session_id = ? AND log_type = 'reasoning' ORDER BY id DESC LIMIT 1")
+      .prepare(
+        "SELECT id, reasoning_phase AS phase, confidence_level AS confidence, references_json AS refs FROM orchestration_logs WHERE session_id = ? AND log_type = 'reasoning' ORDER BY id DESC LIMIT 1",
+      )
       .get(sessionId) as { id: number; phase: string; confidence: string; refs: string };
 
     await page.goto(`/sessions/${sessionId}/logs`);
@@ -169,7 +187,9 @@ test.describe("tokens", () => {
       .all(sessionId) as { agent: string; tokens: number; entries: number }[];
     const total = byAgent.reduce((sum, row) => sum + row.tokens, 0);
     const reports = byAgent.reduce((sum, row) => sum + row.entries, 0);
-    const periods = (ms: number) => (ledger.prepare("SELECT count(DISTINCT timestamp / CAST(? AS INTEGER)) AS n FROM token_usage WHERE session_id = ?").get(ms, sessionId) as { n: number }).n;
+    const periods = (ms: number) =>
+      (ledger.prepare("SELECT count(DISTINCT timestamp / CAST(? AS INTEGER)) AS n FROM token_usage WHERE session_id = ?").get(ms, sessionId) as { n: number })
+        .n;
 
     await page.goto(`/sessions/${sessionId}/tokens`);
     await expect(page.getByRole("heading", { name: "Tokens", exact: true })).toBeVisible();
@@ -177,11 +197,17 @@ test.describe("tokens", () => {
 
     const agents = page.getByRole("table", { name: "Tokens by agent" });
     for (const row of byAgent) {
-      const cells = agents.getByRole("row").filter({ has: page.getByRole("rowheader", { name: row.agent, exact: true }) }).getByRole("cell");
+      const cells = agents
+        .getByRole("row")
+        .filter({ has: page.getByRole("rowheader", { name: row.agent, exact: true }) })
+        .getByRole("cell");
       await expect(cells.nth(0)).toHaveText(formatTokens(row.tokens));
       await expect(cells.nth(1)).toHaveText(formatTokens(row.entries));
     }
-    const footer = agents.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Total" }) }).getByRole("cell");
+    const footer = agents
+      .getByRole("row")
+      .filter({ has: page.getByRole("rowheader", { name: "Total" }) })
+      .getByRole("cell");
     await expect(footer.nth(0)).toHaveText(formatTokens(total));
     await expect(footer.nth(1)).toHaveText(formatTokens(reports));
 

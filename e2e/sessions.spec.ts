@@ -15,7 +15,10 @@ const HAS_BLOCKED = "EXISTS (SELECT 1 FROM tasks t WHERE t.session_id = s.id AND
 
 /** The session ids the table shows, top to bottom. */
 function shownIds(page: Page): Promise<string[]> {
-  return page.getByRole("table", { name: /^Sessions/ }).getByRole("link").allTextContents();
+  return page
+    .getByRole("table", { name: /^Sessions/ })
+    .getByRole("link")
+    .allTextContents();
 }
 
 /** At phone width the filters fold behind one button; open it if it is there and closed. */
@@ -38,7 +41,9 @@ test("the table lists the newest sessions with their state and flags", async ({ 
   // Pick a session with blocked tasks and check its row against its task rows.
   const [flagged] = ledgerIds(ledger, `${HAS_BLOCKED} AND id IN (${expected.map(() => "?").join(",")})`, ...expected);
   if (flagged) {
-    const t = ledger.prepare("SELECT count(*) AS total, sum(status = 'completed') AS done, sum(status = 'blocked') AS blocked FROM tasks WHERE session_id = ?").get(flagged) as { total: number; done: number; blocked: number };
+    const t = ledger
+      .prepare("SELECT count(*) AS total, sum(status = 'completed') AS done, sum(status = 'blocked') AS blocked FROM tasks WHERE session_id = ?")
+      .get(flagged) as { total: number; done: number; blocked: number };
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: flagged, exact: true }) });
     await expect(row.getByRole("progressbar", { name: `Tasks completed in ${flagged}` })).toHaveAttribute("aria-valuenow", String(t.done));
     await expect(row.getByRole("progressbar", { name: `Tasks completed in ${flagged}` })).toHaveAttribute("aria-valuemax", String(t.total));
@@ -95,7 +100,9 @@ test("status, blocked, source and sort filters change the rows to what the ledge
   await page.getByRole("link", { name: "Clear filters" }).first().click();
   await expect(page).toHaveURL(/\/sessions\?order=oldest$/);
   await page.getByLabel("Sort").selectOption("newest");
-  const days = (ledger.prepare(`SELECT strftime('%Y-%m-%d', started_at / 1000, 'unixepoch') AS day FROM sessions ${NEWEST_FIRST} LIMIT 10`).all() as { day: string }[]).map((r) => r.day);
+  const days = (
+    ledger.prepare(`SELECT strftime('%Y-%m-%d', started_at / 1000, 'unixepoch') AS day FROM sessions ${NEWEST_FIRST} LIMIT 10`).all() as { day: string }[]
+  ).map((r) => r.day);
   const [to, from] = [days[4]!, days[9]!];
   await page.getByLabel("Started from").fill(from);
   await expect(page).toHaveURL(new RegExp(`[?&]from=${from}`));

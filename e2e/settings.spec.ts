@@ -23,7 +23,11 @@ test.describe("as an admin", () => {
     // Playwright would read a two-element array given to test.use as [value, fixture options].
     test.use({ expectedConsoleErrors: /status of (400 \(Bad Request\)|409 \(Conflict\))/ });
 
-    test("lists the ledger's users, creates one who can sign in, refuses a duplicate email at its field, and changes a role after confirmation", async ({ page, ledger, browser }, testInfo) => {
+    test("lists the ledger's users, creates one who can sign in, refuses a duplicate email at its field, and changes a role after confirmation", async ({
+      page,
+      ledger,
+      browser,
+    }, testInfo) => {
       await page.goto("/settings");
       await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
       await expect(page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Users" })).toHaveAttribute("aria-current", "page");
@@ -67,7 +71,9 @@ test.describe("as an admin", () => {
 
         // Promote them to lead: a confirmation first, then the change, which their next request sees.
         await rowWith(page, email).getByLabel(`New role for ${email}`).selectOption("lead");
-        await rowWith(page, email).getByRole("button", { name: `Change role of ${email}` }).click();
+        await rowWith(page, email)
+          .getByRole("button", { name: `Change role of ${email}` })
+          .click();
         const dialog = page.getByRole("dialog", { name: "Change role?" });
         await expect(dialog).toContainText(`${email} goes from viewer to lead`);
         expect(ledger.prepare("SELECT role FROM users WHERE email = ?").get(email)).toEqual({ role: "viewer" });
@@ -108,7 +114,12 @@ test.describe("as an admin", () => {
     });
   });
 
-  test("an API token is shown once, works as a Bearer token, shows when it was last used, and gets 401 once revoked", async ({ page, ledger, request, context }, testInfo) => {
+  test("an API token is shown once, works as a Bearer token, shows when it was last used, and gets 401 once revoked", async ({
+    page,
+    ledger,
+    request,
+    context,
+  }, testInfo) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto("/settings");
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "API tokens" }).click();
@@ -179,9 +190,15 @@ test.describe("as an admin", () => {
 test.describe("configuration (read-only)", () => {
   test.use({ storageState: authFile("admin") });
 
-  test("shows the ledger's model assignments, configuration values and workflow tables, and offers no way to change them", async ({ page, ledger }, testInfo) => {
+  test("shows the ledger's model assignments, configuration values and workflow tables, and offers no way to change them", async ({
+    page,
+    ledger,
+  }, testInfo) => {
     await page.goto("/settings/configuration");
-    await expect(page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Configuration" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Configuration" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
 
     const models = ledger.prepare("SELECT agent_role, model FROM model_config ORDER BY agent_role").all() as { agent_role: string; model: string }[];
     expect(models.length).toBeGreaterThan(0);
@@ -198,7 +215,12 @@ test.describe("configuration (read-only)", () => {
       expect(JSON.parse(shown ?? "")).toEqual(JSON.parse(value));
     }
 
-    const transitions = ledger.prepare("SELECT current_agent, response_status, next_agent, action FROM workflow_transitions").all() as { current_agent: string; response_status: string; next_agent: string | null; action: string }[];
+    const transitions = ledger.prepare("SELECT current_agent, response_status, next_agent, action FROM workflow_transitions").all() as {
+      current_agent: string;
+      response_status: string;
+      next_agent: string | null;
+      action: string;
+    }[];
     const transitionTable = page.getByRole("table", { name: /Workflow transitions/ });
     await expect(transitionTable.getByRole("row")).toHaveCount(transitions.length + 1);
     for (const t of transitions) {
@@ -208,7 +230,10 @@ test.describe("configuration (read-only)", () => {
     }
     const markers = ledger.prepare("SELECT agent_type, required_markers FROM agent_markers").all() as { agent_type: string; required_markers: string }[];
     for (const m of markers) {
-      const row = page.getByRole("table", { name: /Markers each agent type/ }).getByRole("row").filter({ hasText: m.agent_type });
+      const row = page
+        .getByRole("table", { name: /Markers each agent type/ })
+        .getByRole("row")
+        .filter({ hasText: m.agent_type });
       for (const marker of JSON.parse(m.required_markers) as string[]) await expect(row).toContainText(marker);
     }
     const rules = ledger.prepare("SELECT rule_name FROM workflow_special_rules").all() as { rule_name: string }[];

@@ -32,7 +32,9 @@ import { build } from "esbuild";
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "node:child_process", namespace: "lazy-builtin" } : undefined));
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "node:child_process", namespace: "lazy-builtin" } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
       loader: "js",
       contents: `let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(args.path)}))[key], has: (_, key) => key in (real ??= require(${JSON.stringify(args.path)})) });`,
@@ -49,7 +51,9 @@ const lazyBuiltins = {
 const nativeAddon = {
   name: "native-addon",
   setup(b) {
-    b.onResolve({ filter: /^bindings$/ }, (args) => (/[\\/]node_modules[\\/]better-sqlite3[\\/]/.test(args.importer) ? { path: "bindings", namespace: "native-addon" } : undefined));
+    b.onResolve({ filter: /^bindings$/ }, (args) =>
+      /[\\/]node_modules[\\/]better-sqlite3[\\/]/.test(args.importer) ? { path: "bindings", namespace: "native-addon" } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: "native-addon" }, () => ({
       loader: "js",
       contents: `const path = require("node:path");
@@ -73,14 +77,20 @@ module.exports = function bindings(name) {
 const separateMcp = {
   name: "separate-mcp",
   setup(b) {
-    b.onResolve({ filter: /^\.\/mcp-entry$/ }, (args) => (/[\\/]server[\\/]cli[\\/]commands[\\/]index\.ts$/.test(args.importer) ? { path: "mcp", namespace: "separate-mcp" } : undefined));
+    b.onResolve({ filter: /^\.\/mcp-entry$/ }, (args) =>
+      /[\\/]server[\\/]cli[\\/]commands[\\/]index\.ts$/.test(args.importer) ? { path: "mcp", namespace: "separate-mcp" } : undefined,
+    );
     b.onResolve({ filter: /^\.\/mcp\.cjs$/ }, () => ({ path: "./mcp.cjs", external: true }));
-    b.onLoad({ filter: /.*/, namespace: "separate-mcp" }, () => ({ loader: "js", contents: `try {
+    b.onLoad({ filter: /.*/, namespace: "separate-mcp" }, () => ({
+      loader: "js",
+      contents: `try {
   module.exports = require("./mcp.cjs");
 } catch (error) {
   if (error.code !== "MODULE_NOT_FOUND" || !String(error.message).includes("mcp.cjs")) throw error;
   throw new Error("dist/mcp.cjs is missing (a build from before proofgate mcp existed): run npm run build:cli");
-}`, resolveDir: "dist" }));
+}`,
+      resolveDir: "dist",
+    }));
   },
 };
 

@@ -20,7 +20,10 @@ beforeAll(async () => {
 /** The layer-rule messages for `code` written in `file` (relative to the project root). */
 async function refusals(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\n`, { filePath: path.join(ROOT, file) });
-  expect(result!.messages.filter((m) => m.fatal), `${file} did not parse`).toEqual([]);
+  expect(
+    result!.messages.filter((m) => m.fatal),
+    `${file} did not parse`,
+  ).toEqual([]);
   return result!.messages.filter((m) => m.ruleId === RULE).map((m) => m.message);
 }
 
@@ -120,12 +123,16 @@ describe("app/ reaches the server through tRPC only", () => {
     expect(await refusals(page, useType("@/db/schema"))).toEqual([expect.stringContaining("app/ never reads the database")]);
   });
 
-  it.each(["@/server/services/admin/users", "../../server/services/admin/users", "@/server/api/root", "@/server/auth/instance", "@/server/cli/index", "@/server/demo/generate"])(
-    "refuses the runtime of %s",
-    async (specifier) => {
-      expect(await refusals(page, use(specifier))).toEqual([expect.stringContaining("app/ reaches the server only through tRPC")]);
-    },
-  );
+  it.each([
+    "@/server/services/admin/users",
+    "../../server/services/admin/users",
+    "@/server/api/root",
+    "@/server/auth/instance",
+    "@/server/cli/index",
+    "@/server/demo/generate",
+  ])("refuses the runtime of %s", async (specifier) => {
+    expect(await refusals(page, use(specifier))).toEqual([expect.stringContaining("app/ reaches the server only through tRPC")]);
+  });
 
   it.each(["@/server/api/root", "@/server/services/analytics/overview"])("allows a type from %s", async (specifier) => {
     expect(await refusals(page, useType(specifier))).toEqual([]);

@@ -15,7 +15,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <ViewerProvider viewer={viewer}>
       <LiveProvider from={liveFrom}>
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
+        >
           Skip to content
         </a>
         <AppHeader />

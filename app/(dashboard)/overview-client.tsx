@@ -75,7 +75,12 @@ function SessionTotals({ totals }: { totals: Overview["sessions"] }) {
   return (
     <section aria-label="Session totals" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       {tiles.map(([label, value, href]) => (
-        <Link key={label} href={href} prefetch={false} className="rounded-lg border border-zinc-200 bg-white p-4 hover:border-zinc-400 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-600">
+        <Link
+          key={label}
+          href={href}
+          prefetch={false}
+          className="rounded-lg border border-zinc-200 bg-white p-4 hover:border-zinc-400 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-600"
+        >
           <div className="text-xs tracking-wide text-zinc-500 uppercase">{label}</div>
           <div className="text-2xl font-semibold tabular-nums" data-testid={`total-${label.toLowerCase()}`}>
             {value}
@@ -120,7 +125,15 @@ function LiveSessions({ live }: { live: Overview["live"] }) {
             </thead>
             <tbody>
               {live.items.map((s) => {
-                const rollups = { id: s.id, tasksTotal: s.tasks.total, tasksCompleted: s.tasks.completed, tasksBlocked: s.tasks.blocked, tasksUnverified: s.tasks.unverified, criteriaRequired: s.criteria.required, criteriaRequiredMet: s.criteria.met };
+                const rollups = {
+                  id: s.id,
+                  tasksTotal: s.tasks.total,
+                  tasksCompleted: s.tasks.completed,
+                  tasksBlocked: s.tasks.blocked,
+                  tasksUnverified: s.tasks.unverified,
+                  criteriaRequired: s.criteria.required,
+                  criteriaRequiredMet: s.criteria.met,
+                };
                 return (
                   <tr key={s.id} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800">
                     <td className="max-w-xs px-4 py-2">
@@ -215,7 +228,11 @@ function Inbox({ inbox }: { inbox: Overview["inbox"] }) {
         )}
         .
       </p>
-      <Link href="/approvals" prefetch={false} className="mt-3 inline-block text-sm font-medium text-sky-700 underline-offset-2 hover:underline dark:text-sky-300">
+      <Link
+        href="/approvals"
+        prefetch={false}
+        className="mt-3 inline-block text-sm font-medium text-sky-700 underline-offset-2 hover:underline dark:text-sky-300"
+      >
         Open the approval inbox
       </Link>
     </Card>

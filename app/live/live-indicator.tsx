@@ -13,9 +13,21 @@ const LOOK = {
 export function LiveIndicator() {
   const { status, changedAt, reconnected } = useLive();
   const look = LOOK[status];
-  const detail = status === "lost" && changedAt ? `lost at ${formatUtc(changedAt)}` : status === "live" && reconnected && changedAt ? `resumed at ${formatUtc(changedAt)}` : undefined;
+  const detail =
+    status === "lost" && changedAt
+      ? `lost at ${formatUtc(changedAt)}`
+      : status === "live" && reconnected && changedAt
+        ? `resumed at ${formatUtc(changedAt)}`
+        : undefined;
   return (
-    <div role="status" aria-live="polite" data-testid="live-indicator" data-status={status} title={detail} className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-300">
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="live-indicator"
+      data-status={status}
+      title={detail}
+      className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-300"
+    >
       <span aria-hidden className={`size-2 rounded-full ${look.dot} ${status === "live" ? "animate-pulse" : ""}`} />
       <span>{look.text}</span>
       {detail && <span className="hidden text-zinc-500 sm:inline">({detail})</span>}

@@ -37,30 +37,31 @@ export function LiveProvider({ from, children }: { from: number | null; children
   const queryClient = useQueryClient();
   const [listeners] = useState(() => new Set<(event: LiveEvent) => void>());
   const [refresh] = useState(() => gathered(() => void queryClient.invalidateQueries(undefined, { cancelRefetch: false }), REFRESH_WINDOW_MS));
-  const [state, setState] = useState<{ status: LiveStatus; changedAt: number | null; reconnected: boolean }>({ status: "connecting", changedAt: null, reconnected: false });
+  const [state, setState] = useState<{ status: LiveStatus; changedAt: number | null; reconnected: boolean }>({
+    status: "connecting",
+    changedAt: null,
+    reconnected: false,
+  });
 
   useSubscription(
-    trpc.events.stream.subscriptionOptions(
-      from === null ? {} : { lastEventId: from },
-      {
-        onData: (tracked) => {
-          for (const listener of listeners) listener(tracked.data);
-          refresh.run();
-        },
-        onConnectionStateChange: ({ state: connection }) => {
-          const connected = connection === "pending";
-          setState((previous) => {
-            if (connected && previous.status !== "live") {
-              const wasLost = previous.status === "lost";
-              if (wasLost) refresh.run();
-              return { status: "live", changedAt: wasLost ? Date.now() : previous.changedAt, reconnected: wasLost || previous.reconnected };
-            }
-            if (!connected && previous.status === "live") return { status: "lost", changedAt: Date.now(), reconnected: previous.reconnected };
-            return previous;
-          });
-        },
+    trpc.events.stream.subscriptionOptions(from === null ? {} : { lastEventId: from }, {
+      onData: (tracked) => {
+        for (const listener of listeners) listener(tracked.data);
+        refresh.run();
       },
-    ),
+      onConnectionStateChange: ({ state: connection }) => {
+        const connected = connection === "pending";
+        setState((previous) => {
+          if (connected && previous.status !== "live") {
+            const wasLost = previous.status === "lost";
+            if (wasLost) refresh.run();
+            return { status: "live", changedAt: wasLost ? Date.now() : previous.changedAt, reconnected: wasLost || previous.reconnected };
+          }
+          if (!connected && previous.status === "live") return { status: "lost", changedAt: Date.now(), reconnected: previous.reconnected };
+          return previous;
+        });
+      },
+    }),
   );
 
   useEffect(() => () => refresh.cancel(), [refresh]);

@@ -17,7 +17,13 @@ export type ButtonVariant = keyof typeof VARIANTS;
  * button stays disabled until the page has hydrated, so neither it nor Enter in a field can submit
  * its form natively (as a GET carrying the fields, a password included, in the address).
  */
-export function Button({ variant = "primary", className = "", type = "button", disabled, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+export function Button({
+  variant = "primary",
+  className = "",
+  type = "button",
+  disabled,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
   const hydrated = useHydrated();
   return (
     <button

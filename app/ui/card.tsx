@@ -1,9 +1,24 @@
 import type { ReactNode } from "react";
 
 /** A titled panel. `id` makes the heading the section's accessible name. */
-export function Card({ title, id, actions, children, className = "" }: { title?: ReactNode; id?: string; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  id,
+  actions,
+  children,
+  className = "",
+}: {
+  title?: ReactNode;
+  id?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <section aria-labelledby={title && id ? `${id}-heading` : undefined} className={`rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900 ${className}`}>
+    <section
+      aria-labelledby={title && id ? `${id}-heading` : undefined}
+      className={`rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900 ${className}`}
+    >
       {(title || actions) && (
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           {title && (

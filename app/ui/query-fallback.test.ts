@@ -5,7 +5,8 @@ import { QueryFallback } from "./query-fallback";
 
 const skeleton = createElement("div", { "data-skeleton": "" }, "Loading tasks…");
 // QueryFallback uses no hooks, so it can be called as a function and its result rendered.
-const render = (query: { isError: boolean; error: unknown; refetch: () => unknown }) => renderToStaticMarkup(QueryFallback({ query, errorTitle: "Could not load the tasks", children: skeleton }));
+const render = (query: { isError: boolean; error: unknown; refetch: () => unknown }) =>
+  renderToStaticMarkup(QueryFallback({ query, errorTitle: "Could not load the tasks", children: skeleton }));
 
 /** The first element in a tree of React elements (not rendered) that `match` accepts. */
 function find(node: ReactNode, match: (element: ReactElement<Record<string, unknown>>) => boolean): ReactElement<Record<string, unknown>> | null {
@@ -38,7 +39,11 @@ describe("QueryFallback", () => {
 
   it("asks the query again when Try again is pressed", () => {
     const refetch = vi.fn();
-    const tree = QueryFallback({ query: { isError: true, error: new Error("database is locked"), refetch }, errorTitle: "Could not load the tasks", children: skeleton });
+    const tree = QueryFallback({
+      query: { isError: true, error: new Error("database is locked"), refetch },
+      errorTitle: "Could not load the tasks",
+      children: skeleton,
+    });
     const button = find(tree, (element) => typeof element.props.onClick === "function");
     expect(button).not.toBeNull();
     (button!.props.onClick as () => void)();

@@ -22,7 +22,15 @@ interface FailedOrLoading {
  * whose HTML passes 12.8 KB out of the page's flow even when nothing in it suspended: it arrives as
  * a hidden part of the page, shown up to 300 ms after the rest has been painted.
  */
-export function QueryFallback({ query, errorTitle, children }: { query: FailedOrLoading | readonly FailedOrLoading[]; errorTitle: string; children: ReactNode }) {
+export function QueryFallback({
+  query,
+  errorTitle,
+  children,
+}: {
+  query: FailedOrLoading | readonly FailedOrLoading[];
+  errorTitle: string;
+  children: ReactNode;
+}) {
   const failed = (Array.isArray(query) ? query : [query]).filter((q: FailedOrLoading) => q.isError);
   if (failed.length === 0) return children;
   return (

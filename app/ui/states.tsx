@@ -14,7 +14,10 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 export function ErrorState({ title = "Could not load this", error }: { title?: string; error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-4 text-sm text-rose-900 dark:border-rose-800 dark:bg-rose-950 dark:text-rose-100">
+    <div
+      role="alert"
+      className="rounded-lg border border-rose-300 bg-rose-50 p-4 text-sm text-rose-900 dark:border-rose-800 dark:bg-rose-950 dark:text-rose-100"
+    >
       <p className="font-medium">{title}</p>
       <p className="mt-1 break-words">{message}</p>
     </div>

@@ -48,18 +48,29 @@ export class HttpClient {
   }
 
   /** A raw request; resolves with the status and the whole body (the round trip includes reading it). */
-  async raw(method: "GET" | "POST", pathAndQuery: string, body?: string, headers: Record<string, string> = {}): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  async raw(
+    method: "GET" | "POST",
+    pathAndQuery: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
     try {
       return await this.once(method, pathAndQuery, body, headers);
     } catch (error) {
       // A kept-alive socket the server closed as idle just as it was reused: Node's documented
       // race (request.reusedSocket). The request never reached the server; send it again.
-      if ((error as NodeJS.ErrnoException).code === "ECONNRESET" && (error as { reused?: boolean }).reused) return this.once(method, pathAndQuery, body, headers);
+      if ((error as NodeJS.ErrnoException).code === "ECONNRESET" && (error as { reused?: boolean }).reused)
+        return this.once(method, pathAndQuery, body, headers);
       throw error;
     }
   }
 
-  private once(method: "GET" | "POST", pathAndQuery: string, body: string | undefined, headers: Record<string, string>): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  private once(
+    method: "GET" | "POST",
+    pathAndQuery: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<{ ms: number; status: number; body: string; headers: http.IncomingHttpHeaders }> {
     const started = now();
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -67,12 +78,17 @@ export class HttpClient {
         {
           method,
           agent: this.agent,
-          headers: this.headers({ ...headers, ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }) }),
+          headers: this.headers({
+            ...headers,
+            ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
+          }),
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ ms: now() - started, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), headers: res.headers }));
+          res.on("end", () =>
+            resolve({ ms: now() - started, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), headers: res.headers }),
+          );
           res.on("error", reject);
         },
       );

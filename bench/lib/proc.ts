@@ -20,7 +20,11 @@ export interface RunResult {
 export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; inherit?: boolean } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = now();
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: options.inherit ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: options.inherit ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout?.on("data", (c: Buffer) => (stdout += c.toString()));

@@ -60,7 +60,10 @@ export function summarizeProfiles(dir: string): ProfileSummary | null {
   const share = (ms: number) => Math.round((ms / total) * 1000) / 10;
   return {
     totalMs: Math.round(total),
-    byArea: [...areas].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([a, ms]) => ({ area: a, ms: Math.round(ms), share: share(ms) })),
+    byArea: [...areas]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([a, ms]) => ({ area: a, ms: Math.round(ms), share: share(ms) })),
     topFunctions: [...fns]
       .sort((a, b) => b[1].ms - a[1].ms)
       .slice(0, 25)

@@ -49,7 +49,9 @@ export class Recorder {
     const met = row.met !== undefined ? row.met : row.target ? judge(row.summary, row.target) : null;
     const full: Row = { ...row, notes: row.notes ?? [], met };
     this.rows.push(full);
-    console.log(`  ${full.measurement}: median ${fmt(full.summary.median)} ${full.unit}, p95 ${fmt(full.summary.p95)} ${full.unit} (n=${full.summary.n})${full.notes.length ? ` — ${full.notes.join("; ")}` : ""}`);
+    console.log(
+      `  ${full.measurement}: median ${fmt(full.summary.median)} ${full.unit}, p95 ${fmt(full.summary.p95)} ${full.unit} (n=${full.summary.n})${full.notes.length ? ` — ${full.notes.join("; ")}` : ""}`,
+    );
     return full;
   }
 

@@ -108,9 +108,20 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
       unit: "ms",
       summary: summarize(cold),
       target: { stat: "p95", op: "<=", value: 1000 },
-      notes: [how === "drop_caches" ? "cache dropped with echo 1 > /proc/sys/vm/drop_caches" : "not permitted to drop_caches: the database files' pages dropped with posix_fadvise (dd iflag=nocache)", "fresh connection, in-process"],
+      notes: [
+        how === "drop_caches"
+          ? "cache dropped with echo 1 > /proc/sys/vm/drop_caches"
+          : "not permitted to drop_caches: the database files' pages dropped with posix_fadvise (dd iflag=nocache)",
+        "fresh connection, in-process",
+      ],
     });
-    ctx.rec.add({ id: "api.analytics.cold.http", measurement: "  HTTP round trip: analytics overview, cold", unit: "ms", summary: summarize(coldHttp), target: null });
+    ctx.rec.add({
+      id: "api.analytics.cold.http",
+      measurement: "  HTTP round trip: analytics overview, cold",
+      unit: "ms",
+      summary: summarize(coldHttp),
+      target: null,
+    });
     // The target is judged on the overview's own longest block: the request-level statistic's
     // noise on this 2-core host (the control) reaches the target with nothing running at all.
     ctx.rec.add({
@@ -119,7 +130,9 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
       unit: "ms",
       summary: summarize(blocks),
       target: { stat: "p95", op: "<=", value: 20 },
-      notes: ["the longest gap between turns of a 1 ms interval timer while an in-process overview (all time, warm) runs: how long a request that arrives meanwhile waits for it"],
+      notes: [
+        "the longest gap between turns of a 1 ms interval timer while an in-process overview (all time, warm) runs: how long a request that arrives meanwhile waits for it",
+      ],
     });
     ctx.rec.add({
       id: "api.analytics.stall.http",
@@ -127,7 +140,9 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
       unit: "ms",
       summary: summarize(stalls),
       target: null,
-      notes: [`slowest session.get sent back to back while a warm analytics call runs on the server, minus its idle median (${base.toFixed(2)} ms); on a cold cache: ${coldStalls.map((s) => s.toFixed(0)).join(", ")} ms`],
+      notes: [
+        `slowest session.get sent back to back while a warm analytics call runs on the server, minus its idle median (${base.toFixed(2)} ms); on a cold cache: ${coldStalls.map((s) => s.toFixed(0)).join(", ")} ms`,
+      ],
       extra: { baselineMedianMs: base, coldStallsMs: coldStalls },
     });
     ctx.rec.add({
@@ -136,7 +151,9 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
       unit: "ms",
       summary: summarize(control),
       target: null,
-      notes: [`slowest session.get over ${span.toFixed(0)} ms (a warm analytics call's median over HTTP) with no analytics running, minus the same idle median: the statistic's own noise (scheduling on 2 cores shared with the bench and V8's helper threads)`],
+      notes: [
+        `slowest session.get over ${span.toFixed(0)} ms (a warm analytics call's median over HTTP) with no analytics running, minus the same idle median: the statistic's own noise (scheduling on 2 cores shared with the bench and V8's helper threads)`,
+      ],
     });
   } finally {
     heavy.close();

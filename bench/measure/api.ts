@@ -135,7 +135,9 @@ export async function measureApi(ctx: BenchContext): Promise<void> {
 
     // Session detail first view: what /sessions/<id> fetches on the server before its first byte.
     const ids = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((r) => r.id);
-    const biggest = (ctx.local.$client.prepare("SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1").get() as { id: string } | undefined)?.id;
+    const biggest = (
+      ctx.local.$client.prepare("SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1").get() as { id: string } | undefined
+    )?.id;
     const picks = sample(ids, reps * 2);
     if (biggest) picks.push(biggest, biggest, biggest);
     const firstView = (c: Caller, id: string) =>
@@ -168,9 +170,17 @@ export async function measureApi(ctx: BenchContext): Promise<void> {
       unit: "ms",
       summary: summarize(detailServer),
       target: { stat: "p95", op: "<=", value: 15 },
-      notes: [`session.get + completion.preview + completion.list(500) + task.board + criteria.list, ${picks.length} sessions (random, and the one with most tasks)`],
+      notes: [
+        `session.get + completion.preview + completion.list(500) + task.board + criteria.list, ${picks.length} sessions (random, and the one with most tasks)`,
+      ],
     });
-    ctx.rec.add({ id: "api.session_detail.http", measurement: "  HTTP round trip: session detail (5 calls in parallel)", unit: "ms", summary: summarize(detailHttp), target: null });
+    ctx.rec.add({
+      id: "api.session_detail.http",
+      measurement: "  HTTP round trip: session detail (5 calls in parallel)",
+      unit: "ms",
+      summary: summarize(detailHttp),
+      target: null,
+    });
 
     // Analytics overview, all time, all sessions: warm.
     const warm: number[] = [];
@@ -188,7 +198,13 @@ export async function measureApi(ctx: BenchContext): Promise<void> {
       summary: summarize(warm),
       target: { stat: "p95", op: "<=", value: 50 },
     });
-    ctx.rec.add({ id: "api.analytics.warm.http", measurement: "  HTTP round trip: analytics overview (warm)", unit: "ms", summary: summarize(warmHttp), target: null });
+    ctx.rec.add({
+      id: "api.analytics.warm.http",
+      measurement: "  HTTP round trip: analytics overview (warm)",
+      unit: "ms",
+      summary: summarize(warmHttp),
+      target: null,
+    });
   } finally {
     client.close();
   }

@@ -69,8 +69,14 @@ export function synthesizeBazinga(file: string, sessions: number, logsPerSession
   const copy = `${file}.schema-source`;
   fs.copyFileSync(FIXTURE, copy);
   const fixture = new Database(copy, { readonly: true, fileMustExist: true });
-  const ddl = fixture.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid").all() as { sql: string }[];
-  const versions = fixture.prepare("SELECT version, applied_at, description FROM schema_version").all() as { version: number; applied_at: string; description: string }[];
+  const ddl = fixture.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid").all() as {
+    sql: string;
+  }[];
+  const versions = fixture.prepare("SELECT version, applied_at, description FROM schema_version").all() as {
+    version: number;
+    applied_at: string;
+    description: string;
+  }[];
   fixture.close();
   for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${copy}${suffix}`, { force: true });
 
@@ -81,18 +87,26 @@ export function synthesizeBazinga(file: string, sessions: number, logsPerSession
   for (const v of versions) insertVersion.run(v.version, v.applied_at, v.description);
 
   const q = {
-    session: db.prepare("INSERT INTO sessions (session_id, start_time, end_time, mode, original_requirements, status, initial_branch, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, 'main', ?, ?)"),
+    session: db.prepare(
+      "INSERT INTO sessions (session_id, start_time, end_time, mode, original_requirements, status, initial_branch, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, 'main', ?, ?)",
+    ),
     group: db.prepare(
       "INSERT INTO task_groups (id, session_id, name, status, assigned_to, revision_count, last_review_status, feature_branch, complexity, initial_tier, item_count, qa_attempts, tl_review_attempts, review_iteration, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
-    criterion: db.prepare("INSERT INTO success_criteria (session_id, criterion, status, actual, evidence, required_for_completion, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"),
+    criterion: db.prepare(
+      "INSERT INTO success_criteria (session_id, criterion, status, actual, evidence, required_for_completion, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+    ),
     log: db.prepare(
       "INSERT INTO orchestration_logs (session_id, timestamp, iteration, agent_type, agent_id, content, log_type, reasoning_phase, confidence_level, references_json, group_id, event_subtype, event_payload, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     tokens: db.prepare("INSERT INTO token_usage (session_id, timestamp, agent_type, agent_id, tokens_estimated) VALUES (?, ?, ?, ?, ?)"),
     state: db.prepare("INSERT INTO state_snapshots (session_id, group_id, timestamp, state_type, state_data) VALUES (?, 'global', ?, ?, ?)"),
-    skill: db.prepare("INSERT INTO skill_outputs (session_id, timestamp, skill_name, output_data, agent_type, group_id, iteration) VALUES (?, ?, ?, ?, ?, ?, 1)"),
-    pkg: db.prepare("INSERT INTO context_packages (session_id, group_id, package_type, file_path, producer_agent, priority, summary, size_bytes, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'group', ?)"),
+    skill: db.prepare(
+      "INSERT INTO skill_outputs (session_id, timestamp, skill_name, output_data, agent_type, group_id, iteration) VALUES (?, ?, ?, ?, ?, ?, 1)",
+    ),
+    pkg: db.prepare(
+      "INSERT INTO context_packages (session_id, group_id, package_type, file_path, producer_agent, priority, summary, size_bytes, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'group', ?)",
+    ),
     consumer: db.prepare("INSERT INTO context_package_consumers (package_id, agent_type, consumed_at, iteration) VALUES (?, ?, ?, 1)"),
   };
   const counts: BazingaCounts = { sessions, task_groups: 0, success_criteria: 0, orchestration_logs: 0, token_usage: 0, state_snapshots: 0 };
@@ -114,20 +128,64 @@ export function synthesizeBazinga(file: string, sessions: number, logsPerSession
     const criteria = [...CRITERIA].sort(() => r.next() - 0.5).slice(0, r.int(2, 4));
     const logs = Math.max(5, Math.round(logsPerSession * (0.5 + r.next())));
 
-    q.session.run(id, ts(start), null, mode, requirements, "active", r.next() < 0.3 ? JSON.stringify({ source: "bench", priority: r.int(1, 3) }) : null, ts(start));
+    q.session.run(
+      id,
+      ts(start),
+      null,
+      mode,
+      requirements,
+      "active",
+      r.next() < 0.3 ? JSON.stringify({ source: "bench", priority: r.int(1, 3) }) : null,
+      ts(start),
+    );
     for (const [g, group] of groups.entries()) {
       const groupStatus = status === "completed" ? (r.next() < 0.85 ? "completed" : "approved_pending_merge") : r.pick(GROUP_STATUS);
       const created = ts(tick());
-      q.group.run(group, id, `Group ${group}: ${r.pick(["api", "tests", "auth", "ui", "migrations", "docs"])}`, groupStatus, `developer_${(g % 3) + 1}`, r.int(0, 3), r.next() < 0.5 ? "APPROVED" : "CHANGES_REQUESTED", `feature/${id}-${group.toLowerCase()}`, r.int(1, 10), r.next() < 0.8 ? "Developer" : "Senior Software Engineer", r.int(1, 5), r.int(0, 3), r.int(0, 2), r.int(1, 3), created, ts(tick()));
+      q.group.run(
+        group,
+        id,
+        `Group ${group}: ${r.pick(["api", "tests", "auth", "ui", "migrations", "docs"])}`,
+        groupStatus,
+        `developer_${(g % 3) + 1}`,
+        r.int(0, 3),
+        r.next() < 0.5 ? "APPROVED" : "CHANGES_REQUESTED",
+        `feature/${id}-${group.toLowerCase()}`,
+        r.int(1, 10),
+        r.next() < 0.8 ? "Developer" : "Senior Software Engineer",
+        r.int(1, 5),
+        r.int(0, 3),
+        r.int(0, 2),
+        r.int(1, 3),
+        created,
+        ts(tick()),
+      );
       counts.task_groups += 1;
     }
-    q.state.run(id, ts(tick()), "pm", JSON.stringify({ mode, iteration: r.int(1, 9), task_groups: groups.map((g) => ({ id: g })), success_criteria: criteria.map((c) => ({ criterion: c, status: "pending", required_for_completion: true })) }));
+    q.state.run(
+      id,
+      ts(tick()),
+      "pm",
+      JSON.stringify({
+        mode,
+        iteration: r.int(1, 9),
+        task_groups: groups.map((g) => ({ id: g })),
+        success_criteria: criteria.map((c) => ({ criterion: c, status: "pending", required_for_completion: true })),
+      }),
+    );
     counts.state_snapshots += 1;
     for (const c of criteria) {
       const met = status === "completed" || r.next() < 0.5;
       const cStatus = met ? "met" : r.pick(["pending", "failed", "blocked"]);
       const at = ts(tick());
-      q.criterion.run(id, c, cStatus, met ? r.pick(["711/711 tests passing", "82%", "green", "143 ms"]) : r.pick(["3 failing", "61%", null]), met || cStatus === "blocked" ? `artifacts/${id}/evidence-${r.int(1, 9)}.txt` : null, at, at);
+      q.criterion.run(
+        id,
+        c,
+        cStatus,
+        met ? r.pick(["711/711 tests passing", "82%", "green", "143 ms"]) : r.pick(["3 failing", "61%", null]),
+        met || cStatus === "blocked" ? `artifacts/${id}/evidence-${r.int(1, 9)}.txt` : null,
+        at,
+        at,
+      );
       counts.success_criteria += 1;
     }
     for (let l = 0; l < logs; l++) {
@@ -137,15 +195,62 @@ export function synthesizeBazinga(file: string, sessions: number, logsPerSession
       const at = ts(tick());
       const kind = r.next();
       if (kind < 0.65) {
-        q.log.run(id, at, iteration, agent, agentId, `${agent} iteration ${iteration}: ${r.pick(SAYINGS)}`, "interaction", null, null, null, null, null, null, null);
+        q.log.run(
+          id,
+          at,
+          iteration,
+          agent,
+          agentId,
+          `${agent} iteration ${iteration}: ${r.pick(SAYINGS)}`,
+          "interaction",
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+        );
       } else if (kind < 0.95) {
         const phase = r.pick(PHASES);
         const refs = r.next() < 0.4 ? JSON.stringify([`src/${r.pick(["auth", "api", "db"])}/${r.pick(["index", "handler", "schema"])}.ts`]) : null;
-        q.log.run(id, at, iteration, agent, agentId, `## ${phase}\n${r.pick(SAYINGS)}. Next: ${r.pick(SAYINGS).toLowerCase()}.`, "reasoning", phase, r.pick(CONFIDENCE), refs, r.pick(groups), null, null, null);
+        q.log.run(
+          id,
+          at,
+          iteration,
+          agent,
+          agentId,
+          `## ${phase}\n${r.pick(SAYINGS)}. Next: ${r.pick(SAYINGS).toLowerCase()}.`,
+          "reasoning",
+          phase,
+          r.pick(CONFIDENCE),
+          refs,
+          r.pick(groups),
+          null,
+          null,
+          null,
+        );
       } else {
         const pm = r.next() < 0.5;
-        const payload = pm ? { summary: r.pick(["All criteria met", "Two criteria still pending"]), iteration } : { verdict: r.pick(["ACCEPT", "REJECT"]), reason: "checked" };
-        q.log.run(id, at, iteration, pm ? "project_manager" : "validator", null, `Event: ${pm ? "pm_bazinga" : "validator_verdict"}`, "event", null, null, null, "global", pm ? "pm_bazinga" : "validator_verdict", JSON.stringify(payload), `${pm ? "pm" : "val"}_${l}`);
+        const payload = pm
+          ? { summary: r.pick(["All criteria met", "Two criteria still pending"]), iteration }
+          : { verdict: r.pick(["ACCEPT", "REJECT"]), reason: "checked" };
+        q.log.run(
+          id,
+          at,
+          iteration,
+          pm ? "project_manager" : "validator",
+          null,
+          `Event: ${pm ? "pm_bazinga" : "validator_verdict"}`,
+          "event",
+          null,
+          null,
+          null,
+          "global",
+          pm ? "pm_bazinga" : "validator_verdict",
+          JSON.stringify(payload),
+          `${pm ? "pm" : "val"}_${l}`,
+        );
       }
       counts.orchestration_logs += 1;
       if (l % 10 === 0) {
@@ -155,8 +260,27 @@ export function synthesizeBazinga(file: string, sessions: number, logsPerSession
     }
     q.state.run(id, ts(tick()), "orchestrator", JSON.stringify({ phase: status === "active" ? "development" : "done" }));
     counts.state_snapshots += 1;
-    q.skill.run(id, ts(tick()), r.pick(["security_scan", "test_coverage", "lint_check"]), JSON.stringify({ ok: true, findings: r.int(0, 5) }), "developer", groups[0]!);
-    const pkg = Number(q.pkg.run(id, groups[0]!, r.pick(["research", "failures", "decisions", "handoff", "investigation"]), `bazinga/artifacts/${id}/ctx-0.md`, "requirements_engineer", r.pick(["low", "medium", "high", "critical"]), `Context for ${requirements}`, r.int(500, 9000), ts(tick())).lastInsertRowid);
+    q.skill.run(
+      id,
+      ts(tick()),
+      r.pick(["security_scan", "test_coverage", "lint_check"]),
+      JSON.stringify({ ok: true, findings: r.int(0, 5) }),
+      "developer",
+      groups[0]!,
+    );
+    const pkg = Number(
+      q.pkg.run(
+        id,
+        groups[0]!,
+        r.pick(["research", "failures", "decisions", "handoff", "investigation"]),
+        `bazinga/artifacts/${id}/ctx-0.md`,
+        "requirements_engineer",
+        r.pick(["low", "medium", "high", "critical"]),
+        `Context for ${requirements}`,
+        r.int(500, 9000),
+        ts(tick()),
+      ).lastInsertRowid,
+    );
     q.consumer.run(pkg, "developer", r.next() < 0.5 ? ts(tick()) : null);
     q.consumer.run(pkg, "qa_expert", null);
     if (status !== "active") {

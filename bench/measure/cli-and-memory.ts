@@ -21,7 +21,20 @@ export async function measureCli(ctx: BenchContext): Promise<void> {
   const times: number[] = [];
   const reps = ctx.reps(20, 6);
   for (let i = 0; i <= reps; i++) {
-    const run = await proofgate(ctx.db, ["--agent-id", "project_manager", "--quiet", "update-success-criterion", sessionId, "All tests passing", "--status", i % 2 ? "met" : "pending", "--actual", `${100 + i}/142 passing`, "--evidence", `artifacts/run-${i}.txt`]);
+    const run = await proofgate(ctx.db, [
+      "--agent-id",
+      "project_manager",
+      "--quiet",
+      "update-success-criterion",
+      sessionId,
+      "All tests passing",
+      "--status",
+      i % 2 ? "met" : "pending",
+      "--actual",
+      `${100 + i}/142 passing`,
+      "--evidence",
+      `artifacts/run-${i}.txt`,
+    ]);
     if (i > 0) times.push(run.ms); // the first call may write V8's code cache
   }
   ctx.rec.add({

@@ -31,15 +31,29 @@ function payload(runtimeId: string, event: "PostToolUse" | "Stop", i: number): R
     ...common,
     tool_name: "Bash",
     tool_input: { command: `npm test -- --run ${i}`, description: "Run the tests" },
-    tool_response: { stdout: `Test Files  12 passed (12)\n     Tests  142 passed (142)\n${"ok\n".repeat(200)}`, stderr: "", interrupted: false, isImage: false },
+    tool_response: {
+      stdout: `Test Files  12 passed (12)\n     Tests  142 passed (142)\n${"ok\n".repeat(200)}`,
+      stderr: "",
+      interrupted: false,
+      isImage: false,
+    },
     tool_use_id: `toolu_bench_${i}`,
   };
 }
 
 /** A ledger session created inside the runtime session (linked to it), whose gate rejects: one required criterion pending. */
 async function linkedSession(ctx: BenchContext, runtimeId: string, sessionId: string): Promise<void> {
-  handleClaudeCodeHook({ db: ctx.local, actor: operatorActor("claude") }, { ...payload(runtimeId, "Stop", 0), hook_event_name: "SessionStart", source: "startup" });
-  const caller = createCaller({ db: ctx.local, actor: ORCHESTRATOR, via: "internal", sameOrigin: true, runtimeSession: { runtime: "claude-code", externalId: runtimeId } });
+  handleClaudeCodeHook(
+    { db: ctx.local, actor: operatorActor("claude") },
+    { ...payload(runtimeId, "Stop", 0), hook_event_name: "SessionStart", source: "startup" },
+  );
+  const caller = createCaller({
+    db: ctx.local,
+    actor: ORCHESTRATOR,
+    via: "internal",
+    sameOrigin: true,
+    runtimeSession: { runtime: "claude-code", externalId: runtimeId },
+  });
   await caller.session.create({ id: sessionId, requirements: "Bench: the agent's loop", mode: "simple" });
   await caller.criteria.save({ sessionId, criteria: [{ criterion: "All tests passing" }] });
 }
@@ -91,9 +105,30 @@ export async function measureHookCommand(ctx: BenchContext): Promise<void> {
   }
   const baseline = summarize(bare);
   const note = `spawn → exit of \`node bin/proofgate.mjs hook claude-code --db <file>\` with the hook's JSON on stdin, interleaved with \`node -e 0\` (median ${baseline.median.toFixed(1)} ms in this run)`;
-  ctx.rec.add({ id: "hook.command.node_baseline", measurement: "node -e 0 (baseline for the hook command)", unit: "ms", summary: baseline, target: null, notes: ["the same run, interleaved with the hook calls below"] });
-  ctx.rec.add({ id: "hook.command.post_tool_use", measurement: "Hook command PostToolUse (Bash), whole process", unit: "ms", summary: summarize(post), target: { stat: "median", op: "<=", value: 100 }, notes: [note, "the tool call recorded in the linked session's history"] });
-  ctx.rec.add({ id: "hook.command.stop_held", measurement: "Hook command Stop, gate rejects (held), whole process", unit: "ms", summary: summarize(stop), target: { stat: "median", op: "<=", value: 100 }, notes: [note, "the gate previewed on the linked session, the held stop recorded, a block answered"] });
+  ctx.rec.add({
+    id: "hook.command.node_baseline",
+    measurement: "node -e 0 (baseline for the hook command)",
+    unit: "ms",
+    summary: baseline,
+    target: null,
+    notes: ["the same run, interleaved with the hook calls below"],
+  });
+  ctx.rec.add({
+    id: "hook.command.post_tool_use",
+    measurement: "Hook command PostToolUse (Bash), whole process",
+    unit: "ms",
+    summary: summarize(post),
+    target: { stat: "median", op: "<=", value: 100 },
+    notes: [note, "the tool call recorded in the linked session's history"],
+  });
+  ctx.rec.add({
+    id: "hook.command.stop_held",
+    measurement: "Hook command Stop, gate rejects (held), whole process",
+    unit: "ms",
+    summary: summarize(stop),
+    target: { stat: "median", op: "<=", value: 100 },
+    notes: [note, "the gate previewed on the linked session, the held stop recorded, a block answered"],
+  });
 }
 
 /**
@@ -111,14 +146,25 @@ export async function measureHookHttp(ctx: BenchContext): Promise<void> {
   const headers = { "content-type": "application/json", authorization: `Bearer ${ctx.tokens.orchestrator}`, "x-proofgate-agent": "claude" };
   const handler = async (body: unknown) => {
     const t = now();
-    const response = await handleClaudeCodeHookRequest(new Request(`${ctx.server.url}/api/hooks/claude-code`, { method: "POST", headers, body: JSON.stringify(body) }), () => ctx.local, () => auth);
+    const response = await handleClaudeCodeHookRequest(
+      new Request(`${ctx.server.url}/api/hooks/claude-code`, { method: "POST", headers, body: JSON.stringify(body) }),
+      () => ctx.local,
+      () => auth,
+    );
     const text = await response.text();
     const ms = now() - t;
     if (response.status !== 200) throw new Error(`the hook handler answered ${response.status}: ${text.slice(0, 300)}`);
     return { ms, text };
   };
   const client = new HttpClient(ctx.server.url, { token: ctx.tokens.orchestrator, agent: "claude" });
-  const samples = { handlerPost: [] as number[], handlerStop: [] as number[], servicePost: [] as number[], serviceStop: [] as number[], httpPost: [] as number[], httpStop: [] as number[] };
+  const samples = {
+    handlerPost: [] as number[],
+    handlerStop: [] as number[],
+    servicePost: [] as number[],
+    serviceStop: [] as number[],
+    httpPost: [] as number[],
+    httpStop: [] as number[],
+  };
   const reps = ctx.reps(200, 30);
   try {
     for (let i = 0; i <= reps; i++) {
@@ -136,7 +182,8 @@ export async function measureHookHttp(ctx: BenchContext): Promise<void> {
       if (held.decision !== "block") throw new Error("the Stop was not held by the service");
       const httpPost = await client.raw("POST", "/api/hooks/claude-code", JSON.stringify(post), { "content-type": "application/json" });
       const httpStop = await client.raw("POST", "/api/hooks/claude-code", JSON.stringify(stop), { "content-type": "application/json" });
-      if (httpPost.status !== 200 || httpStop.status !== 200 || !httpStop.body.includes('"decision":"block"')) throw new Error(`HTTP hook answered ${httpPost.status} / ${httpStop.status}: ${httpStop.body.slice(0, 300)}`);
+      if (httpPost.status !== 200 || httpStop.status !== 200 || !httpStop.body.includes('"decision":"block"'))
+        throw new Error(`HTTP hook answered ${httpPost.status} / ${httpStop.status}: ${httpStop.body.slice(0, 300)}`);
       if (i === 0) continue; // warm-up
       samples.handlerPost.push(handlerPost.ms);
       samples.handlerStop.push(handlerStop.ms);
@@ -149,15 +196,59 @@ export async function measureHookHttp(ctx: BenchContext): Promise<void> {
     client.close();
   }
   const target = { stat: "median", op: "<=", value: 15 } as const;
-  const server = "the route's handler (handleClaudeCodeHookRequest) in this process on a connection to the server's database file: Request → Response body, the orchestrator token's authentication included";
-  ctx.rec.add({ id: "hook.http.server.post_tool_use", measurement: "HTTP hook PostToolUse, server time", unit: "ms", summary: summarize(samples.handlerPost), target, notes: [server, "the tool call recorded"] });
-  ctx.rec.add({ id: "hook.http.server.stop_held", measurement: "HTTP hook Stop held, server time", unit: "ms", summary: summarize(samples.handlerStop), target, notes: [server, "the gate previewed, the held stop recorded"] });
+  const server =
+    "the route's handler (handleClaudeCodeHookRequest) in this process on a connection to the server's database file: Request → Response body, the orchestrator token's authentication included";
+  ctx.rec.add({
+    id: "hook.http.server.post_tool_use",
+    measurement: "HTTP hook PostToolUse, server time",
+    unit: "ms",
+    summary: summarize(samples.handlerPost),
+    target,
+    notes: [server, "the tool call recorded"],
+  });
+  ctx.rec.add({
+    id: "hook.http.server.stop_held",
+    measurement: "HTTP hook Stop held, server time",
+    unit: "ms",
+    summary: summarize(samples.handlerStop),
+    target,
+    notes: [server, "the gate previewed, the held stop recorded"],
+  });
   const diagnostic = "diagnostic: the hook service alone (handleClaudeCodeHook), no request, authentication or JSON";
-  ctx.rec.add({ id: "hook.http.service.post_tool_use", measurement: "Hook service PostToolUse, in-process (diagnostic)", unit: "ms", summary: summarize(samples.servicePost), target: null, notes: [diagnostic] });
-  ctx.rec.add({ id: "hook.http.service.stop_held", measurement: "Hook service Stop held, in-process (diagnostic)", unit: "ms", summary: summarize(samples.serviceStop), target: null, notes: [diagnostic] });
-  const trip = "POST /api/hooks/claude-code to the production server, orchestrator token, keep-alive; the round trip includes the token's authentication and reading the answer";
-  ctx.rec.add({ id: "hook.http.round_trip.post_tool_use", measurement: "HTTP hook PostToolUse, round trip", unit: "ms", summary: summarize(samples.httpPost), target: null, notes: [trip] });
-  ctx.rec.add({ id: "hook.http.round_trip.stop_held", measurement: "HTTP hook Stop held, round trip", unit: "ms", summary: summarize(samples.httpStop), target: null, notes: [trip] });
+  ctx.rec.add({
+    id: "hook.http.service.post_tool_use",
+    measurement: "Hook service PostToolUse, in-process (diagnostic)",
+    unit: "ms",
+    summary: summarize(samples.servicePost),
+    target: null,
+    notes: [diagnostic],
+  });
+  ctx.rec.add({
+    id: "hook.http.service.stop_held",
+    measurement: "Hook service Stop held, in-process (diagnostic)",
+    unit: "ms",
+    summary: summarize(samples.serviceStop),
+    target: null,
+    notes: [diagnostic],
+  });
+  const trip =
+    "POST /api/hooks/claude-code to the production server, orchestrator token, keep-alive; the round trip includes the token's authentication and reading the answer";
+  ctx.rec.add({
+    id: "hook.http.round_trip.post_tool_use",
+    measurement: "HTTP hook PostToolUse, round trip",
+    unit: "ms",
+    summary: summarize(samples.httpPost),
+    target: null,
+    notes: [trip],
+  });
+  ctx.rec.add({
+    id: "hook.http.round_trip.stop_held",
+    measurement: "HTTP hook Stop held, round trip",
+    unit: "ms",
+    summary: summarize(samples.httpStop),
+    target: null,
+    notes: [trip],
+  });
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<number> {
@@ -192,7 +283,9 @@ export async function measureMcp(ctx: BenchContext): Promise<void> {
   const stdio = new Client({ name: "proofgate-bench", version: "1.0.0" });
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("PROOFGATE_")) env[key] = value;
-  await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", ctx.db, "--agent-id", "developer_1"], cwd: ROOT, env, stderr: "ignore" }));
+  await stdio.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", ctx.db, "--agent-id", "developer_1"], cwd: ROOT, env, stderr: "ignore" }),
+  );
   let overStdio: { claim: number[]; get: number[] };
   try {
     overStdio = await toolCalls(ctx, stdio, `bench_mcp_stdio_${Date.now()}`, reps);
@@ -209,9 +302,38 @@ export async function measureMcp(ctx: BenchContext): Promise<void> {
     await http.close();
   }
   const stdioNote = "the SDK's Client spawning `node bin/proofgate.mjs mcp --db <file>` (local mode), connected once; each call is tools/call → its result";
-  const httpNote = "the SDK's Client over Streamable HTTP to /api/mcp on the production server with an agent token; stateless, so each call is its own POST (authentication included)";
-  ctx.rec.add({ id: "mcp.stdio.claim_task", measurement: "MCP claim_task over stdio", unit: "ms", summary: summarize(overStdio.claim), target: null, notes: [stdioNote, "a fresh pending task each call"] });
-  ctx.rec.add({ id: "mcp.stdio.get_session", measurement: "MCP get_session over stdio", unit: "ms", summary: summarize(overStdio.get), target: null, notes: [stdioNote, `a session of ${reps + 1} tasks`] });
-  ctx.rec.add({ id: "mcp.http.claim_task", measurement: "MCP claim_task over Streamable HTTP", unit: "ms", summary: summarize(overHttp.claim), target: null, notes: [httpNote, "a fresh pending task each call"] });
-  ctx.rec.add({ id: "mcp.http.get_session", measurement: "MCP get_session over Streamable HTTP", unit: "ms", summary: summarize(overHttp.get), target: null, notes: [httpNote, `a session of ${reps + 1} tasks`] });
+  const httpNote =
+    "the SDK's Client over Streamable HTTP to /api/mcp on the production server with an agent token; stateless, so each call is its own POST (authentication included)";
+  ctx.rec.add({
+    id: "mcp.stdio.claim_task",
+    measurement: "MCP claim_task over stdio",
+    unit: "ms",
+    summary: summarize(overStdio.claim),
+    target: null,
+    notes: [stdioNote, "a fresh pending task each call"],
+  });
+  ctx.rec.add({
+    id: "mcp.stdio.get_session",
+    measurement: "MCP get_session over stdio",
+    unit: "ms",
+    summary: summarize(overStdio.get),
+    target: null,
+    notes: [stdioNote, `a session of ${reps + 1} tasks`],
+  });
+  ctx.rec.add({
+    id: "mcp.http.claim_task",
+    measurement: "MCP claim_task over Streamable HTTP",
+    unit: "ms",
+    summary: summarize(overHttp.claim),
+    target: null,
+    notes: [httpNote, "a fresh pending task each call"],
+  });
+  ctx.rec.add({
+    id: "mcp.http.get_session",
+    measurement: "MCP get_session over Streamable HTTP",
+    unit: "ms",
+    summary: summarize(overHttp.get),
+    target: null,
+    notes: [httpNote, `a session of ${reps + 1} tasks`],
+  });
 }

@@ -40,7 +40,8 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
   await admin.session.create({ id: sessionId, requirements: "Bench: task moves", mode: "parallel" });
   const keyOf = (round: number, client: number, i: number) => `m${round}_${client}_${i}`;
   for (let round = 0; round <= rounds; round++) {
-    for (let c = 0; c < CLIENTS; c++) for (let i = 0; i < perClient; i++) await admin.task.create({ sessionId, key: keyOf(round, c, i), title: `Move ${round}/${c}/${i}` });
+    for (let c = 0; c < CLIENTS; c++)
+      for (let i = 0; i < perClient; i++) await admin.task.create({ sessionId, key: keyOf(round, c, i), title: `Move ${round}/${c}/${i}` });
   }
   const created = (ctx.local.$client.prepare("SELECT count(*) AS n FROM tasks WHERE session_id = ?").get(sessionId) as { n: number }).n;
   if (created !== (rounds + 1) * CLIENTS * perClient) throw new Error(`expected ${(rounds + 1) * CLIENTS * perClient} tasks, found ${created}`);
@@ -51,7 +52,9 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
     orchestrator: new HttpClient(ctx.server.url, { token: ctx.tokens.orchestrator, agent: "orchestrator" }, 1),
   }));
   const raw = scratch(path.join(ctx.dir, "raw-commits.db"));
-  raw.exec("CREATE TABLE moves (id INTEGER PRIMARY KEY, task TEXT NOT NULL, from_status TEXT NOT NULL, to_status TEXT NOT NULL, actor TEXT NOT NULL, at INTEGER NOT NULL)");
+  raw.exec(
+    "CREATE TABLE moves (id INTEGER PRIMARY KEY, task TEXT NOT NULL, from_status TEXT NOT NULL, to_status TEXT NOT NULL, actor TEXT NOT NULL, at INTEGER NOT NULL)",
+  );
   const httpRates: number[] = [];
   const rawRates: number[] = [];
   const ratios: number[] = [];
@@ -108,7 +111,13 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
     ],
     extra: { rawCommitsPerSecond: summarize(rawRates), ratioMedian: ratio, ratios, moveRoundTripMs: summarize(latencies) },
   });
-  ctx.rec.add({ id: "writes.raw_commits", measurement: "  engine: better-sqlite3 single-row transactions", unit: "commits/s", summary: summarize(rawRates), target: null });
+  ctx.rec.add({
+    id: "writes.raw_commits",
+    measurement: "  engine: better-sqlite3 single-row transactions",
+    unit: "commits/s",
+    summary: summarize(rawRates),
+    target: null,
+  });
 }
 
 const AGENTS = ["developer", "qa_expert", "tech_lead", "project_manager", "investigator"];
@@ -205,5 +214,11 @@ export async function measureIngest(ctx: BenchContext): Promise<void> {
     ],
     extra: { rawRowsPerSecond: summarize(rawRates), ratioMedian: ratio, ratios, batchRoundTripMs: summarize(callMs) },
   });
-  ctx.rec.add({ id: "writes.raw_inserts", measurement: "  engine: better-sqlite3 inserts, 500 per transaction", unit: "rows/s", summary: summarize(rawRates), target: null });
+  ctx.rec.add({
+    id: "writes.raw_inserts",
+    measurement: "  engine: better-sqlite3 inserts, 500 per transaction",
+    unit: "rows/s",
+    summary: summarize(rawRates),
+    target: null,
+  });
 }

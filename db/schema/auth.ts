@@ -31,7 +31,9 @@ export const authSessions = sqliteTable(
     token: text("token").notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     updatedAt: timestampMs("updated_at").notNull().default(nowMs),
   },
@@ -44,7 +46,9 @@ export const authAccounts = sqliteTable(
     id: text("id").primaryKey(),
     accountId: text("account_id").notNull(),
     providerId: text("provider_id").notNull(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     accessToken: text("access_token"),
     refreshToken: text("refresh_token"),
     idToken: text("id_token"),
@@ -89,7 +93,9 @@ export const apiTokens = sqliteTable(
   },
   (t) => [
     uniqueIndex("api_tokens_token_hash_idx").on(t.tokenHash),
-    index("api_tokens_user_id_idx").on(t.userId).where(sql`${t.userId} IS NOT NULL`),
+    index("api_tokens_user_id_idx")
+      .on(t.userId)
+      .where(sql`${t.userId} IS NOT NULL`),
     check("api_tokens_role_check", sql`${t.role} in (${inList(ROLES)})`),
   ],
 );

@@ -9,7 +9,9 @@ export const goalContracts = sqliteTable(
   "goal_contracts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    goalId: integer("goal_id").notNull().references(() => goals.id, { onDelete: "cascade" }),
+    goalId: integer("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
     version: integer("version").notNull().default(1),
     goalText: text("goal_text").notNull(),
     goalType: text("goal_type"),
@@ -18,17 +20,16 @@ export const goalContracts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: timestampMs("updated_at").notNull().default(nowMs),
   },
-  (t) => [
-    uniqueIndex("goal_contracts_goal_id_idx").on(t.goalId),
-    check("goal_contracts_max_goal_attempts_check", sql`${t.maxGoalAttempts} between 1 and 100`),
-  ],
+  (t) => [uniqueIndex("goal_contracts_goal_id_idx").on(t.goalId), check("goal_contracts_max_goal_attempts_check", sql`${t.maxGoalAttempts} between 1 and 100`)],
 );
 
 export const acceptanceCriteria = sqliteTable(
   "acceptance_criteria",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    contractId: integer("contract_id").notNull().references(() => goalContracts.id, { onDelete: "cascade" }),
+    contractId: integer("contract_id")
+      .notNull()
+      .references(() => goalContracts.id, { onDelete: "cascade" }),
     /** The contract's own id for the criterion, e.g. `AC1`. */
     key: text("key").notNull(),
     position: integer("position").notNull(),
@@ -52,17 +53,16 @@ export const trustScores = sqliteTable(
   "trust_scores",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    attemptId: integer("attempt_id").notNull().references(() => attempts.id, { onDelete: "cascade" }),
+    attemptId: integer("attempt_id")
+      .notNull()
+      .references(() => attempts.id, { onDelete: "cascade" }),
     score: real("score").notNull(),
     notes: text("notes"),
     actor: text("actor").notNull(),
     principalId: text("principal_id"),
     at: createdAt("at"),
   },
-  (t) => [
-    index("trust_scores_attempt_id_idx").on(t.attemptId, t.id),
-    check("trust_scores_score_check", sql`${t.score} between 0 and 100`),
-  ],
+  (t) => [index("trust_scores_attempt_id_idx").on(t.attemptId, t.id), check("trust_scores_score_check", sql`${t.score} between 0 and 100`)],
 );
 
 /** Append-only: every two-gate evaluation of a goal. */
@@ -70,7 +70,9 @@ export const goalGateEvaluations = sqliteTable(
   "goal_gate_evaluations",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    goalId: integer("goal_id").notNull().references(() => goals.id, { onDelete: "cascade" }),
+    goalId: integer("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
     contractId: integer("contract_id").references(() => goalContracts.id, { onDelete: "cascade" }),
     attemptId: integer("attempt_id").references(() => attempts.id, { onDelete: "cascade" }),
     attemptNumber: integer("attempt_number").notNull(),
@@ -92,8 +94,12 @@ export const goalGateEvaluations = sqliteTable(
     index("goal_gate_evaluations_goal_id_idx").on(t.goalId, t.id),
     index("goal_gate_evaluations_verdict_at_idx").on(t.verdict, t.at),
     // The contract's immutability triggers ask "was an attempt evaluated against it?" on every change.
-    index("goal_gate_evaluations_contract_id_idx").on(t.contractId).where(sql`${t.contractId} IS NOT NULL`),
-    index("goal_gate_evaluations_attempt_id_idx").on(t.attemptId).where(sql`${t.attemptId} IS NOT NULL`),
+    index("goal_gate_evaluations_contract_id_idx")
+      .on(t.contractId)
+      .where(sql`${t.contractId} IS NOT NULL`),
+    index("goal_gate_evaluations_attempt_id_idx")
+      .on(t.attemptId)
+      .where(sql`${t.attemptId} IS NOT NULL`),
     check("goal_gate_evaluations_verdict_check", sql`${t.verdict} in (${inList(TWO_GATE_VERDICTS)})`),
     check("goal_gate_evaluations_goal_status_check", sql`${t.goalStatus} in (${inList(GOAL_GATE_STATUSES)})`),
   ],

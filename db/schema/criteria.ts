@@ -9,7 +9,9 @@ export const successCriteria = sqliteTable(
   "success_criteria",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     criterion: text("criterion").notNull(),
     /** The claimant's (PM's) status. */
     status: text("status", { enum: CRITERION_STATUSES }).notNull().default("pending"),
@@ -37,16 +39,15 @@ export const successCriteria = sqliteTable(
     uniqueIndex("success_criteria_session_id_criterion_idx").on(t.sessionId, t.criterion),
     index("success_criteria_session_id_status_idx").on(t.sessionId, t.status),
     index("success_criteria_status_idx").on(t.status),
-    index("success_criteria_supersedes_id_idx").on(t.supersedesId).where(sql`${t.supersedesId} IS NOT NULL`),
+    index("success_criteria_supersedes_id_idx")
+      .on(t.supersedesId)
+      .where(sql`${t.supersedesId} IS NOT NULL`),
     // Analytics: the most common blocked and failed criteria, by the claim or the verifier's finding.
     index("success_criteria_not_met_idx")
       .on(t.criterion, t.status, t.verifierStatus, t.sessionId)
       .where(sql`${t.status} IN ('blocked', 'failed') OR ${t.verifierStatus} IN ('blocked', 'failed')`),
     check("success_criteria_status_check", sql`${t.status} in (${inList(CRITERION_STATUSES)})`),
-    check(
-      "success_criteria_verifier_status_check",
-      sql`${t.verifierStatus} is null or ${t.verifierStatus} in (${inList(CRITERION_STATUSES)})`,
-    ),
+    check("success_criteria_verifier_status_check", sql`${t.verifierStatus} is null or ${t.verifierStatus} in (${inList(CRITERION_STATUSES)})`),
   ],
 );
 
@@ -55,8 +56,12 @@ export const criterionUpdates = sqliteTable(
   "criterion_updates",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    criterionId: integer("criterion_id").notNull().references(() => successCriteria.id, { onDelete: "cascade" }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    criterionId: integer("criterion_id")
+      .notNull()
+      .references(() => successCriteria.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: CRITERION_UPDATE_KINDS }).notNull(),
     fromStatus: text("from_status", { enum: CRITERION_STATUSES }),
     toStatus: text("to_status", { enum: CRITERION_STATUSES }),
@@ -80,7 +85,9 @@ export const completionChecks = sqliteTable(
   "completion_checks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     accepted: integer("accepted", { mode: "boolean" }).notNull(),
     reasons: text("reasons", { mode: "json" }).$type<string[]>().notNull(),
     metCount: integer("met_count").notNull(),

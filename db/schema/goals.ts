@@ -12,7 +12,9 @@ export const goals = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     goalText: text("goal_text").notNull(),
     parentGoalId: integer("parent_goal_id").references((): AnySQLiteColumn => goals.id, { onDelete: "cascade" }),
     order: integer("order"),
@@ -22,7 +24,9 @@ export const goals = sqliteTable(
   (t) => [
     index("goals_session_id_idx").on(t.sessionId, t.id),
     index("goals_parent_goal_id_idx").on(t.parentGoalId),
-    index("goals_created_by_attempt_id_idx").on(t.createdByAttemptId).where(sql`${t.createdByAttemptId} IS NOT NULL`),
+    index("goals_created_by_attempt_id_idx")
+      .on(t.createdByAttemptId)
+      .where(sql`${t.createdByAttemptId} IS NOT NULL`),
     check("goals_source_check", sql`${t.source} in (${inList(GOAL_SOURCES)})`),
   ],
 );
@@ -32,7 +36,9 @@ export const validationSteps = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    goalId: integer("goal_id").notNull().references(() => goals.id, { onDelete: "cascade" }),
+    goalId: integer("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
     order: integer("order").notNull(),
     command: text("command").notNull(),
     source: text("source", { enum: GOAL_SOURCES }).notNull().default("cli"),
@@ -45,7 +51,9 @@ export const branches = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     parentBranchId: integer("parent_branch_id").references((): AnySQLiteColumn => branches.id),
     parentCommitSha: text("parent_commit_sha"),
@@ -54,8 +62,12 @@ export const branches = sqliteTable(
   },
   (t) => [
     index("branches_session_id_idx").on(t.sessionId),
-    index("branches_parent_branch_id_idx").on(t.parentBranchId).where(sql`${t.parentBranchId} IS NOT NULL`),
-    index("branches_created_by_goal_id_idx").on(t.createdByGoalId).where(sql`${t.createdByGoalId} IS NOT NULL`),
+    index("branches_parent_branch_id_idx")
+      .on(t.parentBranchId)
+      .where(sql`${t.parentBranchId} IS NOT NULL`),
+    index("branches_created_by_goal_id_idx")
+      .on(t.createdByGoalId)
+      .where(sql`${t.createdByGoalId} IS NOT NULL`),
   ],
 );
 
@@ -64,7 +76,9 @@ export const worktrees = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    branchId: integer("branch_id").notNull().references(() => branches.id, { onDelete: "cascade" }),
+    branchId: integer("branch_id")
+      .notNull()
+      .references(() => branches.id, { onDelete: "cascade" }),
     path: text("path").notNull(),
     startSha: text("start_sha"),
     reason: text("reason"),
@@ -77,7 +91,9 @@ export const attempts = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    goalId: integer("goal_id").notNull().references((): AnySQLiteColumn => goals.id, { onDelete: "cascade" }),
+    goalId: integer("goal_id")
+      .notNull()
+      .references((): AnySQLiteColumn => goals.id, { onDelete: "cascade" }),
     worktreeId: integer("worktree_id").references(() => worktrees.id),
     startCommitSha: text("start_commit_sha"),
     prompt: text("prompt"),
@@ -87,7 +103,9 @@ export const attempts = sqliteTable(
   (t) => [
     index("attempts_goal_id_idx").on(t.goalId, t.id),
     index("attempts_model_idx").on(t.model),
-    index("attempts_worktree_id_idx").on(t.worktreeId).where(sql`${t.worktreeId} IS NOT NULL`),
+    index("attempts_worktree_id_idx")
+      .on(t.worktreeId)
+      .where(sql`${t.worktreeId} IS NOT NULL`),
     check("attempts_attempt_type_check", sql`${t.attemptType} in (${inList(ATTEMPT_TYPES)})`),
   ],
 );
@@ -97,7 +115,9 @@ export const tools = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
   },
@@ -109,8 +129,12 @@ export const attemptTools = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    attemptId: integer("attempt_id").notNull().references(() => attempts.id, { onDelete: "cascade" }),
-    toolId: integer("tool_id").notNull().references(() => tools.id, { onDelete: "cascade" }),
+    attemptId: integer("attempt_id")
+      .notNull()
+      .references(() => attempts.id, { onDelete: "cascade" }),
+    toolId: integer("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
   },
   (t) => [uniqueIndex("attempt_tools_attempt_id_tool_id_idx").on(t.attemptId, t.toolId), index("attempt_tools_tool_id_idx").on(t.toolId)],
 );
@@ -121,7 +145,9 @@ export const attemptResults = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    attemptId: integer("attempt_id").notNull().references(() => attempts.id, { onDelete: "cascade" }),
+    attemptId: integer("attempt_id")
+      .notNull()
+      .references(() => attempts.id, { onDelete: "cascade" }),
     endCommitSha: text("end_commit_sha"),
     diff: text("diff"),
     status: text("status", { enum: ATTEMPT_RESULT_STATUSES }).notNull(),
@@ -144,7 +170,9 @@ export const toolCalls = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    attemptId: integer("attempt_id").notNull().references(() => attempts.id, { onDelete: "cascade" }),
+    attemptId: integer("attempt_id")
+      .notNull()
+      .references(() => attempts.id, { onDelete: "cascade" }),
     order: integer("order").notNull(),
     toolId: integer("tool_id").references(() => tools.id, { onDelete: "cascade" }),
     toolName: text("tool_name").notNull(),
@@ -153,7 +181,9 @@ export const toolCalls = sqliteTable(
   },
   (t) => [
     index("tool_calls_attempt_id_order_idx").on(t.attemptId, t.order),
-    index("tool_calls_tool_id_idx").on(t.toolId).where(sql`${t.toolId} IS NOT NULL`),
+    index("tool_calls_tool_id_idx")
+      .on(t.toolId)
+      .where(sql`${t.toolId} IS NOT NULL`),
   ],
 );
 
@@ -162,15 +192,16 @@ export const validationRuns = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    validationStepId: integer("validation_step_id").notNull().references(() => validationSteps.id, { onDelete: "cascade" }),
-    attemptResultId: integer("attempt_result_id").notNull().references(() => attemptResults.id, { onDelete: "cascade" }),
+    validationStepId: integer("validation_step_id")
+      .notNull()
+      .references(() => validationSteps.id, { onDelete: "cascade" }),
+    attemptResultId: integer("attempt_result_id")
+      .notNull()
+      .references(() => attemptResults.id, { onDelete: "cascade" }),
     exitCode: integer("exit_code").notNull(),
     output: text("output"),
   },
-  (t) => [
-    index("validation_runs_attempt_result_id_idx").on(t.attemptResultId),
-    index("validation_runs_validation_step_id_idx").on(t.validationStepId),
-  ],
+  (t) => [index("validation_runs_attempt_result_id_idx").on(t.attemptResultId), index("validation_runs_validation_step_id_idx").on(t.validationStepId)],
 );
 
 export const merges = sqliteTable(
@@ -178,9 +209,13 @@ export const merges = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     timestamp: createdAt("timestamp"),
-    fromBranchId: integer("from_branch_id").notNull().references(() => branches.id, { onDelete: "cascade" }),
+    fromBranchId: integer("from_branch_id")
+      .notNull()
+      .references(() => branches.id, { onDelete: "cascade" }),
     fromCommitSha: text("from_commit_sha").notNull(),
-    toBranchId: integer("to_branch_id").notNull().references(() => branches.id, { onDelete: "cascade" }),
+    toBranchId: integer("to_branch_id")
+      .notNull()
+      .references(() => branches.id, { onDelete: "cascade" }),
     toCommitSha: text("to_commit_sha").notNull(),
     resultCommitSha: text("result_commit_sha").notNull(),
   },

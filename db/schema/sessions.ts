@@ -50,9 +50,13 @@ export const sessions = sqliteTable(
     index("sessions_source_started_at_idx").on(t.source, t.startedAt, t.id),
     // Both filters at once: otherwise one of them is checked row by row along the other's index.
     index("sessions_status_source_started_at_idx").on(t.status, t.source, t.startedAt, t.id),
-    index("sessions_blocked_started_at_idx").on(t.startedAt, t.id).where(sql`${t.tasksBlocked} > 0`),
+    index("sessions_blocked_started_at_idx")
+      .on(t.startedAt, t.id)
+      .where(sql`${t.tasksBlocked} > 0`),
     // Analytics' criteria rate reads these four columns of the sessions with a required criterion.
-    index("sessions_criteria_idx").on(t.startedAt, t.source, t.criteriaRequired, t.criteriaRequiredMet).where(sql`${t.criteriaRequired} > 0`),
+    index("sessions_criteria_idx")
+      .on(t.startedAt, t.source, t.criteriaRequired, t.criteriaRequiredMet)
+      .where(sql`${t.criteriaRequired} > 0`),
     check("sessions_status_check", sql`${t.status} in (${inList(SESSION_STATUSES)})`),
     check("sessions_source_check", sql`${t.source} in (${inList(SESSION_SOURCES)})`),
     check("sessions_enforcement_check", sql`${t.enforcement} in (${inList(ENFORCEMENTS)})`),

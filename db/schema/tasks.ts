@@ -10,7 +10,9 @@ export const tasks = sqliteTable(
   "tasks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     /** The caller's id for the task, unique within the session (e.g. `group_a`). */
     key: text("key").notNull(),
     title: text("title").notNull(),
@@ -67,7 +69,9 @@ export const tasks = sqliteTable(
     uniqueIndex("tasks_session_id_key_idx").on(t.sessionId, t.key),
     index("tasks_session_id_status_idx").on(t.sessionId, t.status),
     // The approvals inbox: blocked tasks across sessions, reset requests first, oldest first.
-    index("tasks_inbox_idx").on(t.resetRequested, t.blockedAt, t.id).where(sql`${t.status} = 'blocked'`),
+    index("tasks_inbox_idx")
+      .on(t.resetRequested, t.blockedAt, t.id)
+      .where(sql`${t.status} = 'blocked'`),
     // Analytics: completions nobody verified (few), without scanning every task.
     index("tasks_unverified_idx")
       .on(t.sessionId, t.completedAt, t.updatedAt, t.claimedBy, t.assignee)
@@ -84,8 +88,12 @@ export const taskTransitions = sqliteTable(
   "task_transitions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    taskId: integer("task_id").notNull().references(() => tasks.id, { onDelete: "cascade" }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    taskId: integer("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     /** The move (`claim`, `verify`, …), `create`, `report` (an observed status), or `import`. */
     move: text("move").notNull(),
     fromStatus: text("from_status", { enum: TASK_STATUSES }),
@@ -108,7 +116,11 @@ export const taskTransitions = sqliteTable(
     // Analytics: claims and judgments by time, covering what their counts read (task, session, actor).
     index("task_transitions_move_at_idx").on(t.move, t.at, t.taskId, t.sessionId, t.actor),
     // Analytics: the move that put a task into claimed / blocked, found from the move that took it out.
-    index("task_transitions_claimed_idx").on(t.taskId, t.id, t.move, t.at, t.actor, t.sessionId).where(sql`${t.toStatus} = 'claimed'`),
-    index("task_transitions_blocked_idx").on(t.taskId, t.id, t.fromStatus, t.at, t.claimant, t.sessionId).where(sql`${t.toStatus} = 'blocked'`),
+    index("task_transitions_claimed_idx")
+      .on(t.taskId, t.id, t.move, t.at, t.actor, t.sessionId)
+      .where(sql`${t.toStatus} = 'claimed'`),
+    index("task_transitions_blocked_idx")
+      .on(t.taskId, t.id, t.fromStatus, t.at, t.claimant, t.sessionId)
+      .where(sql`${t.toStatus} = 'blocked'`),
   ],
 );

@@ -19,7 +19,9 @@ export const orchestrationLogs = sqliteTable(
   "orchestration_logs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     timestamp: createdAt("timestamp"),
     iteration: integer("iteration"),
     agentType: text("agent_type").notNull(),
@@ -43,19 +45,15 @@ export const orchestrationLogs = sqliteTable(
     index("orchestration_logs_reasoning_idx")
       .on(t.sessionId, t.groupId, t.reasoningPhase)
       .where(sql`${t.logType} = 'reasoning'`),
-    index("orchestration_logs_events_idx").on(t.sessionId, t.eventSubtype, t.id).where(sql`${t.logType} = 'event'`),
+    index("orchestration_logs_events_idx")
+      .on(t.sessionId, t.eventSubtype, t.id)
+      .where(sql`${t.logType} = 'event'`),
     uniqueIndex("orchestration_logs_idempotency_idx")
       .on(t.sessionId, t.eventSubtype, t.groupId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} is not null and ${t.logType} = 'event'`),
     check("orchestration_logs_log_type_check", sql`${t.logType} in (${inList(LOG_TYPES)})`),
-    check(
-      "orchestration_logs_reasoning_phase_check",
-      sql`${t.reasoningPhase} is null or ${t.reasoningPhase} in (${inList(REASONING_PHASES)})`,
-    ),
-    check(
-      "orchestration_logs_confidence_level_check",
-      sql`${t.confidenceLevel} is null or ${t.confidenceLevel} in (${inList(CONFIDENCE_LEVELS)})`,
-    ),
+    check("orchestration_logs_reasoning_phase_check", sql`${t.reasoningPhase} is null or ${t.reasoningPhase} in (${inList(REASONING_PHASES)})`),
+    check("orchestration_logs_confidence_level_check", sql`${t.confidenceLevel} is null or ${t.confidenceLevel} in (${inList(CONFIDENCE_LEVELS)})`),
   ],
 );
 
@@ -63,7 +61,9 @@ export const stateSnapshots = sqliteTable(
   "state_snapshots",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     groupId: text("group_id").notNull().default("global"),
     timestamp: createdAt("timestamp"),
     stateType: text("state_type", { enum: STATE_TYPES }).notNull(),
@@ -79,7 +79,9 @@ export const tokenUsage = sqliteTable(
   "token_usage",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     timestamp: createdAt("timestamp"),
     agentType: text("agent_type").notNull(),
     agentId: text("agent_id"),
@@ -97,7 +99,9 @@ export const skillOutputs = sqliteTable(
   "skill_outputs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     timestamp: createdAt("timestamp"),
     skillName: text("skill_name").notNull(),
     outputData: text("output_data").notNull(),
@@ -112,7 +116,9 @@ export const decisions = sqliteTable(
   "decisions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     timestamp: createdAt("timestamp"),
     iteration: integer("iteration"),
     decisionType: text("decision_type").notNull(),
@@ -125,7 +131,9 @@ export const developmentPlans = sqliteTable(
   "development_plans",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     originalPrompt: text("original_prompt").notNull(),
     planText: text("plan_text").notNull(),
     phases: text("phases").notNull(),
@@ -142,7 +150,9 @@ export const contextPackages = sqliteTable(
   "context_packages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     groupId: text("group_id"),
     packageType: text("package_type", { enum: CONTEXT_PACKAGE_TYPES }).notNull(),
     filePath: text("file_path").notNull(),
@@ -158,7 +168,9 @@ export const contextPackages = sqliteTable(
   (t) => [
     index("context_packages_session_id_priority_idx").on(t.sessionId, t.priority, t.createdAt),
     index("context_packages_session_id_group_id_idx").on(t.sessionId, t.groupId),
-    index("context_packages_supersedes_id_idx").on(t.supersedesId).where(sql`${t.supersedesId} IS NOT NULL`),
+    index("context_packages_supersedes_id_idx")
+      .on(t.supersedesId)
+      .where(sql`${t.supersedesId} IS NOT NULL`),
     check("context_packages_package_type_check", sql`${t.packageType} in (${inList(CONTEXT_PACKAGE_TYPES)})`),
     check("context_packages_priority_check", sql`${t.priority} in (${inList(CONTEXT_PRIORITIES)})`),
     check("context_packages_scope_check", sql`${t.scope} in (${inList(CONTEXT_SCOPES)})`),
@@ -169,7 +181,9 @@ export const contextPackageConsumers = sqliteTable(
   "context_package_consumers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    packageId: integer("package_id").notNull().references(() => contextPackages.id, { onDelete: "cascade" }),
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => contextPackages.id, { onDelete: "cascade" }),
     agentType: text("agent_type").notNull(),
     consumedAt: timestampMs("consumed_at"),
     iteration: integer("iteration").notNull().default(1),

@@ -15,7 +15,9 @@ describe("admin tokens", () => {
     expect(created.prefix).toBe(created.token.slice(0, 10));
 
     const hash = createHash("sha256").update(created.token).digest("hex");
-    expect(rows(f.db, "select name, role, token_hash, created_by from api_tokens")).toEqual([{ name: "developer_1", role: "agent", token_hash: hash, created_by: "admin@example.com" }]);
+    expect(rows(f.db, "select name, role, token_hash, created_by from api_tokens")).toEqual([
+      { name: "developer_1", role: "agent", token_hash: hash, created_by: "admin@example.com" },
+    ]);
     // The scan finds the hash where it belongs (so it does look) and the plaintext nowhere.
     expect(columnsContaining(f.db, hash)).toEqual(["api_tokens.token_hash"]);
     expect(columnsContaining(f.db, created.token)).toEqual([]);
@@ -126,4 +128,3 @@ describe("only admins", () => {
     expect(count(f.db, "api_tokens", "revoked_at is null")).toBe(1);
   });
 });
-

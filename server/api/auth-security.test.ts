@@ -116,7 +116,9 @@ describe("secrets at rest and in logs", () => {
   it("stores an API token only as a hash and a password only as a scrypt hash, and prints neither", async () => {
     const printed: string[] = [];
     const capture = (...args: unknown[]) => void printed.push(args.map(String).join(" "));
-    const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "info"), vi.spyOn(console, "warn"), vi.spyOn(console, "error"), vi.spyOn(console, "debug")].map((s) => s.mockImplementation(capture));
+    const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "info"), vi.spyOn(console, "warn"), vi.spyOn(console, "error"), vi.spyOn(console, "debug")].map(
+      (s) => s.mockImplementation(capture),
+    );
     const writes = [process.stdout, process.stderr].map((stream) =>
       vi.spyOn(stream, "write").mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true)),
     );
@@ -127,7 +129,11 @@ describe("secrets at rest and in logs", () => {
       token = (await admin.admin.createToken({ name: "ci_bot", role: "agent" })).token;
       await admin.admin.createUser({ email: "secret@example.com", password, role: "viewer" });
       // Use both, so every code path that handles them (authentication, last-used time, sign-in) has run.
-      const read = await handleTrpcRequest(new Request(`${ORIGIN}/api/trpc/session.list?input=${encodeURIComponent('{"json":{}}')}`, { headers: { authorization: `Bearer ${token}` } }), () => db, () => auth);
+      const read = await handleTrpcRequest(
+        new Request(`${ORIGIN}/api/trpc/session.list?input=${encodeURIComponent('{"json":{}}')}`, { headers: { authorization: `Bearer ${token}` } }),
+        () => db,
+        () => auth,
+      );
       expect(read.status).toBe(200);
       expect((await signIn(auth, ORIGIN, "secret@example.com", password, "203.0.113.99")).status).toBe(200);
       expect((await signIn(auth, ORIGIN, "secret@example.com", `${password}x`, "203.0.113.99")).status).toBe(401);
@@ -138,7 +144,10 @@ describe("secrets at rest and in logs", () => {
     const bytes = Buffer.concat([file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
     for (const secret of [token, password, token.slice(3)]) {
       expect(bytes.includes(Buffer.from(secret, "utf8")), "the database file holds a secret in clear").toBe(false);
-      expect(printed.some((line) => line.includes(secret)), "a secret was printed").toBe(false);
+      expect(
+        printed.some((line) => line.includes(secret)),
+        "a secret was printed",
+      ).toBe(false);
     }
   });
 });

@@ -22,7 +22,16 @@ describe("completion gate: the accepted path", () => {
   it("accepts when every required criterion is met and every task is completed and verified, then lets the session complete", async () => {
     const f = await doneSession();
     const check = await f.as("orchestrator").completion.check({ ...S, claimedVerdict: "BAZINGA" });
-    expect(check).toMatchObject({ sessionId: "s1", accepted: true, reasons: [], metCount: 2, totalCount: 2, claimedVerdict: "BAZINGA", source: "gate", actor: "orchestrator_1" });
+    expect(check).toMatchObject({
+      sessionId: "s1",
+      accepted: true,
+      reasons: [],
+      metCount: 2,
+      totalCount: 2,
+      claimedVerdict: "BAZINGA",
+      source: "gate",
+      actor: "orchestrator_1",
+    });
     expect(rows(f.db, "select accepted, met_count, total_count from completion_checks")).toEqual([{ accepted: 1, met_count: 2, total_count: 2 }]);
 
     const { session, check: gate } = await f.as("orchestrator").session.updateStatus({ ...S, status: "completed" });
@@ -40,7 +49,9 @@ describe("completion gate: the accepted path", () => {
 
   it("accepts a required criterion blocked by a documented external blocker (Path B)", async () => {
     const f = await doneSession();
-    await f.as("developer").criteria.update({ ...S, criterion: "All tests passing", status: "blocked", evidence: "payment sandbox down (status.stripe.com incident)" });
+    await f
+      .as("developer")
+      .criteria.update({ ...S, criterion: "All tests passing", status: "blocked", evidence: "payment sandbox down (status.stripe.com incident)" });
     expect(await f.as("orchestrator").completion.check(S)).toMatchObject({ accepted: true, metCount: 2 });
     await f.as("developer").criteria.update({ ...S, criterion: "All tests passing", evidence: "" });
     const check = await f.as("orchestrator").completion.check(S);

@@ -21,13 +21,17 @@ async function withSession(): Promise<Fixture> {
 }
 
 async function threeCriteria(f: Fixture): Promise<void> {
-  await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%" }, { criterion: "Docs updated" }] });
+  await f
+    .as("orchestrator")
+    .criteria.save({ ...S, criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%" }, { criterion: "Docs updated" }] });
 }
 
 describe("000 Test 1: a new session's criteria, from pending to met", () => {
   it("saves criteria as pending, updates one to met with actual and evidence, and lists it with its history", async () => {
     const f = await withSession();
-    const saved = await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%", requiredForCompletion: true }] });
+    const saved = await f
+      .as("orchestrator")
+      .criteria.save({ ...S, criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%", requiredForCompletion: true }] });
     expect(saved.map((c) => [c.criterion, c.status, c.requiredForCompletion, c.createdBy])).toEqual([
       ["All tests passing", "pending", true, "orchestrator_1"],
       ["Coverage >70%", "pending", true, "orchestrator_1"],
@@ -37,9 +41,13 @@ describe("000 Test 1: a new session's criteria, from pending to met", () => {
       { criterion: "Coverage >70%", status: "pending" },
     ]);
 
-    const updated = await f.as("developer").criteria.update({ ...S, criterion: "Coverage >70%", status: "met", actual: "82%", evidence: "coverage/lcov-report/index.html" });
+    const updated = await f
+      .as("developer")
+      .criteria.update({ ...S, criterion: "Coverage >70%", status: "met", actual: "82%", evidence: "coverage/lcov-report/index.html" });
     expect(updated).toMatchObject({ criterion: "Coverage >70%", status: "met", actual: "82%", evidence: "coverage/lcov-report/index.html" });
-    expect(rows(f.db, "select status, actual, evidence from success_criteria where criterion = 'Coverage >70%'")).toEqual([{ status: "met", actual: "82%", evidence: "coverage/lcov-report/index.html" }]);
+    expect(rows(f.db, "select status, actual, evidence from success_criteria where criterion = 'Coverage >70%'")).toEqual([
+      { status: "met", actual: "82%", evidence: "coverage/lcov-report/index.html" },
+    ]);
 
     const list = await f.as("viewer").criteria.list(S);
     const coverage = list.find((c) => c.criterion === "Coverage >70%")!;
@@ -85,7 +93,9 @@ describe("000 Test 4: duplicate prevention (UPSERT)", () => {
   it("updates an existing criterion in place when the saved list carries a new status", async () => {
     const f = await withSession();
     await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "All tests passing" }] });
-    const [row] = await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "All tests passing", status: "met", actual: "all green" }, { criterion: "New one" }] });
+    const [row] = await f
+      .as("orchestrator")
+      .criteria.save({ ...S, criteria: [{ criterion: "All tests passing", status: "met", actual: "all green" }, { criterion: "New one" }] });
     expect(row).toMatchObject({ status: "met", actual: "all green" });
     expect(count(f.db, "success_criteria")).toBe(2);
     expect(rows(f.db, "select kind from criterion_updates order by id").map((r) => r.kind)).toEqual(["create", "claim", "create"]);
@@ -93,7 +103,9 @@ describe("000 Test 4: duplicate prevention (UPSERT)", () => {
 
   it("refuses a list that names one criterion twice BAD_REQUEST naming the field, all or nothing", async () => {
     const f = await withSession();
-    const r = await expectNothingWritten(f.db, () => f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "A" }, { criterion: "B" }, { criterion: " A " }] }));
+    const r = await expectNothingWritten(f.db, () =>
+      f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "A" }, { criterion: "B" }, { criterion: " A " }] }),
+    );
     expect(r.code).toBe("BAD_REQUEST");
     expect(r.message).toContain("criteria[2].criterion:");
     expect(r.data).toMatchObject({ rule: "criteria.duplicate_in_list", field: "criteria[2].criterion" });
@@ -104,17 +116,25 @@ describe("000 Test 5: immutability", () => {
   it("offers no procedure that changes a criterion's text, and update refuses a new text field", async () => {
     const f = await withSession();
     await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "50 tests passing" }] });
-    const criteriaProcedures = Object.keys(procedurePaths()).filter((p) => p.startsWith("criteria.")).sort();
+    const criteriaProcedures = Object.keys(procedurePaths())
+      .filter((p) => p.startsWith("criteria."))
+      .sort();
     expect(criteriaProcedures).toEqual(["criteria.list", "criteria.save", "criteria.setRequired", "criteria.update", "criteria.verify"]);
-    await expectNothingWritten(f.db, () => f.as("orchestrator").criteria.update({ ...S, criterion: "50 tests passing", newCriterion: "ALL tests passing", status: "met" } as never));
+    await expectNothingWritten(f.db, () =>
+      f.as("orchestrator").criteria.update({ ...S, criterion: "50 tests passing", newCriterion: "ALL tests passing", status: "met" } as never),
+    );
     expect(rows(f.db, "select criterion from success_criteria")).toEqual([{ criterion: "50 tests passing" }]);
   });
 
   it("refuses a raw SQL UPDATE of the text through the trigger", async () => {
     const f = await withSession();
     await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "50 tests passing" }] });
-    expect(() => f.db.$client.prepare("update success_criteria set criterion = 'ALL tests passing' where session_id = 's1'").run()).toThrow(/criteria\.immutable/);
-    expect(() => f.db.$client.prepare("update success_criteria set session_id = 's2' where session_id = 's1'").run()).toThrow(/criteria\.immutable|FOREIGN KEY/);
+    expect(() => f.db.$client.prepare("update success_criteria set criterion = 'ALL tests passing' where session_id = 's1'").run()).toThrow(
+      /criteria\.immutable/,
+    );
+    expect(() => f.db.$client.prepare("update success_criteria set session_id = 's2' where session_id = 's1'").run()).toThrow(
+      /criteria\.immutable|FOREIGN KEY/,
+    );
     expect(rows(f.db, "select criterion from success_criteria")).toEqual([{ criterion: "50 tests passing" }]);
   });
 
@@ -124,7 +144,10 @@ describe("000 Test 5: immutability", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const [replacement] = await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "ALL tests passing", supersedes: "50 tests passing" }] });
     expect(replacement).toMatchObject({ criterion: "ALL tests passing", supersedesId: old!.id });
-    const stored = rows<{ criterion: string; supersedes_id: number | null; created_at: number }>(f.db, "select criterion, supersedes_id, created_at from success_criteria order by id");
+    const stored = rows<{ criterion: string; supersedes_id: number | null; created_at: number }>(
+      f.db,
+      "select criterion, supersedes_id, created_at from success_criteria order by id",
+    );
     expect(stored.map((r) => [r.criterion, r.supersedes_id])).toEqual([
       ["50 tests passing", null],
       ["ALL tests passing", old!.id],
@@ -143,7 +166,9 @@ describe("000 Test 5: immutability", () => {
 
   it("refuses superseding a criterion that does not exist BAD_REQUEST naming the field", async () => {
     const f = await withSession();
-    const r = await expectNothingWritten(f.db, () => f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "ok" }, { criterion: "ALL tests passing", supersedes: "never saved" }] }));
+    const r = await expectNothingWritten(f.db, () =>
+      f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "ok" }, { criterion: "ALL tests passing", supersedes: "never saved" }] }),
+    );
     expect(r.code).toBe("BAD_REQUEST");
     expect(r.message).toContain("criteria[1].supersedes:");
   });
@@ -177,8 +202,16 @@ describe("verifier findings", () => {
   it("records the verifier's finding beside the PM's claim; the gate trusts the verifier and the list shows the discrepancy", async () => {
     const f = await withSession();
     await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "All tests passing", status: "met", actual: "120/120" }] });
-    const verified = await f.as("verifier").criteria.verify({ ...S, criterion: "All tests passing", status: "failed", actual: "117/120", evidence: "ci/run/42" });
-    expect(verified).toMatchObject({ status: "met", verifierStatus: "failed", verifierActual: "117/120", verifierEvidence: "ci/run/42", verifierBy: "verifier_1" });
+    const verified = await f
+      .as("verifier")
+      .criteria.verify({ ...S, criterion: "All tests passing", status: "failed", actual: "117/120", evidence: "ci/run/42" });
+    expect(verified).toMatchObject({
+      status: "met",
+      verifierStatus: "failed",
+      verifierActual: "117/120",
+      verifierEvidence: "ci/run/42",
+      verifierBy: "verifier_1",
+    });
 
     const [listed] = await f.as("viewer").criteria.list(S);
     expect(listed).toMatchObject({ status: "met", effectiveStatus: "failed", discrepancy: true });
@@ -228,7 +261,13 @@ describe("criteria.setRequired", () => {
     const f = await withSession();
     await threeCriteria(f);
     const r = await expectNothingWritten(f.db, () =>
-      f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "All tests passing", status: "met" }, { criterion: "Docs updated", requiredForCompletion: false }] }),
+      f.as("orchestrator").criteria.save({
+        ...S,
+        criteria: [
+          { criterion: "All tests passing", status: "met" },
+          { criterion: "Docs updated", requiredForCompletion: false },
+        ],
+      }),
     );
     expect(r).toMatchObject({ code: "FORBIDDEN", data: { rule: "criteria.required_flag_role" } });
     expect(rows(f.db, "select status from success_criteria where criterion = 'All tests passing'")).toEqual([{ status: "pending" }]);
@@ -239,7 +278,10 @@ describe("criteria refusals", () => {
   it.each(["viewer", "verifier"] as const)("refuses a %s saving or updating criteria (criteria.report_role)", async (name) => {
     const f = await withSession();
     await threeCriteria(f);
-    for (const call of [() => f.as(name).criteria.save({ ...S, criteria: [{ criterion: "x" }] }), () => f.as(name).criteria.update({ ...S, criterion: "Docs updated", status: "met" })]) {
+    for (const call of [
+      () => f.as(name).criteria.save({ ...S, criteria: [{ criterion: "x" }] }),
+      () => f.as(name).criteria.update({ ...S, criterion: "Docs updated", status: "met" }),
+    ]) {
       const r = await expectNothingWritten(f.db, call);
       expect(r).toMatchObject({ code: "FORBIDDEN", data: { rule: "criteria.report_role" } });
     }
@@ -267,7 +309,10 @@ describe("criteria refusals", () => {
 
   it("refuses an empty criterion BAD_REQUEST with 'criteria[1].criterion: …'", async () => {
     const f = await withSession();
-    const r = await expectBadRequest(f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "fine" }, { criterion: "   " }] }), "criteria[1].criterion");
+    const r = await expectBadRequest(
+      f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "fine" }, { criterion: "   " }] }),
+      "criteria[1].criterion",
+    );
     expect(r.data.issues).toEqual([{ path: "criteria[1].criterion", message: "must not be empty" }]);
   });
 });

@@ -31,7 +31,6 @@ export function errorDetails(cause: unknown): { rule?: string; field?: string; r
   return {};
 }
 
-
 /** A readable message naming each bad field, instead of zod's JSON dump. */
 export function zodMessage(error: ZodError): string {
   return error.issues

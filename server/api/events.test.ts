@@ -149,7 +149,11 @@ describe("every write produces its event", () => {
     expect(count(f.db, "task_transitions")).toBe(count(f.db, "events", "entity = 'task'"));
     expect(count(f.db, "criterion_updates")).toBe(count(f.db, "events", "entity = 'criterion'"));
     expect(count(f.db, "completion_checks")).toBe(count(f.db, "events", "type = 'completion.checked'"));
-    expect(rows(f.db, "select distinct actor from events where type like 'task.%' order by actor")).toEqual([{ actor: "developer_1" }, { actor: "orchestrator_1" }, { actor: "verifier_1" }]);
+    expect(rows(f.db, "select distinct actor from events where type like 'task.%' order by actor")).toEqual([
+      { actor: "developer_1" },
+      { actor: "orchestrator_1" },
+      { actor: "verifier_1" },
+    ]);
   });
 });
 
@@ -206,7 +210,9 @@ describe("events.stream (live)", () => {
     const tail = eventTail(f.db);
     const wait = tail.waitForNew.bind(tail);
     let waits = 0;
-    vi.spyOn(tail, "waitForNew").mockImplementation((afterId, signal) => (++waits > 20 ? Promise.reject(new Error(`busy loop: ${waits} waits`)) : wait(afterId, signal)));
+    vi.spyOn(tail, "waitForNew").mockImplementation((afterId, signal) =>
+      ++waits > 20 ? Promise.reject(new Error(`busy loop: ${waits} waits`)) : wait(afterId, signal),
+    );
     cleanups.push(() => void vi.restoreAllMocks());
     const stream = await openStream(f.db, { sessionId: "s1" });
     cleanups.push(stream.close);

@@ -83,15 +83,24 @@ async function criteriaFor(id: string): Promise<void> {
 describe("POST /api/hooks/claude-code", () => {
   it("answers 401 auth.required without a token and auth.token for a bad one, writing nothing", async () => {
     const before = tableCounts(db);
-    expect(await answer(stop(), null)).toEqual({ status: 401, body: { error: { rule: "auth.required", message: "auth.required: sign in or send an API token (Authorization: Bearer …)" } } });
-    expect(await answer(stop(), "pg_garbage")).toEqual({ status: 401, body: { error: { rule: "auth.token", message: "auth.token: the API token is unknown, revoked or expired" } } });
+    expect(await answer(stop(), null)).toEqual({
+      status: 401,
+      body: { error: { rule: "auth.required", message: "auth.required: sign in or send an API token (Authorization: Bearer …)" } },
+    });
+    expect(await answer(stop(), "pg_garbage")).toEqual({
+      status: 401,
+      body: { error: { rule: "auth.token", message: "auth.token: the API token is unknown, revoked or expired" } },
+    });
     expect(await answer(stop(), tokens.viewer_1!)).toMatchObject({ status: 403, body: { error: { rule: "runtime.hook_role" } } });
     expect(tableCounts(db)).toEqual(before);
   });
 
   it("refuses malformed input naming the field, writing nothing", async () => {
     const before = tableCounts(db);
-    expect(await answer("{nope", tokens.claude_1!)).toMatchObject({ status: 400, body: { error: { rule: "runtime.invalid_hook_input", field: "request body" } } });
+    expect(await answer("{nope", tokens.claude_1!)).toMatchObject({
+      status: 400,
+      body: { error: { rule: "runtime.invalid_hook_input", field: "request body" } },
+    });
     expect(await answer({ ...stop(), stop_hook_active: 1 }, tokens.claude_1!)).toMatchObject({ status: 400, body: { error: { field: "stop_hook_active" } } });
     expect(await answer(stop(), tokens.claude_1!, "?max_blocks=0")).toMatchObject({ status: 400, body: { error: { field: "max_blocks" } } });
     expect(tableCounts(db)).toEqual(before);
@@ -101,7 +110,9 @@ describe("POST /api/hooks/claude-code", () => {
     const runtimeId = "http-runtime-1";
     expect(await answer(sessionStart("startup", runtimeId), tokens.claude_1!)).toEqual({ status: 200, body: {} });
     await linkedSession("s_http", runtimeId);
-    expect(rows(db, "select session_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id where r.external_id = ?", runtimeId)).toEqual([{ session_id: "s_http" }]);
+    expect(
+      rows(db, "select session_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id where r.external_id = ?", runtimeId),
+    ).toEqual([{ session_id: "s_http" }]);
 
     expect(await answer({ ...secretBash(), session_id: runtimeId }, tokens.claude_1!)).toEqual({ status: 200, body: {} });
     const logged = JSON.stringify(rows(db, "select * from orchestration_logs where session_id = 's_http'"));
@@ -109,11 +120,23 @@ describe("POST /api/hooks/claude-code", () => {
     for (const secret of LEAKED) expect(logged).not.toContain(secret);
 
     const held = await answer(stop(false, runtimeId), tokens.claude_1!, "?max_blocks=2");
-    expect(held).toEqual({ status: 200, body: { decision: "block", reason: expect.stringContaining("Proofgate is holding this stop (1 of at most 2 in a row): the completion gate rejects ledger session s_http.") } });
+    expect(held).toEqual({
+      status: 200,
+      body: {
+        decision: "block",
+        reason: expect.stringContaining("Proofgate is holding this stop (1 of at most 2 in a row): the completion gate rejects ledger session s_http."),
+      },
+    });
     expect((await answer(stop(true, runtimeId), tokens.claude_1!, "?max_blocks=2")).body).toMatchObject({ decision: "block" });
-    expect(await answer(stop(true, runtimeId), tokens.claude_1!, "?max_blocks=2")).toEqual({ status: 200, body: { systemMessage: expect.stringContaining("after 2 held stops in a row") } });
+    expect(await answer(stop(true, runtimeId), tokens.claude_1!, "?max_blocks=2")).toEqual({
+      status: 200,
+      body: { systemMessage: expect.stringContaining("after 2 held stops in a row") },
+    });
     expect((await answer(subagentStop(false, runtimeId), tokens.claude_1!)).body).toMatchObject({ decision: "block" });
-    const events = rows<{ type: string; actor: string }>(db, "select type, actor from events where session_id = 's_http' and type like 'runtime.%' order by id");
+    const events = rows<{ type: string; actor: string }>(
+      db,
+      "select type, actor from events where session_id = 's_http' and type like 'runtime.%' order by id",
+    );
     expect(events).toEqual([
       { type: "runtime.stop_held", actor: "claude_1" },
       { type: "runtime.stop_held", actor: "claude_1" },
@@ -135,7 +158,11 @@ describe("proofgate hook claude-code in remote mode", () => {
         for (const [key, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(key, value);
         const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) });
         const handle = req.url?.startsWith("/api/trpc") ? handleTrpcRequest : handleClaudeCodeHookRequest;
-        void handle(request, () => db, () => auth).then(async (response) => {
+        void handle(
+          request,
+          () => db,
+          () => auth,
+        ).then(async (response) => {
           res.writeHead(response.status, { "content-type": "application/json" });
           res.end(await response.text());
         });
@@ -149,17 +176,26 @@ describe("proofgate hook claude-code in remote mode", () => {
   it("posts the hook's input to the server and prints its answer: exact stdout and exit code", async () => {
     const runtimeId = "remote-runtime-1";
     const envFile = path.join(dir, "claude-env");
-    const started = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.claude_1!], { stdin: JSON.stringify(sessionStart("resume", runtimeId)), env: { CLAUDE_ENV_FILE: envFile } });
+    const started = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.claude_1!], {
+      stdin: JSON.stringify(sessionStart("resume", runtimeId)),
+      env: { CLAUDE_ENV_FILE: envFile },
+    });
     expect(started).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(fs.readFileSync(envFile, "utf8")).toBe(`export PROOFGATE_RUNTIME_SESSION=${runtimeId}\n`);
 
     // BAZINGA's create-session, remote, inside the runtime session: linked through the header.
-    const created = await proofgate(["--url", url, "--token", tokens.orchestrator_1!, "create-session", "s_remote", "simple", "x"], { env: { PROOFGATE_RUNTIME_SESSION: runtimeId } });
+    const created = await proofgate(["--url", url, "--token", tokens.orchestrator_1!, "create-session", "s_remote", "simple", "x"], {
+      env: { PROOFGATE_RUNTIME_SESSION: runtimeId },
+    });
     expect(created).toMatchObject({ code: 0, stderr: "" });
     await criteriaFor("s_remote");
-    expect(rows(db, "select r.external_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id where l.session_id = 's_remote'")).toEqual([{ external_id: runtimeId }]);
+    expect(
+      rows(db, "select r.external_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id where l.session_id = 's_remote'"),
+    ).toEqual([{ external_id: runtimeId }]);
 
-    const held = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.claude_1!, "--max-blocks", "5"], { stdin: JSON.stringify(stop(false, runtimeId)) });
+    const held = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.claude_1!, "--max-blocks", "5"], {
+      stdin: JSON.stringify(stop(false, runtimeId)),
+    });
     expect(held.code).toBe(0);
     expect(held.stderr).toBe("");
     expect(JSON.parse(held.stdout)).toEqual({ decision: "block", reason: expect.stringContaining("(1 of at most 5 in a row)") });
@@ -167,7 +203,9 @@ describe("proofgate hook claude-code in remote mode", () => {
     const viewer = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.viewer_1!], { stdin: JSON.stringify(stop(false, runtimeId)) });
     expect(viewer).toMatchObject({ code: 0, stdout: "" });
     expect(viewer.stderr).toContain("server refused (HTTP 403): role viewer may not report an agent runtime's hooks");
-    const viewerClosed = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.viewer_1!, "--fail-closed"], { stdin: JSON.stringify(stop(false, runtimeId)) });
+    const viewerClosed = await proofgate(["hook", "claude-code", "--url", url, "--token", tokens.viewer_1!, "--fail-closed"], {
+      stdin: JSON.stringify(stop(false, runtimeId)),
+    });
     expect(JSON.parse(viewerClosed.stdout)).toMatchObject({ decision: "block" });
     expect(rows(db, "select count(*) as n from events where type = 'runtime.stop_held' and session_id = 's_remote'")).toEqual([{ n: 1 }]);
   });

@@ -23,7 +23,8 @@ export async function handleClaudeCodeHookRequest(req: Request, db: () => Db, au
   try {
     const ctx = await createRequestContext(req, db(), auth());
     if (!ctx.actor) throw unauthenticated(ctx.via);
-    if (ctx.via === "cookie" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: "csrf: state-changing requests from another site are refused" });
+    if (ctx.via === "cookie" && !ctx.sameOrigin)
+      throw new TRPCError({ code: "FORBIDDEN", message: "csrf: state-changing requests from another site are refused" });
     const maxBlocks = maxBlocksOf(new URL(req.url).searchParams.get("max_blocks"));
     const text = await withBodyLimit(req, MAX_BODY_BYTES).text();
     let payload: unknown;
@@ -48,14 +49,26 @@ function maxBlocksOf(value: string | null): number | undefined {
 
 function refusal(error: unknown): Response {
   if (error instanceof TRPCError) {
-    const status = error.code === "UNAUTHORIZED" ? 401 : error.code === "FORBIDDEN" ? 403 : error.code === "PAYLOAD_TOO_LARGE" ? 413 : error.code === "BAD_REQUEST" ? 400 : 500;
+    const status =
+      error.code === "UNAUTHORIZED"
+        ? 401
+        : error.code === "FORBIDDEN"
+          ? 403
+          : error.code === "PAYLOAD_TOO_LARGE"
+            ? 413
+            : error.code === "BAD_REQUEST"
+              ? 400
+              : 500;
     const rule = error.cause instanceof DomainError ? error.cause.rule : undefined;
     if (status === 500) console.error("proofgate: hook failed", error);
     return Response.json({ error: { ...(rule ? { rule } : {}), message: status === 500 ? "internal error" : error.message } }, { status });
   }
   const mapped = toDomainError(error);
   if (mapped instanceof DomainError) {
-    return Response.json({ error: { rule: mapped.rule, message: mapped.message, ...(mapped instanceof ValidationError ? { field: mapped.field } : {}) } }, { status: STATUS[mapped.kind] });
+    return Response.json(
+      { error: { rule: mapped.rule, message: mapped.message, ...(mapped instanceof ValidationError ? { field: mapped.field } : {}) } },
+      { status: STATUS[mapped.kind] },
+    );
   }
   console.error("proofgate: hook failed", error);
   return Response.json({ error: { message: "internal error" } }, { status: 500 });

@@ -38,20 +38,34 @@ const DEEP = [deep(MAX_INPUT_DEPTH + 1, false), deep(5_000, true), deep(200_000,
 const hostileValue: fc.Arbitrary<Hostile> = fc.oneof(
   fc.constant<Hostile>({ category: "huge", value: HUGE }),
   fc.string({ maxLength: 20 }).map((s): Hostile => ({ category: "nul", value: `${s}\u0000${s}` })),
-  fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom("\uD800", "\uDFFF", "\uDBFF\u0041")).map(([s, lone]): Hostile => ({ category: "surrogate", value: `${s}${lone}` })),
+  fc
+    .tuple(fc.string({ maxLength: 10 }), fc.constantFrom("\uD800", "\uDFFF", "\uDBFF\u0041"))
+    .map(([s, lone]): Hostile => ({ category: "surrogate", value: `${s}${lone}` })),
   fc.constantFrom(...DEEP).map((value): Hostile => ({ category: "deep", value })),
-  fc.constantFrom<unknown>(10n, new Map([["a", 1]]), new Set([1]), /x/, () => 1, NaN, Infinity, -Infinity, new Date(Number.NaN), Symbol("s")).map((value): Hostile => ({ category: "not_json", value })),
-  fc.constantFrom("'; DROP TABLE sessions; --", "s1' OR '1'='1", '" OR ""="', "1; DELETE FROM events", "%", "_", "\\", "s1'--").map((value): Hostile => ({ category: "sql", value })),
+  fc
+    .constantFrom<unknown>(10n, new Map([["a", 1]]), new Set([1]), /x/, () => 1, NaN, Infinity, -Infinity, new Date(Number.NaN), Symbol("s"))
+    .map((value): Hostile => ({ category: "not_json", value })),
+  fc
+    .constantFrom("'; DROP TABLE sessions; --", "s1' OR '1'='1", '" OR ""="', "1; DELETE FROM events", "%", "_", "\\", "s1'--")
+    .map((value): Hostile => ({ category: "sql", value })),
   fc
     .oneof(fc.integer({ min: -(2 ** 53), max: -1 }), fc.constantFrom(-1, 0, 0.5, -0.5, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e21, 1e308, -1e308, Number.MIN_VALUE))
     .map((value): Hostile => ({ category: "number", value })),
   fc.constantFrom("not_a_known_value", "PASSED ", "Pending", "COMPLETED", "").map((value): Hostile => ({ category: "enum", value })),
   fc
-    .oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }), fc.string({ maxLength: 8 }))
+    .oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.integer(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
+      fc.string({ maxLength: 8 }),
+    )
     .map((value): Hostile => ({ category: "wrong_type", value })),
 );
 
-type Mutation = { kind: "replace"; path: Path; hostile: Hostile } | { kind: "remove"; path: Path } | { kind: "extra"; path: Path; key: string; hostile: Hostile };
+type Mutation =
+  { kind: "replace"; path: Path; hostile: Hostile } | { kind: "remove"; path: Path } | { kind: "extra"; path: Path; key: string; hostile: Hostile };
 
 /** Every path into a value: the root, each key and index (arrays and objects), up to four levels. */
 function pathsOf(value: unknown, prefix: Path = [], out: Path[] = [[]]): Path[] {
@@ -103,7 +117,14 @@ function mutations(valid: unknown): fc.Arbitrary<Mutation> {
   ];
   if (paths.length > 1) options.push(fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...paths.slice(1)) }));
   if (objects.length > 0) {
-    options.push(fc.record({ kind: fc.constant("extra" as const), path: fc.constantFrom(...objects), key: fc.constantFrom("extra", "__proto__x", "sessionId2", "role"), hostile: hostileValue }));
+    options.push(
+      fc.record({
+        kind: fc.constant("extra" as const),
+        path: fc.constantFrom(...objects),
+        key: fc.constantFrom("extra", "__proto__x", "sessionId2", "role"),
+        hostile: hostileValue,
+      }),
+    );
   }
   return fc.oneof(...options);
 }
@@ -181,7 +202,10 @@ describe("every procedure, given hostile input", () => {
             const names = [named(mutation), fieldPath(mutation.path.slice(1)), ...mutation.path.map((_, k) => fieldPath(mutation.path.slice(0, k + 1)))];
             // …and calls the whole contract `goalContract`.
             if (mutation.path[0] === "contract") names.push("goalContract:");
-            expect(names.some((name) => r.message.includes(name)), `${path}: "${r.message}" should name ${named(mutation)}`).toBe(true);
+            expect(
+              names.some((name) => r.message.includes(name)),
+              `${path}: "${r.message}" should name ${named(mutation)}`,
+            ).toBe(true);
           }
         }
       }),
@@ -196,14 +220,20 @@ describe("values that used to reach the database layer and fail there as interna
     const bigint = await refusal(callerFor(f.db, ACTORS.admin).session.create({ id: "b1", metadata: { a: 10n } } as never));
     expect([bigint.code, bigint.message, bigint.data.rule]).toEqual(["BAD_REQUEST", "metadata.a: must be JSON data (got a bigint)", "input.not_json"]);
     const tooDeep = await refusal(callerFor(f.db, ACTORS.admin).session.create({ id: "b2", flags: deep(20_000, true) } as never));
-    expect([tooDeep.code, tooDeep.message, tooDeep.data.rule]).toEqual(["BAD_REQUEST", `flags.a.a.a…: must not nest more than ${MAX_INPUT_DEPTH} levels of arrays and objects`, "input.too_deep"]);
+    expect([tooDeep.code, tooDeep.message, tooDeep.data.rule]).toEqual([
+      "BAD_REQUEST",
+      `flags.a.a.a…: must not nest more than ${MAX_INPUT_DEPTH} levels of arrays and objects`,
+      "input.too_deep",
+    ]);
     expect(tableCounts(f.db)).toEqual(before);
   });
 });
 
 it("tried inputs in every category", () => {
   // Shown in the test output so the README's figures come from a run.
-  console.info(`hostile-input: ${tally.calls} calls over ${paths.length} procedures; refused ${tally.refused}, accepted ${tally.accepted}; by category ${JSON.stringify(tally.byCategory)}`);
+  console.info(
+    `hostile-input: ${tally.calls} calls over ${paths.length} procedures; refused ${tally.refused}, accepted ${tally.accepted}; by category ${JSON.stringify(tally.byCategory)}`,
+  );
   for (const category of ["huge", "nul", "surrogate", "deep", "not_json", "sql", "number", "enum", "wrong_type", "missing"]) {
     expect(tally.byCategory[category] ?? 0, category).toBeGreaterThan(0);
   }

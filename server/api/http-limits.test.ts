@@ -44,7 +44,12 @@ async function post(procedure: string, body: BodyInit, headers: Record<string, s
   const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
   try {
     const res = await handleTrpcRequest(
-      new Request(`${ORIGIN}/api/trpc/${procedure}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers }, body, duplex: "half" } as RequestInit),
+      new Request(`${ORIGIN}/api/trpc/${procedure}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers },
+        body,
+        duplex: "half",
+      } as RequestInit),
       () => db,
       () => auth,
     );

@@ -19,7 +19,11 @@ let auth: Auth;
 const tokens: Record<string, { id: number; token: string }> = {};
 
 function handle(req: Request): Promise<Response> {
-  return handleTrpcRequest(req, () => db, () => auth);
+  return handleTrpcRequest(
+    req,
+    () => db,
+    () => auth,
+  );
 }
 
 interface WireResult {
@@ -102,7 +106,9 @@ describe("bearer tokens over HTTP", () => {
     }
     // "Bearer " with nothing after it, and another scheme, are no token at all.
     for (const authorization of ["Bearer ", "Basic dXNlcjpwYXNz"]) {
-      const r = await send(new Request(`${ORIGIN}/api/trpc/session.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { authorization } }));
+      const r = await send(
+        new Request(`${ORIGIN}/api/trpc/session.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { authorization } }),
+      );
       expect(r.status, authorization).toBe(401);
       expect(r.error?.data.rule, authorization).toBe("auth.required");
     }
@@ -244,7 +250,7 @@ function subscribe(input: unknown, token: string | null, headers: Record<string,
 
 describe("events.stream over SSE", () => {
   it("resumes after Last-Event-ID with each event's id, and delivers an event another process writes", async () => {
-    const lastSeen = (rows<{ id: number }>(db, "select max(id) as id from events")[0]!).id;
+    const lastSeen = rows<{ id: number }>(db, "select max(id) as id from events")[0]!.id;
     await mutate("task.create", { sessionId: "s1", key: "sse1", title: "before reconnect" }, tok("orchestrator_1"));
     const { abort, response } = subscribe({ sessionId: "s1" }, tok("viewer_1"), { "last-event-id": String(lastSeen) });
     const res = await response;
@@ -257,7 +263,9 @@ describe("events.stream over SSE", () => {
       const events = await readSse(res, abort, (e) => e.length >= 2);
       expect(events.every((e) => e.event === null)).toBe(true);
       expect(events.map((e) => (e.data as { type: string; data: { key: string } }).data.key)).toEqual(["sse1", "sse2"]);
-      expect(events.map((e) => Number(e.id))).toEqual(rows<{ id: number }>(db, `select id from events where id > ${lastSeen} and session_id = 's1' order by id`).map((r) => r.id));
+      expect(events.map((e) => Number(e.id))).toEqual(
+        rows<{ id: number }>(db, `select id from events where id > ${lastSeen} and session_id = 's1' order by id`).map((r) => r.id),
+      );
       expect(events[1]!.data).toMatchObject({ type: "task.created", actor: "developer_9", principalId: "operator" });
     } finally {
       cli.$client.close();
@@ -290,12 +298,20 @@ describe("cookies and CSRF", () => {
   });
 
   it("refuses a cookie-authenticated cross-site mutation FORBIDDEN csrf but serves its queries", async () => {
-    const forged = callerFor(db, { principalId: "user:u1", principalKind: "user", role: "lead", label: "lead@example.com" }, { via: "cookie", sameOrigin: false });
+    const forged = callerFor(
+      db,
+      { principalId: "user:u1", principalKind: "user", role: "lead", label: "lead@example.com" },
+      { via: "cookie", sameOrigin: false },
+    );
     await expectForbidden(forged.session.create({ id: "forged" }), "csrf");
     await expectForbidden(forged.session.setEnforcement({ sessionId: "s1", enforcement: "observe", reason: "forged" }), "csrf");
     expect((await forged.session.get({ id: "s1" })).enforcement).toBe("enforce");
     expect((await forged.session.list({})).items.length).toBeGreaterThan(0);
-    const sameSite = callerFor(db, { principalId: "user:u1", principalKind: "user", role: "lead", label: "lead@example.com" }, { via: "cookie", sameOrigin: true });
+    const sameSite = callerFor(
+      db,
+      { principalId: "user:u1", principalKind: "user", role: "lead", label: "lead@example.com" },
+      { via: "cookie", sameOrigin: true },
+    );
     expect(await sameSite.session.create({ id: "from_own_page" })).toMatchObject({ id: "from_own_page" });
   });
 

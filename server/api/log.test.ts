@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { type Fixture, columnsContaining, count, expectBadRequest, expectForbidden, expectNotFound, expectNothingWritten, rows, setup } from "@/test/support/api-helpers";
+import {
+  type Fixture,
+  columnsContaining,
+  count,
+  expectBadRequest,
+  expectForbidden,
+  expectNotFound,
+  expectNothingWritten,
+  rows,
+  setup,
+} from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
 // Built from pieces so no whole secret-shaped literal sits in the source.
@@ -20,20 +30,32 @@ function expectSecretNowhere(f: Fixture): void {
 describe("log writes and reads", () => {
   it("logs an interaction with its secret redacted, and lists it", async () => {
     const f = await withSession();
-    const row = await f.as("developer").log.interaction({ ...S, agentType: "developer", agentId: "developer_1", content: `ran deploy with ${SECRET}`, iteration: 1, groupId: "A" });
+    const row = await f
+      .as("developer")
+      .log.interaction({ ...S, agentType: "developer", agentId: "developer_1", content: `ran deploy with ${SECRET}`, iteration: 1, groupId: "A" });
     expect(row).toMatchObject({ logType: "interaction", agentType: "developer", redacted: true, groupId: "A" });
     expect(row.content).not.toContain(KEY);
     expect(row.content).toContain("[REDACTED:");
     const page = await f.as("viewer").log.list({ ...S, logType: "interaction" });
     expect(page.items.map((i) => [i.id, i.redacted])).toEqual([[row.id, true]]);
     expect(page.items[0]!.content).not.toContain(KEY);
-    expect(rows(f.db, "select type, entity, entity_id, actor from events where type = 'logs.appended'")).toEqual([{ type: "logs.appended", entity: "log", entity_id: String(row.id), actor: "developer_1" }]);
+    expect(rows(f.db, "select type, entity, entity_id, actor from events where type = 'logs.appended'")).toEqual([
+      { type: "logs.appended", entity: "log", entity_id: String(row.id), actor: "developer_1" },
+    ]);
     expectSecretNowhere(f);
   });
 
   it("saves reasoning and reads it back by phase, as a timeline and as the mandatory-phase check", async () => {
     const f = await withSession();
-    await f.as("developer").log.reasoning({ ...S, agentType: "developer", phase: "understanding", content: "The login form needs validation", groupId: "A", confidence: "high", references: ["src/login.tsx"] });
+    await f.as("developer").log.reasoning({
+      ...S,
+      agentType: "developer",
+      phase: "understanding",
+      content: "The login form needs validation",
+      groupId: "A",
+      confidence: "high",
+      references: ["src/login.tsx"],
+    });
     await f.as("developer").log.reasoning({ ...S, agentType: "developer", phase: "approach", content: `use ${SECRET} for the API`, groupId: "A" });
     const reasoning = await f.as("viewer").log.getReasoning({ ...S, groupId: "A" });
     expect(reasoning.map((r) => [r.reasoningPhase, r.redacted])).toEqual([
@@ -45,7 +67,11 @@ describe("log writes and reads", () => {
     expect(timeline.format === "json" && timeline.entries.map((e) => e.reasoningPhase)).toEqual(["understanding", "approach"]);
     const markdown = await f.as("viewer").log.reasoningTimeline({ ...S, format: "markdown" });
     expect(markdown.format === "markdown" && markdown.text).toContain("Reasoning Timeline");
-    expect(await f.as("viewer").log.mandatoryPhases({ ...S, groupId: "A", agentType: "developer" })).toEqual({ complete: false, missing: ["completion"], documented: ["understanding", "approach"] });
+    expect(await f.as("viewer").log.mandatoryPhases({ ...S, groupId: "A", agentType: "developer" })).toEqual({
+      complete: false,
+      missing: ["completion"],
+      documented: ["understanding", "approach"],
+    });
     expectSecretNowhere(f);
   });
 
@@ -207,7 +233,9 @@ describe("log writes and reads", () => {
     expect(count(f.db, "events", "type = 'context_package.consumed'")).toBe(1);
     await expectNotFound(f.as("verifier").log.markContextConsumed({ packageId: 999, agentType: "qa" }));
     const r = await expectNothingWritten(f.db, () =>
-      f.as("developer").log.saveContextPackage({ ...S, packageType: "research", filePath: "x.md", producerAgent: "dev", consumers: ["qa"], summary: "s", supersedesId: 999 }),
+      f
+        .as("developer")
+        .log.saveContextPackage({ ...S, packageType: "research", filePath: "x.md", producerAgent: "dev", consumers: ["qa"], summary: "s", supersedesId: 999 }),
     );
     expect(r.code).toBe("BAD_REQUEST");
     expect(r.message).toContain("supersedesId:");
@@ -255,7 +283,17 @@ describe("log refusals", () => {
     await expectNothingWritten(f.db, () => f.as("developer").log.interaction({ ...S, agentType: "x", content: "   " }));
     await expectNothingWritten(f.db, () => f.as("developer").log.tokens({ ...S, agentType: "x", tokens: -1 }));
     await expectNothingWritten(f.db, () => f.as("developer").log.saveState({ ...S, stateType: "pm", data: "{not json" }));
-    await expectNothingWritten(f.db, () => f.as("developer").log.savePlan({ ...S, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "a" }, { phase: 1, name: "b" }] }));
+    await expectNothingWritten(f.db, () =>
+      f.as("developer").log.savePlan({
+        ...S,
+        originalPrompt: "p",
+        planText: "t",
+        phases: [
+          { phase: 1, name: "a" },
+          { phase: 1, name: "b" },
+        ],
+      }),
+    );
   });
 
   it("still denies access to an anonymous caller before any of this", async () => {

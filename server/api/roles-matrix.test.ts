@@ -147,7 +147,8 @@ describe("every procedure × every role", () => {
       const before = tableCounts(db);
       const settled = await callPath(caller, procedure).then(
         async (result) => {
-          if (result !== null && typeof result === "object" && Symbol.asyncIterator in result) await (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.(undefined);
+          if (result !== null && typeof result === "object" && Symbol.asyncIterator in result)
+            await (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.(undefined);
           return null;
         },
         (error: unknown) => refusal(Promise.reject(error)),
@@ -172,7 +173,9 @@ describe("every procedure × every role", () => {
   });
 
   it("let most allowed calls through (a refusal by state, such as completing a claimed task, is the exception)", () => {
-    console.info(`roles-matrix: ${cases.length} cases; allowed and succeeded ${outcomes.allowedSucceeded}, allowed but refused by a state rule ${outcomes.allowedRefusedByState}, refused by role ${outcomes.refused}`);
+    console.info(
+      `roles-matrix: ${cases.length} cases; allowed and succeeded ${outcomes.allowedSucceeded}, allowed but refused by a state rule ${outcomes.allowedRefusedByState}, refused by role ${outcomes.refused}`,
+    );
     expect(outcomes.allowedSucceeded).toBeGreaterThan(outcomes.allowedRefusedByState * 3);
   });
 });
@@ -219,7 +222,9 @@ describe("credentials that must not work", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const credentialCases = procedures.flatMap(([procedure]) => ["anonymous", "revoked token", "expired token", "expired cookie session"].map((who) => [procedure, who] as const));
+  const credentialCases = procedures.flatMap(([procedure]) =>
+    ["anonymous", "revoked token", "expired token", "expired cookie session"].map((who) => [procedure, who] as const),
+  );
 
   it.each(credentialCases)("%s with %s is UNAUTHORIZED and writes nothing", async (procedure, who) => {
     const ctx = await createRequestContext(new Request(`${ORIGIN}/api/trpc/${procedure}`, { method: "POST", headers: headers[who] }), db, auth);

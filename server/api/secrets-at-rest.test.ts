@@ -95,7 +95,9 @@ describe("a secret written through any write procedure", () => {
   });
 
   it("reached the free-text fields", () => {
-    console.info(`secrets-at-rest: ${cases.length} text fields of ${new Set(cases.map((c) => c[0])).size} write procedures; ${tally.accepted} took the text, ${tally.refused} refused it`);
+    console.info(
+      `secrets-at-rest: ${cases.length} text fields of ${new Set(cases.map((c) => c[0])).size} write procedures; ${tally.accepted} took the text, ${tally.refused} refused it`,
+    );
     // Free text took it (and stored it redacted); identifiers, names and enums refused it.
     expect(tally.accepted).toBeGreaterThanOrEqual(40);
   });

@@ -1,17 +1,44 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryDb } from "@/db/client";
-import { ACTORS, callerFor, count, eventTypes, expectBadRequest, expectForbidden, expectNotFound, expectNothingWritten, refusal, rows, setup } from "@/test/support/api-helpers";
+import {
+  ACTORS,
+  callerFor,
+  count,
+  eventTypes,
+  expectBadRequest,
+  expectForbidden,
+  expectNotFound,
+  expectNothingWritten,
+  refusal,
+  rows,
+  setup,
+} from "@/test/support/api-helpers";
 
 describe("session.create", () => {
   it("creates an enforce session by default, stores it and appends session.created with the actor", async () => {
     const f = setup();
     const session = await f.as("orchestrator").session.create({ id: "bazinga_20250112_143022", requirements: "Fix all bugs", mode: "parallel" });
-    expect(session).toMatchObject({ id: "bazinga_20250112_143022", status: "active", enforcement: "enforce", source: "api", requirements: "Fix all bugs", mode: "parallel" });
+    expect(session).toMatchObject({
+      id: "bazinga_20250112_143022",
+      status: "active",
+      enforcement: "enforce",
+      source: "api",
+      requirements: "Fix all bugs",
+      mode: "parallel",
+    });
     expect(session.startedAt).toBeInstanceOf(Date);
     const [stored] = rows(f.db, "select id, status, enforcement, requirements from sessions");
     expect(stored).toEqual({ id: "bazinga_20250112_143022", status: "active", enforcement: "enforce", requirements: "Fix all bugs" });
     const [event] = rows(f.db, "select type, session_id, entity, entity_id, actor, principal_id, role from events");
-    expect(event).toEqual({ type: "session.created", session_id: "bazinga_20250112_143022", entity: "session", entity_id: "bazinga_20250112_143022", actor: "orchestrator_1", principal_id: "token:3", role: "orchestrator" });
+    expect(event).toEqual({
+      type: "session.created",
+      session_id: "bazinga_20250112_143022",
+      entity: "session",
+      entity_id: "bazinga_20250112_143022",
+      actor: "orchestrator_1",
+      principal_id: "token:3",
+      role: "orchestrator",
+    });
   });
 
   it("generates an id when none is given, and keeps an observe policy", async () => {
@@ -102,7 +129,9 @@ describe("session.updateStatus", () => {
     expect(result.session.endedAt).toBeInstanceOf(Date);
     expect(result.check).toBeNull();
     expect(rows(f.db, "select status from sessions")).toEqual([{ status: "failed" }]);
-    expect(rows(f.db, "select type, data from events where type = 'session.status_changed'")).toEqual([{ type: "session.status_changed", data: JSON.stringify({ from: "active", to: "failed" }) }]);
+    expect(rows(f.db, "select type, data from events where type = 'session.status_changed'")).toEqual([
+      { type: "session.status_changed", data: JSON.stringify({ from: "active", to: "failed" }) },
+    ]);
   });
 
   it.each(["viewer", "developer", "verifier"] as const)("refuses a %s FORBIDDEN (session.status_role)", async (name) => {

@@ -23,14 +23,23 @@ describe("first-run setup", () => {
 
   it("refuses a short password or a malformed email naming the field, creating nobody", async () => {
     const { db, caller } = anonymous();
-    await expect(caller.setup.createFirstAdmin({ email: "lead@example.com", password: "short" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("password") });
-    await expect(caller.setup.createFirstAdmin({ email: "not-an-email", password: "long enough password" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("email") });
+    await expect(caller.setup.createFirstAdmin({ email: "lead@example.com", password: "short" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("password"),
+    });
+    await expect(caller.setup.createFirstAdmin({ email: "not-an-email", password: "long enough password" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("email"),
+    });
     expect(db.$client.prepare("SELECT count(*) FROM users").pluck().get()).toBe(0);
   });
 
   it("refuses to create the first admin from another site (csrf)", async () => {
     const { db, caller } = anonymous(createMemoryDb(), false);
-    await expect(caller.setup.createFirstAdmin({ email: "evil@example.com", password: "long enough password" })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("csrf") });
+    await expect(caller.setup.createFirstAdmin({ email: "evil@example.com", password: "long enough password" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("csrf"),
+    });
     expect(db.$client.prepare("SELECT count(*) FROM users").pluck().get()).toBe(0);
   });
 });

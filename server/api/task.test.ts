@@ -32,7 +32,11 @@ interface TaskRowSql {
 }
 
 function storedTask(db: Parameters<typeof rows>[0], key = "t1"): TaskRowSql {
-  return rows<TaskRowSql>(db, "select status, version, claimed_by, claimed_by_principal, verified_by, verification, completed_by, reset_count, reset_requested, failures from tasks where key = ?", key)[0]!;
+  return rows<TaskRowSql>(
+    db,
+    "select status, version, claimed_by, claimed_by_principal, verified_by, verification, completed_by, reset_count, reset_requested, failures from tasks where key = ?",
+    key,
+  )[0]!;
 }
 
 describe("task lifecycle (004): create → start → claim → verify → complete", () => {
@@ -47,16 +51,38 @@ describe("task lifecycle (004): create → start → claim → verify → comple
     expect(started).toMatchObject({ status: "in_progress", version: 2 });
 
     const claimed = await f.as("developer").task.claim({ ...T, evidence: ["screenshots/login.png", " https://ci/run/1 "] });
-    expect(claimed).toMatchObject({ status: "claimed", version: 3, claimedBy: "developer_1", claimedByPrincipal: "token:1", evidence: ["screenshots/login.png", "https://ci/run/1"] });
+    expect(claimed).toMatchObject({
+      status: "claimed",
+      version: 3,
+      claimedBy: "developer_1",
+      claimedByPrincipal: "token:1",
+      evidence: ["screenshots/login.png", "https://ci/run/1"],
+    });
     expect(claimed.claimedAt).toBeInstanceOf(Date);
 
-    const verified = await f.as("verifier").task.verify({ ...T, proofpack: { ...PASSED, checks: [...PASSED.checks], path: ".orchestration/proofpacks/login.json" } });
-    expect(verified).toMatchObject({ status: "verified", version: 4, verifiedBy: "verifier_1", verifiedByPrincipal: "token:2", verification: "verified", proofpack: { verdict: "PASSED" } });
+    const verified = await f
+      .as("verifier")
+      .task.verify({ ...T, proofpack: { ...PASSED, checks: [...PASSED.checks], path: ".orchestration/proofpacks/login.json" } });
+    expect(verified).toMatchObject({
+      status: "verified",
+      version: 4,
+      verifiedBy: "verifier_1",
+      verifiedByPrincipal: "token:2",
+      verification: "verified",
+      proofpack: { verdict: "PASSED" },
+    });
 
     const completed = await f.as("orchestrator").task.complete(T);
     expect(completed).toMatchObject({ status: "completed", version: 5, completedBy: "orchestrator_1", verification: "verified" });
 
-    expect(storedTask(f.db)).toMatchObject({ status: "completed", version: 5, claimed_by: "developer_1", verified_by: "verifier_1", verification: "verified", completed_by: "orchestrator_1" });
+    expect(storedTask(f.db)).toMatchObject({
+      status: "completed",
+      version: 5,
+      claimed_by: "developer_1",
+      verified_by: "verifier_1",
+      verification: "verified",
+      completed_by: "orchestrator_1",
+    });
     const task = await f.as("viewer").task.get(T);
     expect(task.transitions.map((t) => [t.move, t.fromStatus, t.toStatus, t.actor, t.role, t.principalId])).toEqual([
       ["create", null, "pending", "orchestrator_1", "orchestrator", "token:3"],
@@ -67,7 +93,9 @@ describe("task lifecycle (004): create → start → claim → verify → comple
     ]);
     expect(task.transitions[3]).toMatchObject({ claimant: "developer_1", proofpack: { verdict: "PASSED" }, verification: "verified" });
     expect(eventTypes(f.db, "s1")).toEqual(["session.created", "task.created", "task.started", "task.claimed", "task.verified", "task.completed"]);
-    expect(rows(f.db, "select tasks_total, tasks_completed, tasks_unverified from sessions")).toEqual([{ tasks_total: 1, tasks_completed: 1, tasks_unverified: 0 }]);
+    expect(rows(f.db, "select tasks_total, tasks_completed, tasks_unverified from sessions")).toEqual([
+      { tasks_total: 1, tasks_completed: 1, tasks_unverified: 0 },
+    ]);
   });
 
   it("lists a session's tasks in creation order, filtered by status", async () => {
@@ -107,18 +135,39 @@ describe("declining a reset request (issue 20): the task stays blocked, the requ
     expect(noReason).toMatchObject({ code: "BAD_REQUEST", data: { field: "reason", rule: "task.reason_required" } });
 
     const declined = await f.as("lead").task.declineReset({ ...T, reason: "the same tests fail on main" });
-    expect(declined).toMatchObject({ status: "blocked", resetRequested: false, resetRequestedBy: null, resetReason: null, resetCount: 0, failures: ["3 tests failing"], blockedBy: "verifier_1" });
+    expect(declined).toMatchObject({
+      status: "blocked",
+      resetRequested: false,
+      resetRequestedBy: null,
+      resetReason: null,
+      resetCount: 0,
+      failures: ["3 tests failing"],
+      blockedBy: "verifier_1",
+    });
     expect(declined.blockedAt).toEqual(blocked.blockedAt);
     expect(await f.as("viewer").task.inboxCount()).toMatchObject({ blocked: 1, resetRequested: 0 });
 
     const history = await f.as("viewer").task.get(T);
-    expect(history.transitions.at(-1)).toMatchObject({ move: "decline_reset", fromStatus: "blocked", toStatus: "blocked", actor: "lead@example.com", role: "lead", reason: "the same tests fail on main" });
+    expect(history.transitions.at(-1)).toMatchObject({
+      move: "decline_reset",
+      fromStatus: "blocked",
+      toStatus: "blocked",
+      actor: "lead@example.com",
+      role: "lead",
+      reason: "the same tests fail on main",
+    });
     expect(eventTypes(f.db, "s1").slice(-2)).toEqual(["task.reset_requested", "task.reset_declined"]);
     expect(storedTask(f.db)).toMatchObject({ status: "blocked", reset_requested: 0, reset_count: 0 });
 
     // Closed, not forbidden for ever: the agent may ask again, and a lead may then approve.
     await f.as("developer").task.requestReset({ ...T, reason: "now fixed on main too" });
-    await expectForbidden(f.as("lead").task.approveReset({ ...T, reason: "ok" }).then(() => f.as("lead").task.declineReset({ ...T, reason: "late" })), "task.decline_reset_from_pending");
+    await expectForbidden(
+      f
+        .as("lead")
+        .task.approveReset({ ...T, reason: "ok" })
+        .then(() => f.as("lead").task.declineReset({ ...T, reason: "late" })),
+      "task.decline_reset_from_pending",
+    );
   });
 });
 
@@ -128,8 +177,16 @@ describe("task blocked path: claim → block → request reset → approve reset
     await sessionWithTask(f);
     await f.as("developer").task.claim({ ...T, evidence: ["dashboard.png"] });
 
-    const blocked = await f.as("verifier").task.block({ ...T, failures: ["browser_screenshot - Screenshot missing", "component_tests - 3 tests failing"], proofpack: { ...BLOCKED, checks: [...BLOCKED.checks] } });
-    expect(blocked).toMatchObject({ status: "blocked", blockedBy: "verifier_1", failures: ["browser_screenshot - Screenshot missing", "component_tests - 3 tests failing"] });
+    const blocked = await f.as("verifier").task.block({
+      ...T,
+      failures: ["browser_screenshot - Screenshot missing", "component_tests - 3 tests failing"],
+      proofpack: { ...BLOCKED, checks: [...BLOCKED.checks] },
+    });
+    expect(blocked).toMatchObject({
+      status: "blocked",
+      blockedBy: "verifier_1",
+      failures: ["browser_screenshot - Screenshot missing", "component_tests - 3 tests failing"],
+    });
     await expectForbidden(f.as("orchestrator").task.complete(T), "task.complete_from_blocked");
 
     const requested = await f.as("orchestrator").task.requestReset({ ...T, reason: "fixes are in" });
@@ -151,7 +208,13 @@ describe("task blocked path: claim → block → request reset → approve reset
       proofpack: { verdict: "BLOCKED" },
     });
     expect(afterReset.transitions.map((t) => t.move)).toEqual(["create", "claim", "block", "request_reset", "approve_reset"]);
-    expect(afterReset.transitions.at(-1)).toMatchObject({ fromStatus: "blocked", toStatus: "pending", actor: "lead@example.com", role: "lead", reason: "failures reviewed" });
+    expect(afterReset.transitions.at(-1)).toMatchObject({
+      fromStatus: "blocked",
+      toStatus: "pending",
+      actor: "lead@example.com",
+      role: "lead",
+      reason: "failures reviewed",
+    });
 
     await f.as("developer2").task.claim(T);
     // The first claimant may judge the second attempt: it is not their claim.
@@ -195,7 +258,10 @@ describe("never the claimant", () => {
     // An admin token that claimed may not verify its own claim by renaming itself either.
     await f.as("orchestrator").task.create({ sessionId: "s1", key: "t2", title: "Second" });
     await f.by(tokenActor(7, "admin", "ops_bot")).task.claim({ sessionId: "s1", key: "t2" });
-    await expectForbidden(f.by(tokenActor(7, "admin", "ops_bot_2")).task.verify({ sessionId: "s1", key: "t2", proofpack: PASSED }), "task.claimant_cannot_verify");
+    await expectForbidden(
+      f.by(tokenActor(7, "admin", "ops_bot_2")).task.verify({ sessionId: "s1", key: "t2", proofpack: PASSED }),
+      "task.claimant_cannot_verify",
+    );
     expect(storedTask(f.db).status).toBe("claimed");
     expect(storedTask(f.db, "t2").status).toBe("claimed");
   });
@@ -351,7 +417,11 @@ describe("task refusals: unknown ids, bad input, conflicts", () => {
       ["proofpack", "task.verify_requires_proofpack", () => f.as("verifier").task.verify(T)],
       ["proofpack.verdict", "task.proofpack_verdict_passed", () => f.as("verifier").task.verify({ ...T, proofpack: BLOCKED })],
       ["proofpack.checks", "task.proofpack_no_checks", () => f.as("verifier").task.verify({ ...T, proofpack: { verdict: "PASSED", checks: [] } })],
-      ["proofpack.checks[0]", "task.proofpack_failed_check", () => f.as("verifier").task.verify({ ...T, proofpack: { verdict: "PASSED", checks: [{ name: "lint", passed: false }] } })],
+      [
+        "proofpack.checks[0]",
+        "task.proofpack_failed_check",
+        () => f.as("verifier").task.verify({ ...T, proofpack: { verdict: "PASSED", checks: [{ name: "lint", passed: false }] } }),
+      ],
       ["failures", "task.block_requires_failures", () => f.as("verifier").task.block(T)],
       ["failures[1]", "task.failure_empty", () => f.as("verifier").task.block({ ...T, failures: ["real", "  "] })],
     ];

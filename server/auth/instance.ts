@@ -9,7 +9,9 @@ export function getAuth(): Auth {
   shared ??= createAuth(getDb(), {
     secret: authSecret(resolveDbPath()),
     baseURL: process.env.PROOFGATE_URL,
-    trustedOrigins: process.env.PROOFGATE_TRUSTED_ORIGINS?.split(",").map((o) => o.trim()).filter(Boolean),
+    trustedOrigins: process.env.PROOFGATE_TRUSTED_ORIGINS?.split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
   });
   return shared;
 }

@@ -40,9 +40,14 @@ describe("the sign-in key kept beside the database", () => {
   it("is the same key for several processes starting at once on a fresh database", async () => {
     const db = path.join(dir, "fresh.db");
     const script = path.join(dir, "child.ts");
-    fs.writeFileSync(script, `import { authSecret } from ${JSON.stringify(path.join(ROOT, "server/auth/secret.ts"))};\nprocess.stdin.once("data", () => process.stdout.write(authSecret(process.argv[2]!) + "\\n"));\nprocess.stdout.write("ready\\n");\n`);
+    fs.writeFileSync(
+      script,
+      `import { authSecret } from ${JSON.stringify(path.join(ROOT, "server/auth/secret.ts"))};\nprocess.stdin.once("data", () => process.stdout.write(authSecret(process.argv[2]!) + "\\n"));\nprocess.stdout.write("ready\\n");\n`,
+    );
     const tsx = path.join(ROOT, "node_modules", ".bin", "tsx");
-    const children = Array.from({ length: 4 }, () => spawn(tsx, [script, db], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BETTER_AUTH_SECRET: "" } }));
+    const children = Array.from({ length: 4 }, () =>
+      spawn(tsx, [script, db], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BETTER_AUTH_SECRET: "" } }),
+    );
     const outputs = children.map(
       (child) =>
         new Promise<string>((resolve) => {

@@ -28,7 +28,9 @@ export function openApi(options: GlobalOptions): Api {
   let loading: Promise<Api> | undefined;
   let loaded: Api | undefined;
   const load = () =>
-    (loading ??= (remote ? import("./remote-api").then((m) => m.remoteApi(url!, options)) : import("./local-api").then((m) => m.localApi(options))).then((api) => (loaded = api)));
+    (loading ??= (remote ? import("./remote-api").then((m) => m.remoteApi(url!, options)) : import("./local-api").then((m) => m.localApi(options))).then(
+      (api) => (loaded = api),
+    ));
   return {
     mode: remote ? "remote" : "local",
     query: async <T>(path: string, input?: unknown) => (await load()).query<T>(path, input),

@@ -19,7 +19,8 @@ afterAll(() => checkouts.forEach((dir) => fs.rmSync(dir, { recursive: true, forc
 function checkout(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-bundle-"));
   checkouts.push(dir);
-  for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "dist/hook.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+  for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "dist/hook.cjs", "db/migrations"])
+    fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }
@@ -31,7 +32,12 @@ function run(dir: string, ...args: string[]) {
 }
 
 function runWith(dir: string, input: string | undefined, env: Record<string, string>, ...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(dir, "bin", "proofgate.mjs"), ...args], { cwd: dir, encoding: "utf8", input, env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [path.join(dir, "bin", "proofgate.mjs"), ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    input,
+    env: { ...process.env, ...env },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -40,7 +46,11 @@ describe("the bundled executable", () => {
     const dir = checkout();
     const db = path.join(dir, "x.db");
     expect(caches(dir)).toEqual([]);
-    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Cache")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Cache")).toEqual({
+      code: 0,
+      stdout: "✓ Created session s1 (simple, enforce)\n",
+      stderr: "",
+    });
     const { size, mtimeMs } = fs.statSync(path.join(dir, "dist", "cli.cjs"));
     const keyed = (command: string) => new RegExp(`^cli\\.cjs\\.${size}-${Math.trunc(mtimeMs)}-[0-9a-z]+-${command}\\.v8cache$`);
     expect(caches(dir)).toEqual([expect.stringMatching(keyed("create-session"))]);
@@ -56,7 +66,17 @@ describe("the bundled executable", () => {
     expect(run(dir, "--db", db, "get-session", "nope")).toMatchObject({ code: 3, stderr: 'proofgate: session "nope" does not exist\n' });
     expect(run(dir, "--db", db, "create-session", "s2", "simple", "Cache")).toMatchObject({ code: 0, stderr: "" });
     expect(fs.readFileSync(path.join(dir, "dist", read)).equals(saved)).toBe(true);
-    expect(fs.readFileSync(path.join(dir, "dist", caches(dir).find((f) => f.endsWith("-create-session.v8cache"))!)).equals(created)).toBe(true);
+    expect(
+      fs
+        .readFileSync(
+          path.join(
+            dir,
+            "dist",
+            caches(dir).find((f) => f.endsWith("-create-session.v8cache"))!,
+          ),
+        )
+        .equals(created),
+    ).toBe(true);
     expect(caches(dir)).toHaveLength(2);
   });
 
@@ -65,17 +85,33 @@ describe("the bundled executable", () => {
     const db = path.join(dir, "x.db");
     const runtime = { PROOFGATE_RUNTIME_SESSION: "rt-bundle" };
     expect(runWith(dir, undefined, runtime, "--db", db, "--quiet", "create-session", "s1", "simple", "Hook").code).toBe(0);
-    const stop = JSON.stringify({ session_id: "rt-bundle", transcript_path: "/tmp/t.jsonl", cwd: dir, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false });
+    const stop = JSON.stringify({
+      session_id: "rt-bundle",
+      transcript_path: "/tmp/t.jsonl",
+      cwd: dir,
+      permission_mode: "default",
+      hook_event_name: "Stop",
+      stop_hook_active: false,
+    });
     const held = runWith(dir, stop, {}, "hook", "claude-code", "--db", db, "--max-blocks", "2");
     expect(held).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(held.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("holding this stop (1 of at most 2 in a row)") });
     const hook = fs.statSync(path.join(dir, "dist", "hook.cjs"));
     expect(hook.size).toBeLessThan(fs.statSync(path.join(dir, "dist", "cli.cjs")).size * 0.7);
-    expect(caches(dir).filter((f) => f.startsWith("hook.cjs."))).toEqual([expect.stringMatching(new RegExp(`^hook\\.cjs\\.${hook.size}-${Math.trunc(hook.mtimeMs)}-[0-9a-z]+-hook\\.v8cache$`))]);
+    expect(caches(dir).filter((f) => f.startsWith("hook.cjs."))).toEqual([
+      expect.stringMatching(new RegExp(`^hook\\.cjs\\.${hook.size}-${Math.trunc(hook.mtimeMs)}-[0-9a-z]+-hook\\.v8cache$`)),
+    ]);
     // From the cache, the same; bad flags and input never exit 2 (Claude Code's "block").
     expect(JSON.parse(runWith(dir, stop, {}, "hook", "claude-code", "--db", db).stdout)).toMatchObject({ decision: "block" });
-    expect(runWith(dir, stop, {}, "hook", "claude-code", "--db", db, "--max-blocks", "0")).toMatchObject({ code: 1, stderr: expect.stringContaining("--max-blocks") });
-    expect(runWith(dir, "not json", {}, "hook", "claude-code", "--db", db)).toMatchObject({ code: 0, stdout: "", stderr: expect.stringContaining("stdin: must be the hook's JSON input") });
+    expect(runWith(dir, stop, {}, "hook", "claude-code", "--db", db, "--max-blocks", "0")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("--max-blocks"),
+    });
+    expect(runWith(dir, "not json", {}, "hook", "claude-code", "--db", db)).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: expect.stringContaining("stdin: must be the hook's JSON input"),
+    });
     expect(runWith(dir, undefined, {}, "hook", "claude-code", "--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("--fail-closed") });
   });
 
@@ -84,7 +120,10 @@ describe("the bundled executable", () => {
     const db = path.join(dir, "x.db");
     expect(run(dir, "--db", db, "migrate").code).toBe(0);
     const flagged = () => {
-      const result = spawnSync(process.execPath, ["--stack-size=2000", path.join(dir, "bin", "proofgate.mjs"), "--db", db, "--json", "list-sessions"], { cwd: dir, encoding: "utf8" });
+      const result = spawnSync(process.execPath, ["--stack-size=2000", path.join(dir, "bin", "proofgate.mjs"), "--db", db, "--json", "list-sessions"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     };
     expect(flagged()).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
@@ -103,11 +142,16 @@ describe("the bundled executable", () => {
     const install = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-hoisted-"));
     checkouts.push(install);
     const dir = path.join(install, "node_modules", "proofgate");
-    for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"]) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+    for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"])
+      fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
     fs.symlinkSync(path.join(ROOT, "node_modules", "better-sqlite3"), path.join(install, "node_modules", "better-sqlite3"));
     expect(fs.existsSync(path.join(dir, "node_modules"))).toBe(false);
     const db = path.join(install, "x.db");
-    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Hoisted")).toEqual({ code: 0, stdout: "✓ Created session s1 (simple, enforce)\n", stderr: "" });
+    expect(run(dir, "--db", db, "create-session", "s1", "simple", "Hoisted")).toEqual({
+      code: 0,
+      stdout: "✓ Created session s1 (simple, enforce)\n",
+      stderr: "",
+    });
     expect(JSON.parse(run(dir, "--db", db, "--json", "get-session", "s1").stdout)).toMatchObject({ session_id: "s1", mode: "simple" });
   });
 
@@ -126,7 +170,9 @@ describe("the bundled executable", () => {
     fs.utimesSync(path.join(dir, "dist", "cli.cjs"), later, later);
     expect(run(dir, "--db", db, "create-session", "s1", "simple", "Rebuilt")).toMatchObject({ code: 0, stderr: "" });
     const rebuilt = fs.statSync(path.join(dir, "dist", "cli.cjs"));
-    expect(caches(dir)).toEqual([expect.stringMatching(new RegExp(`^cli\\.cjs\\.${rebuilt.size}-${Math.trunc(rebuilt.mtimeMs)}-[0-9a-z]+-create-session\\.v8cache$`))]);
+    expect(caches(dir)).toEqual([
+      expect.stringMatching(new RegExp(`^cli\\.cjs\\.${rebuilt.size}-${Math.trunc(rebuilt.mtimeMs)}-[0-9a-z]+-create-session\\.v8cache$`)),
+    ]);
     expect(caches(dir)).not.toEqual([first]);
   });
 });

@@ -93,7 +93,14 @@ describe.concurrent("proofgate", () => {
       expect(first.stdout).toContain(`${db}: ${MIGRATIONS} migrations applied`);
 
       const sqlite = new Database(db, { readonly: true });
-      const tables = (sqlite.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name").pluck().all() as string[]).sort();
+      const tables = (
+        sqlite
+          .prepare(
+            "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name",
+          )
+          .pluck()
+          .all() as string[]
+      ).sort();
       const journalMode = sqlite.pragma("journal_mode", { simple: true });
       sqlite.close();
       const expected = schemaTableNames();
@@ -252,13 +259,16 @@ describe.concurrent("proofgate", () => {
       expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
     });
 
-    it.each([[["demo", "--help"]], [["help", "demo"]], [["migrate", "--help"]], [["help", "migrate"]]])("prints command help with an Example for %j", async (args) => {
-      const { dir } = workspace();
-      const run = await proofgate(args, { cwd: dir });
-      expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(new RegExp(`^Usage: proofgate ${args.find((a) => a !== "help" && a !== "--help")}`));
-      expect(run.stdout).toMatch(/^Examples?:\n {2}proofgate /m);
-    });
+    it.each([[["demo", "--help"]], [["help", "demo"]], [["migrate", "--help"]], [["help", "migrate"]]])(
+      "prints command help with an Example for %j",
+      async (args) => {
+        const { dir } = workspace();
+        const run = await proofgate(args, { cwd: dir });
+        expect(run.code).toBe(0);
+        expect(run.stdout).toMatch(new RegExp(`^Usage: proofgate ${args.find((a) => a !== "help" && a !== "--help")}`));
+        expect(run.stdout).toMatch(/^Examples?:\n {2}proofgate /m);
+      },
+    );
   });
 
   describe("an unusable database path", () => {

@@ -13,8 +13,9 @@ export function databaseCommands(program: Command, out: Output): void {
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       const db = openDatabase(file, { migrate: false });
       const applied = applyMigrations(db.$client, findMigrationsFolder());
-      const tables = (// Ordinary tables only: a full-text index's virtual and shadow tables are an index, not data.
-      db.$client.prepare("SELECT count(*) AS n FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'").get() as { n: number }).n;
+      // Ordinary tables only: a full-text index's virtual and shadow tables are an index, not data.
+      const count = db.$client.prepare("SELECT count(*) AS n FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'");
+      const tables = (count.get() as { n: number }).n;
       db.$client.close();
       out.result({ database: file, applied, tables }, `${file}: ${applied} migration${applied === 1 ? "" : "s"} applied, ${tables} tables`);
     });
@@ -41,7 +42,12 @@ export function databaseCommands(program: Command, out: Output): void {
           seed: options.seed,
           onProgress: (done, total) => out.progress(`generated ${done}/${total} sessions`),
         });
-        out.result({ database: file, ...summary }, `${file}: ${summary.sessions} demo sessions (seed ${summary.seed}) in ${(summary.milliseconds / 1000).toFixed(1)} s — ${Object.entries(summary.rows).map(([t, n]) => `${t} ${n}`).join(", ")}`);
+        out.result(
+          { database: file, ...summary },
+          `${file}: ${summary.sessions} demo sessions (seed ${summary.seed}) in ${(summary.milliseconds / 1000).toFixed(1)} s — ${Object.entries(summary.rows)
+            .map(([t, n]) => `${t} ${n}`)
+            .join(", ")}`,
+        );
       } finally {
         db.$client.close();
       }

@@ -10,7 +10,10 @@ import { newProgram } from "./program";
 // with the `hook` group only; a usage error exits 1, never 2 (Claude Code's "block").
 async function hookMain(argv: string[]): Promise<number> {
   const program = newProgram(argv.includes("--json"));
-  hookCommands(program, createOutput(() => program.opts<GlobalOptions>()));
+  hookCommands(
+    program,
+    createOutput(() => program.opts<GlobalOptions>()),
+  );
   try {
     await program.parseAsync(argv);
     return EXIT.ok;

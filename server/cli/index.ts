@@ -33,11 +33,14 @@ export async function buildProgram(options: { json?: boolean; only?: string } = 
   operatorCommands(program, out);
   // migrate, demo, serve and backup need no other group.
   if (!program.commands.some((c) => c.name() === options.only)) await registerCommands(program, out, options.only);
-  program.command("help [command]").description("show help for a command").action((name?: string) => {
-    const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
-    if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);
-    target.outputHelp();
-  });
+  program
+    .command("help [command]")
+    .description("show help for a command")
+    .action((name?: string) => {
+      const target = name === undefined ? program : program.commands.find((c) => c.name() === name);
+      if (!target) throw new UsageError(`command: unknown command '${name}' (see proofgate help)`);
+      target.outputHelp();
+    });
   return program;
 }
 

@@ -69,15 +69,17 @@ export function localApi(options: GlobalOptions): Api {
  * mode's operator, or a server's request authenticated by its token (the MCP endpoint).
  */
 export function callerApi(open: (kind: "query" | "mutation") => ApiContext): Api {
-  const call = (kind: "query" | "mutation") => async <T>(path: string, input: unknown): Promise<T> => {
-    const [namespace, ...rest] = path.split(".");
-    if (!namespace || !(namespace in ROUTERS) || rest.length === 0) throw new Error(`unknown procedure ${path}`);
-    const ns = namespace as Namespace;
-    const sub = await ROUTERS[ns]();
-    let target: unknown = createCallerFactory(router({ [ns]: sub }))(open(kind))[ns];
-    for (const part of rest) target = (target as Record<string, unknown>)[part];
-    if (typeof target !== "function") throw new Error(`unknown procedure ${path}`);
-    return (await (target as (input: unknown) => Promise<T>)(input)) as T;
-  };
+  const call =
+    (kind: "query" | "mutation") =>
+    async <T>(path: string, input: unknown): Promise<T> => {
+      const [namespace, ...rest] = path.split(".");
+      if (!namespace || !(namespace in ROUTERS) || rest.length === 0) throw new Error(`unknown procedure ${path}`);
+      const ns = namespace as Namespace;
+      const sub = await ROUTERS[ns]();
+      let target: unknown = createCallerFactory(router({ [ns]: sub }))(open(kind))[ns];
+      for (const part of rest) target = (target as Record<string, unknown>)[part];
+      if (typeof target !== "function") throw new Error(`unknown procedure ${path}`);
+      return (await (target as (input: unknown) => Promise<T>)(input)) as T;
+    };
   return { mode: "local", query: call("query"), mutate: call("mutation"), close: () => undefined };
 }

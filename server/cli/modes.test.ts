@@ -62,10 +62,24 @@ describe("the remote mode's HTTP client", () => {
   });
 
   it("sends the method, headers and body, and reads status, headers and text", async () => {
-    const res = await request(`${base}/echo?x=1`, { method: "POST", headers: { authorization: "Bearer pg_x", "content-type": "application/json" }, body: '{"a":"ü"}' });
-    expect({ ok: res.ok, status: res.status, many: res.headers.get("X-Many"), missing: res.headers.get("nope") }).toEqual({ ok: true, status: 200, many: "a, b", missing: null });
+    const res = await request(`${base}/echo?x=1`, {
+      method: "POST",
+      headers: { authorization: "Bearer pg_x", "content-type": "application/json" },
+      body: '{"a":"ü"}',
+    });
+    expect({ ok: res.ok, status: res.status, many: res.headers.get("X-Many"), missing: res.headers.get("nope") }).toEqual({
+      ok: true,
+      status: 200,
+      many: "a, b",
+      missing: null,
+    });
     expect(await res.text()).toBe('{"A":"Ü"}');
-    expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/echo?x=1", headers: { authorization: "Bearer pg_x", "content-length": "10" }, body: '{"a":"ü"}' });
+    expect(seen.at(-1)).toMatchObject({
+      method: "POST",
+      url: "/echo?x=1",
+      headers: { authorization: "Bearer pg_x", "content-length": "10" },
+      body: '{"a":"ü"}',
+    });
   });
 
   it("resolves on an error status with the JSON body, as fetch does", async () => {

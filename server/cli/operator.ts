@@ -71,7 +71,10 @@ export function operatorCommands(program: Command, out: Output): void {
         const check = openDatabase(dest, { migrate: false }).$client;
         const integrity = check.pragma("integrity_check", { simple: true });
         check.close();
-        out.result({ database: file, backup: dest, pages: totalPages, integrity }, `backed up ${file} to ${dest} (${totalPages} pages, integrity ${String(integrity)})`);
+        out.result(
+          { database: file, backup: dest, pages: totalPages, integrity },
+          `backed up ${file} to ${dest} (${totalPages} pages, integrity ${String(integrity)})`,
+        );
       } finally {
         db.$client.close();
       }

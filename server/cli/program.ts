@@ -2,17 +2,19 @@ import { Command } from "commander";
 
 /** The `proofgate` program with its global options, no command yet (index.ts adds them; hook-entry.ts adds `hook` alone). */
 export function newProgram(json: boolean): Command {
-  return new Command("proofgate")
-    .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
-    .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
-    .option("--url <url>", "a Proofgate server (remote mode; default $PROOFGATE_URL)")
-    .option("--token <token>", "API token for remote mode (default $PROOFGATE_TOKEN)")
-    .option("--json", "print machine-readable JSON")
-    .option("--quiet", "print only results, no progress")
-    .option("--verbose", "note on stderr what a BAZINGA-compatible command translated (extra JSON fields kept as metadata, ignored arguments)")
-    .option("--agent-id <label>", "the agent label this call acts as (e.g. developer_1)")
-    .showHelpAfterError(!json)
-    // With --json, usage errors are reported once, as JSON, by handleError.
-    .configureOutput(json ? { writeErr: () => undefined } : {})
-    .exitOverride();
+  return (
+    new Command("proofgate")
+      .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
+      .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
+      .option("--url <url>", "a Proofgate server (remote mode; default $PROOFGATE_URL)")
+      .option("--token <token>", "API token for remote mode (default $PROOFGATE_TOKEN)")
+      .option("--json", "print machine-readable JSON")
+      .option("--quiet", "print only results, no progress")
+      .option("--verbose", "note on stderr what a BAZINGA-compatible command translated (extra JSON fields kept as metadata, ignored arguments)")
+      .option("--agent-id <label>", "the agent label this call acts as (e.g. developer_1)")
+      .showHelpAfterError(!json)
+      // With --json, usage errors are reported once, as JSON, by handleError.
+      .configureOutput(json ? { writeErr: () => undefined } : {})
+      .exitOverride()
+  );
 }

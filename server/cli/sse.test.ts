@@ -24,7 +24,7 @@ import { SseParser, type SubscribeOptions, subscribe } from "./sse";
 describe("SseParser", () => {
   // What tRPC's SSE producer writes: each field line, then two line breaks.
   const stream =
-    'event: connected\ndata: {}\n\n\n' +
+    "event: connected\ndata: {}\n\n\n" +
     ": a comment\n\n" +
     'data: {"json":{"id":7}}\nid: 7\n\n\n' +
     "event: ping\ndata: \n\n\n" +
@@ -195,7 +195,15 @@ describe("subscribe to events.stream over HTTP", () => {
     }
     expect(f.seen.map((e) => e.id)).toEqual(idsAfter(start));
     expect(f.ids).toEqual(idsAfter(start).map(String));
-    expect(f.seen.map((e) => (e.data as { key: string }).key)).toEqual(["before", "live", "in-another-session", "during-outage-1", "during-outage-2", "after", "after-second-drop"]);
+    expect(f.seen.map((e) => (e.data as { key: string }).key)).toEqual([
+      "before",
+      "live",
+      "in-another-session",
+      "during-outage-1",
+      "during-outage-2",
+      "after",
+      "after-second-drop",
+    ]);
     expect(f.changes[0]).toBe(`lost@${f.seen[2]!.id}`);
     expect(f.changes).toContain(`restored@${f.seen[2]!.id}`);
     expect(f.changes).toContain(`lost@${f.seen[5]!.id}`);

@@ -154,7 +154,10 @@ export async function* subscribe<T>(options: SubscribeOptions): AsyncGenerator<S
     } catch (error) {
       if (options.signal.aborted) return;
       if (error instanceof TRPCClientError && error.data) throw error;
-      if (!everConnected) throw error instanceof TRPCClientError ? error : new TRPCClientError(`${(error as Error).message ?? String(error)} (${options.url})`, { cause: error as Error });
+      if (!everConnected)
+        throw error instanceof TRPCClientError
+          ? error
+          : new TRPCClientError(`${(error as Error).message ?? String(error)} (${options.url})`, { cause: error as Error });
       if (!lost) options.onConnection?.({ state: "lost", error, lastEventId });
       lost = true;
       await sleep(delay, options.signal);

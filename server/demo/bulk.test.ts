@@ -37,7 +37,9 @@ describe("loadWithRollupsRebuilt", () => {
     const counted = tokens().t;
     expect(counted).toBe((db.$client.prepare("SELECT sum(tokens_estimated) AS t FROM token_usage").get() as { t: number }).t);
     db.$client
-      .prepare("INSERT INTO token_usage (session_id, agent_type, agent_id, tokens_estimated, model, timestamp) VALUES (?, 'developer', 'developer_1', 1234, 'model-x', ?)")
+      .prepare(
+        "INSERT INTO token_usage (session_id, agent_type, agent_id, tokens_estimated, model, timestamp) VALUES (?, 'developer', 'developer_1', 1234, 'model-x', ?)",
+      )
       .run("demo_1_00001", NOW.getTime());
     expect(tokens().t).toBe(counted + 1234);
   });

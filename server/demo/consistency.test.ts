@@ -187,8 +187,15 @@ describe("demo honesty: the events log", () => {
 
 describe("demo honesty: criteria history", () => {
   it("explains every criterion's status and verifier finding by its last update, with who made it", () => {
-    const criteria = all<{ id: number; status: string; verifier_status: string | null; evidence: string | null }>("SELECT id, status, verifier_status, evidence FROM success_criteria");
-    const updates = groupBy(all<Row & { criterion_id: number; kind: string; to_status: string; evidence: string | null; role: string }>("SELECT * FROM criterion_updates ORDER BY id"), "criterion_id");
+    const criteria = all<{ id: number; status: string; verifier_status: string | null; evidence: string | null }>(
+      "SELECT id, status, verifier_status, evidence FROM success_criteria",
+    );
+    const updates = groupBy(
+      all<Row & { criterion_id: number; kind: string; to_status: string; evidence: string | null; role: string }>(
+        "SELECT * FROM criterion_updates ORDER BY id",
+      ),
+      "criterion_id",
+    );
     for (const c of criteria) {
       const history = updates.get(c.id) ?? [];
       expect(history[0]?.kind, `criterion ${c.id} starts with create`).toBe("create");
@@ -288,13 +295,16 @@ function checksWithEvents(): CheckRow[] {
 
 function expectCheckMatches(check: CheckRow): void {
   const verdict = evaluateCompletion(gateInputOf(check.session_id));
-  expect({
-    accepted: check.accepted === 1,
-    reasons: JSON.parse(check.reasons) as unknown,
-    metCount: check.met_count,
-    totalCount: check.total_count,
-    details: JSON.parse(check.details) as unknown,
-  }, `completion check ${check.id} of ${check.session_id}`).toEqual({
+  expect(
+    {
+      accepted: check.accepted === 1,
+      reasons: JSON.parse(check.reasons) as unknown,
+      metCount: check.met_count,
+      totalCount: check.total_count,
+      details: JSON.parse(check.details) as unknown,
+    },
+    `completion check ${check.id} of ${check.session_id}`,
+  ).toEqual({
     accepted: verdict.accepted,
     reasons: verdict.reasons,
     metCount: verdict.metCount,
@@ -318,7 +328,10 @@ describe("demo honesty: the completion gate", () => {
 
   it("agrees with the gate on every check made after a session's last task move, accepted or not", () => {
     const lastTaskEvent = new Map(
-      all<{ session_id: string; last: number }>("SELECT session_id, max(id) AS last FROM events WHERE entity = 'task' GROUP BY session_id").map((r) => [r.session_id, r.last]),
+      all<{ session_id: string; last: number }>("SELECT session_id, max(id) AS last FROM events WHERE entity = 'task' GROUP BY session_id").map((r) => [
+        r.session_id,
+        r.last,
+      ]),
     );
     const finalChecks = checksWithEvents().filter((c) => c.event_id > (lastTaskEvent.get(c.session_id) ?? 0));
     expect(finalChecks.filter((c) => c.accepted === 0).length).toBeGreaterThan(10);
@@ -370,7 +383,12 @@ function contractOf(contractId: number) {
     };
     return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
   });
-  return validateGoalContract({ goalText: contract.goal_text, goalType: contract.goal_type, maxGoalAttempts: contract.max_goal_attempts, acceptanceCriteria: criteria });
+  return validateGoalContract({
+    goalText: contract.goal_text,
+    goalType: contract.goal_type,
+    maxGoalAttempts: contract.max_goal_attempts,
+    acceptanceCriteria: criteria,
+  });
 }
 
 function evidenceOf(attemptId: number): AttemptEvidence {
@@ -394,16 +412,29 @@ describe("demo honesty: the two gates", () => {
     expect(evaluations.size).toBeGreaterThan(10);
     for (const [goalId, rows] of evaluations) {
       const history: AttemptHistoryEntry[] = [];
-      const implementations = all<{ id: number; model: string }>("SELECT id, model FROM attempts WHERE goal_id = ? AND attempt_type = 'implementation' ORDER BY id", goalId);
+      const implementations = all<{ id: number; model: string }>(
+        "SELECT id, model FROM attempts WHERE goal_id = ? AND attempt_type = 'implementation' ORDER BY id",
+        goalId,
+      );
       rows.forEach((row, i) => {
         const label = `goal ${String(goalId)} attempt ${row.attempt_number}`;
         expect(row.attempt_number, label).toBe(i + 1);
         expect(implementations[i]?.id, `${label} is the goal's ${i + 1}th implementation attempt`).toBe(row.attempt_id);
         const trust = all<{ score: number }>("SELECT score FROM trust_scores WHERE attempt_id = ?", row.attempt_id);
-        expect(trust.map((t) => t.score), `${label}'s trust score`).toEqual([row.trust_score]);
+        expect(
+          trust.map((t) => t.score),
+          `${label}'s trust score`,
+        ).toEqual([row.trust_score]);
 
         const approach = implementations[i]!.model;
-        const result = evaluateAttempt({ contract: contractOf(row.contract_id), evidence: evidenceOf(row.attempt_id), trustScore: row.trust_score, attemptNumber: row.attempt_number, approach, history });
+        const result = evaluateAttempt({
+          contract: contractOf(row.contract_id),
+          evidence: evidenceOf(row.attempt_id),
+          trustScore: row.trust_score,
+          attemptNumber: row.attempt_number,
+          approach,
+          history,
+        });
         expect(row.verdict, label).toBe(result.verdict);
         expect(
           {
@@ -435,7 +466,9 @@ describe("demo honesty: the two gates", () => {
   it("evaluates a goal only against its own contract", () => {
     const foreign = all("SELECT e.id FROM goal_gate_evaluations e JOIN goal_contracts c ON c.id = e.contract_id WHERE c.goal_id <> e.goal_id");
     expect(foreign).toEqual([]);
-    const evaluatedWithoutContract = all("SELECT e.id FROM goal_gate_evaluations e WHERE NOT EXISTS (SELECT 1 FROM goal_contracts c WHERE c.id = e.contract_id)");
+    const evaluatedWithoutContract = all(
+      "SELECT e.id FROM goal_gate_evaluations e WHERE NOT EXISTS (SELECT 1 FROM goal_contracts c WHERE c.id = e.contract_id)",
+    );
     expect(evaluatedWithoutContract).toEqual([]);
   });
 
@@ -457,7 +490,9 @@ describe("demo honesty: time", () => {
       if (GLOBAL_TABLES.has(name)) continue;
       for (const column of Object.values(getTableColumns(table))) {
         if (column.columnType !== "SQLiteTimestamp") continue;
-        const [range] = all<{ lo: number | null; hi: number | null; n: number }>(`SELECT min("${column.name}") AS lo, max("${column.name}") AS hi, count("${column.name}") AS n FROM "${name}"`);
+        const [range] = all<{ lo: number | null; hi: number | null; n: number }>(
+          `SELECT min("${column.name}") AS lo, max("${column.name}") AS hi, count("${column.name}") AS n FROM "${name}"`,
+        );
         if (range!.n === 0) continue;
         checked += 1;
         expect(range!.lo, `${name}.${column.name}`).toBeGreaterThanOrEqual(NOW.getTime() - 91 * DAY);

@@ -39,7 +39,9 @@ describe("demo coverage: tasks", () => {
 
   it("has verified completions, and unverified ones only in observe sessions", () => {
     expect(count("tasks WHERE status = 'completed' AND verification = 'verified'")).toBeGreaterThan(0);
-    expect(count("tasks t JOIN sessions s ON s.id = t.session_id WHERE t.status = 'completed' AND t.verification = 'none' AND s.enforcement = 'observe'")).toBeGreaterThan(0);
+    expect(
+      count("tasks t JOIN sessions s ON s.id = t.session_id WHERE t.status = 'completed' AND t.verification = 'none' AND s.enforcement = 'observe'"),
+    ).toBeGreaterThan(0);
     expect(count("tasks t JOIN sessions s ON s.id = t.session_id WHERE t.verification = 'none' AND s.enforcement = 'enforce'")).toBe(0);
     expect(count("tasks WHERE status = 'completed' AND verification IS NULL")).toBe(0);
   });

@@ -88,7 +88,11 @@ describe("generateDemoData: determinism", () => {
   it("reports progress every `progressEvery` sessions and writes the same rows whatever the interval", () => {
     const progress: [number, number][] = [];
     const batched = generated({ seed: 5, sessions: 10, progressEvery: 4, onProgress: (done, total) => progress.push([done, total]) });
-    expect(progress).toEqual([[4, 10], [8, 10], [10, 10]]);
+    expect(progress).toEqual([
+      [4, 10],
+      [8, 10],
+      [10, 10],
+    ]);
     expect(dump(batched, LEDGER_TABLES)).toEqual(dump(generated({ seed: 5, sessions: 10 }), LEDGER_TABLES));
   });
 

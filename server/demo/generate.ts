@@ -78,7 +78,21 @@ export function generateDemoData(db: Db, options: DemoOptions): DemoSummary {
 
   // Classify the new completion checks' rejection reasons now, so the first analytics read need not.
   catchUpReasonKinds(db);
-  const tables = ["sessions", "tasks", "task_transitions", "success_criteria", "criterion_updates", "completion_checks", "goals", "attempts", "tool_calls", "goal_gate_evaluations", "orchestration_logs", "token_usage", "events"];
+  const tables = [
+    "sessions",
+    "tasks",
+    "task_transitions",
+    "success_criteria",
+    "criterion_updates",
+    "completion_checks",
+    "goals",
+    "attempts",
+    "tool_calls",
+    "goal_gate_evaluations",
+    "orchestration_logs",
+    "token_usage",
+    "events",
+  ];
   return {
     sessions: count,
     seed,
@@ -91,7 +105,11 @@ export function generateDemoData(db: Db, options: DemoOptions): DemoSummary {
 function generateSession(w: ReturnType<typeof createBulkWriter>, seed: number, index: number, now: number, logsPerSession: number): void {
   const r = createRandom(seed * 1_000_003 + index);
   const id = demoSessionId(seed, index);
-  const status = r.weighted([["completed", 60], ["failed", 25], ["active", 15]] as const);
+  const status = r.weighted([
+    ["completed", 60],
+    ["failed", 25],
+    ["active", 15],
+  ] as const);
   const observe = r.chance(0.12);
   // An active session started hours ago, so its writes fit before "now" instead of piling up on it.
   const start = status === "active" ? now - r.int(12, 36) * 3_600_000 : now - r.int(1, 90) * DAY - r.int(0, DAY);
@@ -131,7 +149,12 @@ function generateSession(w: ReturnType<typeof createBulkWriter>, seed: number, i
     gateGoals = generateGoals(ctx, r.int(1, 2), { mustSucceed: status === "completed" && !observe, mainBranchId });
   }
 
-  generateTelemetry(ctx, gateTasks.map((t) => t.key), criteria, r.around(logsPerSession, 1));
+  generateTelemetry(
+    ctx,
+    gateTasks.map((t) => t.key),
+    criteria,
+    r.around(logsPerSession, 1),
+  );
 
   if (status !== "active" || r.chance(0.4)) recordCheck(ctx, criteria, gateTasks, gateGoals, observe);
   if (status !== "active") {
@@ -149,7 +172,13 @@ function fateFor(ctx: SessionContext, status: "completed" | "failed" | "active",
   }
   if (status === "failed") {
     if (observe && r.chance(0.3)) return "completed_unverified";
-    return r.weighted([["completed", 4], ["blocked", 3], ["claimed", 1], ["completed_after_reset", 1], ["blocked_reset_requested", 1]] as const);
+    return r.weighted([
+      ["completed", 4],
+      ["blocked", 3],
+      ["claimed", 1],
+      ["completed_after_reset", 1],
+      ["blocked_reset_requested", 1],
+    ] as const);
   }
   return r.weighted([
     ["pending", 2],
@@ -181,5 +210,9 @@ function recordCheck(ctx: SessionContext, criteria: CriterionState[], tasks: Gat
     role: ORCHESTRATOR.role,
     at,
   });
-  emit(ctx, EVENT_TYPES.completionChecked, "completion_check", checkId, ORCHESTRATOR, { accepted: verdict.accepted, met: verdict.metCount, total: verdict.totalCount });
+  emit(ctx, EVENT_TYPES.completionChecked, "completion_check", checkId, ORCHESTRATOR, {
+    accepted: verdict.accepted,
+    met: verdict.metCount,
+    total: verdict.totalCount,
+  });
 }

@@ -49,8 +49,28 @@ export function generateTask(ctx: SessionContext, index: number, fate: TaskFate)
     createdAt: new Date(ctx.clock),
     updatedAt: new Date(ctx.clock),
   });
-  const task: LiveTask = { id, key, title, status: "pending", claimedBy: null, claimedByPrincipal: null, resetRequested: false, version: 1, resetCount: 0, verification: null };
-  ctx.w.insert(taskTransitions, { taskId: id, sessionId: ctx.sessionId, move: "create", toStatus: "pending", actor: ORCHESTRATOR.label, principalId: ORCHESTRATOR.principalId, role: ORCHESTRATOR.role, at: new Date(ctx.clock) });
+  const task: LiveTask = {
+    id,
+    key,
+    title,
+    status: "pending",
+    claimedBy: null,
+    claimedByPrincipal: null,
+    resetRequested: false,
+    version: 1,
+    resetCount: 0,
+    verification: null,
+  };
+  ctx.w.insert(taskTransitions, {
+    taskId: id,
+    sessionId: ctx.sessionId,
+    move: "create",
+    toStatus: "pending",
+    actor: ORCHESTRATOR.label,
+    principalId: ORCHESTRATOR.principalId,
+    role: ORCHESTRATOR.role,
+    at: new Date(ctx.clock),
+  });
   emit(ctx, EVENT_TYPES.taskCreated, "task", id, ORCHESTRATOR, { key, title });
 
   if (fate === "pending") return gateTask(task);
@@ -108,9 +128,31 @@ function report(ctx: SessionContext, task: LiveTask, reported: TaskStatus): void
   const at = tick(ctx);
   const outcome = observeReportedStatus(task, reported);
   task.version += 1;
-  ctx.w.update(tasks, task.id, { status: outcome.to, verification: outcome.verification, completedAt: reported === "completed" ? at : undefined, completedBy: reported === "completed" ? ORCHESTRATOR.label : undefined, version: task.version, updatedAt: at });
-  ctx.w.insert(taskTransitions, { taskId: task.id, sessionId: ctx.sessionId, move: "report", fromStatus: task.status, toStatus: outcome.to, actor: ORCHESTRATOR.label, principalId: ORCHESTRATOR.principalId, role: ORCHESTRATOR.role, verification: outcome.verification, at });
-  emit(ctx, outcome.unverified ? EVENT_TYPES.unverifiedCompletion : EVENT_TYPES.taskReported, "task", task.id, ORCHESTRATOR, { key: task.key, from: task.status, to: outcome.to });
+  ctx.w.update(tasks, task.id, {
+    status: outcome.to,
+    verification: outcome.verification,
+    completedAt: reported === "completed" ? at : undefined,
+    completedBy: reported === "completed" ? ORCHESTRATOR.label : undefined,
+    version: task.version,
+    updatedAt: at,
+  });
+  ctx.w.insert(taskTransitions, {
+    taskId: task.id,
+    sessionId: ctx.sessionId,
+    move: "report",
+    fromStatus: task.status,
+    toStatus: outcome.to,
+    actor: ORCHESTRATOR.label,
+    principalId: ORCHESTRATOR.principalId,
+    role: ORCHESTRATOR.role,
+    verification: outcome.verification,
+    at,
+  });
+  emit(ctx, outcome.unverified ? EVENT_TYPES.unverifiedCompletion : EVENT_TYPES.taskReported, "task", task.id, ORCHESTRATOR, {
+    key: task.key,
+    from: task.status,
+    to: outcome.to,
+  });
   task.status = outcome.to;
   task.verification = outcome.verification;
 }

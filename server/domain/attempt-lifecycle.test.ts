@@ -46,7 +46,9 @@ describe("starting an attempt", () => {
 
   it("says what to do next", () => {
     expect(() => assertMayStartAttempt(goal({ latest: BLOCKED }), "implementation")).toThrow(/BLOCKED \(max attempts \(3\) reached\): break it down/);
-    expect(() => assertMayStartAttempt(goal({ maxAttempts: 3, implementationAttempts: 3 }), "implementation")).toThrow("already has 3 of its 3 allowed attempts");
+    expect(() => assertMayStartAttempt(goal({ maxAttempts: 3, implementationAttempts: 3 }), "implementation")).toThrow(
+      "already has 3 of its 3 allowed attempts",
+    );
   });
 });
 
@@ -95,14 +97,23 @@ describe("scoring", () => {
 
   it("refuses the recorder as a matter of who is acting", () => {
     expect(() => assertMayScore({ id: 1, resultStatus: "completed" }, { label: "developer_1", recordedTheAttempt: true })).toThrow(RoleForbiddenError);
-    expect(() => assertMayScore({ id: 1, resultStatus: "completed" }, { label: "developer_1", recordedTheAttempt: true })).toThrow("developer_1 recorded attempt 1");
+    expect(() => assertMayScore({ id: 1, resultStatus: "completed" }, { label: "developer_1", recordedTheAttempt: true })).toThrow(
+      "developer_1 recorded attempt 1",
+    );
   });
 });
 
 describe("evaluating", () => {
   const result = { status: "completed" };
   const trust = { score: 90 };
-  const base = { id: 5, goalId: 7, attemptNumber: 2 as number | null, result: result as typeof result | undefined, trust: trust as typeof trust | undefined, latest: undefined as LatestVerdict | undefined };
+  const base = {
+    id: 5,
+    goalId: 7,
+    attemptNumber: 2 as number | null,
+    result: result as typeof result | undefined,
+    trust: trust as typeof trust | undefined,
+    latest: undefined as LatestVerdict | undefined,
+  };
   const cases: [string, Partial<typeof base>, string | null][] = [
     ["a finished, scored attempt", {}, null],
     ["after a PARTIAL of an earlier attempt", { latest: { ...PARTIAL, attemptNumber: 1 } }, null],

@@ -52,22 +52,37 @@ export interface AttemptState {
 /** A result is recorded once and never replaced (the unique index is the backstop). */
 export function assertMayFinish(attempt: AttemptState): void {
   if (attempt.resultStatus !== null) {
-    throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} already finished (${attempt.resultStatus}); results are never replaced`);
+    throw new ForbiddenTransitionError(
+      "attempt.already_finished",
+      `attempt ${attempt.id} already finished (${attempt.resultStatus}); results are never replaced`,
+    );
   }
 }
 
 /** Once the attempt has a result it is over and takes no more calls. */
 export function assertMayRecordToolCalls(attempt: AttemptState): void {
-  if (attempt.resultStatus !== null) throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} has finished: it takes no more tool calls`);
+  if (attempt.resultStatus !== null)
+    throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} has finished: it takes no more tool calls`);
 }
 
 /** A validation run belongs to an attempt result (so there must be one), and runs one of the attempt's own goal's steps. */
-export function assertMayRecordValidationRun<R>(attempt: { id: number; goalId: number }, result: R | undefined, step: { id: number; goalId: number }): asserts result is R {
+export function assertMayRecordValidationRun<R>(
+  attempt: { id: number; goalId: number },
+  result: R | undefined,
+  step: { id: number; goalId: number },
+): asserts result is R {
   if (step.goalId !== attempt.goalId) {
-    throw new ValidationError("validationStepId", "validation_run.step_other_goal", `step ${step.id} validates goal ${step.goalId}, not attempt ${attempt.id}'s goal ${attempt.goalId}`);
+    throw new ValidationError(
+      "validationStepId",
+      "validation_run.step_other_goal",
+      `step ${step.id} validates goal ${step.goalId}, not attempt ${attempt.id}'s goal ${attempt.goalId}`,
+    );
   }
   if (result === undefined) {
-    throw new ForbiddenTransitionError("validation_run.attempt_unfinished", `attempt ${attempt.id} has no result yet: validation runs against a finished attempt`);
+    throw new ForbiddenTransitionError(
+      "validation_run.attempt_unfinished",
+      `attempt ${attempt.id} has no result yet: validation runs against a finished attempt`,
+    );
   }
 }
 
@@ -77,7 +92,8 @@ export function assertMayRecordValidationRun<R>(attempt: { id: number; goalId: n
  * the shared local operator).
  */
 export function assertMayScore(attempt: AttemptState, scorer: { label: string; recordedTheAttempt: boolean }): void {
-  if (attempt.resultStatus === null) throw new ForbiddenTransitionError("trust_score.attempt_unfinished", `attempt ${attempt.id} has no result yet: there is no evidence to score`);
+  if (attempt.resultStatus === null)
+    throw new ForbiddenTransitionError("trust_score.attempt_unfinished", `attempt ${attempt.id} has no result yet: there is no evidence to score`);
   if (scorer.recordedTheAttempt) {
     throw new RoleForbiddenError("trust_score.own_attempt", `${scorer.label} recorded attempt ${attempt.id} and may not score its own evidence`);
   }
@@ -103,10 +119,15 @@ export interface EvaluationState<R, T> {
  */
 export function assertMayEvaluate<R, T>(attempt: EvaluationState<R, T>): { attemptNumber: number; result: R; trust: T } {
   if (attempt.attemptNumber === null) {
-    throw new ForbiddenTransitionError("goal_gate.breakdown_attempt", `attempt ${attempt.id} is a breakdown: it splits goal ${attempt.goalId}, it does not try to meet it`);
+    throw new ForbiddenTransitionError(
+      "goal_gate.breakdown_attempt",
+      `attempt ${attempt.id} is a breakdown: it splits goal ${attempt.goalId}, it does not try to meet it`,
+    );
   }
-  if (attempt.result === undefined) throw new ForbiddenTransitionError("goal_gate.attempt_unfinished", `attempt ${attempt.id} has no result yet: finish it before it is judged`);
-  if (attempt.trust === undefined) throw new ForbiddenTransitionError("goal_gate.trust_score_required", `no trust score for attempt ${attempt.id}: a verifier must score its evidence first`);
+  if (attempt.result === undefined)
+    throw new ForbiddenTransitionError("goal_gate.attempt_unfinished", `attempt ${attempt.id} has no result yet: finish it before it is judged`);
+  if (attempt.trust === undefined)
+    throw new ForbiddenTransitionError("goal_gate.trust_score_required", `no trust score for attempt ${attempt.id}: a verifier must score its evidence first`);
   assertGoalOpen("goal_gate", attempt.goalId, attempt.latest);
   if (attempt.latest && attempt.attemptNumber < attempt.latest.attemptNumber) {
     throw new ForbiddenTransitionError(
@@ -120,11 +141,15 @@ export function assertMayEvaluate<R, T>(attempt: EvaluationState<R, T>): { attem
 /** SUCCESS and BLOCKED close a goal; the rule is named for the move that was refused (`attempt.…`, `goal_gate.…`). */
 function assertGoalOpen(scope: "attempt" | "goal_gate", goalId: number, latest: LatestVerdict | undefined): void {
   if (latest?.verdict === "SUCCESS") {
-    const message = scope === "attempt" ? `goal ${goalId} already succeeded: no more attempts are needed` : `goal ${goalId} already succeeded (attempt ${latest.attemptNumber})`;
+    const message =
+      scope === "attempt"
+        ? `goal ${goalId} already succeeded: no more attempts are needed`
+        : `goal ${goalId} already succeeded (attempt ${latest.attemptNumber})`;
     throw new ForbiddenTransitionError(`${scope}.goal_succeeded`, message);
   }
   if (latest?.verdict === "BLOCKED") {
-    const next = scope === "attempt" ? "break it down into sub-goals (a breakdown attempt) or escalate to a lead" : "break it down into sub-goals or escalate to a lead";
+    const next =
+      scope === "attempt" ? "break it down into sub-goals (a breakdown attempt) or escalate to a lead" : "break it down into sub-goals or escalate to a lead";
     throw new ForbiddenTransitionError(`${scope}.goal_blocked`, `goal ${goalId} is BLOCKED (${latest.reason}): ${next}`);
   }
 }

@@ -44,7 +44,10 @@ describe("evaluateCompletion", () => {
   });
 
   it("does not count optional criteria, met or not", () => {
-    const optional = [criterion("Docs updated", { status: "pending", requiredForCompletion: false }), criterion("Nice to have", { status: "failed", requiredForCompletion: false })];
+    const optional = [
+      criterion("Docs updated", { status: "pending", requiredForCompletion: false }),
+      criterion("Nice to have", { status: "failed", requiredForCompletion: false }),
+    ];
     const verdict = gate({ criteria: [...MET, ...optional] });
     expect(verdict).toMatchObject({ accepted: true, metCount: 3, totalCount: 3 });
     const optionalMet = gate({ criteria: [criterion("A"), criterion("B", { status: "pending" }), criterion("C", { requiredForCompletion: false })] });
@@ -53,7 +56,11 @@ describe("evaluateCompletion", () => {
   });
 
   it("counts a criterion blocked with evidence of an external blocker as satisfied (Path B)", () => {
-    const blocked = criterion("Email tests passing", { status: "blocked", actual: "Cannot test - SendGrid down", evidence: "https://status.sendgrid.com - outage" });
+    const blocked = criterion("Email tests passing", {
+      status: "blocked",
+      actual: "Cannot test - SendGrid down",
+      evidence: "https://status.sendgrid.com - outage",
+    });
     const verdict = gate({ criteria: [...MET, blocked] });
     expect(verdict).toMatchObject({ accepted: true, metCount: 4, totalCount: 4, externallyBlocked: 1 });
   });
@@ -62,7 +69,10 @@ describe("evaluateCompletion", () => {
     const blocked = criterion("Email tests passing", { status: "blocked", evidence: null });
     const verdict = gate({ criteria: [...MET, blocked] });
     expect(verdict).toMatchObject({ accepted: false, metCount: 3, totalCount: 4, externallyBlocked: 0 });
-    expect(verdict.reasons).toEqual(["Only 3/4 criteria met", 'Criterion "Email tests passing" is not met: blocked with no evidence naming an external blocker']);
+    expect(verdict.reasons).toEqual([
+      "Only 3/4 criteria met",
+      'Criterion "Email tests passing" is not met: blocked with no evidence naming an external blocker',
+    ]);
   });
 
   it('trusts the verifier: "PM says met, validator says failed" is rejected with the discrepancy', () => {

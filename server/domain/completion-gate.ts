@@ -44,9 +44,7 @@ export function evaluateCompletion(input: CompletionInput): CompletionVerdict {
   const required = input.criteria.filter((c) => c.requiredForCompletion);
   const satisfied = required.filter((c) => effectiveStatus(c) === "met" || isExternallyBlocked(c));
   const externallyBlocked = required.filter(isExternallyBlocked).length;
-  const discrepancies = input.criteria.filter(hasDiscrepancy).map(
-    (c) => `"${c.criterion}": claimed ${c.status}, verifier found ${c.verifierStatus}`,
-  );
+  const discrepancies = input.criteria.filter(hasDiscrepancy).map((c) => `"${c.criterion}": claimed ${c.status}, verifier found ${c.verifierStatus}`);
 
   if (required.length === 0) {
     reasons.push("No required success criteria recorded: save the session's criteria before claiming completion");

@@ -147,7 +147,11 @@ describe("isExternallyBlocked (Path B)", () => {
       c: { status: "met", evidence: "artifacts/test-results.txt", verifierStatus: "blocked" },
       expected: false,
     },
-    { name: "verifier blocked with blank evidence", c: { status: "blocked", evidence: outage, verifierStatus: "blocked", verifierEvidence: " " }, expected: false },
+    {
+      name: "verifier blocked with blank evidence",
+      c: { status: "blocked", evidence: outage, verifierStatus: "blocked", verifierEvidence: " " },
+      expected: false,
+    },
     { name: "PM blocked with evidence, verifier found failed", c: { status: "blocked", evidence: outage, verifierStatus: "failed" }, expected: false },
     { name: "PM blocked with evidence, verifier found met", c: { status: "blocked", evidence: outage, verifierStatus: "met" }, expected: false },
   ] satisfies { name: string; c: Partial<CriterionState>; expected: boolean }[])("$name → $expected", ({ c, expected }) => {

@@ -103,6 +103,6 @@ export function isExternallyBlocked(c: CriterionState): boolean {
   if (effectiveStatus(c) !== "blocked") return false;
   // The PM's evidence names a blocker only when the PM also said blocked: evidence for "met" is not.
   const claimEvidence = c.status === "blocked" ? c.evidence : null;
-  const evidence = (c.verifierStatus === "blocked" ? c.verifierEvidence ?? claimEvidence : claimEvidence) ?? "";
+  const evidence = (c.verifierStatus === "blocked" ? (c.verifierEvidence ?? claimEvidence) : claimEvidence) ?? "";
   return evidence.trim().length > 0;
 }

@@ -70,19 +70,18 @@ const ArtifactExistsInput = z.strictObject({
   id,
   kind: z.literal("artifact_exists"),
   description,
-  artifactPattern: z.string().trim().min(1).refine(isValidGlob, {
-    message: "is not a valid glob (unbalanced bracket or dangling escape)",
-    params: { rule: "goal_contract.artifact_pattern_invalid" },
-  }),
+  artifactPattern: z
+    .string()
+    .trim()
+    .min(1)
+    .refine(isValidGlob, {
+      message: "is not a valid glob (unbalanced bracket or dangling escape)",
+      params: { rule: "goal_contract.artifact_pattern_invalid" },
+    }),
 });
 const FindingCountInput = z.strictObject({ id, kind: z.literal("finding_count"), description, minCount: z.number().int().min(1) });
 
-export const AcceptanceCriterionInput = z.discriminatedUnion("kind", [
-  MetricThresholdInput,
-  MarkerRequiredInput,
-  ArtifactExistsInput,
-  FindingCountInput,
-]);
+export const AcceptanceCriterionInput = z.discriminatedUnion("kind", [MetricThresholdInput, MarkerRequiredInput, ArtifactExistsInput, FindingCountInput]);
 export type AcceptanceCriterionInput = z.infer<typeof AcceptanceCriterionInput>;
 
 export const GoalContractInput = z
@@ -188,8 +187,7 @@ function issueToValidationError(issue: z.core.$ZodIssue, input: unknown): Valida
   const field = formatFieldPath(issue.path);
   const rule = (issue.code === "custom" && typeof issue.params?.rule === "string" && issue.params.rule) || ruleFor(issue.path);
   const last = issue.path.at(-1);
-  const message =
-    issue.code === "custom" ? issue.message : (typeof last === "string" && FIELD_MESSAGES[last]) || issue.message;
+  const message = issue.code === "custom" ? issue.message : (typeof last === "string" && FIELD_MESSAGES[last]) || issue.message;
   return new ValidationError(field, rule, message);
 }
 

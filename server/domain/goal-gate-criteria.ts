@@ -79,7 +79,10 @@ export function markerMatches(pattern: string, key: string): boolean {
 
 /** Agents report paths in several spellings; compare them as forward-slash paths without `./`. */
 export function normalizeArtifactPath(path: string): string {
-  return path.trim().replace(/\\/g, "/").replace(/^(?:\.\/)+/, "");
+  return path
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^(?:\.\/)+/, "");
 }
 
 /**

@@ -102,9 +102,7 @@ function suggestionFor(result: CriterionResult): string[] {
 
 /** Distinct (case-insensitive) approaches of earlier attempts and this one that failed the goal. */
 function failedApproaches(result: PivotInput, history: readonly AttemptHistoryEntry[]): string[] {
-  const attempts = history
-    .filter((entry) => entry.attemptNumber < result.attemptNumber)
-    .map((entry) => ({ approach: entry.approach, goal: entry.goal }));
+  const attempts = history.filter((entry) => entry.attemptNumber < result.attemptNumber).map((entry) => ({ approach: entry.approach, goal: entry.goal }));
   if (result.approach) attempts.push({ approach: result.approach, goal: result.goal });
   const byKey = new Map<string, string>();
   for (const { approach, goal } of attempts) {

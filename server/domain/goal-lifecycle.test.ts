@@ -23,7 +23,11 @@ describe("where a goal may hang", () => {
     ["a breakdown with parent and origin", { source: "breakdown", parent, createdByAttemptId: 9 }, null],
     ["a breakdown without a parent", { source: "breakdown", createdByAttemptId: 9 }, { rule: "goal.breakdown_requires_parent", field: "parentGoalId" }],
     ["a breakdown without an origin", { source: "breakdown", parent }, { rule: "goal.breakdown_requires_attempt", field: "createdByAttemptId" }],
-    ["a breakdown under another session's goal", { source: "breakdown", parent: { id: 3, sessionId: "s2" }, createdByAttemptId: 9 }, { rule: "goal.parent_other_session", field: "parentGoalId" }],
+    [
+      "a breakdown under another session's goal",
+      { source: "breakdown", parent: { id: 3, sessionId: "s2" }, createdByAttemptId: 9 },
+      { rule: "goal.parent_other_session", field: "parentGoalId" },
+    ],
   ];
   it.each(cases)("%s", (_name, over, expected) => {
     expect(refusal(() => assertGoalPlacement({ ...base, ...over }))).toEqual(expected);

@@ -26,20 +26,30 @@ export function assertGoalPlacement(goal: GoalPlacement): void {
     throw new ValidationError("parentGoalId", "goal.parent_other_session", `goal ${goal.parent.id} belongs to another session`);
   }
   if (goal.source !== "breakdown") {
-    if (goal.createdByAttemptId !== undefined) throw new ValidationError("createdByAttemptId", "goal.created_by_requires_breakdown", "only a breakdown sub-goal names the attempt that created it");
+    if (goal.createdByAttemptId !== undefined)
+      throw new ValidationError("createdByAttemptId", "goal.created_by_requires_breakdown", "only a breakdown sub-goal names the attempt that created it");
     return;
   }
   if (goal.parent === null) throw new ValidationError("parentGoalId", "goal.breakdown_requires_parent", "a breakdown goal is a sub-goal: give its parent goal");
-  if (goal.createdByAttemptId === undefined) throw new ValidationError("createdByAttemptId", "goal.breakdown_requires_attempt", "a breakdown goal names the breakdown attempt that proposed it");
+  if (goal.createdByAttemptId === undefined)
+    throw new ValidationError("createdByAttemptId", "goal.breakdown_requires_attempt", "a breakdown goal names the breakdown attempt that proposed it");
 }
 
 /** A breakdown sub-goal's origin is a breakdown attempt on its own parent goal. */
 export function assertBreakdownOrigin(attempt: { id: number; attemptType: AttemptType; goalId: number }, parentGoalId: number): void {
   if (attempt.attemptType !== "breakdown") {
-    throw new ValidationError("createdByAttemptId", "goal.created_by_not_breakdown", `attempt ${attempt.id} is an ${attempt.attemptType} attempt, not a breakdown`);
+    throw new ValidationError(
+      "createdByAttemptId",
+      "goal.created_by_not_breakdown",
+      `attempt ${attempt.id} is an ${attempt.attemptType} attempt, not a breakdown`,
+    );
   }
   if (attempt.goalId !== parentGoalId) {
-    throw new ValidationError("createdByAttemptId", "goal.created_by_other_goal", `attempt ${attempt.id} broke down goal ${attempt.goalId}, not the parent goal ${parentGoalId}`);
+    throw new ValidationError(
+      "createdByAttemptId",
+      "goal.created_by_other_goal",
+      `attempt ${attempt.id} broke down goal ${attempt.goalId}, not the parent goal ${parentGoalId}`,
+    );
   }
 }
 
@@ -52,13 +62,22 @@ export function goalSourceOf(source: GoalSource | undefined, createdByAttemptId:
  * A contract is frozen once an attempt was evaluated against it (the goalposts do not move after
  * the shot), and acceptance criteria are never deleted: a replacement keeps every key (it may change them).
  */
-export function assertContractReplaceable(contract: { goalId: number; evaluated: boolean; criterionKeys: readonly string[] }, nextKeys: readonly string[]): void {
+export function assertContractReplaceable(
+  contract: { goalId: number; evaluated: boolean; criterionKeys: readonly string[] },
+  nextKeys: readonly string[],
+): void {
   if (contract.evaluated) {
-    throw new ForbiddenTransitionError("goal_contract.immutable", `goal ${contract.goalId}'s contract was used to evaluate an attempt; it can no longer change`);
+    throw new ForbiddenTransitionError(
+      "goal_contract.immutable",
+      `goal ${contract.goalId}'s contract was used to evaluate an attempt; it can no longer change`,
+    );
   }
   const kept = new Set(nextKeys);
   const removed = contract.criterionKeys.filter((key) => !kept.has(key));
   if (removed.length > 0) {
-    throw new ForbiddenTransitionError("goal_contract.criterion_removed", `acceptance criteria are never deleted: keep ${removed.join(", ")} in the new contract (you may change them)`);
+    throw new ForbiddenTransitionError(
+      "goal_contract.criterion_removed",
+      `acceptance criteria are never deleted: keep ${removed.join(", ")} in the new contract (you may change them)`,
+    );
   }
 }

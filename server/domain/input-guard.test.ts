@@ -12,7 +12,13 @@ const refusal = (input: unknown) => {
 
 describe("hostileInputError", () => {
   it("passes JSON data of any shape, dates, well-formed text with astral characters, and nulls", () => {
-    expect(hostileInputError({ sessionId: "s1", rows: [{ content: "ok 🚀 \uD83D\uDE80", n: 1, ok: true, at: new Date(0), none: null }], meta: { a: [1, [2, [3]]] } })).toBeNull();
+    expect(
+      hostileInputError({
+        sessionId: "s1",
+        rows: [{ content: "ok 🚀 \uD83D\uDE80", n: 1, ok: true, at: new Date(0), none: null }],
+        meta: { a: [1, [2, [3]]] },
+      }),
+    ).toBeNull();
     expect(hostileInputError(undefined)).toBeNull();
   });
 

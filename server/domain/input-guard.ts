@@ -37,7 +37,8 @@ export function hostileInputError(input: unknown): ValidationError | null {
     if (typeof value !== "object" || !(array || isPlainObject(value))) {
       return new ValidationError(nameOf(node), "input.not_json", `must be JSON data (got ${describe(value)})`);
     }
-    if (node.depth >= MAX_INPUT_DEPTH) return new ValidationError(nameOf(node), "input.too_deep", `must not nest more than ${MAX_INPUT_DEPTH} levels of arrays and objects`);
+    if (node.depth >= MAX_INPUT_DEPTH)
+      return new ValidationError(nameOf(node), "input.too_deep", `must not nest more than ${MAX_INPUT_DEPTH} levels of arrays and objects`);
     const depth = node.depth + 1;
     // Children pushed last to first, so the first bad one in the input's order is the one named.
     if (array) {
@@ -64,7 +65,8 @@ interface Node {
 function textProblem(text: string): { rule: string; message: string } | null {
   if (text.includes("\u0000")) return { rule: "input.nul_character", message: "must not contain NUL characters" };
   // A lone surrogate half is what makes a string not well formed.
-  if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) return { rule: "input.invalid_unicode", message: "must be valid Unicode (no lone surrogate halves)" };
+  if (!(text as string & { isWellFormed(): boolean }).isWellFormed())
+    return { rule: "input.invalid_unicode", message: "must be valid Unicode (no lone surrogate halves)" };
   return null;
 }
 

@@ -6,7 +6,9 @@ import { sha256Hex } from "@/server/services/learning/sha256";
 describe("BAZINGA's context-engineering rules", () => {
   it("reduces an error to BAZINGA's signature, serialises it as Python does and gives BAZINGA's hash", () => {
     const signature = errorSignature("ModuleNotFoundError", "No module named 'requests' in /home/u/app/main.py line 12", ["import", "deps"], ["main.py:12"]);
-    expect(pythonJson(signature)).toBe('{"error_type": "ModuleNotFoundError", "message_pattern": "No module named \'...\' in .../main.py line N", "context_hints": ["import", "deps"], "stack_pattern": ["main.py:12"]}');
+    expect(pythonJson(signature)).toBe(
+      '{"error_type": "ModuleNotFoundError", "message_pattern": "No module named \'...\' in .../main.py line N", "context_hints": ["import", "deps"], "stack_pattern": ["main.py:12"]}',
+    );
     expect(patternHash(sha256Hex, signature)).toBe("c9a291046d30e73bd8155370d619b1ea9d7d3101694530f005f339dcde6e7c70");
     expect(errorSignature("  ", "x").error_type).toBe("Unknown");
     expect(pythonJson({ a: "é" })).toBe('{"a": "\\u00e9"}');

@@ -12,14 +12,24 @@ export interface ErrorSignature {
 }
 
 /** Paths, line numbers and short quoted values removed, so the same error in another file matches. */
-export function errorSignature(errorType: string, errorMessage: string, contextHints: readonly string[] = [], stackPattern: readonly string[] = []): ErrorSignature {
+export function errorSignature(
+  errorType: string,
+  errorMessage: string,
+  contextHints: readonly string[] = [],
+  stackPattern: readonly string[] = [],
+): ErrorSignature {
   const pattern = errorMessage
     .replace(/\/[^\s]+\//g, ".../")
     .replace(/[A-Z]:\\[^\s]+\\/g, "...\\")
     .replace(/line \d+/g, "line N")
     .replace(/'[^']{1,50}'/g, "'...'")
     .replace(/"[^"]{1,50}"/g, '"..."');
-  return { error_type: errorType.trim() || "Unknown", message_pattern: pattern.trim().slice(0, 500), context_hints: [...contextHints], stack_pattern: [...stackPattern] };
+  return {
+    error_type: errorType.trim() || "Unknown",
+    message_pattern: pattern.trim().slice(0, 500),
+    context_hints: [...contextHints],
+    stack_pattern: [...stackPattern],
+  };
 }
 
 /** Hex SHA-256 of a UTF-8 text. The domain does no I/O and loads no node module: the service hands it in. */
@@ -34,7 +44,10 @@ export function patternHash(sha256: Sha256Hex, signature: Pick<ErrorSignature, "
 /** JSON as Python's json.dumps writes it (", " and ": " separators, non-ASCII escaped), so signature_json reads as BAZINGA's. */
 export function pythonJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
-  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`).join(", ")}}`;
+  if (value !== null && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`)
+      .join(", ")}}`;
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 

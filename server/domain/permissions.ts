@@ -72,8 +72,18 @@ export const PERMISSIONS = {
     does: "change whether a criterion is required for completion (a lead must)",
     area: "criteria and completion",
   },
-  "completion.check": { roles: ["agent", "verifier", "orchestrator", "lead", "admin"], rule: "completion.check_role", does: "run the completion check", area: "criteria and completion" },
-  "completion.recordClaim": { roles: ["orchestrator", "lead", "admin"], rule: "completion.claim_role", does: "record completion claims", area: "criteria and completion" },
+  "completion.check": {
+    roles: ["agent", "verifier", "orchestrator", "lead", "admin"],
+    rule: "completion.check_role",
+    does: "run the completion check",
+    area: "criteria and completion",
+  },
+  "completion.recordClaim": {
+    roles: ["orchestrator", "lead", "admin"],
+    rule: "completion.claim_role",
+    does: "record completion claims",
+    area: "criteria and completion",
+  },
 
   "goal.create": { roles: WRITERS, rule: "goal.create_role", does: "create goals", area: "goals and attempts" },
   "goal.addValidationStep": { roles: WRITERS, rule: "validation_step.create_role", does: "add validation steps", area: "goals and attempts" },
@@ -81,7 +91,12 @@ export const PERMISSIONS = {
   "goal.createBranch": { roles: WRITERS, rule: "branch.create_role", does: "create branches", area: "goals and attempts" },
   "goal.createWorktree": { roles: RECORDERS, rule: "worktree.create_role", does: "create worktrees", area: "goals and attempts" },
   "goal.recordMerge": { roles: RECORDERS, rule: "merge.record_role", does: "record merges", area: "goals and attempts" },
-  "goal.evaluate": { roles: ["verifier", "orchestrator", "lead", "admin"], rule: "goal_gate.evaluate_role", does: "evaluate the goal gate", area: "goals and attempts" },
+  "goal.evaluate": {
+    roles: ["verifier", "orchestrator", "lead", "admin"],
+    rule: "goal_gate.evaluate_role",
+    does: "evaluate the goal gate",
+    area: "goals and attempts",
+  },
   "attempt.start": { roles: RECORDERS, rule: "attempt.start_role", does: "start attempts", area: "goals and attempts" },
   "attempt.toolCalls": { roles: RECORDERS, rule: "attempt.tool_calls_role", does: "record tool calls", area: "goals and attempts" },
   "attempt.finish": { roles: RECORDERS, rule: "attempt.finish_role", does: "finish attempts", area: "goals and attempts" },
@@ -90,7 +105,12 @@ export const PERMISSIONS = {
   "tool.record": { roles: RECORDERS, rule: "tool.record_role", does: "record tools", area: "goals and attempts" },
 
   "runtime.hook": { roles: LOGGERS, rule: "runtime.hook_role", does: "report an agent runtime's hooks (sessions, tool calls, stops)", area: "telemetry" },
-  "log.write": { roles: LOGGERS, rule: "log.write_role", does: "write logs, reasoning, tokens, state, context packages and what a project learned (error patterns, strategies)", area: "telemetry" },
+  "log.write": {
+    roles: LOGGERS,
+    rule: "log.write_role",
+    does: "write logs, reasoning, tokens, state, context packages and what a project learned (error patterns, strategies)",
+    area: "telemetry",
+  },
 
   "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration" },
   "admin.tokens": { roles: ADMIN, rule: "admin.token_role", does: "manage API tokens", area: "administration" },

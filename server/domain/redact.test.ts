@@ -29,18 +29,8 @@ describe("redactSecrets: each kind", () => {
     ["GitHub fine-grained PAT", `pat ${githubPat}`, "pat [REDACTED:github_token]", "github_token"],
     ["AWS access key id", `id ${awsKeyId} used`, "id [REDACTED:aws_access_key_id] used", "aws_access_key_id"],
     ["AWS session key id", `(${awsSessionKeyId})`, "([REDACTED:aws_access_key_id])", "aws_access_key_id"],
-    [
-      "AWS secret in an ini file",
-      `aws_secret_access_key = ${awsSecret}`,
-      "aws_secret_access_key = [REDACTED:aws_secret_access_key]",
-      "aws_secret_access_key",
-    ],
-    [
-      "AWS secret as an env var",
-      `AWS_SECRET_ACCESS_KEY=${awsSecret}`,
-      "AWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_access_key]",
-      "aws_secret_access_key",
-    ],
+    ["AWS secret in an ini file", `aws_secret_access_key = ${awsSecret}`, "aws_secret_access_key = [REDACTED:aws_secret_access_key]", "aws_secret_access_key"],
+    ["AWS secret as an env var", `AWS_SECRET_ACCESS_KEY=${awsSecret}`, "AWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_access_key]", "aws_secret_access_key"],
     [
       "AWS secret in JSON",
       `{"aws_secret_access_key": "${awsSecret}"}`,
@@ -155,7 +145,25 @@ describe("redactSecrets: idempotent", () => {
 });
 
 describe("redactSecrets: the quick check", () => {
-  const secrets = [openaiKey, legacyOpenaiKey, anthropicKey, ...githubTokens, githubPat, awsKeyId, awsSessionKeyId, `AWS_SECRET_ACCESS_KEY=${awsSecret}`, `Authorization: Bearer ${jwt}`, pem(""), pem("EC "), "DB_PASSWORD=x", "passwd: y", 'client_secret: "a b"', "apiKey=z", "API-KEY=q", "GITHUB_TOKEN=t"];
+  const secrets = [
+    openaiKey,
+    legacyOpenaiKey,
+    anthropicKey,
+    ...githubTokens,
+    githubPat,
+    awsKeyId,
+    awsSessionKeyId,
+    `AWS_SECRET_ACCESS_KEY=${awsSecret}`,
+    `Authorization: Bearer ${jwt}`,
+    pem(""),
+    pem("EC "),
+    "DB_PASSWORD=x",
+    "passwd: y",
+    'client_secret: "a b"',
+    "apiKey=z",
+    "API-KEY=q",
+    "GITHUB_TOKEN=t",
+  ];
 
   it.each(secrets)("lets every kind of secret through to the rules: %j", (secret) => {
     expect(MAY_HOLD_SECRET.test(`before ${secret} after`)).toBe(true);
@@ -163,7 +171,37 @@ describe("redactSecrets: the quick check", () => {
   });
 
   it("answers as every rule would, for arbitrary mixtures of secrets, their pieces and prose", () => {
-    const fragment = fc.constantFrom(...secrets, "sk-", "gh", "p_", "github_", "pat_", "AKIA", "ASIA", "BEGIN ", "-----", "PRIVATE KEY", "Bearer", "\t", "api", "_", "-", "key", "pass", "word", "wd", "secret", "token", "=", ": ", '"', "'", " ", "\n", "A1b2C3d4E5f6G7h8I9j0");
+    const fragment = fc.constantFrom(
+      ...secrets,
+      "sk-",
+      "gh",
+      "p_",
+      "github_",
+      "pat_",
+      "AKIA",
+      "ASIA",
+      "BEGIN ",
+      "-----",
+      "PRIVATE KEY",
+      "Bearer",
+      "\t",
+      "api",
+      "_",
+      "-",
+      "key",
+      "pass",
+      "word",
+      "wd",
+      "secret",
+      "token",
+      "=",
+      ": ",
+      '"',
+      "'",
+      " ",
+      "\n",
+      "A1b2C3d4E5f6G7h8I9j0",
+    );
     fc.assert(
       fc.property(fc.array(fc.oneof(fragment, fc.string()), { maxLength: 16 }), (parts) => {
         const text = parts.join("");

@@ -96,7 +96,10 @@ export function applyRules(text: string): RedactionResult {
   for (const rule of RULES) {
     out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
       // After the capture groups, replace() passes the offset (the first number) and the input.
-      const groups = rest.slice(0, rest.findIndex((value) => typeof value === "number")) as string[];
+      const groups = rest.slice(
+        0,
+        rest.findIndex((value) => typeof value === "number"),
+      ) as string[];
       const kind = typeof rule.kind === "function" ? rule.kind(match, ...groups) : rule.kind;
       kinds.add(kind);
       return rule.replace ? rule.replace(marker(kind), ...groups) : marker(kind);

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { evaluateCompletion } from "./completion-gate";
 import { type LinkedVerdict, decideStop, fixFor, shellQuote } from "./stop-hold";
 
-const rejected: LinkedVerdict = { sessionId: "bazinga_1", accepted: false, reasons: ["Only 0/1 criteria met", 'Criterion "All tests passing" is not met: pending'] };
+const rejected: LinkedVerdict = {
+  sessionId: "bazinga_1",
+  accepted: false,
+  reasons: ["Only 0/1 criteria met", 'Criterion "All tests passing" is not met: pending'],
+};
 const accepted: LinkedVerdict = { sessionId: "bazinga_2", accepted: true, reasons: [] };
 
 describe("decideStop", () => {
@@ -45,9 +49,36 @@ describe("decideStop", () => {
 describe("fixFor, on the completion gate's own reasons", () => {
   const gate = evaluateCompletion({
     criteria: [
-      { criterion: "All tests passing", status: "pending", actual: null, evidence: null, requiredForCompletion: true, verifierStatus: null, verifierActual: null, verifierEvidence: null },
-      { criterion: "Coverage ≥ 80%", status: "met", actual: "85", evidence: "x", requiredForCompletion: true, verifierStatus: "failed", verifierActual: "60", verifierEvidence: "y" },
-      { criterion: "Deploy to staging", status: "blocked", actual: null, evidence: null, requiredForCompletion: true, verifierStatus: null, verifierActual: null, verifierEvidence: null },
+      {
+        criterion: "All tests passing",
+        status: "pending",
+        actual: null,
+        evidence: null,
+        requiredForCompletion: true,
+        verifierStatus: null,
+        verifierActual: null,
+        verifierEvidence: null,
+      },
+      {
+        criterion: "Coverage ≥ 80%",
+        status: "met",
+        actual: "85",
+        evidence: "x",
+        requiredForCompletion: true,
+        verifierStatus: "failed",
+        verifierActual: "60",
+        verifierEvidence: "y",
+      },
+      {
+        criterion: "Deploy to staging",
+        status: "blocked",
+        actual: null,
+        evidence: null,
+        requiredForCompletion: true,
+        verifierStatus: null,
+        verifierActual: null,
+        verifierEvidence: null,
+      },
     ],
     tasks: [
       { key: "group_a", title: "A", status: "pending", verification: null },
@@ -76,7 +107,14 @@ describe("fixFor, on the completion gate's own reasons", () => {
   });
 
   it("has a fix for a session with no criteria, none for a summary line, and a placeholder for several tasks", () => {
-    const empty = evaluateCompletion({ criteria: [], tasks: [{ key: "a", title: "", status: "pending", verification: null }, { key: "b", title: "", status: "pending", verification: null }], contractGoals: [] });
+    const empty = evaluateCompletion({
+      criteria: [],
+      tasks: [
+        { key: "a", title: "", status: "pending", verification: null },
+        { key: "b", title: "", status: "pending", verification: null },
+      ],
+      contractGoals: [],
+    });
     expect(fixFor("s1", empty.reasons[0]!)).toContain("proofgate save-success-criteria s1");
     expect(fixFor("s1", empty.reasons[1]!)).toContain("proofgate claim s1 <task>");
     expect(fixFor("s1", "Only 0/3 criteria met")).toBeNull();

@@ -36,7 +36,13 @@ const EXPECTED: Record<TaskMove, { from: TaskStatus[]; to: TaskStatus; roles: Ro
 const MOVES = Object.keys(EXPECTED) as TaskMove[];
 
 const NOW = new Date("2025-10-24T22:05:00Z");
-const PASSED: Proofpack = { verdict: "PASSED", checks: [{ name: "unit_tests", passed: true }, { name: "lint", passed: true }] };
+const PASSED: Proofpack = {
+  verdict: "PASSED",
+  checks: [
+    { name: "unit_tests", passed: true },
+    { name: "lint", passed: true },
+  ],
+};
 const BLOCKED: Proofpack = { verdict: "BLOCKED", checks: [{ name: "unit_tests", passed: false, detail: "3 failing" }] };
 const FAILURES = ["component_tests - 3 tests failing", "browser_screenshot - Screenshot missing"];
 
@@ -279,12 +285,18 @@ describe("never the claimant", () => {
     const claimedLocally = task("claimed", { claimedBy: "developer_1", claimedByPrincipal: null });
     const outcome = applyMove(claimedLocally, move, operatorActor("verification_agent"), VALID_INPUT[move], NOW);
     expect(outcome.to).toBe(EXPECTED[move].to);
-    expect(outcome.patch).toMatchObject(move === "verify" ? { verifiedBy: "verification_agent", verifiedByPrincipal: null } : { blockedBy: "verification_agent", blockedByPrincipal: null });
+    expect(outcome.patch).toMatchObject(
+      move === "verify" ? { verifiedBy: "verification_agent", verifiedByPrincipal: null } : { blockedBy: "verification_agent", blockedByPrincipal: null },
+    );
   });
 
   it.each(["verify", "block"] as const)("refuses the operator to %s under the claimant's label", (move) => {
     const claimedLocally = task("claimed", { claimedBy: "developer_1", claimedByPrincipal: null });
-    expectRefusal(() => applyMove(claimedLocally, move, operatorActor("developer_1"), VALID_INPUT[move], NOW), RoleForbiddenError, `task.claimant_cannot_${move}`);
+    expectRefusal(
+      () => applyMove(claimedLocally, move, operatorActor("developer_1"), VALID_INPUT[move], NOW),
+      RoleForbiddenError,
+      `task.claimant_cannot_${move}`,
+    );
   });
 
   it("never compares the operator's shared principal id, even if a row stored it", () => {
@@ -308,12 +320,22 @@ describe("required inputs", () => {
   });
 
   it("verify refuses a PASSED proofpack with a failed check, naming the check", () => {
-    const proofpack: Proofpack = { verdict: "PASSED", checks: [{ name: "lint", passed: true }, { name: "unit_tests", passed: false }] };
+    const proofpack: Proofpack = {
+      verdict: "PASSED",
+      checks: [
+        { name: "lint", passed: true },
+        { name: "unit_tests", passed: false },
+      ],
+    };
     expectValidation(() => applyMove(claimed, "verify", verifier, { proofpack }, NOW), "proofpack.checks[1]", "task.proofpack_failed_check");
   });
 
   it("verify refuses a PASSED proofpack that checked nothing", () => {
-    expectValidation(() => applyMove(claimed, "verify", verifier, { proofpack: { verdict: "PASSED", checks: [] } }, NOW), "proofpack.checks", "task.proofpack_no_checks");
+    expectValidation(
+      () => applyMove(claimed, "verify", verifier, { proofpack: { verdict: "PASSED", checks: [] } }, NOW),
+      "proofpack.checks",
+      "task.proofpack_no_checks",
+    );
   });
 
   it("verify refuses a check without a name", () => {
@@ -330,7 +352,11 @@ describe("required inputs", () => {
   });
 
   it("block needs the verdict BLOCKED when a proofpack is given", () => {
-    expectValidation(() => applyMove(claimed, "block", verifier, { proofpack: PASSED, failures: FAILURES }, NOW), "proofpack.verdict", "task.proofpack_verdict_blocked");
+    expectValidation(
+      () => applyMove(claimed, "block", verifier, { proofpack: PASSED, failures: FAILURES }, NOW),
+      "proofpack.verdict",
+      "task.proofpack_verdict_blocked",
+    );
   });
 
   it("block trims the failures it stores", () => {
@@ -358,14 +384,22 @@ describe("required inputs", () => {
 
   it("refuses a second reset request while one awaits approval", () => {
     const requested = task("blocked", { resetRequested: true });
-    expectRefusal(() => applyMove(requested, "request_reset", actor("agent"), { reason: "again" }, NOW), ForbiddenTransitionError, "task.reset_already_requested");
+    expectRefusal(
+      () => applyMove(requested, "request_reset", actor("agent"), { reason: "again" }, NOW),
+      ForbiddenTransitionError,
+      "task.reset_already_requested",
+    );
   });
 
   it("declines only a pending reset request: the task stays blocked and the request is cleared", () => {
     expectRefusal(() => applyMove(task("blocked"), "decline_reset", actor("lead"), { reason: "no" }, NOW), ForbiddenTransitionError, "task.no_reset_request");
     const outcome = applyMove(task("blocked", { resetRequested: true }), "decline_reset", actor("lead"), { reason: "still failing" }, NOW);
     expect(outcome).toMatchObject({ from: "blocked", to: "blocked", reason: "still failing", patch: DECLINE_RESET_PATCH });
-    expectRefusal(() => applyMove(task("blocked", { resetRequested: true }), "decline_reset", actor("orchestrator"), { reason: "no" }, NOW), RoleForbiddenError, "task.decline_reset_role");
+    expectRefusal(
+      () => applyMove(task("blocked", { resetRequested: true }), "decline_reset", actor("orchestrator"), { reason: "no" }, NOW),
+      RoleForbiddenError,
+      "task.decline_reset_role",
+    );
   });
 
   it("approves a reset whether or not one was requested, clearing the failed attempt", () => {
@@ -477,7 +511,9 @@ describe("full lifecycles of 004", () => {
     expect(row).toMatchObject({ status: "blocked", resetRequested: true, resetReason: "fixes pushed" });
     expectRefusal(() => run(row, "approve_reset", orchestrator, { reason: "ok" }), RoleForbiddenError, "task.approve_reset_role");
 
-    row = run(row, "approve_reset", actor("lead", { principalKind: "user", principalId: "user:1", label: "lead@example.com" }), { reason: "failures reviewed" });
+    row = run(row, "approve_reset", actor("lead", { principalKind: "user", principalId: "user:1", label: "lead@example.com" }), {
+      reason: "failures reviewed",
+    });
     expect(row).toMatchObject({
       status: "pending",
       claimedBy: null,

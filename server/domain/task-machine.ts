@@ -86,9 +86,7 @@ export const MOVE_RULES: Readonly<Record<TaskMove, MoveRule>> = {
 };
 
 /** Every status change the machine allows, as `from->to`. The triggers are generated from this list. */
-export const LEGAL_EDGES: readonly (readonly [TaskStatus, TaskStatus])[] = (
-  Object.values(MOVE_RULES) as MoveRule[]
-)
+export const LEGAL_EDGES: readonly (readonly [TaskStatus, TaskStatus])[] = (Object.values(MOVE_RULES) as MoveRule[])
   .flatMap((rule) => rule.from.map((from) => [from, rule.to] as const))
   .filter(([from, to]) => from !== to);
 
@@ -164,13 +162,10 @@ export function applyMove(task: TaskState, move: TaskMove, actor: Actor, input: 
   }
   authorize(actor, MOVE_ACTIONS[move], `${label(move)} a task`);
   if (rule.notClaimant && isClaimant(task, actor)) {
-    throw new RoleForbiddenError(
-      `task.claimant_cannot_${move}`,
-      `${actor.label} claimed this task and cannot ${label(move)} it: a different verifier must`,
-    );
+    throw new RoleForbiddenError(`task.claimant_cannot_${move}`, `${actor.label} claimed this task and cannot ${label(move)} it: a different verifier must`);
   }
   const patch = patchFor(move, task, actor, input, now);
-  const reason = REASON_REQUIRED.has(move) ? requireReason(input.reason) : (input.reason?.trim() || null);
+  const reason = REASON_REQUIRED.has(move) ? requireReason(input.reason) : input.reason?.trim() || null;
   return { move, from: task.status, to: rule.to, patch, reason };
 }
 

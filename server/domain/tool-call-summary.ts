@@ -44,7 +44,12 @@ export function summarizeToolCall(call: ToolCallReport): ToolCallSummary {
       : summarize(call.response);
   const main = headlineOf(call.input);
   const headline = redactSecrets(cap(`${call.tool}${failed ? " (failed)" : ""}${main ? `: ${main.replace(/\s+/g, " ").trim()}` : ""}`, 200));
-  return { headline: headline.text, input: input.text, outcome: outcome?.text ?? null, redacted: input.redacted || (outcome?.redacted ?? false) || headline.redacted };
+  return {
+    headline: headline.text,
+    input: input.text,
+    outcome: outcome?.text ?? null,
+    redacted: input.redacted || (outcome?.redacted ?? false) || headline.redacted,
+  };
 }
 
 function headlineOf(input: unknown): string | null {
@@ -74,7 +79,11 @@ function bound(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== "object") return value;
   if (depth >= MAX_DEPTH) return "…";
   if (Array.isArray(value)) return value.slice(0, MAX_ENTRIES).map((item) => bound(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).slice(0, MAX_ENTRIES).map(([key, child]) => [key, bound(child, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, MAX_ENTRIES)
+      .map(([key, child]) => [key, bound(child, depth + 1)]),
+  );
 }
 
 const CUT = "… [cut]";

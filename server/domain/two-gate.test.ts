@@ -2,15 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "./errors";
 import { validateGoalContract, type GoalContract } from "./goal-contract";
 import { evaluateGoalGate, type AttemptEvidence, type GoalGateStatus } from "./goal-gate";
-import {
-  decideTwoGate,
-  evaluateAttempt,
-  evaluateTrustGate,
-  recommendPivot,
-  TRUST_THRESHOLD,
-  type AttemptHistoryEntry,
-  type TwoGateVerdict,
-} from "./two-gate";
+import { decideTwoGate, evaluateAttempt, evaluateTrustGate, recommendPivot, TRUST_THRESHOLD, type AttemptHistoryEntry, type TwoGateVerdict } from "./two-gate";
 
 const accuracyContract = (target: number, extra: Record<string, unknown> = {}): GoalContract =>
   validateGoalContract({
@@ -281,10 +273,7 @@ describe("recommendPivot", () => {
   });
 
   it("reports no attempt budget without a contract", () => {
-    const pivot = recommendPivot(
-      { goal: evaluateGoalGate(null, {}), trust: evaluateTrustGate(50), attemptNumber: 9, maxAttempts: null },
-      [],
-    );
+    const pivot = recommendPivot({ goal: evaluateGoalGate(null, {}), trust: evaluateTrustGate(50), attemptNumber: 9, maxAttempts: null }, []);
     expect(pivot).toEqual({
       shouldPivot: false,
       attemptNumber: 9,

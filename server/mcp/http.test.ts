@@ -48,7 +48,13 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     void (async () => {
       const request = await toRequest(req);
-      const response = req.url?.startsWith("/api/mcp") ? await handleMcpRequest(request, () => db) : await handleTrpcRequest(request, () => db, () => auth);
+      const response = req.url?.startsWith("/api/mcp")
+        ? await handleMcpRequest(request, () => db)
+        : await handleTrpcRequest(
+            request,
+            () => db,
+            () => auth,
+          );
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {
@@ -86,7 +92,11 @@ const text = (result: CallToolResult) => result.content.map((c) => (c.type === "
 const PASSED = { verdict: "PASSED", checks: [{ name: "unit tests", passed: true }] };
 
 function post(headers: Record<string, string>, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }): Promise<Response> {
-  return fetch(`${base}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
+  return fetch(`${base}/api/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe("/api/mcp (Streamable HTTP, stateless)", () => {
@@ -94,7 +104,11 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
     const none = await post({});
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toBe('Bearer realm="proofgate"');
-    expect(await none.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "auth.required: sign in or send an API token (Authorization: Bearer …)", data: { rule: "auth.required" } } });
+    expect(await none.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32001, message: "auth.required: sign in or send an API token (Authorization: Bearer …)", data: { rule: "auth.required" } },
+    });
     const bogus = await post({ authorization: "Bearer pg_not-a-real-token" });
     expect(bogus.status).toBe(401);
     expect(await bogus.json()).toMatchObject({ error: { message: "auth.token: the API token is unknown, revoked or expired", data: { rule: "auth.token" } } });
@@ -113,13 +127,17 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
     expect(tools).toHaveLength(20);
     expect(await call(orchestrator, "create_session", { id: "h1" })).toMatchObject({ structuredContent: { id: "h1" } });
     await call(orchestrator, "create_task", { sessionId: "h1", key: "t1", title: "Login" });
-    expect(await call(developer, "claim_task", { sessionId: "h1", key: "t1", evidence: ["src/login.ts"] })).toMatchObject({ structuredContent: { status: "claimed", claimedBy: "developer_1" } });
+    expect(await call(developer, "claim_task", { sessionId: "h1", key: "t1", evidence: ["src/login.ts"] })).toMatchObject({
+      structuredContent: { status: "claimed", claimedBy: "developer_1" },
+    });
     // The verifier's token under the claimant's label: refused by label, as on /api/trpc.
     const asClaimant = await httpAgent(token("verifier"), "developer_1");
     const own = await call(asClaimant, "verify_task", { sessionId: "h1", key: "t1", proofpack: PASSED });
     expect(own.isError).toBe(true);
     expect(text(own)).toBe("task.claimant_cannot_verify: developer_1 claimed this task and cannot verify it: a different verifier must");
-    expect(await call(verifier, "verify_task", { sessionId: "h1", key: "t1", proofpack: PASSED })).toMatchObject({ structuredContent: { status: "verified", verifiedBy: "qa_1" } });
+    expect(await call(verifier, "verify_task", { sessionId: "h1", key: "t1", proofpack: PASSED })).toMatchObject({
+      structuredContent: { status: "verified", verifiedBy: "qa_1" },
+    });
     expect(await call(orchestrator, "complete_task", { sessionId: "h1", key: "t1" })).toMatchObject({ structuredContent: { status: "completed" } });
     const events = db.$client.prepare("SELECT type, actor FROM events WHERE session_id = 'h1' AND type LIKE 'task.%' ORDER BY id").all();
     expect(events).toEqual([
@@ -158,7 +176,9 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
     clients.push(client);
     await call(client, "create_session", { id: "h3" });
     await call(client, "create_task", { sessionId: "h3", key: "t1", title: "Remote" });
-    expect(await call(client, "claim_task", { sessionId: "h3", key: "t1" })).toMatchObject({ structuredContent: { claimedBy: "developer_9", claimedByPrincipal: expect.stringMatching(/^token:/) } });
+    expect(await call(client, "claim_task", { sessionId: "h3", key: "t1" })).toMatchObject({
+      structuredContent: { claimedBy: "developer_9", claimedByPrincipal: expect.stringMatching(/^token:/) },
+    });
     const verify = await call(client, "verify_task", { sessionId: "h3", key: "t1", proofpack: PASSED });
     expect(text(verify)).toBe("task.verify_role: role agent may not verify a task (allowed: verifier, lead, admin)");
     const bad = await call(client, "create_task", { sessionId: "h3", key: "t2" });

@@ -16,7 +16,8 @@ import { createMcpServer } from "./server";
  */
 export async function handleMcpRequest(req: Request, db: () => Db): Promise<Response> {
   // Stateless: no session to resume (GET) or end (DELETE).
-  if (req.method !== "POST") return jsonRpcError(405, -32000, "method not allowed: POST a JSON-RPC message (stateless Streamable HTTP)", undefined, { allow: "POST" });
+  if (req.method !== "POST")
+    return jsonRpcError(405, -32000, "method not allowed: POST a JSON-RPC message (stateless Streamable HTTP)", undefined, { allow: "POST" });
   let context;
   try {
     context = createTokenContext(req, db());
@@ -31,7 +32,11 @@ export async function handleMcpRequest(req: Request, db: () => Db): Promise<Resp
   }
   const authenticated = context;
   const server = createMcpServer(callerApi(() => authenticated));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req);

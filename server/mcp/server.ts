@@ -42,7 +42,11 @@ export function createMcpServer(api: Api): McpServer {
         };
       },
     }),
-    { title: "A session's state", description: "Tasks by state, success criteria and the completion gate's current verdict, as JSON.", mimeType: "application/json" },
+    {
+      title: "A session's state",
+      description: "Tasks by state, success criteria and the completion gate's current verdict, as JSON.",
+      mimeType: "application/json",
+    },
     async (uri, variables) => {
       const sessionId = Array.isArray(variables.sessionId) ? variables.sessionId[0] : variables.sessionId;
       const state = await sessionState(api, { id: decodeURIComponent(sessionId ?? "") });

@@ -60,7 +60,9 @@ async function agent(agentId: string, env: Record<string, string> = {}): Promise
   const client = new Client({ name: "stdio-test", version: "1.0.0" });
   const args = [BIN, "mcp", "--db", db];
   if (!env.PROOFGATE_AGENT_ID) args.push("--agent-id", agentId);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: dir, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args, cwd: dir, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" }),
+  );
   clients.push(client);
   return client;
 }
@@ -118,7 +120,9 @@ describe("proofgate mcp over stdio (local mode)", () => {
     expect(early.isError).toBe(true);
     expect(text(early)).toMatch(/^task\.complete_from_claimed: /);
 
-    expect(await call(qa, "verify_task", { sessionId: "s1", key: "t1", proofpack: PASSED })).toMatchObject({ structuredContent: { status: "verified", verifiedBy: "qa_1" } });
+    expect(await call(qa, "verify_task", { sessionId: "s1", key: "t1", proofpack: PASSED })).toMatchObject({
+      structuredContent: { status: "verified", verifiedBy: "qa_1" },
+    });
     expect(await call(dev, "complete_task", { sessionId: "s1", key: "t1" })).toMatchObject({ structuredContent: { status: "completed" } });
     expect(query("SELECT status, claimed_by, verified_by, verification FROM tasks WHERE key = 't1'")).toEqual([
       { status: "completed", claimed_by: "developer_1", verified_by: "qa_1", verification: "verified" },
@@ -148,7 +152,11 @@ describe("proofgate mcp over stdio (local mode)", () => {
 
     const state = await call(dev, "get_session", { id: "s2" });
     expect(state.isError).toBeFalsy();
-    const structured = state.structuredContent as { tasksByState: Record<string, { key: string; resetRequested: boolean; resetReason: string }[]>; taskCounts: Record<string, number>; completionGate: { accepted: boolean; reasons: string[] } };
+    const structured = state.structuredContent as {
+      tasksByState: Record<string, { key: string; resetRequested: boolean; resetReason: string }[]>;
+      taskCounts: Record<string, number>;
+      completionGate: { accepted: boolean; reasons: string[] };
+    };
     expect(structured.taskCounts).toMatchObject({ blocked: 1, pending: 0, completed: 0 });
     expect(structured.tasksByState.blocked).toEqual([expect.objectContaining({ key: "t1", resetRequested: true, resetReason: "fixed the fixture" })]);
     expect(structured.completionGate.accepted).toBe(false);
@@ -207,13 +215,21 @@ describe("proofgate mcp over stdio (local mode)", () => {
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_session", arguments: { id: "s1" } } });
     await vi.waitFor(() => expect(stdout.split("\n").filter(Boolean)).toHaveLength(2), { timeout: 20_000 });
     child.stdin.end();
     expect(await exited).toBe(0);
-    const lines = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result: Record<string, unknown> });
+    const lines = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result: Record<string, unknown> });
     expect(lines.map((l) => [l.jsonrpc, l.id])).toEqual([
       ["2.0", 1],
       ["2.0", 2],

@@ -23,7 +23,8 @@ export interface ToolSpec {
   summary: (result: Row, args: Row) => string;
 }
 
-const REFUSAL = "A refusal is returned as an error whose text starts with the rule that refused (e.g. task.claimant_cannot_verify) and says what to do instead; nothing was written.";
+const REFUSAL =
+  "A refusal is returned as an error whose text starts with the rule that refused (e.g. task.claimant_cannot_verify) and says what to do instead; nothing was written.";
 
 const task = (args: Row) => `${String(args.sessionId)}/${String(args.key)}`;
 

@@ -48,7 +48,11 @@ afterAll(() => {
 function tsx(script: string, args: string[], ipc: boolean): ChildProcess {
   const env = { ...process.env };
   for (const name of ["PROOFGATE_DB", "PROOFGATE_URL", "PROOFGATE_TOKEN"]) delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, env, stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   return child;
 }
@@ -127,8 +131,10 @@ describe("eight concurrent writers on one database file", () => {
     await callerFor(db, ACTORS.orchestrator).session.create({ id: "race" });
     const R = { sessionId: "race" };
     const version = (key: string) => db.$client.prepare("SELECT version FROM tasks WHERE session_id = 'race' AND key = ?").pluck().get(key) as number;
-    for (let r = 0; r < RACES.verifiers; r++) await setup.task.create({ ...R, key: `v${r}`, title: "verify race" }).then(() => setup.task.claim({ ...R, key: `v${r}` }));
-    for (let r = 0; r < RACES.processes; r++) await setup.task.create({ ...R, key: `p${r}`, title: "process race" }).then(() => setup.task.claim({ ...R, key: `p${r}` }));
+    for (let r = 0; r < RACES.verifiers; r++)
+      await setup.task.create({ ...R, key: `v${r}`, title: "verify race" }).then(() => setup.task.claim({ ...R, key: `v${r}` }));
+    for (let r = 0; r < RACES.processes; r++)
+      await setup.task.create({ ...R, key: `p${r}`, title: "process race" }).then(() => setup.task.claim({ ...R, key: `p${r}` }));
     for (let r = 0; r < RACES.claimants; r++) await setup.task.create({ ...R, key: `c${r}`, title: "claim race" });
     for (let r = 0; r < RACES.resets; r++) {
       await setup.task.create({ ...R, key: `r${r}`, title: "reset race" });
@@ -157,7 +163,8 @@ describe("eight concurrent writers on one database file", () => {
       ];
       for (let t = 0; t < TASKS_PER_WRITER; t++) {
         const c = `c${t % 3}`;
-        const step = (name: string, role: keyof typeof tokens, label: string, ...command: string[]) => calls.push({ id: `${s} t${t} ${name}`, args: args(w, role, label, ...command) });
+        const step = (name: string, role: keyof typeof tokens, label: string, ...command: string[]) =>
+          calls.push({ id: `${s} t${t} ${name}`, args: args(w, role, label, ...command) });
         step("create", "orchestrator", "orchestrator", "create-task-group", `t${t}`, s, `Task ${t}`);
         step("claim", "agent", `dev_${s}`, "claim", s, `t${t}`, "--evidence", `artifacts/${s}/t${t}.txt`);
         step("criterion met", "orchestrator", "pm", "update-success-criterion", s, c, "--status", "met", "--evidence", `ev-${s}-t${t}-a`);
@@ -200,7 +207,10 @@ describe("eight concurrent writers on one database file", () => {
       }
       if (r < RACES.claimants) {
         const key = `c${r}`;
-        const racers = writers.map((w): [Writer, string[]] => [w, args(w, "agent", `claimant_w${w.index}`, "claim", "race", key, "--expected-version", String(version(key)))]);
+        const racers = writers.map((w): [Writer, string[]] => [
+          w,
+          args(w, "agent", `claimant_w${w.index}`, "claim", "race", key, "--expected-version", String(version(key))),
+        ]);
         races.push({ ...(await race(`claim ${key}`, racers)), key, labels: racers.map(([, argv]) => labelOf(argv)) });
       }
       if (r < RACES.resets) {
@@ -209,8 +219,14 @@ describe("eight concurrent writers on one database file", () => {
         const racers: [Writer, string[]][] = [
           [writers[0]!, args(writers[0]!, "lead", "lead_local", "approve-reset", "race", key, "--reason", "go again", "--expected-version", v)],
           [writers[4]!, args(writers[4]!, "lead", "lead_remote", "approve-reset", "race", key, "--reason", "go again", "--expected-version", v)],
-          [writers[5]!, args(writers[5]!, "orchestrator", "orchestrator_remote", "request-reset", "race", key, "--reason", "fixed, please reset", "--expected-version", v)],
-          [writers[1]!, args(writers[1]!, "agent", "developer_local", "request-reset", "race", key, "--reason", "fixed, please reset", "--expected-version", v)],
+          [
+            writers[5]!,
+            args(writers[5]!, "orchestrator", "orchestrator_remote", "request-reset", "race", key, "--reason", "fixed, please reset", "--expected-version", v),
+          ],
+          [
+            writers[1]!,
+            args(writers[1]!, "agent", "developer_local", "request-reset", "race", key, "--reason", "fixed, please reset", "--expected-version", v),
+          ],
         ];
         races.push({ ...(await race(`reset ${key}`, racers)), key, labels: racers.map(([, argv]) => labelOf(argv)) });
       }
@@ -222,7 +238,9 @@ describe("eight concurrent writers on one database file", () => {
       const key = `p${r}`;
       const v = String(version(key));
       const labels = [0, 1, 2].map((k) => `qa_bin_${k}`);
-      const results = await Promise.all(labels.map((label) => bin(["--db", file, "--json", "--agent-id", label, "verify", "race", key, "--check", "tests=pass", "--expected-version", v])));
+      const results = await Promise.all(
+        labels.map((label) => bin(["--db", file, "--json", "--agent-id", label, "verify", "race", key, "--check", "tests=pass", "--expected-version", v])),
+      );
       races.push({ name: `processes verify ${key}`, key, results, labels });
     }
     const loaded = (await Promise.all(loads)).flatMap((m) => m.results);
@@ -242,7 +260,13 @@ describe("eight concurrent writers on one database file", () => {
     const sql = db.$client;
     for (const w of writers) {
       const s = `w${w.index}`;
-      expect(sql.prepare("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'completed' AND verification = 'verified' AND verified_by = ?").pluck().get(s, `qa_${s}`), s).toBe(TASKS_PER_WRITER);
+      expect(
+        sql
+          .prepare("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'completed' AND verification = 'verified' AND verified_by = ?")
+          .pluck()
+          .get(s, `qa_${s}`),
+        s,
+      ).toBe(TASKS_PER_WRITER);
       expect(sql.prepare("SELECT count(*) FROM task_transitions WHERE session_id = ?").pluck().get(s), s).toBe(TASKS_PER_WRITER * 4);
       const evidence = new Set(sql.prepare("SELECT evidence FROM criterion_updates WHERE session_id = ? AND kind = 'claim'").pluck().all(s) as string[]);
       const logs = new Set(sql.prepare("SELECT content FROM orchestration_logs WHERE session_id = ?").pluck().all(s) as string[]);
@@ -252,15 +276,24 @@ describe("eight concurrent writers on one database file", () => {
       }
       expect(evidence.size).toBe(TASKS_PER_WRITER * 2);
       expect(logs.size).toBe(TASKS_PER_WRITER * 3);
-      expect(sql.prepare("SELECT count(*) AS n, sum(tokens_estimated) AS total FROM token_usage WHERE session_id = ?").get(s)).toEqual({ n: TASKS_PER_WRITER, total: 100 * TASKS_PER_WRITER });
+      expect(sql.prepare("SELECT count(*) AS n, sum(tokens_estimated) AS total FROM token_usage WHERE session_id = ?").get(s)).toEqual({
+        n: TASKS_PER_WRITER,
+        total: 100 * TASKS_PER_WRITER,
+      });
     }
 
     // Every race: exactly one winner, whose move is the one the task shows; every loser a conflict.
     for (const { name, key, results, labels } of races) {
       const winners = results.filter((r) => r.code === 0);
-      expect(winners.map((r) => r.id), name).toHaveLength(1);
+      expect(
+        winners.map((r) => r.id),
+        name,
+      ).toHaveLength(1);
       const losers = results.filter((r) => r.code !== 0);
-      expect(losers.map((r) => [r.code, ruleOf(r)]), name).toEqual(losers.map(() => [1, "task.version_conflict"]));
+      expect(
+        losers.map((r) => [r.code, ruleOf(r)]),
+        name,
+      ).toEqual(losers.map(() => [1, "task.version_conflict"]));
       const winner = labels[results.indexOf(winners[0]!)]!;
       const task = sql.prepare("SELECT * FROM tasks WHERE session_id = 'race' AND key = ?").get(key) as Record<string, unknown>;
       // One move after the set-up, by the winner: the losers left no trace.

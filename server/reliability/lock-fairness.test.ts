@@ -39,7 +39,10 @@ describe("the write lock under eight tight-loop writers", () => {
     const db = openDatabase(file);
     createSession({ db, actor: operatorActor() }, { id: "tight" });
     const writers = Array.from({ length: WRITERS }, (_, i) => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "tight-writer.ts"), file, `w${i}`, String(WRITES)], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "tight-writer.ts"), file, `w${i}`, String(WRITES)], {
+        cwd: ROOT,
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      });
       children.push(child);
       const ready = new Promise<void>((resolve) => child.once("message", () => resolve()));
       return { child, ready };
@@ -60,7 +63,9 @@ describe("the write lock under eight tight-loop writers", () => {
     expect(checkLedger(db).findings).toEqual([]);
 
     // Each row's content is "<writer> <i>", in commit order by id.
-    const order = (db.$client.prepare("SELECT content FROM orchestration_logs WHERE session_id = 'tight' ORDER BY id").pluck().all() as string[]).map((content) => content.split(" ")[0]!);
+    const order = (db.$client.prepare("SELECT content FROM orchestration_logs WHERE session_id = 'tight' ORDER BY id").pluck().all() as string[]).map(
+      (content) => content.split(" ")[0]!,
+    );
     // Walk the commits until the first writer has made all its writes: how far had each got by then?
     const made = new Map(reports.map((r) => [r.name, 0]));
     let first = "";
@@ -71,7 +76,11 @@ describe("the write lock under eight tight-loop writers", () => {
         break;
       }
     }
-    for (const [writer, count] of made) expect(count, `${writer}'s writes in when ${first} had made all ${WRITES} of its own: ${JSON.stringify(Object.fromEntries(made))}`).toBeGreaterThanOrEqual(WRITES / 10);
+    for (const [writer, count] of made)
+      expect(
+        count,
+        `${writer}'s writes in when ${first} had made all ${WRITES} of its own: ${JSON.stringify(Object.fromEntries(made))}`,
+      ).toBeGreaterThanOrEqual(WRITES / 10);
     db.$client.close();
   });
 });

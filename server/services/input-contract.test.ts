@@ -82,7 +82,10 @@ interface Row {
   outOfRange: Break;
 }
 
-const db = (verb: (db: Db, input: never) => unknown): Verb => (ctx, input) => verb(ctx.db, input);
+const db =
+  (verb: (db: Db, input: never) => unknown): Verb =>
+  (ctx, input) =>
+    verb(ctx.db, input);
 const valid = (path: string): Record<string, unknown> => (VALID_INPUTS[path] as Record<string, unknown> | undefined) ?? {};
 const S = { sessionId: "s1" };
 
@@ -93,7 +96,12 @@ const VERBS: Record<string, Row> = {
   "session.overview": { verb: db(getOverview), valid: {}, wrongType: ["liveLimit", "20"], outOfRange: ["liveLimit", 101] },
   "session.create": { verb: createSession, valid: valid("session.create"), wrongType: ["metadata", "note"], outOfRange: ["id", "bad id!"] },
   "session.updateStatus": { verb: updateSessionStatus, valid: valid("session.updateStatus"), wrongType: ["sessionId", 1], outOfRange: ["status", "finished"] },
-  "session.setEnforcement": { verb: setSessionEnforcement, valid: valid("session.setEnforcement"), wrongType: ["reason", 7], outOfRange: ["enforcement", "lenient"] },
+  "session.setEnforcement": {
+    verb: setSessionEnforcement,
+    valid: valid("session.setEnforcement"),
+    wrongType: ["reason", 7],
+    outOfRange: ["enforcement", "lenient"],
+  },
   "task.list": { verb: db(listTasks), valid: valid("task.list"), wrongType: ["sessionId", 1], outOfRange: ["status", "done"] },
   "task.get": { verb: db(getTask), valid: valid("task.get"), wrongType: ["key", ["t1"]], outOfRange: ["key", ""] },
   "task.board": { verb: db(getTaskBoard), valid: valid("task.board"), wrongType: ["sessionId", { id: "s1" }], outOfRange: ["sessionId", ""] },
@@ -103,20 +111,40 @@ const VERBS: Record<string, Row> = {
   "task.report": { verb: reportTask, valid: valid("task.report"), wrongType: ["securitySensitive", "yes"], outOfRange: ["status", "done"] },
   "task.claim": { verb: moveTask, valid: { ...valid("task.claim"), move: "claim" }, wrongType: ["evidence", "out.txt"], outOfRange: ["move", "finish"] },
   "criteria.list": { verb: db(listCriteria), valid: valid("criteria.list"), wrongType: ["sessionId", null], outOfRange: ["sessionId", ""] },
-  "criteria.save": { verb: saveCriteria, valid: valid("criteria.save"), wrongType: ["criteria", "new"], outOfRange: ["criteria", [{ criterion: "  " }], "criteria[0].criterion"] },
+  "criteria.save": {
+    verb: saveCriteria,
+    valid: valid("criteria.save"),
+    wrongType: ["criteria", "new"],
+    outOfRange: ["criteria", [{ criterion: "  " }], "criteria[0].criterion"],
+  },
   "criteria.update": { verb: updateCriterion, valid: valid("criteria.update"), wrongType: ["evidence", 1], outOfRange: ["status", "done"] },
   "criteria.verify": { verb: verifyCriterion, valid: valid("criteria.verify"), wrongType: ["actual", {}], outOfRange: ["status", "done"] },
   "criteria.setRequired": { verb: setCriterionRequired, valid: valid("criteria.setRequired"), wrongType: ["required", "no"], outOfRange: ["criterion", ""] },
-  "completion.check": { verb: checkCompletion, valid: valid("completion.check"), wrongType: ["claimedVerdict", true], outOfRange: ["claimedVerdict", "x".repeat(201)] },
+  "completion.check": {
+    verb: checkCompletion,
+    valid: valid("completion.check"),
+    wrongType: ["claimedVerdict", true],
+    outOfRange: ["claimedVerdict", "x".repeat(201)],
+  },
   "completion.list": { verb: db(listCompletionChecks), valid: valid("completion.list"), wrongType: ["limit", "10"], outOfRange: ["limit", -1] },
   "completion.preview": { verb: db(previewCompletion), valid: valid("completion.preview"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
   "events.list": { verb: db(listEventsAfter), valid: {}, wrongType: ["afterId", "0"], outOfRange: ["afterId", -1] },
-  "events.search": { verb: db(searchEvents), valid: valid("events.search"), wrongType: ["cursor", "9"], outOfRange: ["filter", { source: "cron" }, "filter.source"] },
+  "events.search": {
+    verb: db(searchEvents),
+    valid: valid("events.search"),
+    wrongType: ["cursor", "9"],
+    outOfRange: ["filter", { source: "cron" }, "filter.source"],
+  },
   "goal.tree": { verb: db(getGoalTree), valid: valid("goal.tree"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
   "goal.get": { verb: db(getGoal), valid: valid("goal.get"), wrongType: ["goalId", "1"], outOfRange: ["goalId", 0] },
   "goal.evaluations": { verb: db(listEvaluations), valid: valid("goal.evaluations"), wrongType: ["goalId", "1"], outOfRange: ["goalId", -1] },
   "goal.create": { verb: createGoal, valid: valid("goal.create"), wrongType: ["goalText", 5], outOfRange: ["goalText", "   "] },
-  "goal.addValidationStep": { verb: addValidationStep, valid: valid("goal.addValidationStep"), wrongType: ["command", ["npm", "test"]], outOfRange: ["command", ""] },
+  "goal.addValidationStep": {
+    verb: addValidationStep,
+    valid: valid("goal.addValidationStep"),
+    wrongType: ["command", ["npm", "test"]],
+    outOfRange: ["command", ""],
+  },
   "goal.setContract": { verb: setGoalContract, valid: valid("goal.setContract"), wrongType: ["goalId", "1"], outOfRange: ["goalId", 0] },
   "goal.createBranch": { verb: createBranch, valid: valid("goal.createBranch"), wrongType: ["name", 5], outOfRange: ["parentCommitSha", "not-a-sha"] },
   "goal.createWorktree": { verb: createWorktree, valid: valid("goal.createWorktree"), wrongType: ["path", 5], outOfRange: ["path", " "] },
@@ -139,18 +167,38 @@ const VERBS: Record<string, Row> = {
   "log.tokens": { verb: logTokens, valid: valid("log.tokens"), wrongType: ["tokens", "1"], outOfRange: ["tokens", -1] },
   "log.tokenSummary": { verb: db(tokenSummary), valid: valid("log.tokenSummary"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
   "log.tokensOverTime": { verb: db(tokensOverTime), valid: valid("log.tokensOverTime"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
-  "log.batch": { verb: ingestBatch, valid: valid("log.batch"), wrongType: ["rows", "tokens"], outOfRange: ["rows", [{ kind: "tokens", agentType: "a", tokens: -1 }], "rows[0].tokens"] },
+  "log.batch": {
+    verb: ingestBatch,
+    valid: valid("log.batch"),
+    wrongType: ["rows", "tokens"],
+    outOfRange: ["rows", [{ kind: "tokens", agentType: "a", tokens: -1 }], "rows[0].tokens"],
+  },
   "log.saveState": { verb: saveState, valid: valid("log.saveState"), wrongType: ["stateType", 5], outOfRange: ["stateType", ""] },
   "log.state": { verb: db(getLatestState), valid: valid("log.state"), wrongType: ["stateType", 5], outOfRange: ["stateType", ""] },
   "log.saveSkillOutput": { verb: saveSkillOutput, valid: valid("log.saveSkillOutput"), wrongType: ["skillName", 5], outOfRange: ["skillName", ""] },
   "log.skillOutput": { verb: db(getSkillOutput), valid: valid("log.skillOutput"), wrongType: ["skillName", 5], outOfRange: ["skillName", ""] },
   "log.decision": { verb: saveDecision, valid: valid("log.decision"), wrongType: ["decisionType", 5], outOfRange: ["decisionType", ""] },
-  "log.savePlan": { verb: saveDevelopmentPlan, valid: valid("log.savePlan"), wrongType: ["planText", 5], outOfRange: ["phases", [{ phase: -1, name: "n" }], "phases[0].phase"] },
+  "log.savePlan": {
+    verb: saveDevelopmentPlan,
+    valid: valid("log.savePlan"),
+    wrongType: ["planText", 5],
+    outOfRange: ["phases", [{ phase: -1, name: "n" }], "phases[0].phase"],
+  },
   "log.planProgress": { verb: updatePlanProgress, valid: valid("log.planProgress"), wrongType: ["phase", "1"], outOfRange: ["status", "finished"] },
   "log.plan": { verb: db(getDevelopmentPlan), valid: valid("log.plan"), wrongType: ["sessionId", 1], outOfRange: ["sessionId", ""] },
-  "log.saveContextPackage": { verb: saveContextPackage, valid: valid("log.saveContextPackage"), wrongType: ["consumers", "b"], outOfRange: ["packageType", "novel"] },
+  "log.saveContextPackage": {
+    verb: saveContextPackage,
+    valid: valid("log.saveContextPackage"),
+    wrongType: ["consumers", "b"],
+    outOfRange: ["packageType", "novel"],
+  },
   "log.contextPackages": { verb: db(getContextPackages), valid: valid("log.contextPackages"), wrongType: ["groupId", 1], outOfRange: ["agentType", ""] },
-  "log.markContextConsumed": { verb: markContextConsumed, valid: valid("log.markContextConsumed"), wrongType: ["packageId", "1"], outOfRange: ["packageId", 0] },
+  "log.markContextConsumed": {
+    verb: markContextConsumed,
+    valid: valid("log.markContextConsumed"),
+    wrongType: ["packageId", "1"],
+    outOfRange: ["packageId", 0],
+  },
   "analytics.overview": { verb: db(analyticsOverview), valid: {}, wrongType: ["from", "yesterday"], outOfRange: ["bucket", "month"] },
   "admin.createUser": { verb: createUser, valid: valid("admin.createUser"), wrongType: ["password", 1234567890], outOfRange: ["password", "short"] },
   "admin.setUserRole": { verb: setUserRole, valid: valid("admin.setUserRole"), wrongType: ["userId", 1], outOfRange: ["role", "owner"] },
@@ -197,6 +245,9 @@ describe("every service verb, called directly with bad input", () => {
   it("names a field nested in a list, with the rule of the feature", async () => {
     const error = await thrownBy(() => saveCriteria({ db: database, actor: ACTORS.admin }, { ...S, criteria: [{ criterion: "ok" }, { criterion: "" }] }));
     expect(error).toBeInstanceOf(ValidationError);
-    expect([(error as ValidationError).message, (error as ValidationError).rule]).toEqual(["criteria[1].criterion: must not be empty", "criteria.invalid_input"]);
+    expect([(error as ValidationError).message, (error as ValidationError).rule]).toEqual([
+      "criteria[1].criterion: must not be empty",
+      "criteria.invalid_input",
+    ]);
   });
 });

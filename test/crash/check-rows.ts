@@ -34,12 +34,25 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 
 /** Each task: its transitions and its events pair up one for one, version by version; its row agrees with its last transition. */
 export function checkTasks(db: Database.Database, sessionId: string, acks: TaskAck[], out: RowCheck): void {
-  const tasks = db.prepare("SELECT id, key, status, version FROM tasks WHERE session_id = ?").all(sessionId) as { id: number; key: string; status: string; version: number }[];
+  const tasks = db.prepare("SELECT id, key, status, version FROM tasks WHERE session_id = ?").all(sessionId) as {
+    id: number;
+    key: string;
+    status: string;
+    version: number;
+  }[];
   const transitions = groupBy(
-    db.prepare("SELECT id, task_id, move, from_status, to_status FROM task_transitions WHERE session_id = ? ORDER BY id").all(sessionId) as { task_id: number; move: string; from_status: string | null; to_status: string }[],
+    db.prepare("SELECT id, task_id, move, from_status, to_status FROM task_transitions WHERE session_id = ? ORDER BY id").all(sessionId) as {
+      task_id: number;
+      move: string;
+      from_status: string | null;
+      to_status: string;
+    }[],
     (t) => t.task_id,
   );
-  const events = groupBy(db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'task' ORDER BY id").all(sessionId) as EventRow[], (e) => Number(e.entity_id));
+  const events = groupBy(
+    db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'task' ORDER BY id").all(sessionId) as EventRow[],
+    (e) => Number(e.entity_id),
+  );
   const byId = new Map(tasks.map((t) => [t.id, t]));
   for (const taskId of events.keys()) if (!byId.has(taskId)) out.failures.push(`events name task ${taskId}, which does not exist`);
   for (const task of tasks) {
@@ -47,37 +60,56 @@ export function checkTasks(db: Database.Database, sessionId: string, acks: TaskA
     const trail = events.get(task.id) ?? [];
     const where = `task ${task.key} (id ${task.id})`;
     if (history.length !== trail.length) out.failures.push(`${where}: ${history.length} transitions but ${trail.length} events`);
-    if (history[0]?.move !== "create" || trail[0]?.type !== "task.created") out.failures.push(`${where}: does not start with its create transition and task.created event`);
+    if (history[0]?.move !== "create" || trail[0]?.type !== "task.created")
+      out.failures.push(`${where}: does not start with its create transition and task.created event`);
     history.forEach((transition, i) => {
       if (i === 0) return;
       const event = trail[i];
       const data = json(event?.data ?? null);
       const type = TASK_MOVE_EVENTS[transition.move as TaskMove];
       if (!event || event.type !== type || data.from !== transition.from_status || data.to !== transition.to_status || data.version !== i + 1) {
-        out.failures.push(`${where}: transition ${i + 1} (${transition.move} ${transition.from_status}→${transition.to_status}) has no matching event (found ${event ? `${event.type} ${event.data}` : "none"})`);
+        out.failures.push(
+          `${where}: transition ${i + 1} (${transition.move} ${transition.from_status}→${transition.to_status}) has no matching event (found ${event ? `${event.type} ${event.data}` : "none"})`,
+        );
       }
     });
     if (task.version !== history.length) out.failures.push(`${where}: version ${task.version} but ${history.length} transitions`);
-    if (history.length > 0 && task.status !== history.at(-1)!.to_status) out.failures.push(`${where}: status ${task.status} but its last transition went to ${history.at(-1)!.to_status}`);
+    if (history.length > 0 && task.status !== history.at(-1)!.to_status)
+      out.failures.push(`${where}: status ${task.status} but its last transition went to ${history.at(-1)!.to_status}`);
     out.actions += history.length;
   }
   for (const ack of acks) {
     const task = byId.get(ack.taskId);
     const transition = (transitions.get(ack.taskId) ?? [])[ack.version - 1];
     if (!task || task.key !== ack.key || transition?.move !== ack.move || transition.to_status !== ack.status) {
-      out.failures.push(`acknowledged ${ack.move} of task ${ack.key} (version ${ack.version}, ${ack.status}) is not stored (found ${transition ? `${transition.move} → ${transition.to_status}` : "nothing"})`);
+      out.failures.push(
+        `acknowledged ${ack.move} of task ${ack.key} (version ${ack.version}, ${ack.status}) is not stored (found ${transition ? `${transition.move} → ${transition.to_status}` : "nothing"})`,
+      );
     } else out.verified += 1;
   }
 }
 
 /** Each criterion: one event per update, and the row equals its last claim. */
 export function checkCriteria(db: Database.Database, sessionId: string, acks: CriterionAck[], out: RowCheck): void {
-  const criteria = db.prepare("SELECT id, criterion, status, actual FROM success_criteria WHERE session_id = ?").all(sessionId) as { id: number; criterion: string; status: string; actual: string | null }[];
+  const criteria = db.prepare("SELECT id, criterion, status, actual FROM success_criteria WHERE session_id = ?").all(sessionId) as {
+    id: number;
+    criterion: string;
+    status: string;
+    actual: string | null;
+  }[];
   const updates = groupBy(
-    db.prepare("SELECT id, criterion_id, kind, to_status, actual FROM criterion_updates WHERE session_id = ? ORDER BY id").all(sessionId) as { criterion_id: number; kind: string; to_status: string | null; actual: string | null }[],
+    db.prepare("SELECT id, criterion_id, kind, to_status, actual FROM criterion_updates WHERE session_id = ? ORDER BY id").all(sessionId) as {
+      criterion_id: number;
+      kind: string;
+      to_status: string | null;
+      actual: string | null;
+    }[],
     (u) => u.criterion_id,
   );
-  const events = groupBy(db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'criterion' ORDER BY id").all(sessionId) as EventRow[], (e) => Number(e.entity_id));
+  const events = groupBy(
+    db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'criterion' ORDER BY id").all(sessionId) as EventRow[],
+    (e) => Number(e.entity_id),
+  );
   for (const criterion of criteria) {
     const history = updates.get(criterion.id) ?? [];
     const trail = events.get(criterion.id) ?? [];
@@ -85,7 +117,8 @@ export function checkCriteria(db: Database.Database, sessionId: string, acks: Cr
     if (history.length !== trail.length) out.failures.push(`${where}: ${history.length} updates but ${trail.length} events`);
     history.forEach((update, i) => {
       const data = json(trail[i]?.data ?? null);
-      if (data.kind !== update.kind || (data.to ?? null) !== update.to_status) out.failures.push(`${where}: update ${i + 1} (${update.kind} → ${update.to_status}) has no matching event`);
+      if (data.kind !== update.kind || (data.to ?? null) !== update.to_status)
+        out.failures.push(`${where}: update ${i + 1} (${update.kind} → ${update.to_status}) has no matching event`);
     });
     const last = history.filter((u) => u.kind === "claim" || u.kind === "create").at(-1);
     if (last && (last.to_status !== criterion.status || last.actual !== criterion.actual)) {
@@ -93,7 +126,12 @@ export function checkCriteria(db: Database.Database, sessionId: string, acks: Cr
     }
     out.actions += history.length;
   }
-  const stored = new Set([...updates.values()].flat().filter((u) => u.kind === "claim").map((u) => `${u.criterion_id}|${u.actual}|${u.to_status}`));
+  const stored = new Set(
+    [...updates.values()]
+      .flat()
+      .filter((u) => u.kind === "claim")
+      .map((u) => `${u.criterion_id}|${u.actual}|${u.to_status}`),
+  );
   for (const ack of acks) {
     if (stored.has(`${ack.criterionId}|${ack.actual}|${ack.status}`)) out.verified += 1;
     else out.failures.push(`acknowledged criterion update ${ack.actual} (${ack.status}) is not stored`);
@@ -115,7 +153,10 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
     if (found.size !== size) out.failures.push(`batch ${id}: rows disagree on its size (${found.size}, ${size})`);
     return found;
   };
-  for (const row of db.prepare("SELECT id, content FROM orchestration_logs WHERE session_id = ? AND agent_type = 'crash'").all(sessionId) as { id: number; content: string }[]) {
+  for (const row of db.prepare("SELECT id, content FROM orchestration_logs WHERE session_id = ? AND agent_type = 'crash'").all(sessionId) as {
+    id: number;
+    content: string;
+  }[]) {
     const match = BATCH_MARKER.exec(row.content);
     if (!match) {
       out.failures.push(`log row ${row.id} has no batch marker: ${row.content.slice(0, 60)}`);
@@ -126,20 +167,28 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
     stored.logs.set(Number(match[2]), row.id);
   }
   const sizes = new Map([...batches].map(([id, b]) => [id, b.size]));
-  for (const row of db.prepare("SELECT id, agent_id, tokens_estimated FROM token_usage WHERE session_id = ? AND agent_type = 'crash'").all(sessionId) as { id: number; agent_id: string; tokens_estimated: number }[]) {
+  for (const row of db.prepare("SELECT id, agent_id, tokens_estimated FROM token_usage WHERE session_id = ? AND agent_type = 'crash'").all(sessionId) as {
+    id: number;
+    agent_id: string;
+    tokens_estimated: number;
+  }[]) {
     // A batch's token rows alone (its log rows lost) would be a half-written batch too.
     const stored = batch(row.agent_id, sizes.get(row.agent_id) ?? -1);
     if (stored.tokens.has(row.tokens_estimated)) out.failures.push(`batch ${row.agent_id}: token row ${row.tokens_estimated} stored twice`);
     stored.tokens.set(row.tokens_estimated, row.id);
   }
-  const events = db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND type IN ('logs.appended', 'tokens.logged') ORDER BY id").all(sessionId) as EventRow[];
+  const events = db
+    .prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND type IN ('logs.appended', 'tokens.logged') ORDER BY id")
+    .all(sessionId) as EventRow[];
   const eventsByFirstLog = new Map(events.map((e) => [Number(json(e.data).firstId), e]));
   for (const [id, stored] of batches) {
     const expected = Array.from({ length: stored.size }, (_, i) => i + 1);
     const missingLogs = expected.filter((r) => !isTokenRow(r) && !stored.logs.has(r));
     const missingTokens = expected.filter((r) => isTokenRow(r) && !stored.tokens.has(r));
     if (stored.size < 1 || missingLogs.length > 0 || missingTokens.length > 0) {
-      out.failures.push(`batch ${id} is partly stored: ${stored.logs.size} log rows and ${stored.tokens.size} token rows of ${stored.size} (missing rows ${[...missingLogs, ...missingTokens].slice(0, 10).join(", ")})`);
+      out.failures.push(
+        `batch ${id} is partly stored: ${stored.logs.size} log rows and ${stored.tokens.size} token rows of ${stored.size} (missing rows ${[...missingLogs, ...missingTokens].slice(0, 10).join(", ")})`,
+      );
       continue;
     }
     const logIds = [...stored.logs.values()].sort((a, b) => a - b);
@@ -147,7 +196,15 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
     const event = eventsByFirstLog.get(logIds[0]!);
     const data = json(event?.data ?? null);
     const tokens = (data.tokens ?? {}) as Record<string, unknown>;
-    if (!event || event.type !== "logs.appended" || data.count !== logIds.length || data.lastId !== logIds.at(-1) || tokens.count !== tokenIds.length || tokens.firstId !== (tokenIds[0] ?? null) || tokens.lastId !== (tokenIds.at(-1) ?? null)) {
+    if (
+      !event ||
+      event.type !== "logs.appended" ||
+      data.count !== logIds.length ||
+      data.lastId !== logIds.at(-1) ||
+      tokens.count !== tokenIds.length ||
+      tokens.firstId !== (tokenIds[0] ?? null) ||
+      tokens.lastId !== (tokenIds.at(-1) ?? null)
+    ) {
       out.failures.push(`batch ${id}: its rows are stored but its logs.appended event is ${event ? `wrong: ${event.data}` : "missing"}`);
     } else out.actions += 1;
   }
@@ -155,8 +212,20 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
   for (const ack of acks) {
     const stored = batches.get(ack.batchId);
     const same = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-    if (stored && same([...stored.logs.values()].sort((a, b) => a - b), [...ack.logIds].sort((a, b) => a - b)) && same([...stored.tokens.values()].sort((a, b) => a - b), [...ack.tokenIds].sort((a, b) => a - b))) out.verified += 1;
-    else out.failures.push(`acknowledged batch ${ack.batchId} (${ack.logIds.length} log rows, ${ack.tokenIds.length} token rows) is not stored as acknowledged`);
+    if (
+      stored &&
+      same(
+        [...stored.logs.values()].sort((a, b) => a - b),
+        [...ack.logIds].sort((a, b) => a - b),
+      ) &&
+      same(
+        [...stored.tokens.values()].sort((a, b) => a - b),
+        [...ack.tokenIds].sort((a, b) => a - b),
+      )
+    )
+      out.verified += 1;
+    else
+      out.failures.push(`acknowledged batch ${ack.batchId} (${ack.logIds.length} log rows, ${ack.tokenIds.length} token rows) is not stored as acknowledged`);
   }
 }
 

@@ -34,12 +34,19 @@ beforeEach(() => {
   saveCriteria(as("setup"), { sessionId: SESSION, criteria: [{ criterion: "crash criterion 1" }] });
   const created = createTask(as("dev-1"), { sessionId: SESSION, key: "m1-t1", title: "a task" });
   ledger.tasks.push({ key: "m1-t1", taskId: created.id, move: "create", version: created.version, status: created.status });
-  for (const [move, label] of [["start", "dev-1"], ["claim", "dev-1"], ["verify", "qa-1"]] as const) {
+  for (const [move, label] of [
+    ["start", "dev-1"],
+    ["claim", "dev-1"],
+    ["verify", "qa-1"],
+  ] as const) {
     const proofpack = move === "verify" ? { verdict: "PASSED" as const, checks: [{ name: "suite", passed: true }] } : undefined;
     const row = moveTask(as(label), { sessionId: SESSION, key: "m1-t1", move, proofpack });
     ledger.tasks.push({ key: "m1-t1", taskId: row.id, move, version: row.version, status: row.status });
   }
-  for (const [seq, status] of [[1, "met"], [2, "failed"]] as const) {
+  for (const [seq, status] of [
+    [1, "met"],
+    [2, "failed"],
+  ] as const) {
     const row = updateCriterion(as("pm-1"), { sessionId: SESSION, criterion: "crash criterion 1", status, actual: `c1-u${seq}` });
     ledger.criteria.push({ criterionId: row.id, status: row.status, actual: `c1-u${seq}` });
   }
@@ -89,7 +96,9 @@ describe("the crash run's database checks", () => {
   });
 
   it("name a log batch stored in part, and one whose rows lost their event", () => {
-    damage("DELETE FROM orchestration_logs WHERE content LIKE 'crash:b1.1:7/30 %'; DELETE FROM events WHERE type = 'logs.appended' AND id = (SELECT max(id) FROM events WHERE type = 'logs.appended')");
+    damage(
+      "DELETE FROM orchestration_logs WHERE content LIKE 'crash:b1.1:7/30 %'; DELETE FROM events WHERE type = 'logs.appended' AND id = (SELECT max(id) FROM events WHERE type = 'logs.appended')",
+    );
     const failures = check().failures.join("\n");
     expect(failures).toMatch(/batch b1\.1 is partly stored: 26 log rows and 3 token rows of 30 \(missing rows 7\)/);
     expect(failures).toMatch(/batch b1\.2: its rows are stored but its logs\.appended event is missing/);
@@ -127,6 +136,8 @@ describe("the live stream check", () => {
     expect(await checkLive(delivered([1, 2, 4, 5]), snapshot([1, 2, 3, 4, 5]), 10)).toEqual(["the live stream skipped 1 of 5 events (ids 3)"]);
     expect(await checkLive(delivered([1, 2, 9, 10]), snapshot([1, 2, 10]), 10)).toEqual(["the live stream delivered 1 events the table does not have (ids 9)"]);
     expect((await checkLive(delivered([1, 2, 2, 3]), snapshot([1, 2, 3]), 10))[0]).toBe("the live stream delivered event 2 after 2 (a duplicate)");
-    expect(await checkLive(delivered([1, 2]), snapshot([1, 2, 3]), 10)).toEqual(["the live stream did not catch up with event 3 within 10 ms (last delivered: 2)"]);
+    expect(await checkLive(delivered([1, 2]), snapshot([1, 2, 3]), 10)).toEqual([
+      "the live stream did not catch up with event 3 within 10 ms (last delivered: 2)",
+    ]);
   });
 });

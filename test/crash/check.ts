@@ -28,14 +28,15 @@ export function checkDatabase(file: string, sessionId: string, ledger: Ledger, l
     out.maxEventId = (db.prepare("SELECT coalesce(max(id), 0) AS id FROM events").get() as { id: number }).id;
     const acks = ledger.snapshot();
     const integrity = db.pragma("integrity_check") as { integrity_check: string }[];
-    if (integrity.length !== 1 || integrity[0]!.integrity_check !== "ok") out.failures.push(`PRAGMA integrity_check: ${integrity.map((r) => r.integrity_check).join("; ")}`);
+    if (integrity.length !== 1 || integrity[0]!.integrity_check !== "ok")
+      out.failures.push(`PRAGMA integrity_check: ${integrity.map((r) => r.integrity_check).join("; ")}`);
     const foreignKeys = db.pragma("foreign_key_check") as unknown[];
     if (foreignKeys.length > 0) out.failures.push(`PRAGMA foreign_key_check: ${foreignKeys.length} rows point at nothing`);
     checkTasks(db, sessionId, acks.tasks, out);
     checkCriteria(db, sessionId, acks.criteria, out);
     checkBatches(db, sessionId, acks.batches, out);
     checkRollups(db, sessionId, out);
-    out.eventIds = (db.prepare("SELECT id FROM events WHERE id > ? ORDER BY id").pluck().all(liveFromId) as number[]);
+    out.eventIds = db.prepare("SELECT id FROM events WHERE id > ? ORDER BY id").pluck().all(liveFromId) as number[];
     db.exec("COMMIT");
   } finally {
     db.close();
@@ -55,7 +56,9 @@ export async function checkLive(follower: LiveRecord, snapshot: CheckResult, tim
   const delivered = follower.ids;
   for (let i = 1; i < delivered.length; i++) {
     if (delivered[i]! <= delivered[i - 1]!) {
-      failures.push(`the live stream delivered event ${delivered[i]} after ${delivered[i - 1]} (${delivered[i] === delivered[i - 1] ? "a duplicate" : "out of order"})`);
+      failures.push(
+        `the live stream delivered event ${delivered[i]} after ${delivered[i - 1]} (${delivered[i] === delivered[i - 1] ? "a duplicate" : "out of order"})`,
+      );
       break;
     }
   }

@@ -22,7 +22,13 @@ import { prepareDatabase } from "./setup";
 import { type WriterContext, runBatchWriter, runCriterionWriter, runTaskMover } from "./writers";
 
 const { values: args } = parseArgs({
-  options: { kills: { type: "string", default: "6" }, uptime: { type: "string", default: "800-3500" }, seed: { type: "string" }, port: { type: "string" }, keep: { type: "boolean", default: false } },
+  options: {
+    kills: { type: "string", default: "6" },
+    uptime: { type: "string", default: "800-3500" },
+    seed: { type: "string" },
+    port: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
 });
 const KILLS = Number(args.kills);
 const SEED = Number(args.seed ?? Date.now() % 1_000_000);
@@ -64,7 +70,11 @@ async function main(): Promise<number> {
   const client = (token: string, label: string) => apiClient(server.url, token, label);
   const writers = [
     ...Array.from({ length: TASK_MOVERS }, (_, i) =>
-      runTaskMover(ctx, i + 1, { agent: client(fixture.tokens.agent, `dev-${i + 1}`), verifier: client(fixture.tokens.verifier, `qa-${i + 1}`), lead: client(fixture.tokens.lead, `lead-${i + 1}`) }),
+      runTaskMover(ctx, i + 1, {
+        agent: client(fixture.tokens.agent, `dev-${i + 1}`),
+        verifier: client(fixture.tokens.verifier, `qa-${i + 1}`),
+        lead: client(fixture.tokens.lead, `lead-${i + 1}`),
+      }),
     ),
     ...fixture.criteria.map((criterion, i) => runCriterionWriter(ctx, i + 1, criterion, client(fixture.tokens.agent, `pm-${i + 1}`))),
     ...Array.from({ length: BATCH_WRITERS }, (_, i) => runBatchWriter(ctx, i + 1, client(fixture.tokens.agent, `logger-${i + 1}`))),

@@ -97,7 +97,10 @@ export class ProofgateServer {
 
   private async answers(): Promise<boolean> {
     try {
-      const response = await fetch(`${this.url}/api/trpc/events.latestId`, { headers: { authorization: `Bearer ${this.options.token}` }, signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(`${this.url}/api/trpc/events.latestId`, {
+        headers: { authorization: `Bearer ${this.options.token}` },
+        signal: AbortSignal.timeout(5_000),
+      });
       await response.arrayBuffer();
       return response.ok;
     } catch {

@@ -138,7 +138,9 @@ export async function runCriterionWriter(ctx: WriterContext, n: number, criterio
   for (let seq = 1; !ctx.stopped(); seq++) {
     const status = CRITERION_STATUSES[seq % CRITERION_STATUSES.length]!;
     const actual = `c${n}-u${seq}`;
-    const outcome = await callWrite(ledger, () => client.criteria.update.mutate({ sessionId, criterion, status, actual, evidence: `crash://criterion/${n}/${seq}` }));
+    const outcome = await callWrite(ledger, () =>
+      client.criteria.update.mutate({ sessionId, criterion, status, actual, evidence: `crash://criterion/${n}/${seq}` }),
+    );
     if (outcome.ok) ledger.criteria.push({ criterionId: outcome.value.id, status: outcome.value.status, actual });
     else {
       if (outcome.answered) unexpected(ledger, `criteria.update ${actual}`, outcome);

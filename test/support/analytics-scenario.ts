@@ -169,10 +169,16 @@ export async function buildScenario(f: Fixture): Promise<void> {
   await dev2.task.claim(s3("v2"));
   time(8, 30);
   await ver.task.block({ ...s3("v2"), ...block });
-  for (const [criterion, status] of [["All tests passing", "met"], ["Coverage >70%", "failed"], ["Lint clean", "met"]] as const) {
+  for (const [criterion, status] of [
+    ["All tests passing", "met"],
+    ["Coverage >70%", "failed"],
+    ["Lint clean", "met"],
+  ] as const) {
     await dev1.criteria.update({ sessionId: "s3", criterion, status });
   }
-  await f.by(tokenActor(8, "agent", "qa_expert_1")).log.tokens({ sessionId: "s3", agentType: "qa_expert", agentId: "qa_expert_1", tokens: 300, model: "model-a" });
+  await f
+    .by(tokenActor(8, "agent", "qa_expert_1"))
+    .log.tokens({ sessionId: "s3", agentType: "qa_expert", agentId: "qa_expert_1", tokens: 300, model: "model-a" });
   await dev1.log.tokens({ sessionId: "s3", agentType: "developer", agentId: "developer_1", tokens: 700, model: "model-a" });
   const g1 = await orch.goal.create({ sessionId: "s3", goalText: "G1" });
   const g2 = await orch.goal.create({ sessionId: "s3", goalText: "G2" });

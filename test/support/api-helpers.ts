@@ -53,12 +53,20 @@ export async function sessionWithTask(f: Fixture, id = "s1", enforcement: "enfor
   await f.as("orchestrator").task.create({ sessionId: id, key, title: `Task ${key}` });
 }
 
-export const PASSED: Proofpack = { verdict: "PASSED", checks: [{ name: "unit tests", passed: true }, { name: "screenshot", passed: true }] };
+export const PASSED: Proofpack = {
+  verdict: "PASSED",
+  checks: [
+    { name: "unit tests", passed: true },
+    { name: "screenshot", passed: true },
+  ],
+};
 export const BLOCKED: Proofpack = { verdict: "BLOCKED", checks: [{ name: "component tests", passed: false, detail: "3 failing" }] };
 
 /** Every table's row count: "nothing was written" is this map unchanged. */
 export function tableCounts(db: Db): Record<string, number> {
-  const tables = db.$client.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name").all() as { name: string }[];
+  const tables = db.$client
+    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name")
+    .all() as { name: string }[];
   return Object.fromEntries(tables.map(({ name }) => [name, (db.$client.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
 }
 

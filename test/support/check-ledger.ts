@@ -41,18 +41,34 @@ export async function writeFullSession(db: Db, id: string, options: { end?: bool
   await developer.log.reasoning({ ...S, agentType: "developer", phase: "understanding", content: "the task asks for X" });
   await orchestrator.log.event({ ...S, subtype: "pm_bazinga" });
   await developer.log.tokens({ ...S, agentType: "developer", tokens: 1200 });
-  await orchestrator.log.batch({ ...S, rows: [{ kind: "interaction", agentType: "qa", content: "tested" }, { kind: "tokens", agentType: "qa", tokens: 300 }] });
+  await orchestrator.log.batch({
+    ...S,
+    rows: [
+      { kind: "interaction", agentType: "qa", content: "tested" },
+      { kind: "tokens", agentType: "qa", tokens: 300 },
+    ],
+  });
   await orchestrator.log.saveState({ ...S, stateType: "pm", data: { iteration: 1 } });
   await orchestrator.log.saveSkillOutput({ ...S, skillName: "lint_check", data: { findings: 0 } });
   await orchestrator.log.decision({ ...S, decisionType: "spawn_agent", data: { agent: "qa" } });
   await orchestrator.log.savePlan({ ...S, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "build" }] });
   await orchestrator.log.planProgress({ ...S, phase: 1, status: "completed" });
-  const saved = (await orchestrator.log.saveContextPackage({ ...S, packageType: "research", filePath: "research.md", producerAgent: "pm", consumers: ["developer"], summary: "notes" })) as { package: { id: number } };
+  const saved = (await orchestrator.log.saveContextPackage({
+    ...S,
+    packageType: "research",
+    filePath: "research.md",
+    producerAgent: "pm",
+    consumers: ["developer"],
+    summary: "notes",
+  })) as { package: { id: number } };
   await developer.log.markContextConsumed({ packageId: saved.package.id, agentType: "developer" });
 
   const goal = await orchestrator.goal.create({ ...S, goalText: "Reach 80% accuracy" });
   const step = await orchestrator.goal.addValidationStep({ goalId: goal.id, command: "npm test" });
-  await orchestrator.goal.setContract({ goalId: goal.id, contract: { goalText: "Reach 80%", acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "acc", op: ">=", target: 0.8 }] } });
+  await orchestrator.goal.setContract({
+    goalId: goal.id,
+    contract: { goalText: "Reach 80%", acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "acc", op: ">=", target: 0.8 }] },
+  });
   const main = await orchestrator.goal.createBranch({ ...S, name: "main" });
   const branch = await orchestrator.goal.createBranch({ ...S, name: `goal-${goal.id}`, parentBranchId: main.id, createdByGoalId: goal.id });
   const worktree = await orchestrator.goal.createWorktree({ branchId: branch.id, path: `/tmp/${id}/wt` });

@@ -74,7 +74,11 @@ function inProcess(args: string[], options: CliOptions): RunningCli {
     process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
     const before = new Set(process.listeners("SIGINT"));
     // Ctrl-C, delivered only to the listener the command installed (never to the test runner's own).
-    interrupt = () => process.listeners("SIGINT").filter((l) => !before.has(l)).forEach((l) => l("SIGINT"));
+    interrupt = () =>
+      process
+        .listeners("SIGINT")
+        .filter((l) => !before.has(l))
+        .forEach((l) => l("SIGINT"));
     try {
       return { code: await main(["node", "proofgate", ...args]), stdout, stderr };
     } finally {

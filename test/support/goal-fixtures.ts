@@ -95,8 +95,18 @@ export function expectNothingWritten(db: Db, run: () => unknown, rule: string): 
 }
 
 /** The newest events row, parsed. */
-export function lastEvent(db: Db): { type: string; entity: string; entityId: string | null; sessionId: string | null; actor: string; role: string | null; data: Record<string, unknown> | null } {
-  const row = db.$client.prepare("SELECT type, entity, entity_id AS entityId, session_id AS sessionId, actor, role, data FROM events ORDER BY id DESC LIMIT 1").get() as { data: string | null } & Record<string, string>;
+export function lastEvent(db: Db): {
+  type: string;
+  entity: string;
+  entityId: string | null;
+  sessionId: string | null;
+  actor: string;
+  role: string | null;
+  data: Record<string, unknown> | null;
+} {
+  const row = db.$client
+    .prepare("SELECT type, entity, entity_id AS entityId, session_id AS sessionId, actor, role, data FROM events ORDER BY id DESC LIMIT 1")
+    .get() as { data: string | null } & Record<string, string>;
   return { ...row, data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>) } as ReturnType<typeof lastEvent>;
 }
 

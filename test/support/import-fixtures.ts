@@ -15,7 +15,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 
 /** Where the fixture databases are: $PROOFGATE_FIXTURES, the copies kept in the repository, or the shared folder beside the checkout. */
 export function fixturesFolder(): string {
-  const candidates = [process.env.PROOFGATE_FIXTURES, path.join(ROOT, "server", "services", "import", "fixtures"), path.join(ROOT, "..", "shared", "fixtures"), path.join(ROOT, "..", "..", "shared", "fixtures")];
+  const candidates = [
+    process.env.PROOFGATE_FIXTURES,
+    path.join(ROOT, "server", "services", "import", "fixtures"),
+    path.join(ROOT, "..", "shared", "fixtures"),
+    path.join(ROOT, "..", "..", "shared", "fixtures"),
+  ];
   const found = candidates.find((c): c is string => typeof c === "string" && fs.existsSync(path.join(c, "bazinga-v19-sample.db")));
   if (!found) throw new Error(`fixture databases not found (looked in ${candidates.filter(Boolean).join(", ")}): set PROOFGATE_FIXTURES`);
   return found;
@@ -65,22 +70,59 @@ export function withSource<T>(file: string, work: (db: Database.Database) => T):
 export function sourceCount(file: string, sql: string, ...params: unknown[]): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return Number(db.prepare(sql).pluck().get(...params));
+    return Number(
+      db
+        .prepare(sql)
+        .pluck()
+        .get(...params),
+    );
   } finally {
     db.close();
   }
 }
 
 export function ledgerCount(db: Db, sql: string, ...params: unknown[]): number {
-  return Number(db.$client.prepare(sql).pluck().get(...params));
+  return Number(
+    db.$client
+      .prepare(sql)
+      .pluck()
+      .get(...params),
+  );
 }
 
 const LEDGER_TABLES = [
-  "sessions", "tasks", "task_transitions", "success_criteria", "criterion_updates", "completion_checks", "goals", "validation_steps",
-  "branches", "worktrees", "attempts", "tools", "attempt_tools", "attempt_results", "tool_calls", "validation_runs", "merges",
-  "orchestration_logs", "state_snapshots", "token_usage", "skill_outputs", "decisions", "development_plans", "context_packages",
-  "context_package_consumers", "workflow_transitions", "agent_markers", "workflow_special_rules", "configuration", "model_config",
-  "events", "import_records",
+  "sessions",
+  "tasks",
+  "task_transitions",
+  "success_criteria",
+  "criterion_updates",
+  "completion_checks",
+  "goals",
+  "validation_steps",
+  "branches",
+  "worktrees",
+  "attempts",
+  "tools",
+  "attempt_tools",
+  "attempt_results",
+  "tool_calls",
+  "validation_runs",
+  "merges",
+  "orchestration_logs",
+  "state_snapshots",
+  "token_usage",
+  "skill_outputs",
+  "decisions",
+  "development_plans",
+  "context_packages",
+  "context_package_consumers",
+  "workflow_transitions",
+  "agent_markers",
+  "workflow_special_rules",
+  "configuration",
+  "model_config",
+  "events",
+  "import_records",
 ];
 
 /** Every ledger table's full content, hashed: equal fingerprints mean not one row was added or changed. */

@@ -12,7 +12,9 @@ export default async function SetupPage() {
   return (
     <>
       <h1 className="mb-1 text-xl font-semibold">Create the admin account</h1>
-      <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">This Proofgate has no users yet. The first account is its admin; it can then add leads and viewers and create API tokens for agents.</p>
+      <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
+        This Proofgate has no users yet. The first account is its admin; it can then add leads and viewers and create API tokens for agents.
+      </p>
       <SetupForm />
     </>
   );

@@ -21,7 +21,13 @@ export function SignInForm({ next }: { next: string }) {
     const { error } = await authClient.signIn.email({ email: String(form.get("email")), password: String(form.get("password")) });
     if (error) {
       setBusy(false);
-      setError(error.status === 429 ? "Too many sign-in attempts: wait a minute and try again." : error.status === 401 ? "Wrong email or password." : (error.message ?? "Sign-in failed."));
+      setError(
+        error.status === 429
+          ? "Too many sign-in attempts: wait a minute and try again."
+          : error.status === 401
+            ? "Wrong email or password."
+            : (error.message ?? "Sign-in failed."),
+      );
       return;
     }
     router.replace(next);
@@ -35,7 +41,9 @@ export function SignInForm({ next }: { next: string }) {
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
       </Button>
-      <p className="text-xs text-zinc-500">No account? An admin creates one in Settings, or on the server: <code>proofgate user create</code>.</p>
+      <p className="text-xs text-zinc-500">
+        No account? An admin creates one in Settings, or on the server: <code>proofgate user create</code>.
+      </p>
     </form>
   );
 }

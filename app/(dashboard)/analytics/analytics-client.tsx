@@ -66,7 +66,10 @@ export function AnalyticsShell({ initial, problems, children }: { initial: Analy
     <ViewContext.Provider value={state}>
       <FilterBar view={view} go={go} known={known} />
       {addressProblems.length > 0 && (
-        <div role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <div
+          role="alert"
+          className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           <p className="font-medium">Some of the address was ignored:</p>
           <ul className="mt-1 list-disc pl-5">
             {addressProblems.map((problem) => (
@@ -79,7 +82,6 @@ export function AnalyticsShell({ initial, problems, children }: { initial: Analy
     </ViewContext.Provider>
   );
 }
-
 
 const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort((x, y) => x.localeCompare(y));
 
@@ -121,7 +123,16 @@ export function AnalyticsFigures() {
   const updating = query.isPlaceholderData;
   // Named by the filters of the figures on screen (while new ones load, those are the previous filters).
   const f = data.filters;
-  const fileTag = [f.from === null ? null : isoDay(f.from), f.to === null ? null : isoDay(f.to), f.source, f.agent, f.model, f.bucket === "week" ? "weekly" : null].filter(Boolean).join("-");
+  const fileTag = [
+    f.from === null ? null : isoDay(f.from),
+    f.to === null ? null : isoDay(f.to),
+    f.source,
+    f.agent,
+    f.model,
+    f.bucket === "week" ? "weekly" : null,
+  ]
+    .filter(Boolean)
+    .join("-");
   const computedMs = Object.values(data.timings).reduce((sum, ms) => sum + ms, 0);
   return (
     <div>

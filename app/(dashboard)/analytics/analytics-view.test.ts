@@ -4,7 +4,9 @@ import { DEFAULT_VIEW, analyticsHref, analyticsSearch, clearFilters, hasFilters,
 
 describe("parseAnalyticsView", () => {
   it("reads every filter from the address", () => {
-    const { view, problems } = parseAnalyticsView(new URLSearchParams("from=2026-10-01&to=2026-10-31&source=bazinga&agent=developer_1&model=gpt-5&bucket=week"));
+    const { view, problems } = parseAnalyticsView(
+      new URLSearchParams("from=2026-10-01&to=2026-10-31&source=bazinga&agent=developer_1&model=gpt-5&bucket=week"),
+    );
     expect(problems).toEqual([]);
     expect(view).toEqual({ from: "2026-10-01", to: "2026-10-31", source: "bazinga", agent: "developer_1", model: "gpt-5", bucket: "week" });
   });
@@ -45,7 +47,14 @@ describe("analyticsSearch / analyticsHref", () => {
   });
 
   it("round-trips through the parser, encoding what needs it", () => {
-    const view = { from: "2026-01-01", to: "2026-01-02", source: "shots-on-goal" as const, agent: "qa & co", model: "claude-sonnet-4.5", bucket: "week" as const };
+    const view = {
+      from: "2026-01-01",
+      to: "2026-01-02",
+      source: "shots-on-goal" as const,
+      agent: "qa & co",
+      model: "claude-sonnet-4.5",
+      bucket: "week" as const,
+    };
     const search = analyticsSearch(view);
     expect(search).toContain("agent=qa+%26+co");
     expect(parseAnalyticsView(new URLSearchParams(search)).view).toEqual(view);

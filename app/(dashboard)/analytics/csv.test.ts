@@ -48,7 +48,7 @@ describe("csvField", () => {
   });
 
   it("keeps a spreadsheet from running agent-written text as a formula", () => {
-    expect(csvField("=HYPERLINK(\"http://x\")")).toBe("\"'=HYPERLINK(\"\"http://x\"\")\"");
+    expect(csvField('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
     expect(csvField("+1")).toBe("'+1");
     expect(csvField("-rf")).toBe("'-rf");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");

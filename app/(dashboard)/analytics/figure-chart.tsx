@@ -58,7 +58,9 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
       formatter={(value) => formatCell(typeof value === "number" ? value : null, yKind, bucket)}
     />
   );
-  const grid = <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={chart.type !== "line" && xKind !== "bucket"} horizontal={xKind === "bucket"} />;
+  const grid = (
+    <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={chart.type !== "line" && xKind !== "bucket"} horizontal={xKind === "bucket"} />
+  );
   const legend = series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null;
   const rateDomain: [number, number] | undefined = yKind === "rate" ? [0, 1] : undefined;
 
@@ -67,7 +69,17 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
     // each of the 90-odd labels in the page to measure it, a forced layout each.
     const every = Math.max(1, Math.ceil(data.length / MAX_TIME_TICKS));
     const xAxis = <XAxis dataKey="x" tick={TICK} tickFormatter={(v: number) => shortDay(v)} interval={every - 1} stroke="currentColor" strokeOpacity={0.3} />;
-    const yAxis = <YAxis tick={TICK} width={48} domain={rateDomain} tickFormatter={(v: number) => axisValue(v, yKind)} stroke="currentColor" strokeOpacity={0.3} allowDecimals={yKind !== "count"} />;
+    const yAxis = (
+      <YAxis
+        tick={TICK}
+        width={48}
+        domain={rateDomain}
+        tickFormatter={(v: number) => axisValue(v, yKind)}
+        stroke="currentColor"
+        strokeOpacity={0.3}
+        allowDecimals={yKind !== "count"}
+      />
+    );
     const style = { width: "100%", height: 240 };
     // A dot per point marks where a short series' values are; on a long one they run together into
     // a thick line, and each is a component Recharts draws (a 91-day chart with two series: 182).
@@ -84,7 +96,17 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
             {legend}
             {series.map((s, i) => (
               // Lines after the first are dashed, so they stay apart where they overlap and without colour.
-              <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.colour} strokeWidth={2} strokeDasharray={i === 0 ? undefined : "5 3"} dot={dots ? { r: 2, fill: s.colour } : false} isAnimationActive={false} type="linear" />
+              <Line
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                stroke={s.colour}
+                strokeWidth={2}
+                strokeDasharray={i === 0 ? undefined : "5 3"}
+                dot={dots ? { r: 2, fill: s.colour } : false}
+                isAnimationActive={false}
+                type="linear"
+              />
             ))}
           </LineChart>
         ) : (
@@ -95,7 +117,14 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
             {tooltip}
             {legend}
             {series.map((s) => (
-              <Bar key={s.key} dataKey={s.key} name={s.name} fill={s.colour} stackId={chart.type === "stacked" ? "stack" : undefined} isAnimationActive={false} />
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                fill={s.colour}
+                stackId={chart.type === "stacked" ? "stack" : undefined}
+                isAnimationActive={false}
+              />
             ))}
           </BarChart>
         )}
@@ -108,10 +137,34 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
   const height = Math.max(120, data.length * (18 + 10 * series.length) + (legend ? 56 : 32));
   return (
     <div className={`text-zinc-600 dark:text-zinc-400 ${CHART_COLOURS}`}>
-      <BarChart layout="vertical" responsive style={{ width: "100%", height }} data={data} margin={{ top: 4, right: 16, bottom: 0, left: 0 }} barCategoryGap="20%">
+      <BarChart
+        layout="vertical"
+        responsive
+        style={{ width: "100%", height }}
+        data={data}
+        margin={{ top: 4, right: 16, bottom: 0, left: 0 }}
+        barCategoryGap="20%"
+      >
         {grid}
-        <XAxis type="number" tick={TICK} domain={rateDomain} tickFormatter={(v: number) => axisValue(v, yKind)} stroke="currentColor" strokeOpacity={0.3} allowDecimals={yKind !== "count"} />
-        <YAxis type="category" dataKey="x" tick={TICK} width={Math.min(170, longest * 6.5 + 12)} tickFormatter={(v: string) => cut(String(v))} interval={0} stroke="currentColor" strokeOpacity={0.3} />
+        <XAxis
+          type="number"
+          tick={TICK}
+          domain={rateDomain}
+          tickFormatter={(v: number) => axisValue(v, yKind)}
+          stroke="currentColor"
+          strokeOpacity={0.3}
+          allowDecimals={yKind !== "count"}
+        />
+        <YAxis
+          type="category"
+          dataKey="x"
+          tick={TICK}
+          width={Math.min(170, longest * 6.5 + 12)}
+          tickFormatter={(v: string) => cut(String(v))}
+          interval={0}
+          stroke="currentColor"
+          strokeOpacity={0.3}
+        />
         {tooltip}
         {legend}
         {series.map((s) => (

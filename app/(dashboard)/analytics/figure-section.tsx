@@ -53,7 +53,10 @@ function WhenNear({ children }: { children: ReactNode }) {
  * than drawing their charts again.
  */
 const sameSection = (a: SectionProps, b: SectionProps) =>
-  a.bucket === b.bucket && a.fileTag === b.fileTag && JSON.stringify(a.notes) === JSON.stringify(b.notes) && JSON.stringify(a.section) === JSON.stringify(b.section);
+  a.bucket === b.bucket &&
+  a.fileTag === b.fileTag &&
+  JSON.stringify(a.notes) === JSON.stringify(b.notes) &&
+  JSON.stringify(a.section) === JSON.stringify(b.section);
 
 /** One figure: what it counts, the filters it could not apply, its headline numbers and its blocks. */
 export const FigureSection = memo(function FigureSection({ section, notes, bucket, fileTag }: SectionProps) {
@@ -65,7 +68,11 @@ export const FigureSection = memo(function FigureSection({ section, notes, bucke
       </h2>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{section.about}</p>
       {notes.map((note) => (
-        <p key={note} role="note" className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <p
+          key={note}
+          role="note"
+          className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           {note}
         </p>
       ))}
@@ -116,7 +123,12 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
           {block.title}
         </h3>
         {hasRows && (
-          <Button variant="secondary" className="min-h-8 px-2 py-1 text-xs" aria-label={`Download CSV of ${caption}`} onClick={() => downloadCsv(tableCsv(block.table, bucket), csvFileName("proofgate", block.id, fileTag))}>
+          <Button
+            variant="secondary"
+            className="min-h-8 px-2 py-1 text-xs"
+            aria-label={`Download CSV of ${caption}`}
+            onClick={() => downloadCsv(tableCsv(block.table, bucket), csvFileName("proofgate", block.id, fileTag))}
+          >
             Download CSV
           </Button>
         )}
@@ -129,7 +141,9 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
             <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
           </WhenNear>
           <details className="mt-2 text-sm" onToggle={(event) => setTableOpen(event.currentTarget.open)}>
-            <summary className="cursor-pointer rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-300">Show as table</summary>
+            <summary className="cursor-pointer rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-300">
+              Show as table
+            </summary>
             {/* Built when opened: a closed table is read by nobody, and twenty of them would weigh on every render. */}
             {tableOpen && <DataTable table={block.table} caption={caption} bucket={bucket} />}
           </details>

@@ -72,7 +72,8 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
                 const value = event.target.value;
                 setFrom(value);
                 // A date applies once whole: while a year is typed, Chrome reports it as year 0002.
-                if ((value === "" || isDay(value)) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
+                if ((value === "" || isDay(value)) && value !== (draft.from ?? ""))
+                  change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
               }}
             />
           )}
@@ -95,7 +96,12 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
         </Control>
         <Control label="Source">
           {(id) => (
-            <select id={id} className={controlClass} value={draft.source ?? ""} onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}>
+            <select
+              id={id}
+              className={controlClass}
+              value={draft.source ?? ""}
+              onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
+            >
               <option value="">Any source</option>
               {SESSION_SOURCES.map((s) => (
                 <option key={s} value={s}>
@@ -108,7 +114,17 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
         <Control label="Agent">
           {(id) => (
             <>
-              <input id={id} type="text" list={agentsId} className={controlClass} placeholder="Any agent" maxLength={LABEL_MAX} autoComplete="off" value={agent} onChange={(event) => setAgent(event.target.value)} />
+              <input
+                id={id}
+                type="text"
+                list={agentsId}
+                className={controlClass}
+                placeholder="Any agent"
+                maxLength={LABEL_MAX}
+                autoComplete="off"
+                value={agent}
+                onChange={(event) => setAgent(event.target.value)}
+              />
               <Options id={agentsId} values={known.agents} />
             </>
           )}
@@ -116,14 +132,29 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
         <Control label="Model">
           {(id) => (
             <>
-              <input id={id} type="text" list={modelsId} className={controlClass} placeholder="Any model" maxLength={LABEL_MAX} autoComplete="off" value={model} onChange={(event) => setModel(event.target.value)} />
+              <input
+                id={id}
+                type="text"
+                list={modelsId}
+                className={controlClass}
+                placeholder="Any model"
+                maxLength={LABEL_MAX}
+                autoComplete="off"
+                value={model}
+                onChange={(event) => setModel(event.target.value)}
+              />
               <Options id={modelsId} values={known.models} />
             </>
           )}
         </Control>
         <Control label="Group by">
           {(id) => (
-            <select id={id} className={controlClass} value={draft.bucket} onChange={(event) => change({ bucket: event.target.value === "week" ? "week" : "day" })}>
+            <select
+              id={id}
+              className={controlClass}
+              value={draft.bucket}
+              onChange={(event) => change({ bucket: event.target.value === "week" ? "week" : "day" })}
+            >
               <option value="day">Day</option>
               <option value="week">Week (from Monday)</option>
             </select>

@@ -24,7 +24,9 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
     <div>
       <header className="mb-4">
         <h1 className="text-2xl font-semibold">Analytics</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">How honest completion claims are, across sessions: what was claimed, verified, blocked, reset and attempted.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          How honest completion claims are, across sessions: what was claimed, verified, blocked, reset and attempted.
+        </p>
       </header>
       <AnalyticsShell initial={view} problems={problems}>
         <HydrateClient>

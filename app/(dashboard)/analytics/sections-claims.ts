@@ -10,7 +10,13 @@ export function criteriaSections(c: CriteriaFigures, ctx: ShapeContext): Section
   const top = (status: "blocked" | "failed", rows: { criterion: string; count: number }[]) => ({
     id: `criteria-top-${status}`,
     title: `Most often ${status}`,
-    table: { columns: [{ label: "Criterion", kind: "text" as const }, { label: "Sessions", kind: "count" as const }], rows: rows.map((r) => [r.criterion, r.count]) },
+    table: {
+      columns: [
+        { label: "Criterion", kind: "text" as const },
+        { label: "Sessions", kind: "count" as const },
+      ],
+      rows: rows.map((r) => [r.criterion, r.count]),
+    },
     empty: `No criterion is ${status} in these sessions.`,
   });
   return [
@@ -18,7 +24,8 @@ export function criteriaSections(c: CriteriaFigures, ctx: ShapeContext): Section
       id: "criteria",
       figure: "criteria",
       title: "Criteria completion",
-      about: "Required criteria met ÷ required, per session (a criterion counts as met when its verifier found it met, or when only its claimant reported it). Sessions are placed in time by their start.",
+      about:
+        "Required criteria met ÷ required, per session (a criterion counts as met when its verifier found it met, or when only its claimant reported it). Sessions are placed in time by their start.",
       stats: [
         { id: "criteria-sessions", label: "Sessions with required criteria", value: c.sessions, kind: "count" },
         { id: "criteria-overall-rate", label: "Required criteria met", value: c.overallRate, kind: "rate", detail: `${c.met} of ${c.required}` },
@@ -28,7 +35,13 @@ export function criteriaSections(c: CriteriaFigures, ctx: ShapeContext): Section
         {
           id: "criteria-distribution",
           title: "Sessions by completion rate",
-          table: { columns: [{ label: "Required criteria met", kind: "text" }, { label: "Sessions", kind: "count" }], rows: c.distribution.map((d) => [d.label, d.sessions]) },
+          table: {
+            columns: [
+              { label: "Required criteria met", kind: "text" },
+              { label: "Sessions", kind: "count" },
+            ],
+            rows: c.distribution.map((d) => [d.label, d.sessions]),
+          },
           chart: { type: "bar", x: 0, ys: [1] },
           empty: noSessions,
         },
@@ -36,7 +49,14 @@ export function criteriaSections(c: CriteriaFigures, ctx: ShapeContext): Section
           id: "criteria-over-time",
           title: "Completion rate over time",
           table: {
-            columns: [bucketColumn(ctx.bucket), { label: "Sessions", kind: "count" }, { label: "Required", kind: "count" }, { label: "Met", kind: "count" }, { label: "Rate (all criteria)", kind: "rate" }, { label: "Mean rate per session", kind: "rate" }],
+            columns: [
+              bucketColumn(ctx.bucket),
+              { label: "Sessions", kind: "count" },
+              { label: "Required", kind: "count" },
+              { label: "Met", kind: "count" },
+              { label: "Rate (all criteria)", kind: "rate" },
+              { label: "Mean rate per session", kind: "rate" },
+            ],
             rows: c.series.map((p) => [p.bucket, p.sessions, p.required, p.met, p.overallRate, p.meanSessionRate]),
           },
           chart: { type: "line", x: 0, ys: [4, 5] },
@@ -60,16 +80,25 @@ export function criteriaSections(c: CriteriaFigures, ctx: ShapeContext): Section
 export function claimSections(o: Pick<AnalyticsOverview, "falseCompletion" | "verificationLatency" | "blockedTime">, ctx: ShapeContext): Section[] {
   const fc = o.falseCompletion;
   const noClaims = emptyText(ctx, "claims", "Agents claim tasks with proofgate claim <session> <task>.");
-  const claimColumns = [{ label: "Claims", kind: "count" as const }, { label: "Later blocked", kind: "count" as const }, { label: "False-completion rate", kind: "rate" as const }];
+  const claimColumns = [
+    { label: "Claims", kind: "count" as const },
+    { label: "Later blocked", kind: "count" as const },
+    { label: "False-completion rate", kind: "rate" as const },
+  ];
   const lat = o.verificationLatency;
   const bt = o.blockedTime;
-  const percentileColumns = [{ label: "p50", kind: "ms" as const }, { label: "p90", kind: "ms" as const }, { label: "p99", kind: "ms" as const }];
+  const percentileColumns = [
+    { label: "p50", kind: "ms" as const },
+    { label: "p90", kind: "ms" as const },
+    { label: "p99", kind: "ms" as const },
+  ];
   return [
     {
       id: "false-completion",
       figure: "falseCompletion",
       title: "False completions",
-      about: "Claims later blocked ÷ claims. A claim is placed by its own time and its claimant; its model is the one the claimant's session recorded for that agent type.",
+      about:
+        "Claims later blocked ÷ claims. A claim is placed by its own time and its claimant; its model is the one the claimant's session recorded for that agent type.",
       stats: [
         { id: "false-completion-rate", label: "False-completion rate", value: fc.rate, kind: "rate", detail: `${fc.blocked} of ${fc.claims} claims` },
         { id: "false-completion-claims", label: "Claims", value: fc.claims, kind: "count" },
@@ -86,7 +115,10 @@ export function claimSections(o: Pick<AnalyticsOverview, "falseCompletion" | "ve
         {
           id: "false-completion-by-model",
           title: "By model",
-          table: { columns: [{ label: "Model", kind: "text" }, ...claimColumns], rows: fc.byModel.map((r) => [r.model ?? NOT_RECORDED, r.claims, r.blocked, r.rate]) },
+          table: {
+            columns: [{ label: "Model", kind: "text" }, ...claimColumns],
+            rows: fc.byModel.map((r) => [r.model ?? NOT_RECORDED, r.claims, r.blocked, r.rate]),
+          },
           chart: { type: "bar", x: 0, ys: [3] },
           empty: noClaims,
         },
@@ -132,7 +164,8 @@ export function claimSections(o: Pick<AnalyticsOverview, "falseCompletion" | "ve
       id: "blocked-time",
       figure: "blockedTime",
       title: "Time blocked and resets",
-      about: "How long tasks stayed blocked (from the block to an approved reset or a reported status), and how often a lead approved a reset. A spell is placed by its start and by the claimant its block judged.",
+      about:
+        "How long tasks stayed blocked (from the block to an approved reset or a reported status), and how often a lead approved a reset. A spell is placed by its start and by the claimant its block judged.",
       stats: [
         { id: "blocked-median", label: "Median time blocked", value: bt.resolved.p50, kind: "ms", detail: `of ${bt.resolved.count} ended spells` },
         { id: "blocked-total", label: "Total time blocked", value: bt.resolved.totalMs, kind: "ms" },
@@ -143,18 +176,28 @@ export function claimSections(o: Pick<AnalyticsOverview, "falseCompletion" | "ve
         {
           id: "blocked-time-spells",
           title: "Time spent blocked",
-          table: { columns: [{ label: "Ended spells", kind: "count" }, ...percentileColumns, { label: "Total", kind: "ms" }], rows: bt.resolved.count === 0 ? [] : [[bt.resolved.count, bt.resolved.p50, bt.resolved.p90, bt.resolved.p99, bt.resolved.totalMs]] },
+          table: {
+            columns: [{ label: "Ended spells", kind: "count" }, ...percentileColumns, { label: "Total", kind: "ms" }],
+            rows: bt.resolved.count === 0 ? [] : [[bt.resolved.count, bt.resolved.p50, bt.resolved.p90, bt.resolved.p99, bt.resolved.totalMs]],
+          },
           empty: "No blocked spell has ended for these filters.",
         },
         {
           id: "blocked-time-resets-per-task",
           title: "Resets per task",
-          table: { columns: [{ label: "Resets", kind: "text" }, { label: "Tasks", kind: "count" }], rows: bt.resetsPerTask.map((r) => [r.resets === 1 ? "1 reset" : `${r.resets} resets`, r.tasks]) },
+          table: {
+            columns: [
+              { label: "Resets", kind: "text" },
+              { label: "Tasks", kind: "count" },
+            ],
+            rows: bt.resetsPerTask.map((r) => [r.resets === 1 ? "1 reset" : `${r.resets} resets`, r.tasks]),
+          },
           chart: { type: "bar", x: 0, ys: [1] },
           empty: "No reset was approved for these filters.",
         },
       ],
-      empty: bt.resolved.count === 0 && bt.open === 0 && bt.resets === 0 ? emptyText(ctx, "blocked tasks", "A verifier blocks a claim with proofgate block.") : null,
+      empty:
+        bt.resolved.count === 0 && bt.open === 0 && bt.resets === 0 ? emptyText(ctx, "blocked tasks", "A verifier blocks a claim with proofgate block.") : null,
     },
   ];
 }

@@ -42,7 +42,18 @@ describe("analyticsSections on the scenario, no filters", () => {
   });
 
   it("has every figure, each section with something to show", () => {
-    expect(sections.map((s) => s.id)).toEqual(["criteria", "criteria-top", "false-completion", "verification-latency", "blocked-time", "unverified", "completion-checks", "runtime-stops", "goal-attempts", "tokens"]);
+    expect(sections.map((s) => s.id)).toEqual([
+      "criteria",
+      "criteria-top",
+      "false-completion",
+      "verification-latency",
+      "blocked-time",
+      "unverified",
+      "completion-checks",
+      "runtime-stops",
+      "goal-attempts",
+      "tokens",
+    ]);
     expect(sections.filter((s) => s.id !== "tokens").every((s) => s.empty === null)).toBe(true);
   });
 

@@ -27,7 +27,11 @@ export function ApprovalCard({ item, onApprove, onDecline }: { item: ApprovalIte
             {item.title}
           </h2>
           <p className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
-            <Link href={`/sessions/${encodeURIComponent(item.session.id)}`} prefetch={false} className="font-mono text-sky-700 underline underline-offset-2 dark:text-sky-300">
+            <Link
+              href={`/sessions/${encodeURIComponent(item.session.id)}`}
+              prefetch={false}
+              className="font-mono text-sky-700 underline underline-offset-2 dark:text-sky-300"
+            >
               {item.session.id}
             </Link>
             <StatusBadge status={item.session.status} />

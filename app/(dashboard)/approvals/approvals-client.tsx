@@ -39,7 +39,8 @@ export function ApprovalsClient() {
       </div>
       {items.length === 0 ? (
         <EmptyState title="Nothing is waiting for approval">
-          A task lands here when a verifier blocks a claim (<Code>npx proofgate block &lt;session&gt; &lt;task&gt; --failures …</Code>); an agent or orchestrator can then ask for a reset with <Code>request-reset</Code>.
+          A task lands here when a verifier blocks a claim (<Code>npx proofgate block &lt;session&gt; &lt;task&gt; --failures …</Code>); an agent or
+          orchestrator can then ask for a reset with <Code>request-reset</Code>.
         </EmptyState>
       ) : (
         <ol className="space-y-3">
@@ -70,7 +71,16 @@ export function ApprovalsClient() {
       {open && (
         <TaskMoveDialog
           open={open}
-          task={current && { sessionId: current.session.id, key: current.key, title: current.title, status: "blocked", version: current.version, claimedBy: current.claimant?.label ?? null }}
+          task={
+            current && {
+              sessionId: current.session.id,
+              key: current.key,
+              title: current.title,
+              status: "blocked",
+              version: current.version,
+              claimedBy: current.claimant?.label ?? null,
+            }
+          }
           onClose={() => setOpen(null)}
           onDone={(done) => {
             setOpen(null);

@@ -8,12 +8,17 @@ export const metadata = { title: "Approvals · Proofgate" };
 export default async function ApprovalsPage() {
   // Signed out: the layout sends them to sign in, and a read for them would log a server error.
   if (!(await getViewer())) return null;
-  await Promise.all([getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging)), prefetch(trpc.task.inboxCount.queryOptions())]);
+  await Promise.all([
+    getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging)),
+    prefetch(trpc.task.inboxCount.queryOptions()),
+  ]);
   return (
     <div className="space-y-4">
       <header>
         <h1 className="text-2xl font-semibold">Approvals</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Blocked tasks across sessions wait here until a lead approves a reset. Reset requests come first, then the longest-waiting.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Blocked tasks across sessions wait here until a lead approves a reset. Reset requests come first, then the longest-waiting.
+        </p>
       </header>
       <HydrateClient>
         <ApprovalsClient />

@@ -76,7 +76,15 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
             Search
           </label>
           <div className="flex gap-2">
-            <input id="sessions-search" type="search" className={controlClass} placeholder="Session id or requirements" maxLength={200} value={q} onChange={(event) => setQ(event.target.value)} />
+            <input
+              id="sessions-search"
+              type="search"
+              className={controlClass}
+              placeholder="Session id or requirements"
+              maxLength={200}
+              value={q}
+              onChange={(event) => setQ(event.target.value)}
+            />
             <Button type="submit" variant="secondary">
               Search
             </Button>
@@ -89,11 +97,7 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
           </Button>
         </div>
         <div id={controlsId} className={`${open ? "grid" : "hidden"} col-span-2 grid-cols-2 items-end gap-3 sm:contents`}>
-          <Select
-            label="Status"
-            value={draft.status ?? ""}
-            onChange={(value) => change({ status: (value || null) as SessionStatus | null })}
-          >
+          <Select label="Status" value={draft.status ?? ""} onChange={(value) => change({ status: (value || null) as SessionStatus | null })}>
             <option value="">Any status</option>
             {SESSION_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -101,11 +105,7 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
               </option>
             ))}
           </Select>
-          <Select
-            label="Source"
-            value={draft.source ?? ""}
-            onChange={(value) => change({ source: (value || null) as SessionSource | null })}
-          >
+          <Select label="Source" value={draft.source ?? ""} onChange={(value) => change({ source: (value || null) as SessionSource | null })}>
             <option value="">Any source</option>
             {SESSION_SOURCES.map((s) => (
               <option key={s} value={s}>
@@ -119,7 +119,8 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
             max={to || undefined}
             onChange={(value) => {
               setFrom(value);
-              if (isWholeDate(value) && value !== (draft.from ?? "")) change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
+              if (isWholeDate(value) && value !== (draft.from ?? ""))
+                change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
             }}
           />
           <DateInput
@@ -131,21 +132,12 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
               if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
             }}
           />
-          <Select
-            label="Sort"
-            value={draft.order}
-            onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}
-          >
+          <Select label="Sort" value={draft.order} onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}>
             <option value="newest">Newest first</option>
             <option value="oldest">Oldest first</option>
           </Select>
           <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
-            <input
-              type="checkbox"
-              className="size-4 accent-sky-600"
-              checked={draft.blocked}
-              onChange={(event) => change({ blocked: event.target.checked })}
-            />
+            <input type="checkbox" className="size-4 accent-sky-600" checked={draft.blocked} onChange={(event) => change({ blocked: event.target.checked })} />
             Has blocked tasks
           </label>
         </div>

@@ -20,7 +20,11 @@ export interface SessionRollups {
 export function SessionLink({ id }: { id: string }) {
   return (
     // Session pages hold live data: fetched on navigation, not for every row in view (as the main navigation does).
-    <Link href={sessionHref(id)} prefetch={false} className="font-mono text-xs font-medium break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-300">
+    <Link
+      href={sessionHref(id)}
+      prefetch={false}
+      className="font-mono text-xs font-medium break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-300"
+    >
       {id}
     </Link>
   );
@@ -43,7 +47,17 @@ export function SessionProgress({ session }: { session: SessionRollups }) {
 }
 
 /** What needs a human's eye: blocked tasks, and completions no one verified. */
-export function SessionFlags({ session, observe, quiet, unverifiedStops = 0 }: { session: SessionRollups; observe?: boolean; quiet?: boolean; unverifiedStops?: number }) {
+export function SessionFlags({
+  session,
+  observe,
+  quiet,
+  unverifiedStops = 0,
+}: {
+  session: SessionRollups;
+  observe?: boolean;
+  quiet?: boolean;
+  unverifiedStops?: number;
+}) {
   const flags = [
     unverifiedStops > 0 && (
       <Badge key="unverified-stops" tone="bad">

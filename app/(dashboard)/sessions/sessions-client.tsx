@@ -22,7 +22,10 @@ export function SessionsClient({ view, problems }: { view: SessionsView; problem
     <>
       <SessionFilters view={view} go={go} />
       {problems.length > 0 && (
-        <div role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <div
+          role="alert"
+          className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           <p className="font-medium">Some of the address was ignored:</p>
           <ul className="mt-1 list-disc pl-5">
             {problems.map((problem) => (
@@ -139,7 +142,11 @@ const meta = (s: { mode: string | null; source: string; enforcement: string }) =
 
 function PageLink({ href, children }: { href: string; children: string }) {
   return (
-    <Link href={href} prefetch={false} className="rounded-md border border-zinc-300 px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+    <Link
+      href={href}
+      prefetch={false}
+      className="rounded-md border border-zinc-300 px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+    >
       {children}
     </Link>
   );

@@ -11,7 +11,17 @@ describe("the /sessions address", () => {
     const query = "q=demo_7&status=failed&source=demo&blocked=1&from=2026-10-01&to=2026-10-31&order=oldest";
     const { view, problems } = parse(query);
     expect(problems).toEqual([]);
-    expect(view).toEqual({ q: "demo_7", status: "failed", source: "demo", blocked: true, from: "2026-10-01", to: "2026-10-31", order: "oldest", after: null, page: 1 });
+    expect(view).toEqual({
+      q: "demo_7",
+      status: "failed",
+      source: "demo",
+      blocked: true,
+      from: "2026-10-01",
+      to: "2026-10-31",
+      order: "oldest",
+      after: null,
+      page: 1,
+    });
     expect(sessionsHref(view)).toBe(`/sessions?${query}`);
     expect(sessionsHref(DEFAULT_VIEW)).toBe("/sessions");
     expect(parse("").view).toEqual(DEFAULT_VIEW);

@@ -52,7 +52,10 @@ describe("toFormErrors", () => {
     const api = adminClient();
     await api.admin.createUser.mutate({ email: "ada@example.com", password: PASSWORD, role: "viewer" });
     const error = await refusal(api.admin.createUser.mutate({ email: "Ada@example.com", password: PASSWORD, role: "lead" }));
-    expect(toFormErrors(error, USER_FIELDS, { "admin.user_exists": "email" })).toEqual({ form: null, fields: { email: "a user with email ada@example.com already exists" } });
+    expect(toFormErrors(error, USER_FIELDS, { "admin.user_exists": "email" })).toEqual({
+      form: null,
+      fields: { email: "a user with email ada@example.com already exists" },
+    });
     // Without the mapping the same refusal is still shown, for the whole form.
     expect(toFormErrors(error, USER_FIELDS)).toEqual({ form: "a user with email ada@example.com already exists", fields: {} });
   });

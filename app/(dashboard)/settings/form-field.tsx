@@ -47,7 +47,13 @@ export function InputField({ label, hint, error, ...props }: InputHTMLAttributes
   );
 }
 
-export function SelectField({ label, hint, error, options, ...props }: SelectHTMLAttributes<HTMLSelectElement> & Extra & { options: readonly { value: string; label: string }[] }) {
+export function SelectField({
+  label,
+  hint,
+  error,
+  options,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & Extra & { options: readonly { value: string; label: string }[] }) {
   const { id, describedBy, below } = useDescribed(hint, error);
   return (
     <div className="text-sm">

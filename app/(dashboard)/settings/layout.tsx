@@ -21,13 +21,16 @@ export default async function SettingsLayout({ children }: { children: ReactNode
           {children}
         </>
       ) : (
-        <section aria-labelledby="only-admins" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <section
+          aria-labelledby="only-admins"
+          className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           <h2 id="only-admins" className="font-medium">
             Only admins can open Settings.
           </h2>
           <p className="mt-1">
-            You are signed in as {viewer?.label ?? "someone"} with the role {viewer?.role ?? "none"}. Ask an admin if you need an account created, a role changed or an API
-            token.
+            You are signed in as {viewer?.label ?? "someone"} with the role {viewer?.role ?? "none"}. Ask an admin if you need an account created, a role
+            changed or an API token.
           </p>
         </section>
       )}

@@ -48,7 +48,9 @@ function CreateUserForm() {
   const [errors, setErrors] = useState<FormErrors<UserField>>({ form: null, fields: {} });
   const [created, setCreated] = useState<User | null>(null);
   const [role, setRole] = useState<UserRole>("viewer");
-  const create = useMutation(trpc.admin.createUser.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.queryKey() }) }));
+  const create = useMutation(
+    trpc.admin.createUser.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.queryKey() }) }),
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -78,11 +80,30 @@ function CreateUserForm() {
       <form onSubmit={onSubmit} noValidate className="space-y-3">
         <InputField label="Email" name="email" type="email" autoComplete="off" required error={errors.fields.email} />
         <InputField label="Name" name="name" autoComplete="off" hint="Optional: defaults to the part of the email before @." error={errors.fields.name} />
-        <InputField label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 10 characters. Give it to them privately." error={errors.fields.password} />
-        <SelectField label="Role" name="role" value={role} onChange={(event) => setRole(event.target.value as UserRole)} options={ROLE_OPTIONS} hint={`${role}: ${roleSummary(role)}.`} error={errors.fields.role} />
+        <InputField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 10 characters. Give it to them privately."
+          error={errors.fields.password}
+        />
+        <SelectField
+          label="Role"
+          name="role"
+          value={role}
+          onChange={(event) => setRole(event.target.value as UserRole)}
+          options={ROLE_OPTIONS}
+          hint={`${role}: ${roleSummary(role)}.`}
+          error={errors.fields.role}
+        />
         <FormError message={errors.form} />
         {created && (
-          <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
+          <p
+            role="status"
+            className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
+          >
             Created {created.email} ({created.role}). They can sign in now.
           </p>
         )}
@@ -107,7 +128,9 @@ function UsersTable() {
   const query = useQuery(trpc.admin.users.queryOptions());
   const [change, setChange] = useState<RoleChange | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const setRole = useMutation(trpc.admin.setUserRole.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.queryKey() }) }));
+  const setRole = useMutation(
+    trpc.admin.setUserRole.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.queryKey() }) }),
+  );
   const users = query.data;
   if (users === undefined) {
     return (
@@ -117,7 +140,12 @@ function UsersTable() {
     );
   }
 
-  if (users.length === 0) return <EmptyState title="No users yet.">Create one with the form, or on the server: <code>npx proofgate user create --email … --password … --role lead</code></EmptyState>;
+  if (users.length === 0)
+    return (
+      <EmptyState title="No users yet.">
+        Create one with the form, or on the server: <code>npx proofgate user create --email … --password … --role lead</code>
+      </EmptyState>
+    );
 
   const isSelf = (user: User) => viewer.principalId === `user:${user.id}`;
 
@@ -180,12 +208,15 @@ function UsersTable() {
         {change && (
           <>
             <p>
-              <strong className="break-all">{change.user.email}</strong> goes from <strong>{change.user.role}</strong> to <strong>{change.role}</strong>, from their next request on.
+              <strong className="break-all">{change.user.email}</strong> goes from <strong>{change.user.role}</strong> to <strong>{change.role}</strong>, from
+              their next request on.
             </p>
             <p>
               As {change.role}: {roleSummary(change.role)}.
             </p>
-            {isSelf(change.user) && change.role !== "admin" && <p className="font-medium text-rose-700 dark:text-rose-300">This is you: you will no longer be able to open Settings.</p>}
+            {isSelf(change.user) && change.role !== "admin" && (
+              <p className="font-medium text-rose-700 dark:text-rose-300">This is you: you will no longer be able to open Settings.</p>
+            )}
           </>
         )}
       </ConfirmDialog>

@@ -18,7 +18,15 @@ export function checksOf(drafts: readonly CheckDraft[]) {
 }
 
 /** The proofpack's checks: a name and pass/fail per row, rows added and removed at will. */
-export function ChecksEditor({ checks, onChange, defaultPassed = true }: { checks: CheckDraft[]; onChange: (checks: CheckDraft[]) => void; defaultPassed?: boolean }) {
+export function ChecksEditor({
+  checks,
+  onChange,
+  defaultPassed = true,
+}: {
+  checks: CheckDraft[];
+  onChange: (checks: CheckDraft[]) => void;
+  defaultPassed?: boolean;
+}) {
   const update = (id: number, patch: Partial<CheckDraft>) => onChange(checks.map((c) => (c.id === id ? { ...c, ...patch } : c)));
   return (
     <fieldset className="space-y-2 text-sm">
@@ -27,11 +35,22 @@ export function ChecksEditor({ checks, onChange, defaultPassed = true }: { check
         <div key={check.id} className="flex flex-wrap items-end gap-2 sm:flex-nowrap">
           <label className="min-w-0 flex-1 basis-full sm:basis-auto">
             <span className="sr-only">Check {i + 1} name</span>
-            <input className={controlClass} placeholder="e.g. unit_tests" value={check.name} onChange={(e) => update(check.id, { name: e.target.value })} aria-label={`Check ${i + 1} name`} />
+            <input
+              className={controlClass}
+              placeholder="e.g. unit_tests"
+              value={check.name}
+              onChange={(e) => update(check.id, { name: e.target.value })}
+              aria-label={`Check ${i + 1} name`}
+            />
           </label>
           <label>
             <span className="sr-only">Check {i + 1} result</span>
-            <select className={`${controlClass} w-auto`} value={check.passed ? "pass" : "fail"} onChange={(e) => update(check.id, { passed: e.target.value === "pass" })} aria-label={`Check ${i + 1} result`}>
+            <select
+              className={`${controlClass} w-auto`}
+              value={check.passed ? "pass" : "fail"}
+              onChange={(e) => update(check.id, { passed: e.target.value === "pass" })}
+              aria-label={`Check ${i + 1} result`}
+            >
               <option value="pass">pass</option>
               <option value="fail">fail</option>
             </select>

@@ -42,18 +42,30 @@ export function BlockForm({ open, onDone, onCancel }: MoveFormProps) {
   const [checks, setChecks] = useState(() => [newCheck(false)]);
   const [notes, setNotes] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const failureList = failures.split("\n").map((f) => f.trim()).filter((f) => f !== "");
+  const failureList = failures
+    .split("\n")
+    .map((f) => f.trim())
+    .filter((f) => f !== "");
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!confirming) return setConfirming(true);
     const named = checksOf(checks);
-    const proofpack = named.length > 0 || notes.trim() ? { verdict: "BLOCKED" as const, checks: named, ...(notes.trim() ? { notes: notes.trim() } : {}) } : undefined;
-    mutation.mutate({ ...ref(open), failures: failureList, ...(proofpack ? { proofpack } : {}) }, { onSuccess: (task) => onDone(`${task.key} is now ${task.status}`), onError: () => setConfirming(false) });
+    const proofpack =
+      named.length > 0 || notes.trim() ? { verdict: "BLOCKED" as const, checks: named, ...(notes.trim() ? { notes: notes.trim() } : {}) } : undefined;
+    mutation.mutate(
+      { ...ref(open), failures: failureList, ...(proofpack ? { proofpack } : {}) },
+      { onSuccess: (task) => onDone(`${task.key} is now ${task.status}`), onError: () => setConfirming(false) },
+    );
   }
   return (
     <form onSubmit={submit} className="space-y-3">
       <fieldset disabled={confirming} className="space-y-3">
-        <TextArea label="Failures" hint="One per line: what is wrong and must be fixed. At least one is required." value={failures} onChange={(e) => setFailures(e.target.value)} />
+        <TextArea
+          label="Failures"
+          hint="One per line: what is wrong and must be fixed. At least one is required."
+          value={failures}
+          onChange={(e) => setFailures(e.target.value)}
+        />
         <ChecksEditor checks={checks} onChange={setChecks} defaultPassed={false} />
         <TextArea label="Notes" value={notes} onChange={(e) => setNotes(e.target.value)} />
       </fieldset>
@@ -68,7 +80,8 @@ export function BlockForm({ open, onDone, onCancel }: MoveFormProps) {
         note={
           confirming && (
             <ConfirmNote>
-              Block {open.key} with {failureList.length} failure{failureList.length === 1 ? "" : "s"}? The claim is recorded as failed and the task waits in the approval inbox until a lead approves a reset.
+              Block {open.key} with {failureList.length} failure{failureList.length === 1 ? "" : "s"}? The claim is recorded as failed and the task waits in the
+              approval inbox until a lead approves a reset.
             </ConfirmNote>
           )
         }
@@ -102,12 +115,20 @@ export function DeclineResetForm({ open, onDone, onCancel }: MoveFormProps) {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!confirming) return setConfirming(true);
-    mutation.mutate({ ...ref(open), reason }, { onSuccess: (task) => onDone(`the reset request of ${task.key} was declined; it stays ${task.status}`), onError: () => setConfirming(false) });
+    mutation.mutate(
+      { ...ref(open), reason },
+      { onSuccess: (task) => onDone(`the reset request of ${task.key} was declined; it stays ${task.status}`), onError: () => setConfirming(false) },
+    );
   }
   return (
     <form onSubmit={submit} className="space-y-3">
       <fieldset disabled={confirming}>
-        <TextArea label="Reason" hint="Why the task may not be tried again yet. Required; kept in the task's history." value={reason} onChange={(e) => setReason(e.target.value)} />
+        <TextArea
+          label="Reason"
+          hint="Why the task may not be tried again yet. Required; kept in the task's history."
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </fieldset>
       <FormFooter
         error={refusalMessage(mutation.error)}
@@ -117,7 +138,13 @@ export function DeclineResetForm({ open, onDone, onCancel }: MoveFormProps) {
         busyLabel="Declining…"
         cancelLabel={confirming ? "Back" : "Cancel"}
         onCancel={confirming ? () => setConfirming(false) : onCancel}
-        note={confirming && <ConfirmNote>Decline the reset request of {open.key}? The task stays blocked with its failures; the request is closed and your reason recorded.</ConfirmNote>}
+        note={
+          confirming && (
+            <ConfirmNote>
+              Decline the reset request of {open.key}? The task stays blocked with its failures; the request is closed and your reason recorded.
+            </ConfirmNote>
+          )
+        }
       />
     </form>
   );
@@ -136,7 +163,12 @@ export function ApproveResetForm({ open, onDone, onCancel }: MoveFormProps) {
   return (
     <form onSubmit={submit} className="space-y-3">
       <fieldset disabled={confirming}>
-        <TextArea label="Reason" hint="Why the task may be tried again. Required; kept in the task's history." value={reason} onChange={(e) => setReason(e.target.value)} />
+        <TextArea
+          label="Reason"
+          hint="Why the task may be tried again. Required; kept in the task's history."
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </fieldset>
       <FormFooter
         error={refusalMessage(mutation.error)}
@@ -146,7 +178,13 @@ export function ApproveResetForm({ open, onDone, onCancel }: MoveFormProps) {
         busyLabel="Resetting…"
         cancelLabel={confirming ? "Back" : "Cancel"}
         onCancel={confirming ? () => setConfirming(false) : onCancel}
-        note={confirming && <ConfirmNote>Reset {open.key} to pending? Its claim, proofpack and failures are cleared from the task and kept as a previous attempt in its history.</ConfirmNote>}
+        note={
+          confirming && (
+            <ConfirmNote>
+              Reset {open.key} to pending? Its claim, proofpack and failures are cleared from the task and kept as a previous attempt in its history.
+            </ConfirmNote>
+          )
+        }
       />
     </form>
   );

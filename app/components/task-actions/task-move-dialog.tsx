@@ -10,7 +10,17 @@ import { MOVE_LABEL, type MovableTask, type OpenMove } from "./types";
  * is live): it then says so, and submitting is refused by the server as a conflict rather than
  * silently acting on a task the person never saw.
  */
-export function TaskMoveDialog({ open, task, onDone, onClose }: { open: OpenMove; task: MovableTask | undefined; onDone: (message: string) => void; onClose: () => void }) {
+export function TaskMoveDialog({
+  open,
+  task,
+  onDone,
+  onClose,
+}: {
+  open: OpenMove;
+  task: MovableTask | undefined;
+  onDone: (message: string) => void;
+  onClose: () => void;
+}) {
   const props = { open, onDone, onCancel: onClose };
   const moved = task !== undefined && task.version !== open.version;
   return (

@@ -12,7 +12,13 @@ import type { HumanMove } from "./types";
 export function useTaskMove(move: HumanMove) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const procedure = { verify: trpc.task.verify, block: trpc.task.block, complete: trpc.task.complete, approve_reset: trpc.task.approveReset, decline_reset: trpc.task.declineReset }[move];
+  const procedure = {
+    verify: trpc.task.verify,
+    block: trpc.task.block,
+    complete: trpc.task.complete,
+    approve_reset: trpc.task.approveReset,
+    decline_reset: trpc.task.declineReset,
+  }[move];
   return useMutation(procedure.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
 }
 

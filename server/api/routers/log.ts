@@ -60,7 +60,9 @@ export const logRouter = router({
   cleanupErrorPatterns: authedProcedure.input(L.CleanupErrorPatternsInput).mutation(({ ctx, input }) => cleanupErrorPatterns(ctx.service, input)),
   saveStrategy: authedProcedure.input(L.SaveStrategyInput).mutation(({ ctx, input }) => saveStrategy(ctx.service, input)),
   strategies: authedProcedure.input(L.GetStrategiesInput).query(({ ctx, input }) => getStrategies(ctx.db, input)),
-  updateStrategyHelpfulness: authedProcedure.input(L.UpdateStrategyHelpfulnessInput).mutation(({ ctx, input }) => updateStrategyHelpfulness(ctx.service, input)),
+  updateStrategyHelpfulness: authedProcedure
+    .input(L.UpdateStrategyHelpfulnessInput)
+    .mutation(({ ctx, input }) => updateStrategyHelpfulness(ctx.service, input)),
   extractStrategies: authedProcedure.input(L.ExtractStrategiesInput).mutation(({ ctx, input }) => extractStrategies(ctx.service, input)),
   saveConsumption: authedProcedure.input(L.SaveConsumptionInput).mutation(({ ctx, input }) => saveConsumption(ctx.service, input)),
   consumption: authedProcedure.input(L.GetConsumptionInput).query(({ ctx, input }) => getConsumption(ctx.db, input)),

@@ -38,13 +38,15 @@ export function adminCommands(program: Command, out: Output): void {
       };
     }),
   );
-  example(user.command("list").description("List people and their roles"), "proofgate user list").action(act(out, () => async (api) => read(await api.query<UserSummary[]>("admin.users"))));
+  example(user.command("list").description("List people and their roles"), "proofgate user list").action(
+    act(out, () => async (api) => read(await api.query<UserSummary[]>("admin.users"))),
+  );
 
   const token = program.command("token").description("API tokens for agents and scripts (one role each; shown once, stored hashed)");
   example(
     token
       .command("create")
-      .description("Create an API token and print it once (--json: {\"token\": …})")
+      .description('Create an API token and print it once (--json: {"token": …})')
       .requiredOption("--name <name>", "what uses it, e.g. ci-developer")
       .requiredOption("--role <role>", ROLES.join(", "), oneOf(ROLES))
       .option("--expires-in-days <n>", "expire after this many days", int(1, 3650)),
@@ -64,11 +66,17 @@ export function adminCommands(program: Command, out: Output): void {
   example(token.command("list").description("List API tokens (never their values)"), "proofgate token list").action(
     act(out, () => async (api) => {
       const tokens = await api.query<TokenSummaryRow[]>("admin.tokens");
-      const lines = tokens.map((t) => `#${t.id}  ${t.prefix}…  ${t.name}  ${t.role}${t.revokedAt ? "  revoked" : ""}${t.lastUsedAt ? `  last used ${new Date(t.lastUsedAt).toISOString()}` : ""}`);
+      const lines = tokens.map(
+        (t) =>
+          `#${t.id}  ${t.prefix}…  ${t.name}  ${t.role}${t.revokedAt ? "  revoked" : ""}${t.lastUsedAt ? `  last used ${new Date(t.lastUsedAt).toISOString()}` : ""}`,
+      );
       return read(tokens, lines.length > 0 ? lines.join("\n") : "No API tokens.");
     }),
   );
-  example(token.command("revoke").description("Revoke an API token: it stops working at once").argument("<id>", "the token's id (see token list)", int(1)), "proofgate token revoke 3").action(
+  example(
+    token.command("revoke").description("Revoke an API token: it stops working at once").argument("<id>", "the token's id (see token list)", int(1)),
+    "proofgate token revoke 3",
+  ).action(
     act(out, (id: number) => async (api) => {
       await api.mutate("admin.revokeToken", { id });
       return wrote({ id, revoked: true }, `✓ Revoked token #${id}`);

@@ -7,7 +7,15 @@ import type { AttemptResultRow } from "@/server/services/attempt/load";
 import type { RecordedToolCalls } from "@/server/services/attempt/record-tool-calls";
 import type { TrustScoreRow } from "@/server/services/attempt/record-trust-score";
 import type { ValidationRunRow } from "@/server/services/attempt/record-validation-run";
-import { FinishAttemptInput, GetAttemptInput, RecordToolCallsInput, RecordTrustScoreInput, RecordValidationRunInput, StartAttemptInput, type ToolSpec } from "@/server/services/attempt/schemas";
+import {
+  FinishAttemptInput,
+  GetAttemptInput,
+  RecordToolCallsInput,
+  RecordTrustScoreInput,
+  RecordValidationRunInput,
+  StartAttemptInput,
+  type ToolSpec,
+} from "@/server/services/attempt/schemas";
 import type { StartedAttempt } from "@/server/services/attempt/start";
 import { UsageError } from "../errors";
 import type { Output } from "../output";
@@ -19,7 +27,12 @@ export const id = int(1);
 /** `a,b,c` or a JSON array (or `@file`) of strings. */
 export function list(value: string): string[] {
   const text = fileOrText(value).trim();
-  return text.startsWith("[") ? stringList(text) : text.split(",").map((item) => item.trim()).filter(Boolean);
+  return text.startsWith("[")
+    ? stringList(text)
+    : text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
 }
 
 /** `a,b,c`, or a JSON array (or `@file`) of names and `{name, description}` objects. */
@@ -96,8 +109,24 @@ export function attemptCommands(program: Command, out: Output): void {
       if (options.prompt !== undefined && options.promptFile !== undefined) throw new UsageError("--prompt: give --prompt or --prompt-file, not both");
       const input = validate(
         StartAttemptInput,
-        { goalId, attemptType: options.type, model: options.model, prompt: options.prompt ?? options.promptFile, startCommitSha: options.startCommit, worktreeId: options.worktree, tools: options.tools },
-        { goalId: "goal_id", attemptType: "--type", model: "--model", prompt: options.promptFile === undefined ? "--prompt" : "--prompt-file", startCommitSha: "--start-commit", worktreeId: "--worktree", tools: "--tools" },
+        {
+          goalId,
+          attemptType: options.type,
+          model: options.model,
+          prompt: options.prompt ?? options.promptFile,
+          startCommitSha: options.startCommit,
+          worktreeId: options.worktree,
+          tools: options.tools,
+        },
+        {
+          goalId: "goal_id",
+          attemptType: "--type",
+          model: "--model",
+          prompt: options.promptFile === undefined ? "--prompt" : "--prompt-file",
+          startCommitSha: "--start-commit",
+          worktreeId: "--worktree",
+          tools: "--tools",
+        },
       );
       return async (api) => {
         const started = await api.mutate<StartedAttempt>("attempt.start", input);
@@ -122,7 +151,10 @@ export function attemptCommands(program: Command, out: Output): void {
       return async (api) => {
         const recorded = await api.mutate<RecordedToolCalls>("attempt.toolCalls", input);
         const redacted = recorded.redacted > 0 ? `; secrets redacted in ${plural(recorded.redacted, "call")}` : "";
-        return wrote(recorded, `✓ Recorded ${plural(recorded.count, "tool call")} for attempt ${attemptId} (#${recorded.firstOrder}–#${recorded.lastOrder}${redacted})`);
+        return wrote(
+          recorded,
+          `✓ Recorded ${plural(recorded.count, "tool call")} for attempt ${attemptId} (#${recorded.firstOrder}–#${recorded.lastOrder}${redacted})`,
+        );
       };
     }),
   );
@@ -136,13 +168,17 @@ export function attemptCommands(program: Command, out: Output): void {
       .option("--end-commit <sha>", "git commit at the end")
       .option("--diff-file <file>", "the diff the attempt produced", readText)
       .option("--detail <text>", "status detail, e.g. the error message")
-      .option("--metrics <json>", 'metric values as a JSON object (or @file), e.g. {"cv_accuracy_mean":0.85}; they win over METRIC lines in the output', json("object"))
+      .option(
+        "--metrics <json>",
+        'metric values as a JSON object (or @file), e.g. {"cv_accuracy_mean":0.85}; they win over METRIC lines in the output',
+        json("object"),
+      )
       .option("--markers <list>", "marker keys: a,b or a JSON array, e.g. METRIC:baseline_accuracy,FINDING", list)
       .option("--artifacts <list>", "paths of the files produced: a,b or a JSON array", list)
       .option("--findings <n>", "findings a verifier confirmed", int(0, 1_000_000))
       .option("--output-file <file>", "the attempt's raw output; its marker lines ([METRIC:cv_accuracy_mean] 0.85) count as evidence", readText),
     "proofgate finish-attempt 5 completed --end-commit 9b1e44d --output-file run.log --artifacts models/churn.pkl --findings 2 --agent-id developer_1",
-    'proofgate finish-attempt 5 completed --metrics \'{"cv_accuracy_mean":0.78}\' --markers METRIC:baseline_accuracy',
+    "proofgate finish-attempt 5 completed --metrics '{\"cv_accuracy_mean\":0.78}' --markers METRIC:baseline_accuracy",
   ).action(
     act(out, (attemptId: number, status: string, options: FinishOptions) => {
       const input = validate(
@@ -159,7 +195,18 @@ export function attemptCommands(program: Command, out: Output): void {
           verifiedFindings: options.findings,
           output: options.outputFile,
         },
-        { attemptId: "attempt_id", status: "status", endCommitSha: "--end-commit", diff: "--diff-file", statusDetail: "--detail", metrics: "--metrics", markers: "--markers", artifacts: "--artifacts", verifiedFindings: "--findings", output: "--output-file" },
+        {
+          attemptId: "attempt_id",
+          status: "status",
+          endCommitSha: "--end-commit",
+          diff: "--diff-file",
+          statusDetail: "--detail",
+          metrics: "--metrics",
+          markers: "--markers",
+          artifacts: "--artifacts",
+          verifiedFindings: "--findings",
+          output: "--output-file",
+        },
       );
       return async (api) => {
         const result = await api.mutate<AttemptResultRow>("attempt.finish", input);
@@ -179,10 +226,17 @@ export function attemptCommands(program: Command, out: Output): void {
     "proofgate record-validation-run 5 2 0 --output-file bazel-build.log --agent-id orchestrator",
   ).action(
     act(out, (attemptId: number, validationStepId: number, code: number, options: { outputFile?: string }) => {
-      const input = validate(RecordValidationRunInput, { attemptId, validationStepId, exitCode: code, output: options.outputFile }, { attemptId: "attempt_id", validationStepId: "step_id", exitCode: "exit_code", output: "--output-file" });
+      const input = validate(
+        RecordValidationRunInput,
+        { attemptId, validationStepId, exitCode: code, output: options.outputFile },
+        { attemptId: "attempt_id", validationStepId: "step_id", exitCode: "exit_code", output: "--output-file" },
+      );
       return async (api) => {
         const run = await api.mutate<ValidationRunRow>("attempt.validationRun", input);
-        return wrote(run, `✓ Validation step ${validationStepId} on attempt ${attemptId}: ${run.exitCode === 0 ? "passed" : "failed"} (exit ${run.exitCode}, run #${run.id})`);
+        return wrote(
+          run,
+          `✓ Validation step ${validationStepId} on attempt ${attemptId}: ${run.exitCode === 0 ? "passed" : "failed"} (exit ${run.exitCode}, run #${run.id})`,
+        );
       };
     }),
   );
@@ -190,14 +244,20 @@ export function attemptCommands(program: Command, out: Output): void {
   example(
     program
       .command("record-trust-score")
-      .description(`A verifier's trust score (0–100) for a finished attempt's evidence; the trust gate passes at ${TRUST_THRESHOLD}. Whoever recorded the attempt may not score it`)
+      .description(
+        `A verifier's trust score (0–100) for a finished attempt's evidence; the trust gate passes at ${TRUST_THRESHOLD}. Whoever recorded the attempt may not score it`,
+      )
       .argument("<attempt_id>", "the attempt's id", id)
       .argument("<score>", `0 to 100; the trust gate passes at ${TRUST_THRESHOLD}`, score)
       .option("--notes <text>", "what the verifier checked"),
     'proofgate record-trust-score 5 88 --notes "CV folds reproduced; baseline confirmed" --agent-id verifier_1',
   ).action(
     act(out, (attemptId: number, value: number, options: { notes?: string }) => {
-      const input = validate(RecordTrustScoreInput, { attemptId, score: value, notes: options.notes }, { attemptId: "attempt_id", score: "score", notes: "--notes" });
+      const input = validate(
+        RecordTrustScoreInput,
+        { attemptId, score: value, notes: options.notes },
+        { attemptId: "attempt_id", score: "score", notes: "--notes" },
+      );
       return async (api) => {
         const row = await api.mutate<TrustScoreRow>("attempt.trustScore", input);
         const gate = row.score >= TRUST_THRESHOLD ? "passes" : "fails";
@@ -220,7 +280,11 @@ export function attemptReadCommands(program: Command, out: Output): void {
     "proofgate get-attempt 5 --cursor 50 --limit 50",
   ).action(
     act(out, (attemptId: number, options: { cursor?: number; limit?: number }) => {
-      const input = validate(GetAttemptInput, { attemptId, cursor: options.cursor, limit: options.limit }, { attemptId: "attempt_id", cursor: "--cursor", limit: "--limit" });
+      const input = validate(
+        GetAttemptInput,
+        { attemptId, cursor: options.cursor, limit: options.limit },
+        { attemptId: "attempt_id", cursor: "--cursor", limit: "--limit" },
+      );
       return async (api) => read(await api.query<AttemptDetail>("attempt.get", input));
     }),
   );

@@ -29,7 +29,8 @@ async function replay(forms: readonly BazingaForm[]): Promise<Replay> {
   const { dir, db } = workspace();
   for (const [name, text] of Object.entries(FORM_FILES)) fs.writeFileSync(path.join(dir, name), text);
   const values: Record<string, string> = { S, S2 };
-  const fill = (arg: string) => arg.replace(/\{FILE:([^}]+)\}/g, (_, name: string) => path.join(dir, name)).replace(/\{(S2?|PKG|HASH)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
+  const fill = (arg: string) =>
+    arg.replace(/\{FILE:([^}]+)\}/g, (_, name: string) => path.join(dir, name)).replace(/\{(S2?|PKG|HASH)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
   const results: Replay["results"] = [];
   for (const form of forms) {
     const run = await cli([...form.args.map(fill), "--db", db], { env: ENV });
@@ -48,7 +49,9 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
   it("accepts every form bazinga_db.py v19 accepts (exit 0, nothing on stderr), and extract-strategies, which v19 itself fails", async () => {
     run = await replay(ALL_FORMS);
     const accepted = run.results.filter((r) => expectedExit(r.form) === 0);
-    expect(accepted.map((r) => ({ form: label(r.form), code: r.code, stderr: r.stderr }))).toEqual(accepted.map((r) => ({ form: label(r.form), code: 0, stderr: "" })));
+    expect(accepted.map((r) => ({ form: label(r.form), code: r.code, stderr: r.stderr }))).toEqual(
+      accepted.map((r) => ({ form: label(r.form), code: 0, stderr: "" })),
+    );
   });
 
   it("refuses, as bazinga_db.py does, the forms its documentation shows but its parser refuses — naming the argument, storing nothing", () => {
@@ -74,7 +77,13 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
 
   it("stores the task groups as reported: statuses with their original word, the flags, the context references", () => {
     const pkg = rows<{ id: number }>(run.db, "SELECT id FROM context_packages")[0]!.id;
-    expect(rows(run.db, "SELECT key, status, source_status, verification, assignee, complexity, tier, item_count, component_path, security_sensitive, specializations, qa_attempts, tl_review_attempts, review_iteration, last_review_status, context_references, metadata FROM tasks WHERE session_id = ? ORDER BY key", S)).toEqual([
+    expect(
+      rows(
+        run.db,
+        "SELECT key, status, source_status, verification, assignee, complexity, tier, item_count, component_path, security_sensitive, specializations, qa_attempts, tl_review_attempts, review_iteration, last_review_status, context_references, metadata FROM tasks WHERE session_id = ? ORDER BY key",
+        S,
+      ),
+    ).toEqual([
       {
         key: "CALC",
         status: "completed",
@@ -95,7 +104,14 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
         metadata: null,
       },
       // A review word Proofgate's column does not know, and the SpecKit ids, are kept in metadata.
-      expect.objectContaining({ key: "UI", status: "blocked", source_status: "failed", assignee: "developer_2", last_review_status: null, metadata: '{"last_review_status":"NEEDS_WORK","speckit_task_ids":["T001","T002"]}' }),
+      expect.objectContaining({
+        key: "UI",
+        status: "blocked",
+        source_status: "failed",
+        assignee: "developer_2",
+        last_review_status: null,
+        metadata: '{"last_review_status":"NEEDS_WORK","speckit_task_ids":["T001","T002"]}',
+      }),
     ]);
   });
 
@@ -104,7 +120,12 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
       { agent_type: "orchestrator", content: "Spawning the project manager", agent_id: null },
       { agent_type: "project_manager", content: "Planning: 2 groups, parallel mode", agent_id: "project_manager_1" },
     ]);
-    expect(rows(run.db, "SELECT group_id, agent_type, reasoning_phase AS phase, confidence_level AS confidence, content FROM orchestration_logs WHERE log_type = 'reasoning' ORDER BY id")).toEqual([
+    expect(
+      rows(
+        run.db,
+        "SELECT group_id, agent_type, reasoning_phase AS phase, confidence_level AS confidence, content FROM orchestration_logs WHERE log_type = 'reasoning' ORDER BY id",
+      ),
+    ).toEqual([
       { group_id: "CALC", agent_type: "developer", phase: "understanding", confidence: "medium", content: FORM_FILES["reasoning.txt"] },
       { group_id: "CALC", agent_type: "developer", phase: "completion", confidence: "high", content: "Done: 12 tests pass" },
     ]);
@@ -133,21 +154,53 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
     ]);
   });
   it("fills BAZINGA's context-engineering tables, read with `query` exactly as its prompts read them, secrets redacted", async () => {
-    const assembler = await cli(["--quiet", "query", "SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.5 ORDER BY confidence DESC, occurrences DESC LIMIT 3", "--db", run.db]);
+    const assembler = await cli([
+      "--quiet",
+      "query",
+      "SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.5 ORDER BY confidence DESC, occurrences DESC LIMIT 3",
+      "--db",
+      run.db,
+    ]);
     expect(assembler.code).toBe(0);
     const patterns = JSON.parse(assembler.stdout) as { signature_json: string; solution: string; confidence: number; occurrences: number }[];
     // update-error-confidence … success took it from 0.5 to 0.6.
     expect(patterns).toEqual([{ signature_json: expect.any(String), solution: "Fixed off-by-one in multiply", confidence: 0.6, occurrences: 1 }]);
     const signature = JSON.parse(patterns[0]!.signature_json) as Record<string, unknown>;
-    expect(signature).toEqual({ error_type: "test", message_pattern: expect.stringContaining("AssertionError: 2 != 3 (token [REDACTED"), context_hints: ["math"], stack_pattern: ["calc.py"] });
+    expect(signature).toEqual({
+      error_type: "test",
+      message_pattern: expect.stringContaining("AssertionError: 2 != 3 (token [REDACTED"),
+      context_hints: ["math"],
+      stack_pattern: ["calc.py"],
+    });
     expect(patterns[0]!.signature_json).not.toContain("sk-abcdefghij");
     expect(rows(run.db, "SELECT redacted, lang, ttl_days FROM error_patterns")).toEqual([{ redacted: 1, lang: "python", ttl_days: 90 }]);
 
-    expect(rows(run.db, "SELECT strategy_id, project_id, topic, insight, helpfulness, lang, framework FROM strategies WHERE project_id = 'calc' ORDER BY strategy_id")).toEqual([
+    expect(
+      rows(
+        run.db,
+        "SELECT strategy_id, project_id, topic, insight, helpfulness, lang, framework FROM strategies WHERE project_id = 'calc' ORDER BY strategy_id",
+      ),
+    ).toEqual([
       // extract-strategies turned the developer's completion reasoning into an implementation strategy.
-      { strategy_id: expect.stringMatching(/^calc_implementation_[0-9a-f]{16}$/), project_id: "calc", topic: "implementation", insight: "Done: 12 tests pass", helpfulness: 1, lang: "python", framework: "pytest" },
+      {
+        strategy_id: expect.stringMatching(/^calc_implementation_[0-9a-f]{16}$/),
+        project_id: "calc",
+        topic: "implementation",
+        insight: "Done: 12 tests pass",
+        helpfulness: 1,
+        lang: "python",
+        framework: "pytest",
+      },
       // Saved once (1), then update-strategy-helpfulness (+1).
-      { strategy_id: "strat_tdd", project_id: "calc", topic: "implementation", insight: "Write the failing test first", helpfulness: 2, lang: "python", framework: "pytest" },
+      {
+        strategy_id: "strat_tdd",
+        project_id: "calc",
+        topic: "implementation",
+        insight: "Write the failing test first",
+        helpfulness: 2,
+        lang: "python",
+        framework: "pytest",
+      },
     ]);
     const pkg = rows<{ id: number }>(run.db, "SELECT id FROM context_packages")[0]!.id;
     expect(rows(run.db, "SELECT session_id, group_id, agent_type, iteration, package_id FROM consumption_scope ORDER BY group_id")).toEqual([
@@ -155,7 +208,12 @@ describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session
       // The context skill's argument order, taken as bazinga_db.py takes it (which then drops it on its CHECK; kept here).
       { session_id: S, group_id: "developer", agent_type: "context_package", iteration: pkg, package_id: 450 },
     ]);
-    expect(count(run.db, "SELECT * FROM events WHERE type IN ('error_pattern.saved', 'error_pattern.confidence_updated', 'strategy.saved', 'strategy.helpfulness_updated', 'strategy.extracted', 'consumption.saved')")).toBeGreaterThanOrEqual(7);
+    expect(
+      count(
+        run.db,
+        "SELECT * FROM events WHERE type IN ('error_pattern.saved', 'error_pattern.confidence_updated', 'strategy.saved', 'strategy.helpfulness_updated', 'strategy.extracted', 'consumption.saved')",
+      ),
+    ).toBeGreaterThanOrEqual(7);
   });
 });
 

@@ -29,7 +29,17 @@ async function ok(db: string, ...args: string[]): Promise<CliResult> {
 describe("a BAZINGA parallel-mode run in an observe session", () => {
   it("accepts every call and stores what the run reported, flagging the unverified completions", async () => {
     const { db } = workspace();
-    const made = await ok(db, "create-session", S, "parallel", "Add JWT auth, password reset and an audit log", "--initial_branch", "main", "--enforcement", "observe");
+    const made = await ok(
+      db,
+      "create-session",
+      S,
+      "parallel",
+      "Add JWT auth, password reset and an audit log",
+      "--initial_branch",
+      "main",
+      "--enforcement",
+      "observe",
+    );
     expect(made.stdout).toBe(`✓ Created session ${S} (parallel, observe)\n`);
     await ok(db, "--quiet", "log-interaction", S, "orchestrator", "Starting parallel orchestration for 3 groups", "1", "orchestrator");
     await ok(db, "--quiet", "save-state", S, "orchestrator", '{"phase":"planning","mode":"parallel"}');
@@ -38,11 +48,40 @@ describe("a BAZINGA parallel-mode run in an observe session", () => {
     await ok(db, "log-interaction", S, "project_manager", "Planning: 3 independent groups, parallel mode", "2", "project_manager_1");
     const criteria = CRITERIA.map((criterion) => ({ criterion, status: "pending", required_for_completion: true }));
     await ok(db, "save-success-criteria", S, JSON.stringify(criteria));
-    await ok(db, "save-development-plan", S, "Add JWT auth, password reset and an audit log", "A: JWT; B: reset; C: audit", JSON.stringify(GROUPS.map((g, i) => ({ phase: i + 1, name: g.name }))), "1", "3");
+    await ok(
+      db,
+      "save-development-plan",
+      S,
+      "Add JWT auth, password reset and an audit log",
+      "A: JWT; B: reset; C: audit",
+      JSON.stringify(GROUPS.map((g, i) => ({ phase: i + 1, name: g.name }))),
+      "1",
+      "3",
+    );
     for (const g of GROUPS) {
-      await ok(db, "create-task-group", g.id, S, g.name, "pending", g.dev, "--complexity", g.complexity, "--initial_tier", g.tier, "--specializations", '["01-languages/typescript.md"]');
+      await ok(
+        db,
+        "create-task-group",
+        g.id,
+        S,
+        g.name,
+        "pending",
+        g.dev,
+        "--complexity",
+        g.complexity,
+        "--initial_tier",
+        g.tier,
+        "--specializations",
+        '["01-languages/typescript.md"]',
+      );
     }
-    await ok(db, "save-state", S, "pm", JSON.stringify({ mode: "parallel", iteration: 2, task_groups: GROUPS.map((g) => ({ id: g.id })), success_criteria: criteria }));
+    await ok(
+      db,
+      "save-state",
+      S,
+      "pm",
+      JSON.stringify({ mode: "parallel", iteration: 2, task_groups: GROUPS.map((g) => ({ id: g.id })), success_criteria: criteria }),
+    );
     await ok(db, "log-tokens", S, "project_manager", "5200", "project_manager_1");
 
     // Developers work in parallel; group A's developer documents all seven reasoning phases.
@@ -50,12 +89,38 @@ describe("a BAZINGA parallel-mode run in an observe session", () => {
       await ok(db, "update-task-group", g.id, S, "--status", "in_progress", "--assigned_to", g.dev);
       await ok(db, "log-interaction", S, "developer", `Implemented ${g.name}; tests pass`, "3", g.dev);
       const phases = g.id === "A" ? PHASES : (["understanding", "completion"] as const);
-      for (const phase of phases) await ok(db, "save-reasoning", S, g.id, "developer", phase, `${phase} for ${g.name}`, "--confidence", "high", "--agent_id", g.dev, "--references", '["src/auth.ts"]');
+      for (const phase of phases)
+        await ok(
+          db,
+          "save-reasoning",
+          S,
+          g.id,
+          "developer",
+          phase,
+          `${phase} for ${g.name}`,
+          "--confidence",
+          "high",
+          "--agent_id",
+          g.dev,
+          "--references",
+          '["src/auth.ts"]',
+        );
       await ok(db, "check-mandatory-phases", S, g.id, "developer");
       await ok(db, "log-tokens", S, "developer", "12000", g.dev);
       await ok(db, "save-skill-output", S, "lint_check", '{"ok":true,"findings":0}', "--agent", "developer", "--group", g.id);
     }
-    await ok(db, "save-context-package", S, "A", "research", "bazinga/artifacts/ctx-1.md", "requirements_engineer", '["developer","qa_expert"]', "high", "OAuth2 provider notes");
+    await ok(
+      db,
+      "save-context-package",
+      S,
+      "A",
+      "research",
+      "bazinga/artifacts/ctx-1.md",
+      "requirements_engineer",
+      '["developer","qa_expert"]',
+      "high",
+      "OAuth2 provider notes",
+    );
     const packages = JSON.parse((await ok(db, "get-context-packages", S, "A", "qa_expert")).stdout) as { id: number }[];
     expect(packages).toHaveLength(1);
     await ok(db, "mark-context-consumed", String(packages[0]!.id), "qa_expert", "1");
@@ -65,7 +130,20 @@ describe("a BAZINGA parallel-mode run in an observe session", () => {
       await ok(db, "log-interaction", S, "qa_expert", `QA passed for ${g.id}`, "4", "qa_expert_1");
       await ok(db, "update-task-group", g.id, S, "--qa_attempts", "1");
       await ok(db, "log-interaction", S, "tech_lead", `APPROVED ${g.id}`, "5", "tech_lead_1");
-      await ok(db, "update-task-group", g.id, S, "--status", "approved_pending_merge", "--last_review_status", "APPROVED", "--tl_review_attempts", "1", "--review_iteration", "1");
+      await ok(
+        db,
+        "update-task-group",
+        g.id,
+        S,
+        "--status",
+        "approved_pending_merge",
+        "--last_review_status",
+        "APPROVED",
+        "--tl_review_attempts",
+        "1",
+        "--review_iteration",
+        "1",
+      );
       await ok(db, "update-task-group", g.id, S, "--status", "merging", "--merge_status", "in_progress");
       const done = await ok(db, "update-task-group", g.id, S, "--status", "completed", "--merge_status", "merged");
       expect(done.stdout).toContain("unverified");
@@ -74,7 +152,8 @@ describe("a BAZINGA parallel-mode run in an observe session", () => {
     }
 
     // The PM marks the criteria met and says BAZINGA; a retried save-event stores nothing new.
-    for (const criterion of CRITERIA) await ok(db, "update-success-criterion", S, criterion, "--status", "met", "--actual", "done", "--evidence", `artifacts/${S}/evidence.txt`);
+    for (const criterion of CRITERIA)
+      await ok(db, "update-success-criterion", S, criterion, "--status", "met", "--actual", "done", "--evidence", `artifacts/${S}/evidence.txt`);
     await ok(db, "log-tokens", S, "project_manager", "3100", "project_manager_1");
     await ok(db, "save-event", S, "pm_bazinga", '{"summary":"All criteria met","iteration":6}', "--idempotency-key", "pm_bazinga_6");
     const again = await ok(db, "save-event", S, "pm_bazinga", '{"summary":"All criteria met","iteration":6}', "--idempotency-key", "pm_bazinga_6");
@@ -97,24 +176,49 @@ describe("a BAZINGA parallel-mode run in an observe session", () => {
       latest_completion_check: { accepted: false, met_count: 3, total_count: 3 },
     });
     const groups = snapshot.task_groups as Record<string, unknown>[];
-    expect(groups.map((g) => [g.id, g.status, g.source_status, g.verification, g.merge_status, g.last_review_status])).toEqual(GROUPS.map((g) => [g.id, "completed", "completed", "none", "merged", "APPROVED"]));
+    expect(groups.map((g) => [g.id, g.status, g.source_status, g.verification, g.merge_status, g.last_review_status])).toEqual(
+      GROUPS.map((g) => [g.id, "completed", "completed", "none", "merged", "APPROVED"]),
+    );
     expect((snapshot.success_criteria as Record<string, unknown>[]).map((c) => [c.criterion, c.status])).toEqual(CRITERIA.map((c) => [c, "met"]));
     expect(JSON.parse((await ok(db, "get-state", S, "group_status", "--group_id", "B")).stdout)).toEqual({ status: "completed" });
     expect(JSON.parse((await ok(db, "get-skill-output", S, "lint_check", "--agent", "developer")).stdout)).toEqual({ ok: true, findings: 0 });
     expect(JSON.parse((await ok(db, "get-reasoning", S, "--group_id", "A", "--agent_type", "developer")).stdout)).toHaveLength(7);
-    expect((await ok(db, "reasoning-timeline", S, "--group_id", "A", "--format", "markdown")).stdout).toMatch(/^# Reasoning Timeline\n\n## Group: A\n\n### \[.+\] developer \(developer_1\) - understanding \[high\]/);
+    expect((await ok(db, "reasoning-timeline", S, "--group_id", "A", "--format", "markdown")).stdout).toMatch(
+      /^# Reasoning Timeline\n\n## Group: A\n\n### \[.+\] developer \(developer_1\) - understanding \[high\]/,
+    );
     const events = JSON.parse((await ok(db, "get-events", S, "pm_bazinga")).stdout) as Record<string, unknown>[];
-    expect(events).toMatchObject([{ event_subtype: "pm_bazinga", event_payload: { summary: "All criteria met", iteration: 6 }, idempotency_key: "pm_bazinga_6" }]);
+    expect(events).toMatchObject([
+      { event_subtype: "pm_bazinga", event_payload: { summary: "All criteria met", iteration: 6 }, idempotency_key: "pm_bazinga_6" },
+    ]);
 
     // …is what is stored.
-    expect(rows(db, "SELECT key, status, source_status, verification, assignee, complexity, tier, qa_attempts, tl_review_attempts FROM tasks ORDER BY key")).toEqual(
-      GROUPS.map((g) => ({ key: g.id, status: "completed", source_status: "completed", verification: "none", assignee: g.dev, complexity: Number(g.complexity), tier: g.tier, qa_attempts: 1, tl_review_attempts: 1 })),
+    expect(
+      rows(db, "SELECT key, status, source_status, verification, assignee, complexity, tier, qa_attempts, tl_review_attempts FROM tasks ORDER BY key"),
+    ).toEqual(
+      GROUPS.map((g) => ({
+        key: g.id,
+        status: "completed",
+        source_status: "completed",
+        verification: "none",
+        assignee: g.dev,
+        complexity: Number(g.complexity),
+        tier: g.tier,
+        qa_attempts: 1,
+        tl_review_attempts: 1,
+      })),
     );
     expect(count(db, "SELECT * FROM task_transitions WHERE move = 'verify'")).toBe(0);
-    const unverified = rows<{ data: string }>(db, "SELECT data FROM events WHERE type = 'unverified_completion' ORDER BY id").map((e) => JSON.parse(e.data) as { key: string; to: string });
+    const unverified = rows<{ data: string }>(db, "SELECT data FROM events WHERE type = 'unverified_completion' ORDER BY id").map(
+      (e) => JSON.parse(e.data) as { key: string; to: string },
+    );
     // One per task, at its completion (the `verified` it was reported on the way is flagged on the row, not counted twice).
     expect(unverified.map((e) => `${e.key}:${e.to}`).sort()).toEqual(["A:completed", "B:completed", "C:completed"]);
-    expect(count(db, "SELECT * FROM events WHERE type = 'task.reported' AND json_extract(data, '$.to') = 'verified' AND json_extract(data, '$.verification') = 'none'")).toBe(3);
+    expect(
+      count(
+        db,
+        "SELECT * FROM events WHERE type = 'task.reported' AND json_extract(data, '$.to') = 'verified' AND json_extract(data, '$.verification') = 'none'",
+      ),
+    ).toBe(3);
     expect(rows(db, "SELECT criterion, status, actual, evidence, required_for_completion AS required FROM success_criteria ORDER BY id")).toEqual(
       CRITERIA.map((criterion) => ({ criterion, status: "met", actual: "done", evidence: `artifacts/${S}/evidence.txt`, required: 1 })),
     );
@@ -129,10 +233,17 @@ describe("a BAZINGA parallel-mode run in an observe session", () => {
       { state_type: "orchestrator", n: 1 },
       { state_type: "pm", n: 1 },
     ]);
-    expect(rows(db, "SELECT accepted, source FROM completion_checks ORDER BY id")).toEqual([{ accepted: 0, source: "gate" }, { accepted: 0, source: "gate" }]);
-    expect(rows(db, "SELECT status, enforcement, tasks_completed, tasks_unverified FROM sessions")).toEqual([{ status: "completed", enforcement: "observe", tasks_completed: 3, tasks_unverified: 3 }]);
+    expect(rows(db, "SELECT accepted, source FROM completion_checks ORDER BY id")).toEqual([
+      { accepted: 0, source: "gate" },
+      { accepted: 0, source: "gate" },
+    ]);
+    expect(rows(db, "SELECT status, enforcement, tasks_completed, tasks_unverified FROM sessions")).toEqual([
+      { status: "completed", enforcement: "observe", tasks_completed: 3, tasks_unverified: 3 },
+    ]);
     expect(count(db, "SELECT * FROM context_package_consumers WHERE consumed_at IS NOT NULL")).toBe(1);
-    expect(JSON.parse(rows<{ phases: string }>(db, "SELECT phases FROM development_plans")[0]!.phases)).toMatchObject(GROUPS.map(() => ({ status: "completed" })));
+    expect(JSON.parse(rows<{ phases: string }>(db, "SELECT phases FROM development_plans")[0]!.phases)).toMatchObject(
+      GROUPS.map(() => ({ status: "completed" })),
+    );
     // Every write left its event, the session's own included.
     expect(count(db, "SELECT * FROM events WHERE session_id = ?", S)).toBeGreaterThan(60);
   });
@@ -169,7 +280,9 @@ describe("the same status reports in an enforce session", () => {
     await ok(db, "claim", S, "A", "--evidence", "artifacts/tests.txt", "--agent-id", "developer_1");
     const skipVerify = await cli(["--json", "update-task-group", "A", S, "--status", "approved_pending_merge", "--db", db]);
     expect(skipVerify.code).toBe(1);
-    expect(JSON.parse(skipVerify.stderr)).toEqual({ error: { rule: "task.status_claimed_to_verified", message: expect.stringContaining('use the "verify" move') } });
+    expect(JSON.parse(skipVerify.stderr)).toEqual({
+      error: { rule: "task.status_claimed_to_verified", message: expect.stringContaining('use the "verify" move') },
+    });
 
     const created = await cli(["create-task-group", "B", S, "Password reset", "completed", "--db", db]);
     expect(created.code).toBe(1);

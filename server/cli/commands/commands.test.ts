@@ -169,7 +169,10 @@ describe("events", () => {
   it("prints one JSON object per line, after --since, for one session", async () => {
     const { db } = await seeded();
     await ok(db, "create-session", "other", "simple", "req");
-    const all = (await ok(db, "events", "--session", "s")).stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; type: string; sessionId: string });
+    const all = (await ok(db, "events", "--session", "s")).stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; type: string; sessionId: string });
     expect(all.map((e) => e.type)).toEqual(["session.created", "task.created", "criteria.saved"]);
     expect(all.every((e) => e.sessionId === "s")).toBe(true);
     const after = (await ok(db, "events", "--session", "s", "--since", String(all[0]!.id))).stdout.trim().split("\n");
@@ -194,7 +197,10 @@ describe("events", () => {
     running.interrupt();
     const result = await running.done;
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; actor: string; data: { agentType: string } });
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; actor: string; data: { agentType: string } });
     expect(lines.map((l) => [l.type, l.actor, l.data.agentType])).toEqual([
       ["logs.appended", "developer_1", "developer"],
       ["logs.appended", "developer_1", "qa_expert"],
@@ -207,7 +213,10 @@ describe("operators", () => {
     const { db } = workspace();
     const user = await ok(db, "user", "create", "--email", "Lead@Example.com", "--password", "correct horse battery", "--role", "lead");
     expect(user.stdout).toBe("✓ Created lead lead@example.com\n");
-    const created = JSON.parse((await ok(db, "--json", "token", "create", "--name", "developer-bot", "--role", "agent")).stdout) as { token: string; id: number };
+    const created = JSON.parse((await ok(db, "--json", "token", "create", "--name", "developer-bot", "--role", "agent")).stdout) as {
+      token: string;
+      id: number;
+    };
     expect(created.token).toMatch(/^pg_/);
     const text = await ok(db, "--quiet", "token", "create", "--name", "verifier-bot", "--role", "verifier");
     expect(text.stdout).toMatch(/^pg_\S+\n\(token #2 "verifier-bot", role verifier: shown once/);
@@ -236,7 +245,22 @@ describe("output", () => {
 
   it("accepts both spellings of BAZINGA's flags", async () => {
     const { db } = await seeded();
-    await ok(db, "update-task-group", "A", "s", "--assigned-to", "developer_2", "--revision-count", "2", "--last-review-status", "CHANGES_REQUESTED", "--component_path", "backend/auth/", "--security_sensitive", "true");
+    await ok(
+      db,
+      "update-task-group",
+      "A",
+      "s",
+      "--assigned-to",
+      "developer_2",
+      "--revision-count",
+      "2",
+      "--last-review-status",
+      "CHANGES_REQUESTED",
+      "--component_path",
+      "backend/auth/",
+      "--security_sensitive",
+      "true",
+    );
     await ok(db, "save-state", "s", "group_status", '{"n":1}', "--group_id", "A");
     await ok(db, "save-reasoning", "s", "A", "developer", "understanding", "u", "--agent-id", "developer_9", "--agent-id", "developer_9");
     await ok(db, "save-reasoning", "s", "A", "developer", "completion", "c", "--agent-id", "developer_9");
@@ -278,9 +302,21 @@ describe("output", () => {
     expect(JSON.parse((await ok(db, "get-skill-output", "s", "coverage")).stdout)).toBeNull();
     await ok(db, "save-development-plan", "s", "prompt", "plan", '[{"phase":1,"name":"JWT"},{"phase":2,"name":"OAuth"}]', "1", "2", '{"source":"pm"}');
     await ok(db, "update-plan-progress", "s", "2", "in_progress");
-    expect(JSON.parse((await ok(db, "get-development-plan", "s")).stdout)).toMatchObject({ current_phase: 2, total_phases: 2, phases: [{ phase: 1, status: "pending" }, { phase: 2, status: "in_progress" }], metadata: { source: "pm" } });
-    const saved = JSON.parse((await ok(db, "--json", "save-context-package", "s", "A", "failures", "ctx/f.md", "qa_expert", '["developer"]', "critical", "Two failing tests")).stdout) as { id: number };
-    expect(JSON.parse((await ok(db, "get-context-packages", "s", "A", "developer")).stdout)).toMatchObject([{ id: saved.id, priority: "critical", pending: true }]);
+    expect(JSON.parse((await ok(db, "get-development-plan", "s")).stdout)).toMatchObject({
+      current_phase: 2,
+      total_phases: 2,
+      phases: [
+        { phase: 1, status: "pending" },
+        { phase: 2, status: "in_progress" },
+      ],
+      metadata: { source: "pm" },
+    });
+    const saved = JSON.parse(
+      (await ok(db, "--json", "save-context-package", "s", "A", "failures", "ctx/f.md", "qa_expert", '["developer"]', "critical", "Two failing tests")).stdout,
+    ) as { id: number };
+    expect(JSON.parse((await ok(db, "get-context-packages", "s", "A", "developer")).stdout)).toMatchObject([
+      { id: saved.id, priority: "critical", pending: true },
+    ]);
     await ok(db, "mark-context-consumed", String(saved.id), "developer");
     expect(JSON.parse((await ok(db, "get-context-packages", "s", "A", "developer")).stdout)).toEqual([]);
     expect(count(db, "SELECT * FROM events WHERE type LIKE 'context_package.%'")).toBe(2);
@@ -293,13 +329,23 @@ describe("output", () => {
     const args = ["save-investigation-iteration", "s", "A", "2", "root_cause_found", "--state-file", `${dir}/state.json`, "--event_file", `${dir}/event.json`];
     expect((await ok(db, ...args)).stdout).toBe("✓ Saved investigation iteration 2 of A: root_cause_found\n");
     expect((await ok(db, ...args)).stdout).toContain("(event already saved)");
-    expect(JSON.parse((await ok(db, "get-state", "s", "investigation", "--group-id", "A")).stdout)).toEqual({ hypotheses: ["race in token refresh"], iteration: 2 });
-    expect(JSON.parse((await ok(db, "get-events", "s", "investigation_iteration")).stdout)).toMatchObject([{ group_id: "A", iteration: 2, event_payload: { finding: "refresh not awaited" }, content: "Investigation iteration 2: root_cause_found" }]);
+    expect(JSON.parse((await ok(db, "get-state", "s", "investigation", "--group-id", "A")).stdout)).toEqual({
+      hypotheses: ["race in token refresh"],
+      iteration: 2,
+    });
+    expect(JSON.parse((await ok(db, "get-events", "s", "investigation_iteration")).stdout)).toMatchObject([
+      { group_id: "A", iteration: 2, event_payload: { finding: "refresh not awaited" }, content: "Investigation iteration 2: root_cause_found" },
+    ]);
   });
 
   it("reads BAZINGA's criteria as its PM writes them: snake_case, 0/1 flags, nulls for defaults", async () => {
     const { db } = await seeded();
-    await ok(db, "save-success-criteria", "s", '[{"criterion":"Lint clean","status":null,"actual":null,"evidence":null,"required_for_completion":0},{"criterion":"Docs","required_for_completion":"true"}]');
+    await ok(
+      db,
+      "save-success-criteria",
+      "s",
+      '[{"criterion":"Lint clean","status":null,"actual":null,"evidence":null,"required_for_completion":0},{"criterion":"Docs","required_for_completion":"true"}]',
+    );
     expect(rows(db, "SELECT criterion, status, required_for_completion AS required FROM success_criteria ORDER BY id")).toEqual([
       { criterion: "Tests pass", status: "pending", required: 1 },
       { criterion: "Lint clean", status: "pending", required: 0 },
@@ -325,7 +371,7 @@ describe("output", () => {
     await ok(db, "verify-success-criterion", "s", "Tests pass", "--status", "failed", "--actual", "3 failing", "--agent-id", "validator_1");
     const gate = await cli(["check-completion", "s", "--db", db]);
     expect(gate.code).toBe(1);
-    expect(gate.stdout).toContain('claimed met but the verifier found failed');
+    expect(gate.stdout).toContain("claimed met but the verifier found failed");
   });
 });
 
@@ -344,9 +390,19 @@ describe("decline-reset", () => {
 
     const out = await ok(db, "decline-reset", "s", "A", "--reason", "same failures on main", "--agent-id", "lead@example.com");
     expect(out.stdout).toContain("✓ decline-reset: task A is blocked");
-    const task = JSON.parse((await ok(db, "get-task", "s", "A", "--json")).stdout) as { status: string; resetRequested: boolean; transitions: Record<string, unknown>[] };
+    const task = JSON.parse((await ok(db, "get-task", "s", "A", "--json")).stdout) as {
+      status: string;
+      resetRequested: boolean;
+      transitions: Record<string, unknown>[];
+    };
     expect(task).toMatchObject({ status: "blocked", resetRequested: false });
-    expect(task.transitions.at(-1)).toMatchObject({ move: "decline_reset", fromStatus: "blocked", toStatus: "blocked", actor: "lead@example.com", reason: "same failures on main" });
+    expect(task.transitions.at(-1)).toMatchObject({
+      move: "decline_reset",
+      fromStatus: "blocked",
+      toStatus: "blocked",
+      actor: "lead@example.com",
+      reason: "same failures on main",
+    });
   });
 });
 
@@ -358,7 +414,12 @@ describe("get-task", () => {
     await ok(db, "request-reset", "s", "A", "--reason", "fixed the fixtures", "--agent-id", "orchestrator");
     await ok(db, "approve-reset", "s", "A", "--reason", "retry", "--agent-id", "lead@example.com");
 
-    const task = JSON.parse((await ok(db, "get-task", "s", "A", "--json")).stdout) as { status: string; resetCount: number; claimedBy: string | null; transitions: Record<string, unknown>[] };
+    const task = JSON.parse((await ok(db, "get-task", "s", "A", "--json")).stdout) as {
+      status: string;
+      resetCount: number;
+      claimedBy: string | null;
+      transitions: Record<string, unknown>[];
+    };
     expect(task).toMatchObject({ status: "pending", resetCount: 1, claimedBy: null });
     expect(task.transitions.map((t) => [t.move, t.fromStatus, t.toStatus, t.actor, t.reason])).toEqual([
       ["create", null, "pending", "operator", null],
@@ -368,7 +429,11 @@ describe("get-task", () => {
       ["approve_reset", "blocked", "pending", "lead@example.com", "retry"],
     ]);
     expect(task.transitions[1]).toMatchObject({ evidence: ["out/tests.txt"], role: "admin", at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-    expect(task.transitions[2]).toMatchObject({ claimant: "developer_1", failures: ["3 tests failing"], proofpack: { verdict: "BLOCKED", checks: [{ name: "unit", passed: false }] } });
+    expect(task.transitions[2]).toMatchObject({
+      claimant: "developer_1",
+      failures: ["3 tests failing"],
+      proofpack: { verdict: "BLOCKED", checks: [{ name: "unit", passed: false }] },
+    });
 
     const text = (await ok(db, "get-task", "s", "A")).stdout;
     expect(text).toMatch(/^Task A in s: Group A\n {2}status: pending \(version 5, reset 1×\)\n/);
@@ -394,14 +459,20 @@ describe("get-task", () => {
 });
 
 const program = new Command("proofgate");
-await registerCommands(program, createOutput(() => ({})));
+await registerCommands(
+  program,
+  createOutput(() => ({})),
+);
 
 describe("command groups", () => {
   it("list exactly the commands each group registers, each command in one group", async () => {
     const seen = new Set<string>();
     for (const group of COMMAND_GROUPS) {
       const alone = new Command("proofgate");
-      (await group.load())(alone, createOutput(() => ({})));
+      (await group.load())(
+        alone,
+        createOutput(() => ({})),
+      );
       expect(alone.commands.map((c) => c.name())).toEqual(group.commands);
       for (const name of group.commands) {
         expect(seen.has(name), name).toBe(false);
@@ -413,10 +484,18 @@ describe("command groups", () => {
 
   it("registers only the group of the command a call names, and every group otherwise", async () => {
     const only = new Command("proofgate");
-    await registerCommands(only, createOutput(() => ({})), "claim");
+    await registerCommands(
+      only,
+      createOutput(() => ({})),
+      "claim",
+    );
     expect(only.commands.map((c) => c.name())).toEqual(["start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "decline-reset"]);
     const unknown = new Command("proofgate");
-    await registerCommands(unknown, createOutput(() => ({})), "no-such-command");
+    await registerCommands(
+      unknown,
+      createOutput(() => ({})),
+      "no-such-command",
+    );
     expect(unknown.commands).toHaveLength(program.commands.length);
   });
 
@@ -444,7 +523,52 @@ describe("help", () => {
 
   it("covers the BAZINGA-compatible command list", () => {
     const top = program.commands.map((c) => c.name());
-    for (const name of ["create-session", "get-session", "list-sessions", "update-session-status", "log-interaction", "stream-logs", "log-tokens", "token-summary", "save-state", "get-state", "create-task-group", "update-task-group", "get-task-groups", "save-success-criteria", "get-success-criteria", "update-success-criterion", "save-reasoning", "get-reasoning", "reasoning-timeline", "check-mandatory-phases", "save-event", "get-events", "save-skill-output", "get-skill-output", "save-development-plan", "update-plan-progress", "save-context-package", "get-context-packages", "mark-context-consumed", "save-investigation-iteration", "dashboard-snapshot", "query", "start", "claim", "verify", "block", "complete", "request-reset", "approve-reset", "decline-reset", "check-completion", "events", "user", "token"]) {
+    for (const name of [
+      "create-session",
+      "get-session",
+      "list-sessions",
+      "update-session-status",
+      "log-interaction",
+      "stream-logs",
+      "log-tokens",
+      "token-summary",
+      "save-state",
+      "get-state",
+      "create-task-group",
+      "update-task-group",
+      "get-task-groups",
+      "save-success-criteria",
+      "get-success-criteria",
+      "update-success-criterion",
+      "save-reasoning",
+      "get-reasoning",
+      "reasoning-timeline",
+      "check-mandatory-phases",
+      "save-event",
+      "get-events",
+      "save-skill-output",
+      "get-skill-output",
+      "save-development-plan",
+      "update-plan-progress",
+      "save-context-package",
+      "get-context-packages",
+      "mark-context-consumed",
+      "save-investigation-iteration",
+      "dashboard-snapshot",
+      "query",
+      "start",
+      "claim",
+      "verify",
+      "block",
+      "complete",
+      "request-reset",
+      "approve-reset",
+      "decline-reset",
+      "check-completion",
+      "events",
+      "user",
+      "token",
+    ]) {
       expect(top).toContain(name);
     }
   });

@@ -27,13 +27,32 @@ export function contextCommands(program: Command, out: Output): void {
       .argument("<summary>", "one line for spawn prompts (cut to 200 characters)"),
     'proofgate save-context-package bazinga_20250112_143022 group_a research bazinga/artifacts/ctx-1.md requirements_engineer \'["developer"]\' high "OAuth2 provider notes"',
   ).action(
-    act(out, (sessionId: string, groupId: string, packageType: string, filePath: string, producerAgent: string, consumers: string[], priority: string, summary: string) => {
-      const input = validate(SaveContextPackageInput, { sessionId, groupId, packageType, filePath, producerAgent, consumers, priority, summary }, { sessionId: "session", groupId: "group_id", packageType: "type", filePath: "file_path", producerAgent: "producer", consumers: "consumers_json" });
-      return async (api) => {
-        const saved = await api.mutate<{ package: ContextPackageRow; consumers: ContextConsumerRow[] }>("log.saveContextPackage", input);
-        return wrote({ ...snakeKeys(saved.package), consumers: saved.consumers.map((c) => c.agentType) }, `✓ Saved ${packageType} context package #${saved.package.id} for ${plural(saved.consumers.length, "consumer")}`);
-      };
-    }),
+    act(
+      out,
+      (
+        sessionId: string,
+        groupId: string,
+        packageType: string,
+        filePath: string,
+        producerAgent: string,
+        consumers: string[],
+        priority: string,
+        summary: string,
+      ) => {
+        const input = validate(
+          SaveContextPackageInput,
+          { sessionId, groupId, packageType, filePath, producerAgent, consumers, priority, summary },
+          { sessionId: "session", groupId: "group_id", packageType: "type", filePath: "file_path", producerAgent: "producer", consumers: "consumers_json" },
+        );
+        return async (api) => {
+          const saved = await api.mutate<{ package: ContextPackageRow; consumers: ContextConsumerRow[] }>("log.saveContextPackage", input);
+          return wrote(
+            { ...snakeKeys(saved.package), consumers: saved.consumers.map((c) => c.agentType) },
+            `✓ Saved ${packageType} context package #${saved.package.id} for ${plural(saved.consumers.length, "consumer")}`,
+          );
+        };
+      },
+    ),
   );
 
   example(
@@ -47,7 +66,11 @@ export function contextCommands(program: Command, out: Output): void {
     "proofgate get-context-packages bazinga_20250112_143022 group_a developer 3",
   ).action(
     act(out, (sessionId: string, groupId: string, agentType: string, limit: number | undefined) => {
-      const input = validate(GetContextPackagesInput, { sessionId, groupId, agentType, limit: limit ?? 3 }, { sessionId: "session", groupId: "group_id", agentType: "agent_type" });
+      const input = validate(
+        GetContextPackagesInput,
+        { sessionId, groupId, agentType, limit: limit ?? 3 },
+        { sessionId: "session", groupId: "group_id", agentType: "agent_type" },
+      );
       return async (api) => read((await api.query<RoutedContextPackage[]>("log.contextPackages", input)).map(snakeKeys));
     }),
   );
@@ -63,7 +86,8 @@ export function contextCommands(program: Command, out: Output): void {
   ).action(
     act(out, (packageId: number, agentType: string, iteration: number | undefined) => {
       const input = validate(MarkContextConsumedInput, { packageId, agentType, iteration }, { agentType: "agent_type" });
-      return async (api) => wrote(snakeKeys(await api.mutate<ContextConsumerRow>("log.markContextConsumed", input)), `✓ Context package ${packageId} consumed by ${agentType}`);
+      return async (api) =>
+        wrote(snakeKeys(await api.mutate<ContextConsumerRow>("log.markContextConsumed", input)), `✓ Context package ${packageId} consumed by ${agentType}`);
     }),
   );
 
@@ -80,7 +104,10 @@ export function contextCommands(program: Command, out: Output): void {
       return async (api, globals) => {
         // bazinga_db.py takes <group> <session>; its context skill documents <session> <group>. A
         // pair that names no task group is tried the other way round before giving up.
-        const orders: [string, string][] = [[sessionId, groupId], [groupId, sessionId]];
+        const orders: [string, string][] = [
+          [sessionId, groupId],
+          [groupId, sessionId],
+        ];
         for (const [session, key] of orders) {
           const input = { sessionId: session, key, contextReferences: packageIds };
           if (!ReportTaskInput.safeParse(input).success) continue;
@@ -89,7 +116,8 @@ export function contextCommands(program: Command, out: Output): void {
             throw error;
           });
           if (!task) continue;
-          if (session !== sessionId) noteTranslation(globals, [`update-context-references: no group ${groupId} in session ${sessionId}; used group ${key} of session ${session}`]);
+          if (session !== sessionId)
+            noteTranslation(globals, [`update-context-references: no group ${groupId} in session ${sessionId}; used group ${key} of session ${session}`]);
           return wrote(snakeKeys(task), `✓ Updated context references for ${key}: [${packageIds.join(", ")}]`);
         }
         // As bazinga_db.py: a warning, and nothing changed.

@@ -11,7 +11,17 @@ import { CheckFailed, act, bool, dualOption, example, json, oneOf, pick, plural,
 /** BAZINGA's snake_case criterion keys, as the API spells them. */
 const KEYS: Readonly<Record<string, string>> = { required_for_completion: "requiredForCompletion" };
 /** The criterion fields with a column; any other field BAZINGA's PM attaches goes into `metadata`. */
-const CRITERION_FIELDS = new Set(["criterion", "status", "actual", "evidence", "required_for_completion", "requiredForCompletion", "priority", "supersedes", "metadata"]);
+const CRITERION_FIELDS = new Set([
+  "criterion",
+  "status",
+  "actual",
+  "evidence",
+  "required_for_completion",
+  "requiredForCompletion",
+  "priority",
+  "supersedes",
+  "metadata",
+]);
 
 /**
  * One item of BAZINGA's criteria list: an object with snake_case keys, or just the criterion's
@@ -41,7 +51,10 @@ function criterionItem(item: unknown, i: number, notes: string[]): unknown {
     // BAZINGA writes null for "not given" (its defaults apply), and the flag as 0/1 or "true".
     .filter(([name, value]) => !(value === null && (name === "status" || name === "requiredForCompletion")))
     .map(([name, value]) => [name, name === "requiredForCompletion" && typeof value !== "boolean" ? bool(String(value)) : value])
-    .map(([name, value]) => [name, (name === "actual" || name === "evidence") && (typeof value === "number" || typeof value === "boolean") ? String(value) : value]);
+    .map(([name, value]) => [
+      name,
+      (name === "actual" || name === "evidence") && (typeof value === "number" || typeof value === "boolean") ? String(value) : value,
+    ]);
   return Object.fromEntries(entries);
 }
 
@@ -64,7 +77,11 @@ export function criteriaCommands(program: Command, out: Output): void {
       .command("save-success-criteria")
       .description("Save the session's success criteria, all or nothing; saving a criterion again updates it (its text never changes)")
       .argument("<session>", "session id", sessionArg)
-      .argument("<criteria_json>", "JSON array (or @file) of {criterion, status?, actual?, evidence?, required_for_completion?, priority?, supersedes?}; other fields are kept in the criterion's metadata", criteriaList),
+      .argument(
+        "<criteria_json>",
+        "JSON array (or @file) of {criterion, status?, actual?, evidence?, required_for_completion?, priority?, supersedes?}; other fields are kept in the criterion's metadata",
+        criteriaList,
+      ),
     'proofgate save-success-criteria bazinga_20250112_143022 \'[{"criterion":"All tests passing","status":"pending","required_for_completion":true}]\'',
   ).action(
     act(out, (sessionId: string, criteria: Translated<unknown[]>) => {
@@ -77,9 +94,10 @@ export function criteriaCommands(program: Command, out: Output): void {
     }),
   );
 
-  example(program.command("get-success-criteria").description("List the session's success criteria").argument("<session>", "session id", sessionArg), "proofgate get-success-criteria bazinga_20250112_143022").action(
-    act(out, (sessionId: string) => async (api) => read((await api.query<CriterionRow[]>("criteria.list", { sessionId })).map(snakeKeys))),
-  );
+  example(
+    program.command("get-success-criteria").description("List the session's success criteria").argument("<session>", "session id", sessionArg),
+    "proofgate get-success-criteria bazinga_20250112_143022",
+  ).action(act(out, (sessionId: string) => async (api) => read((await api.query<CriterionRow[]>("criteria.list", { sessionId })).map(snakeKeys))));
 
   const update = program
     .command("update-success-criterion")
@@ -90,7 +108,10 @@ export function criteriaCommands(program: Command, out: Output): void {
     .option("--actual <text>", "the value achieved")
     .option("--evidence <text>", "proof: test output, artifact path, link");
   dualOption(update, "required_for_completion", "bool", "whether the completion gate requires it", bool);
-  example(update, 'proofgate update-success-criterion bazinga_20250112_143022 "All tests passing" --status met --actual "711/711 passing" --evidence artifacts/test-results.txt').action(
+  example(
+    update,
+    'proofgate update-success-criterion bazinga_20250112_143022 "All tests passing" --status met --actual "711/711 passing" --evidence artifacts/test-results.txt',
+  ).action(
     act(out, (sessionId: string, criterion: string, options: { status?: string; actual?: string; evidence?: string }) => {
       const required = pick<boolean>(options, "required_for_completion");
       const claim = { status: options.status, actual: options.actual, evidence: options.evidence };
@@ -138,10 +159,18 @@ export function criteriaCommands(program: Command, out: Output): void {
     "proofgate check-completion bazinga_20250112_143022",
   ).action(
     act(out, (sessionId: string, options: { claimedVerdict?: string }) => async (api) => {
-      const check = await api.mutate<CompletionCheckRow>("completion.check", { sessionId, ...(options.claimedVerdict ? { claimedVerdict: options.claimedVerdict } : {}) });
+      const check = await api.mutate<CompletionCheckRow>("completion.check", {
+        sessionId,
+        ...(options.claimedVerdict ? { claimedVerdict: options.claimedVerdict } : {}),
+      });
       const head = `Completion check #${check.id} for ${sessionId}: ${check.accepted ? "ACCEPTED" : "REJECTED"} (${check.metCount}/${check.totalCount} required criteria met)`;
       const text = [head, ...check.reasons.map((reason) => `  - ${reason}`)].join("\n");
-      const fail = check.accepted ? undefined : new CheckFailed("completion.rejected", `session ${sessionId} cannot complete: the completion gate rejected it (${plural(check.reasons.length, "reason")})`);
+      const fail = check.accepted
+        ? undefined
+        : new CheckFailed(
+            "completion.rejected",
+            `session ${sessionId} cannot complete: the completion gate rejected it (${plural(check.reasons.length, "reason")})`,
+          );
       return { data: check, text, fail };
     }),
   );

@@ -26,18 +26,38 @@ export function eventCommands(program: Command, out: Output): void {
   dualOption(save, "idempotency-key", "key", "a key this event is saved under once");
   dualOption(save, "group-id", "group", "task group (default global)");
   dualOption(save, "agent_type", "agent", "who raised it (default system)");
-  example(save, 'proofgate save-event bazinga_20250112_143022 pm_bazinga \'{"summary":"All criteria met","iteration":7}\' --idempotency-key pm_bazinga_7').action(
+  example(
+    save,
+    'proofgate save-event bazinga_20250112_143022 pm_bazinga \'{"summary":"All criteria met","iteration":7}\' --idempotency-key pm_bazinga_7',
+  ).action(
     act(out, (sessionId: string, subtype: string, payload: unknown, options: Record<string, unknown>) => {
       const fromFile = pick(options, "payload-file");
       if (payload !== undefined && fromFile !== undefined) throw new UsageError("payload_json: give it as an argument or with --payload-file, not both");
       const input = validate(
         SaveEventInput,
-        { sessionId, subtype, payload: payload ?? fromFile, idempotencyKey: pick(options, "idempotency-key"), groupId: pick(options, "group-id"), agentType: pick(options, "agent_type"), iteration: options.iteration },
-        { sessionId: "session", subtype: "subtype", payload: payload === undefined ? "--payload-file" : "payload_json", idempotencyKey: "--idempotency-key", groupId: "--group-id", agentType: "--agent_type" },
+        {
+          sessionId,
+          subtype,
+          payload: payload ?? fromFile,
+          idempotencyKey: pick(options, "idempotency-key"),
+          groupId: pick(options, "group-id"),
+          agentType: pick(options, "agent_type"),
+          iteration: options.iteration,
+        },
+        {
+          sessionId: "session",
+          subtype: "subtype",
+          payload: payload === undefined ? "--payload-file" : "payload_json",
+          idempotencyKey: "--idempotency-key",
+          groupId: "--group-id",
+          agentType: "--agent_type",
+        },
       );
       return async (api) => {
         const saved = await api.mutate<SavedEvent>("log.event", input);
-        const text = saved.created ? `✓ Saved event ${subtype} (#${saved.row.id})` : `✓ Event ${subtype} was already saved under this idempotency key (#${saved.row.id}): nothing new stored`;
+        const text = saved.created
+          ? `✓ Saved event ${subtype} (#${saved.row.id})`
+          : `✓ Event ${subtype} was already saved under this idempotency key (#${saved.row.id}): nothing new stored`;
         return wrote({ created: saved.created, ...snakeKeys(saved.row) }, text);
       };
     }),
@@ -45,14 +65,19 @@ export function eventCommands(program: Command, out: Output): void {
 
   const investigation = program
     .command("save-investigation-iteration")
-    .description("Save an investigation iteration: its state (type investigation, for the group) and an investigation_iteration event, saved once per iteration")
+    .description(
+      "Save an investigation iteration: its state (type investigation, for the group) and an investigation_iteration event, saved once per iteration",
+    )
     .argument("<session>", "session id", sessionArg)
     .argument("<group>", "task group under investigation")
     .argument("<iteration>", "iteration number (from 1)", int(1, 1_000_000))
     .argument("<status>", "e.g. under_investigation, root_cause_found, hypothesis_eliminated");
   dualOption(investigation, "state-file", "file", "JSON file with the investigation state", (file) => json()(`@${file}`));
   dualOption(investigation, "event-file", "file", "JSON file with the event payload", (file) => json()(`@${file}`));
-  example(investigation, "proofgate save-investigation-iteration bazinga_20250112_143022 group_a 2 root_cause_found --state-file /tmp/state.json --event-file /tmp/event.json").action(
+  example(
+    investigation,
+    "proofgate save-investigation-iteration bazinga_20250112_143022 group_a 2 root_cause_found --state-file /tmp/state.json --event-file /tmp/event.json",
+  ).action(
     act(out, (session: string, groupId: string, iteration: number, status: string, options: Record<string, unknown>) => {
       const data = pick(options, "state-file");
       const payload = pick(options, "event-file");
@@ -61,7 +86,15 @@ export function eventCommands(program: Command, out: Output): void {
       const state = validate(SaveStateInput, { sessionId: session, stateType: "investigation", groupId, data }, { groupId: "group", data: "--state-file" });
       const event = validate(
         SaveEventInput,
-        { sessionId: session, subtype: "investigation_iteration", groupId, iteration, payload, content: `Investigation iteration ${iteration}: ${status}`, idempotencyKey: `${session}|${groupId}|investigation_iteration|${iteration}` },
+        {
+          sessionId: session,
+          subtype: "investigation_iteration",
+          groupId,
+          iteration,
+          payload,
+          content: `Investigation iteration ${iteration}: ${status}`,
+          idempotencyKey: `${session}|${groupId}|investigation_iteration|${iteration}`,
+        },
         { groupId: "group", payload: "--event-file", content: "status" },
       );
       // Two writes, state first: a retry after a failure in between finds the event key unused and
@@ -69,7 +102,10 @@ export function eventCommands(program: Command, out: Output): void {
       return async (api) => {
         const row = await api.mutate<StateSnapshotRow>("log.saveState", state);
         const saved = await api.mutate<SavedEvent>("log.event", event);
-        return wrote({ state: snakeKeys(row), event: { created: saved.created, ...snakeKeys(saved.row) } }, `✓ Saved investigation iteration ${iteration} of ${groupId}: ${status}${saved.created ? "" : " (event already saved)"}`);
+        return wrote(
+          { state: snakeKeys(row), event: { created: saved.created, ...snakeKeys(saved.row) } },
+          `✓ Saved investigation iteration ${iteration} of ${groupId}: ${status}${saved.created ? "" : " (event already saved)"}`,
+        );
       };
     }),
   );
@@ -126,12 +162,20 @@ export function eventCommands(program: Command, out: Output): void {
             // session picked out here: events.stream with a sessionId spins once another session
             // has newer events (see the report on server/api/routers/events.ts).
             const note = (text: string) => globals.quiet || process.stderr.write(`proofgate: ${text}\n`);
-            const stream = api.subscribe<EventRow>("events.stream", {}, {
-              lastEventId: String(last),
-              signal: stop.signal,
-              onConnection: (change) =>
-                note(change.state === "lost" ? `event stream lost (${describeDrop(change.error)}); reconnecting after event ${change.lastEventId ?? last}` : "event stream restored"),
-            });
+            const stream = api.subscribe<EventRow>(
+              "events.stream",
+              {},
+              {
+                lastEventId: String(last),
+                signal: stop.signal,
+                onConnection: (change) =>
+                  note(
+                    change.state === "lost"
+                      ? `event stream lost (${describeDrop(change.error)}); reconnecting after event ${change.lastEventId ?? last}`
+                      : "event stream restored",
+                  ),
+              },
+            );
             for await (const { data } of stream) if (!options.session || data.sessionId === options.session) print(data);
             return null;
           }

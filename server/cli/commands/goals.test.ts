@@ -67,14 +67,21 @@ describe("002's test scenarios through the command line", () => {
   it("A — goal met, trust high: SUCCESS, exit 0 (002's snake_case contract from a file, the metric parsed from the output)", async () => {
     const { dir, db } = workspace();
     const goal = await sessionWithGoal(db);
-    const contract = { goal_contract: { goal_text: "Build model with >= 80% accuracy", acceptance_criteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.8 }] } };
+    const contract = {
+      goal_contract: {
+        goal_text: "Build model with >= 80% accuracy",
+        acceptance_criteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.8 }],
+      },
+    };
     const set = await ok(db, "set-goal-contract", String(goal), file(dir, "contract.json", JSON.stringify(contract)), "--agent-id", "orchestrator");
     expect(set.stdout).toBe(`✓ Goal ${goal}'s contract: 1 acceptance criterion, at most 3 attempts\n`);
     const output = file(dir, "run.log", "training…\n[METRIC:cv_accuracy_mean] 0.85 (std 0.02)\ndone\n", false);
     const started = await ok(db, "start-attempt", String(goal), "--model", "gradient-boosting", "--agent-id", "developer_1");
     expect(started.stdout).toBe("✓ Started implementation attempt 1 on goal 1 (gradient-boosting)\n");
     const finished = await ok(db, "finish-attempt", "1", "completed", "--output-file", output, "--agent-id", "developer_1");
-    expect(finished.stdout).toBe("✓ Attempt 1 finished: completed — evidence: 0 metrics, 0 markers, 0 artifacts, 0 verified findings, 1 marker line in the output\n");
+    expect(finished.stdout).toBe(
+      "✓ Attempt 1 finished: completed — evidence: 0 metrics, 0 markers, 0 artifacts, 0 verified findings, 1 marker line in the output\n",
+    );
     const run = await judge(db, goal, 1, 90);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
     expect(run.stdout).toContain(`Goal ${goal}, attempt 1 of 3 (attempt #1): SUCCESS`);
@@ -84,13 +91,23 @@ describe("002's test scenarios through the command line", () => {
     expect(rows(db, "SELECT verdict, goal_status, trust_score, met_count, total_count, actor FROM goal_gate_evaluations")).toEqual([
       { verdict: "SUCCESS", goal_status: "MET", trust_score: 90, met_count: 1, total_count: 1, actor: "verifier_1" },
     ]);
-    expect(rows(db, "SELECT goal_text, max_goal_attempts FROM goal_contracts")).toEqual([{ goal_text: "Build model with >= 80% accuracy", max_goal_attempts: 3 }]);
+    expect(rows(db, "SELECT goal_text, max_goal_attempts FROM goal_contracts")).toEqual([
+      { goal_text: "Build model with >= 80% accuracy", max_goal_attempts: 3 },
+    ]);
   });
 
   it("B — goal not met with perfect evidence, trust high: PARTIAL, exit 1, 'Goal criteria not met: 0/1 criteria passed', pivot advice", async () => {
     const { db } = workspace();
     const goal = await sessionWithGoal(db);
-    await ok(db, "set-goal-contract", String(goal), JSON.stringify({ goalText: "Build model with >= 90% accuracy", acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.9 }] }));
+    await ok(
+      db,
+      "set-goal-contract",
+      String(goal),
+      JSON.stringify({
+        goalText: "Build model with >= 90% accuracy",
+        acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.9 }],
+      }),
+    );
     const id = await attempt(db, goal, { status: "success", evidence: ["--metrics", '{"cv_accuracy_mean":0.75}'] });
     const run = await judge(db, goal, id, 85);
     expect(run.code).toBe(1);
@@ -101,8 +118,15 @@ describe("002's test scenarios through the command line", () => {
     expect(run.stdout).toContain("  - cv_accuracy_mean is 0.75, needs >= 0.9");
     expect(run.stderr).toBe(`proofgate: goal ${goal} is PARTIAL after attempt 1 of 3: Goal criteria not met: 0/1 criteria passed\n`);
     const json = await refused(db, 1, "--json", "evaluate-goal", String(goal), String(id), "--agent-id", "verifier_1");
-    expect(JSON.parse(json.stdout)).toMatchObject({ verdict: "PARTIAL", attemptNumber: 1, summary: "Goal criteria not met: 0/1 criteria passed", pivot: { shouldPivot: true, attemptsLeft: 2 } });
-    expect(JSON.parse(json.stderr)).toEqual({ error: { rule: "goal_gate.partial", message: expect.stringContaining("Goal criteria not met: 0/1 criteria passed") } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      verdict: "PARTIAL",
+      attemptNumber: 1,
+      summary: "Goal criteria not met: 0/1 criteria passed",
+      pivot: { shouldPivot: true, attemptsLeft: 2 },
+    });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { rule: "goal_gate.partial", message: expect.stringContaining("Goal criteria not met: 0/1 criteria passed") },
+    });
   });
 
   it("C — no goal contract: the goal gate is skipped; SUCCESS needs a trust score of at least 80", async () => {
@@ -155,21 +179,46 @@ describe("002's test scenarios through the command line", () => {
       "  AC3  NOT_MET  verified findings: actual 1, target >= 2 verified findings",
     ]);
     expect(run.stdout).toContain("Pivot: try another approach (2 attempts left)");
-    expect(rows(db, "SELECT verified_findings, artifacts, metrics FROM attempt_results")).toEqual([{ verified_findings: 1, artifacts: '["models/churn.pkl","reports/churn.md"]', metrics: null }]);
+    expect(rows(db, "SELECT verified_findings, artifacts, metrics FROM attempt_results")).toEqual([
+      { verified_findings: 1, artifacts: '["models/churn.pkl","reports/churn.md"]', metrics: null },
+    ]);
     expect(rows(db, "SELECT verdict, met_count, total_count FROM goal_gate_evaluations")).toEqual([{ verdict: "PARTIAL", met_count: 2, total_count: 3 }]);
     // The contract was the goalpost for an evaluation: it can no longer change.
-    const moved = await refused(db, 1, "set-goal-contract", String(goal), JSON.stringify({ ...contract, acceptance_criteria: contract.acceptance_criteria.slice(0, 2).concat([{ id: "AC3", kind: "finding_count", minCount: 1 }]) }));
+    const moved = await refused(
+      db,
+      1,
+      "set-goal-contract",
+      String(goal),
+      JSON.stringify({
+        ...contract,
+        acceptance_criteria: contract.acceptance_criteria.slice(0, 2).concat([{ id: "AC3", kind: "finding_count", minCount: 1 }]),
+      }),
+    );
     expect(moved.stderr).toContain("can no longer change");
   });
 
   it("the last allowed attempt without success BLOCKS the goal; no later attempt is started", async () => {
     const { db } = workspace();
     const goal = await sessionWithGoal(db);
-    await ok(db, "set-goal-contract", String(goal), JSON.stringify({ goal_text: "Accuracy >= 90%", max_goal_attempts: 2, acceptance_criteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.9 }] }));
+    await ok(
+      db,
+      "set-goal-contract",
+      String(goal),
+      JSON.stringify({
+        goal_text: "Accuracy >= 90%",
+        max_goal_attempts: 2,
+        acceptance_criteria: [{ id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.9 }],
+      }),
+    );
     const first = await judge(db, goal, await attempt(db, goal, { model: "logistic-regression", evidence: ["--metrics", '{"cv_accuracy_mean":0.7}'] }), 90);
     expect(first.code).toBe(1);
     expect(first.stdout).toContain("attempt 1 of 2 (attempt #1): PARTIAL");
-    const second = await judge(db, goal, await attempt(db, goal, { model: "random-forest", evidence: ["--metrics", '{"cv_accuracy_mean":0.8}', "--markers", "METRIC:baseline_accuracy"] }), 90);
+    const second = await judge(
+      db,
+      goal,
+      await attempt(db, goal, { model: "random-forest", evidence: ["--metrics", '{"cv_accuracy_mean":0.8}', "--markers", "METRIC:baseline_accuracy"] }),
+      90,
+    );
     expect(second.code).toBe(1);
     expect(second.stdout).toContain("attempt 2 of 2 (attempt #2): BLOCKED");
     expect(second.stdout).toContain("  reason: max goal attempts (2) reached without success");
@@ -194,7 +243,9 @@ describe("002's test scenarios through the command line", () => {
     expect(early.stderr).toContain("has no result yet");
     await ok(db, "finish-attempt", String(running), "completed", "--agent-id", "developer_1");
     const own = await refused(db, 1, "--json", "record-trust-score", String(running), "95", "--agent-id", "developer_1");
-    expect(JSON.parse(own.stderr)).toEqual({ error: { rule: "trust_score.own_attempt", message: `developer_1 recorded attempt ${running} and may not score its own evidence` } });
+    expect(JSON.parse(own.stderr)).toEqual({
+      error: { rule: "trust_score.own_attempt", message: `developer_1 recorded attempt ${running} and may not score its own evidence` },
+    });
     const unscored = await refused(db, 1, "evaluate-goal", String(goal), String(running), "--agent-id", "verifier_1");
     expect(unscored.stderr).toContain("a verifier must score its evidence first");
     expect(count(db, "SELECT * FROM trust_scores")).toBe(0);
@@ -211,27 +262,128 @@ describe("003's shots on goal through the command line", () => {
     const step = await okJson<{ id: number; order: number }>(db, "add-validation-step", String(root), "bazel build //...");
     expect(step.order).toBe(1);
     const main = await okJson<{ id: number }>(db, "create-branch", "bazel", "main");
-    const branch = await okJson<{ id: number }>(db, "create-branch", "bazel", "goal-1", "--parent-branch", String(main.id), "--parent-commit", "3f2a9c1", "--reason", "goal", "--created-by-goal", String(root));
-    const worktree = await okJson<{ id: number }>(db, "create-worktree", String(branch.id), path.join(dir, "wt-1"), "--start-sha", "3f2a9c1", "--reason", "attempt");
+    const branch = await okJson<{ id: number }>(
+      db,
+      "create-branch",
+      "bazel",
+      "goal-1",
+      "--parent-branch",
+      String(main.id),
+      "--parent-commit",
+      "3f2a9c1",
+      "--reason",
+      "goal",
+      "--created-by-goal",
+      String(root),
+    );
+    const worktree = await okJson<{ id: number }>(
+      db,
+      "create-worktree",
+      String(branch.id),
+      path.join(dir, "wt-1"),
+      "--start-sha",
+      "3f2a9c1",
+      "--reason",
+      "attempt",
+    );
     const prompt = file(dir, "prompt.md", "Migrate the build to Bazel.", false);
     const started = await okJson<{ attempt: Record<string, unknown>; tools: { name: string }[] }>(
-      db, "start-attempt", String(root), "--model", "model-a", "--prompt-file", prompt, "--start-commit", "3f2a9c1", "--worktree", String(worktree.id), "--tools", "read_file,write_file,bazel_build", "--agent-id", "developer_1",
+      db,
+      "start-attempt",
+      String(root),
+      "--model",
+      "model-a",
+      "--prompt-file",
+      prompt,
+      "--start-commit",
+      "3f2a9c1",
+      "--worktree",
+      String(worktree.id),
+      "--tools",
+      "read_file,write_file,bazel_build",
+      "--agent-id",
+      "developer_1",
     );
-    expect(started.attempt).toMatchObject({ goalId: root, attemptType: "implementation", model: "model-a", prompt: "Migrate the build to Bazel.", startCommitSha: "3f2a9c1", worktreeId: worktree.id });
+    expect(started.attempt).toMatchObject({
+      goalId: root,
+      attemptType: "implementation",
+      model: "model-a",
+      prompt: "Migrate the build to Bazel.",
+      startCommitSha: "3f2a9c1",
+      worktreeId: worktree.id,
+    });
     expect(started.tools.map((t) => t.name)).toEqual(["read_file", "write_file", "bazel_build"]);
     const implementation = started.attempt.id as number;
-    await ok(db, "record-tool-calls", String(implementation), JSON.stringify([{ tool: "read_file", input: { path: "BUILD" }, output: "…" }, { tool: "bazel_build", input: "//...", output: "ERROR: 12 targets failed" }]), "--agent-id", "developer_1");
-    await ok(db, "finish-attempt", String(implementation), "completed", "--end-commit", "9b1e44d", "--diff-file", file(dir, "diff.patch", "--- a/BUILD\n+++ b/BUILD\n", false), "--detail", "validation failed", "--agent-id", "developer_1");
-    const failedRun = await ok(db, "record-validation-run", String(implementation), String(step.id), "1", "--output-file", file(dir, "build.log", "ERROR: 12 targets failed", false), "--agent-id", "developer_1");
+    await ok(
+      db,
+      "record-tool-calls",
+      String(implementation),
+      JSON.stringify([
+        { tool: "read_file", input: { path: "BUILD" }, output: "…" },
+        { tool: "bazel_build", input: "//...", output: "ERROR: 12 targets failed" },
+      ]),
+      "--agent-id",
+      "developer_1",
+    );
+    await ok(
+      db,
+      "finish-attempt",
+      String(implementation),
+      "completed",
+      "--end-commit",
+      "9b1e44d",
+      "--diff-file",
+      file(dir, "diff.patch", "--- a/BUILD\n+++ b/BUILD\n", false),
+      "--detail",
+      "validation failed",
+      "--agent-id",
+      "developer_1",
+    );
+    const failedRun = await ok(
+      db,
+      "record-validation-run",
+      String(implementation),
+      String(step.id),
+      "1",
+      "--output-file",
+      file(dir, "build.log", "ERROR: 12 targets failed", false),
+      "--agent-id",
+      "developer_1",
+    );
     expect(failedRun.stdout).toBe(`✓ Validation step ${step.id} on attempt ${implementation}: failed (exit 1, run #1)\n`);
 
     // The goal is too big: a breakdown attempt proposes two sub-goals.
-    const breakdown = (await okJson<{ attempt: { id: number; attemptType: string } }>(db, "start-attempt", String(root), "--type", "breakdown", "--model", "model-b", "--tools", '["read_file",{"name":"bazel_query","description":"query the graph"}]', "--agent-id", "orchestrator")).attempt;
+    const breakdown = (
+      await okJson<{ attempt: { id: number; attemptType: string } }>(
+        db,
+        "start-attempt",
+        String(root),
+        "--type",
+        "breakdown",
+        "--model",
+        "model-b",
+        "--tools",
+        '["read_file",{"name":"bazel_query","description":"query the graph"}]',
+        "--agent-id",
+        "orchestrator",
+      )
+    ).attempt;
     expect(breakdown.attemptType).toBe("breakdown");
     await ok(db, "finish-attempt", String(breakdown.id), "completed", "--agent-id", "orchestrator");
     const notJudged = await refused(db, 1, "evaluate-goal", String(root), String(breakdown.id), "--agent-id", "verifier_1");
     expect(notJudged.stderr).toContain("is a breakdown");
-    const made = await ok(db, "create-goal", "bazel", "Port //app", "--parent", String(root), "--created-by-attempt", String(breakdown.id), "--agent-id", "orchestrator");
+    const made = await ok(
+      db,
+      "create-goal",
+      "bazel",
+      "Port //app",
+      "--parent",
+      String(root),
+      "--created-by-attempt",
+      String(breakdown.id),
+      "--agent-id",
+      "orchestrator",
+    );
     expect(made.stdout).toBe(`✓ Created goal 2 in session bazel (sub-goal 1 of goal ${root}, from breakdown attempt ${breakdown.id})\n`);
     await ok(db, "create-goal", "bazel", "Port //lib", "--parent", String(root), "--created-by-attempt", String(breakdown.id), "--agent-id", "orchestrator");
     const subStep = await okJson<{ id: number; source: string }>(db, "add-validation-step", "2", "bazel build //app/...");
@@ -241,7 +393,20 @@ describe("003's shots on goal through the command line", () => {
     const sub = await attempt(db, 2, { status: "success", evidence: ["--end-commit", "aa11bb2"] });
     await ok(db, "record-validation-run", String(sub), String(subStep.id), "0", "--agent-id", "developer_1");
     expect((await judge(db, 2, sub, 91)).code).toBe(0);
-    const merged = await ok(db, "record-merge", String(branch.id), String(main.id), "--from-commit", "aa11bb2", "--to-commit", "3f2a9c1", "--result-commit", "77c0de1", "--agent-id", "orchestrator");
+    const merged = await ok(
+      db,
+      "record-merge",
+      String(branch.id),
+      String(main.id),
+      "--from-commit",
+      "aa11bb2",
+      "--to-commit",
+      "3f2a9c1",
+      "--result-commit",
+      "77c0de1",
+      "--agent-id",
+      "orchestrator",
+    );
     expect(merged.stdout).toBe(`✓ Recorded merge 1: branch ${branch.id} into ${main.id} (77c0de1)\n`);
 
     const tree = await ok(db, "get-goal-tree", "bazel");
@@ -255,7 +420,11 @@ describe("003's shots on goal through the command line", () => {
       `    #3 [2] Port //lib — not evaluated, 0 attempts, from breakdown attempt #${breakdown.id}`,
       "",
     ]);
-    const json = await okJson<{ goals: { goal: { id: number }; children: { goal: { goalText: string; source: string; createdByAttemptId: number } }[] }[] }>(db, "get-goal-tree", "bazel");
+    const json = await okJson<{ goals: { goal: { id: number }; children: { goal: { goalText: string; source: string; createdByAttemptId: number } }[] }[] }>(
+      db,
+      "get-goal-tree",
+      "bazel",
+    );
     expect(json.goals.map((g) => g.goal.id)).toEqual([root]);
     expect(json.goals[0]!.children.map((c) => [c.goal.goalText, c.goal.source, c.goal.createdByAttemptId])).toEqual([
       ["Port //app", "breakdown", breakdown.id],
@@ -265,7 +434,11 @@ describe("003's shots on goal through the command line", () => {
     expect(detail.validationSteps.map((s) => s.command)).toEqual(["bazel build //..."]);
     expect(detail.branches.map((b) => b.name)).toEqual(["goal-1"]);
     expect(detail.children).toHaveLength(2);
-    const shot = await okJson<{ result: { status: string; endCommitSha: string; diff: string; statusDetail: string }; validationRuns: { exitCode: number; command: string; output: string }[]; tools: { name: string }[] }>(db, "get-attempt", String(implementation));
+    const shot = await okJson<{
+      result: { status: string; endCommitSha: string; diff: string; statusDetail: string };
+      validationRuns: { exitCode: number; command: string; output: string }[];
+      tools: { name: string }[];
+    }>(db, "get-attempt", String(implementation));
     expect(shot.result).toMatchObject({ status: "completed", endCommitSha: "9b1e44d", diff: "--- a/BUILD\n+++ b/BUILD\n", statusDetail: "validation failed" });
     expect(shot.validationRuns).toMatchObject([{ exitCode: 1, command: "bazel build //...", output: "ERROR: 12 targets failed" }]);
     expect(shot.tools.map((t) => t.name)).toEqual(["bazel_build", "read_file", "write_file"]);
@@ -275,21 +448,34 @@ describe("003's shots on goal through the command line", () => {
       { name: "bazel_build", description: null },
       { name: "bazel_query", description: "query the graph" },
     ]);
-    expect(rows(db, "SELECT from_branch_id, to_branch_id, result_commit_sha FROM merges")).toEqual([{ from_branch_id: branch.id, to_branch_id: main.id, result_commit_sha: "77c0de1" }]);
+    expect(rows(db, "SELECT from_branch_id, to_branch_id, result_commit_sha FROM merges")).toEqual([
+      { from_branch_id: branch.id, to_branch_id: main.id, result_commit_sha: "77c0de1" },
+    ]);
   });
 
   it("records a batch of 200 tool calls in one call and one transaction, then pages through them", async () => {
     const { dir, db } = workspace();
     const goal = await sessionWithGoal(db);
     const id = (await okJson<{ attempt: { id: number } }>(db, "start-attempt", String(goal), "--tools", "read_file", "--agent-id", "developer_1")).attempt.id;
-    const calls = Array.from({ length: 200 }, (_, i) => ({ tool: i % 2 === 0 ? "read_file" : "grep", input: { path: `src/file_${i}.ts` }, output: i === 7 ? "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB" : `line ${i}` }));
+    const calls = Array.from({ length: 200 }, (_, i) => ({
+      tool: i % 2 === 0 ? "read_file" : "grep",
+      input: { path: `src/file_${i}.ts` },
+      output: i === 7 ? "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB" : `line ${i}`,
+    }));
     const first = await ok(db, "record-tool-calls", String(id), file(dir, "calls.json", JSON.stringify(calls)), "--agent-id", "developer_1");
     expect(first.stdout).toBe(`✓ Recorded 200 tool calls for attempt ${id} (#1–#200; secrets redacted in 1 call)\n`);
-    const more = await okJson<{ count: number; firstOrder: number; lastOrder: number }>(db, "record-tool-calls", String(id), '[{"tool":"write_file","input":"raw text"}]');
+    const more = await okJson<{ count: number; firstOrder: number; lastOrder: number }>(
+      db,
+      "record-tool-calls",
+      String(id),
+      '[{"tool":"write_file","input":"raw text"}]',
+    );
     expect(more).toMatchObject({ count: 1, firstOrder: 201, lastOrder: 201 });
-    expect(rows(db, "SELECT count(*) AS n, min(\"order\") AS lo, max(\"order\") AS hi, count(DISTINCT tool_id) AS tools FROM tool_calls")).toEqual([{ n: 201, lo: 1, hi: 201, tools: 3 }]);
+    expect(rows(db, 'SELECT count(*) AS n, min("order") AS lo, max("order") AS hi, count(DISTINCT tool_id) AS tools FROM tool_calls')).toEqual([
+      { n: 201, lo: 1, hi: 201, tools: 3 },
+    ]);
     expect(count(db, "SELECT * FROM events WHERE type = 'attempt.tool_calls_recorded'")).toBe(2);
-    expect(rows<{ output: string }>(db, "SELECT output FROM tool_calls WHERE \"order\" = 8")[0]!.output).not.toContain("ghp_0123456789");
+    expect(rows<{ output: string }>(db, 'SELECT output FROM tool_calls WHERE "order" = 8')[0]!.output).not.toContain("ghp_0123456789");
     const page = await okJson<{ toolCalls: { order: number }[]; nextCursor: number | null }>(db, "get-attempt", String(id), "--cursor", "150", "--limit", "40");
     expect(page.toolCalls.map((c) => c.order)).toEqual(Array.from({ length: 40 }, (_, i) => 151 + i));
     expect(page.nextCursor).toBe(190);
@@ -313,10 +499,22 @@ describe("the commands' contract with scripts", () => {
     [["set-goal-contract", "1", "[1]"], "argument 'contract_json'"],
     [["set-goal-contract", "1", '{"goal_text":"x","goalText":"y","acceptance_criteria":[]}'], "goalText is given twice"],
     [["set-goal-contract", "1", '{"goal_text":"x","acceptance_criteria":[]}'], "contract_json.acceptanceCriteria: must list at least one acceptance criterion"],
-    [["set-goal-contract", "1", '{"goal_text":"x","acceptance_criteria":[{"id":"AC1","kind":"metric_threshold","metric":"acc","op":">="}]}'], "contract_json.acceptanceCriteria[0].target"],
-    [["set-goal-contract", "1", '{"goal_text":"x","acceptance_criteria":[{"id":"AC1","kind":"artifact_exists","artifactPattern":"[a"}]}'], "contract_json.acceptanceCriteria[0].artifactPattern"],
-    [["set-goal-contract", "1", '{"goal_text":"x","max_goal_attempts":0,"acceptance_criteria":[{"id":"AC1","kind":"finding_count","min_count":1}]}'], "contract_json.maxGoalAttempts"],
-    [["set-goal-contract", "1", '{"goal_text":"x","owner":"pm","acceptance_criteria":[{"id":"AC1","kind":"finding_count","minCount":1}]}'], "contract_json.owner"],
+    [
+      ["set-goal-contract", "1", '{"goal_text":"x","acceptance_criteria":[{"id":"AC1","kind":"metric_threshold","metric":"acc","op":">="}]}'],
+      "contract_json.acceptanceCriteria[0].target",
+    ],
+    [
+      ["set-goal-contract", "1", '{"goal_text":"x","acceptance_criteria":[{"id":"AC1","kind":"artifact_exists","artifactPattern":"[a"}]}'],
+      "contract_json.acceptanceCriteria[0].artifactPattern",
+    ],
+    [
+      ["set-goal-contract", "1", '{"goal_text":"x","max_goal_attempts":0,"acceptance_criteria":[{"id":"AC1","kind":"finding_count","min_count":1}]}'],
+      "contract_json.maxGoalAttempts",
+    ],
+    [
+      ["set-goal-contract", "1", '{"goal_text":"x","owner":"pm","acceptance_criteria":[{"id":"AC1","kind":"finding_count","minCount":1}]}'],
+      "contract_json.owner",
+    ],
     [["set-goal-contract", "1", "@/nonexistent/contract.json"], "argument 'contract_json'"],
     [["create-branch", "s", "main", "--parent-commit", "HEAD"], "--parent-commit"],
     [["create-branch", "s", "main", "--created-by-goal", "x"], "--created-by-goal"],
@@ -402,11 +600,34 @@ describe("the commands' contract with scripts", () => {
     const { db } = workspace();
     await ok(db, "create-session", "s", "simple", "req");
     expect((await ok(db, "--quiet", "create-goal", "s", "Quiet goal")).stdout).toBe("");
-    expect(await okJson(db, "create-goal", "s", "Loud goal", "--order", "5")).toMatchObject({ id: 2, sessionId: "s", goalText: "Loud goal", order: 5, source: "cli", parentGoalId: null });
+    expect(await okJson(db, "create-goal", "s", "Loud goal", "--order", "5")).toMatchObject({
+      id: 2,
+      sessionId: "s",
+      goalText: "Loud goal",
+      order: 5,
+      source: "cli",
+      parentGoalId: null,
+    });
   });
 
   it("documents every goal and attempt command with an example", async () => {
-    const commands = ["create-goal", "add-validation-step", "set-goal-contract", "create-branch", "create-worktree", "start-attempt", "record-tool-calls", "finish-attempt", "record-validation-run", "record-merge", "record-trust-score", "evaluate-goal", "get-goal-tree", "get-goal", "get-attempt"];
+    const commands = [
+      "create-goal",
+      "add-validation-step",
+      "set-goal-contract",
+      "create-branch",
+      "create-worktree",
+      "start-attempt",
+      "record-tool-calls",
+      "finish-attempt",
+      "record-validation-run",
+      "record-merge",
+      "record-trust-score",
+      "evaluate-goal",
+      "get-goal-tree",
+      "get-goal",
+      "get-attempt",
+    ];
     const help = await cli(["help"]);
     for (const name of commands) {
       expect(help.stdout).toContain(name);

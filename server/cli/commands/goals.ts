@@ -32,7 +32,12 @@ import { CheckFailed, act, example, int, json, plural, read, sessionArg, validat
 const order = int(1, 1_000_000);
 
 /** 002 writes contracts in snake_case (`goal_text`, `acceptance_criteria`…); the API spells them as goal-contract.ts does. */
-const CONTRACT_KEYS: Readonly<Record<string, string>> = { goal_text: "goalText", goal_type: "goalType", acceptance_criteria: "acceptanceCriteria", max_goal_attempts: "maxGoalAttempts" };
+const CONTRACT_KEYS: Readonly<Record<string, string>> = {
+  goal_text: "goalText",
+  goal_type: "goalType",
+  acceptance_criteria: "acceptanceCriteria",
+  max_goal_attempts: "maxGoalAttempts",
+};
 const CRITERION_KEYS: Readonly<Record<string, string>> = { artifact_pattern: "artifactPattern", min_count: "minCount" };
 
 function renamed(value: unknown, keys: Readonly<Record<string, string>>, where: string): unknown {
@@ -64,7 +69,11 @@ function contractArg(value: string): unknown {
 function checkedContract(contract: unknown): GoalContract {
   try {
     const checked = validateGoalContract(contract);
-    validate(GoalContractLimits, checked, { goalText: "contract_json.goalText", goalType: "contract_json.goalType", acceptanceCriteria: "contract_json.acceptanceCriteria" });
+    validate(GoalContractLimits, checked, {
+      goalText: "contract_json.goalText",
+      goalType: "contract_json.goalType",
+      acceptanceCriteria: "contract_json.acceptanceCriteria",
+    });
     return checked;
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
@@ -107,7 +116,13 @@ function treeLines(node: GoalNode, depth: number): string[] {
   const contract = node.contract ? `, contract of ${criteria(node.contract.criteria.length)}` : "";
   const head = `${pad}#${g.id} [${g.order}] ${g.goalText} — ${node.verdict ?? "not evaluated"}, ${used}${contract}${origin}`;
   const attempts = node.attempts.map((a) => {
-    const extras = [a.model, a.status ?? "running", plural(a.toolCallCount, "tool call"), a.latestTrustScore === null ? null : `trust ${a.latestTrustScore}`, a.latestEvaluation?.verdict ?? null];
+    const extras = [
+      a.model,
+      a.status ?? "running",
+      plural(a.toolCallCount, "tool call"),
+      a.latestTrustScore === null ? null : `trust ${a.latestTrustScore}`,
+      a.latestEvaluation?.verdict ?? null,
+    ];
     return `${pad}    · attempt #${a.id} (${a.label}): ${extras.filter((x) => x !== null).join(", ")}`;
   });
   return [head, ...attempts, ...node.children.flatMap((child) => treeLines(child, depth + 1))];
@@ -177,7 +192,10 @@ export function goalCommands(program: Command, out: Output): void {
       const checked = checkedContract(contract);
       return async (api) => {
         const stored = await api.mutate<StoredContract>("goal.setContract", { goalId, contract });
-        return wrote(stored, `✓ Goal ${goalId}'s contract: ${criteria(checked.acceptanceCriteria.length)}, at most ${plural(stored.row.maxGoalAttempts, "attempt")}`);
+        return wrote(
+          stored,
+          `✓ Goal ${goalId}'s contract: ${criteria(checked.acceptanceCriteria.length)}, at most ${plural(stored.row.maxGoalAttempts, "attempt")}`,
+        );
       };
     }),
   );
@@ -197,8 +215,22 @@ export function goalCommands(program: Command, out: Output): void {
     act(out, (sessionId: string, name: string, options: { parentBranch?: number; parentCommit?: string; reason?: string; createdByGoal?: number }) => {
       const input = validate(
         CreateBranchInput,
-        { sessionId, name, parentBranchId: options.parentBranch, parentCommitSha: options.parentCommit, reason: options.reason, createdByGoalId: options.createdByGoal },
-        { sessionId: "session", name: "name", parentBranchId: "--parent-branch", parentCommitSha: "--parent-commit", reason: "--reason", createdByGoalId: "--created-by-goal" },
+        {
+          sessionId,
+          name,
+          parentBranchId: options.parentBranch,
+          parentCommitSha: options.parentCommit,
+          reason: options.reason,
+          createdByGoalId: options.createdByGoal,
+        },
+        {
+          sessionId: "session",
+          name: "name",
+          parentBranchId: "--parent-branch",
+          parentCommitSha: "--parent-commit",
+          reason: "--reason",
+          createdByGoalId: "--created-by-goal",
+        },
       );
       return async (api) => {
         const branch = await api.mutate<BranchRow>("goal.createBranch", input);
@@ -218,7 +250,11 @@ export function goalCommands(program: Command, out: Output): void {
     "proofgate create-worktree 2 /tmp/worktrees/goal-1-attempt-1 --start-sha 3f2a9c1 --reason attempt",
   ).action(
     act(out, (branchId: number, path: string, options: { startSha?: string; reason?: string }) => {
-      const input = validate(CreateWorktreeInput, { branchId, path, startSha: options.startSha, reason: options.reason }, { branchId: "branch_id", path: "path", startSha: "--start-sha", reason: "--reason" });
+      const input = validate(
+        CreateWorktreeInput,
+        { branchId, path, startSha: options.startSha, reason: options.reason },
+        { branchId: "branch_id", path: "path", startSha: "--start-sha", reason: "--reason" },
+      );
       return async (api) => {
         const worktree = await api.mutate<WorktreeRow>("goal.createWorktree", input);
         return wrote(worktree, `✓ Created worktree ${worktree.id} at ${worktree.path} on branch ${branchId}`);
@@ -243,7 +279,13 @@ export function goalCommands(program: Command, out: Output): void {
       const input = validate(
         RecordMergeInput,
         { fromBranchId, fromCommitSha: options.fromCommit, toBranchId, toCommitSha: options.toCommit, resultCommitSha: options.resultCommit },
-        { fromBranchId: "from_branch_id", toBranchId: "to_branch_id", fromCommitSha: "--from-commit", toCommitSha: "--to-commit", resultCommitSha: "--result-commit" },
+        {
+          fromBranchId: "from_branch_id",
+          toBranchId: "to_branch_id",
+          fromCommitSha: "--from-commit",
+          toCommitSha: "--to-commit",
+          resultCommitSha: "--result-commit",
+        },
       );
       if (fromBranchId === toBranchId) throw new UsageError("to_branch_id: a branch is not merged into itself");
       return async (api) => {
@@ -277,7 +319,10 @@ export function goalCommands(program: Command, out: Output): void {
         const fail =
           evaluation.verdict === "SUCCESS"
             ? undefined
-            : new CheckFailed(`goal_gate.${evaluation.verdict.toLowerCase()}`, `goal ${goalId} is ${evaluation.verdict} after ${attemptLabel(evaluation.attemptNumber, evaluation.maxAttempts)}: ${evaluation.summary}${trust}`);
+            : new CheckFailed(
+                `goal_gate.${evaluation.verdict.toLowerCase()}`,
+                `goal ${goalId} is ${evaluation.verdict} after ${attemptLabel(evaluation.attemptNumber, evaluation.maxAttempts)}: ${evaluation.summary}${trust}`,
+              );
         return { data: evaluation, text: evaluationText(goalId, evaluation), fail };
       };
     }),
@@ -286,7 +331,9 @@ export function goalCommands(program: Command, out: Output): void {
   example(
     program
       .command("get-goal-tree")
-      .description("Show a session's goals as a tree: each goal's verdict, attempts (n of max, status, tool calls, trust, verdict) and sub-goals; --json for everything")
+      .description(
+        "Show a session's goals as a tree: each goal's verdict, attempts (n of max, status, tool calls, trust, verdict) and sub-goals; --json for everything",
+      )
       .argument("<session>", "session id", sessionArg),
     "proofgate get-goal-tree bazinga_20250112_143022",
     "proofgate --json get-goal-tree bazinga_20250112_143022",
@@ -295,14 +342,20 @@ export function goalCommands(program: Command, out: Output): void {
       const input = validate(GetGoalTreeInput, { sessionId }, { sessionId: "session" });
       return async (api) => {
         const tree = await api.query<GoalTree>("goal.tree", input);
-        const text = tree.goals.length === 0 ? `Session ${sessionId} has no goals` : [`Goals of session ${sessionId}:`, ...tree.goals.flatMap((node) => treeLines(node, 1))].join("\n");
+        const text =
+          tree.goals.length === 0
+            ? `Session ${sessionId} has no goals`
+            : [`Goals of session ${sessionId}:`, ...tree.goals.flatMap((node) => treeLines(node, 1))].join("\n");
         return read(tree, text);
       };
     }),
   );
 
   example(
-    program.command("get-goal").description("Show one goal: contract, validation steps, attempts, evaluations, branches and sub-goals").argument("<goal_id>", "the goal's id", id),
+    program
+      .command("get-goal")
+      .description("Show one goal: contract, validation steps, attempts, evaluations, branches and sub-goals")
+      .argument("<goal_id>", "the goal's id", id),
     "proofgate get-goal 1",
   ).action(
     act(out, (goalId: number) => {

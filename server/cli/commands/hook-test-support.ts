@@ -31,4 +31,3 @@ export function proofgate(args: string[], options: { stdin?: string; env?: Recor
     child.stdin.end(options.stdin ?? "");
   });
 }
-

@@ -21,7 +21,8 @@ function tempDir(): string {
   return dir;
 }
 
-const hook = (db: string, payload: unknown, ...flags: string[]) => proofgate(["hook", "claude-code", "--db", db, ...flags], { stdin: typeof payload === "string" ? payload : JSON.stringify(payload) });
+const hook = (db: string, payload: unknown, ...flags: string[]) =>
+  proofgate(["hook", "claude-code", "--db", db, ...flags], { stdin: typeof payload === "string" ? payload : JSON.stringify(payload) });
 
 async function ledger(): Promise<string> {
   const db = path.join(tempDir(), "proofgate.db");
@@ -68,14 +69,34 @@ describe("proofgate hook claude-code (local mode)", () => {
     const output = JSON.parse(held.stdout) as Record<string, string>;
     expect(Object.keys(output)).toEqual(["decision", "reason"]);
     expect(output.decision).toBe("block");
-    expect(output.reason).toContain("Proofgate is holding this stop (1 of at most 3 in a row): the completion gate rejects ledger session bazinga_20250112_143022.");
+    expect(output.reason).toContain(
+      "Proofgate is holding this stop (1 of at most 3 in a row): the completion gate rejects ledger session bazinga_20250112_143022.",
+    );
     expect(output.reason).toContain("fix: meet it, then: proofgate update-success-criterion bazinga_20250112_143022 'All tests passing' --status met");
     expect(held.stdout.endsWith("}\n")).toBe(true);
 
     // The agent runs the fix it was given, in the runtime session; the next stop goes through.
-    expect((await bazinga("update-success-criterion", "bazinga_20250112_143022", "All tests passing", "--status", "met", "--actual", "42/42", "--evidence", "npm test")).code).toBe(0);
+    expect(
+      (
+        await bazinga(
+          "update-success-criterion",
+          "bazinga_20250112_143022",
+          "All tests passing",
+          "--status",
+          "met",
+          "--actual",
+          "42/42",
+          "--evidence",
+          "npm test",
+        )
+      ).code,
+    ).toBe(0);
     expect(await hook(db, stop(true))).toEqual(ALLOW);
-    expect(query(db, "select type from events where type like 'runtime.%' order by id")).toEqual([{ type: "runtime.session_started" }, { type: "runtime.stop_held" }, { type: "runtime.stop_released" }]);
+    expect(query(db, "select type from events where type like 'runtime.%' order by id")).toEqual([
+      { type: "runtime.session_started" },
+      { type: "runtime.stop_held" },
+      { type: "runtime.stop_released" },
+    ]);
     expect(query(db, "select count(*) as n from completion_checks")).toEqual([{ n: 0 }]);
   });
 
@@ -86,8 +107,12 @@ describe("proofgate hook claude-code (local mode)", () => {
     expect(JSON.parse((await hook(db, stop(true), "--max-blocks", "2")).stdout).decision).toBe("block");
     const through = await hook(db, stop(true), "--max-blocks", "2");
     expect(through.code).toBe(0);
-    expect(JSON.parse(through.stdout)).toEqual({ systemMessage: expect.stringContaining("Proofgate let this stop through after 2 held stops in a row, with the completion gate still rejecting s1") });
-    expect(query(db, "select type, session_id from events where type = 'runtime.stop_unverified'")).toEqual([{ type: "runtime.stop_unverified", session_id: "s1" }]);
+    expect(JSON.parse(through.stdout)).toEqual({
+      systemMessage: expect.stringContaining("Proofgate let this stop through after 2 held stops in a row, with the completion gate still rejecting s1"),
+    });
+    expect(query(db, "select type, session_id from events where type = 'runtime.stop_unverified'")).toEqual([
+      { type: "runtime.stop_unverified", session_id: "s1" },
+    ]);
     // A subagent's stop is held on its own count.
     expect(JSON.parse((await hook(db, subagentStop(false))).stdout).decision).toBe("block");
   });
@@ -98,7 +123,10 @@ describe("proofgate hook claude-code (local mode)", () => {
     expect(await hook(db, secretBash())).toEqual(ALLOW);
     expect(await hook(db, postToolUse("Write", { file_path: "/app/.env", content: `password=${LEAKED[3]}` }, { type: "create" }))).toEqual(ALLOW);
     expect(await hook(db, postToolUseFailure("Bash", { command: "npm test" }, "exit 1"))).toEqual(ALLOW);
-    const logs = query<{ content: string; event_payload: string }>(db, "select content, event_payload from orchestration_logs where session_id = 's1' order by id");
+    const logs = query<{ content: string; event_payload: string }>(
+      db,
+      "select content, event_payload from orchestration_logs where session_id = 's1' order by id",
+    );
     expect(logs.map((l) => l.content)).toEqual([expect.stringMatching(/^Bash: curl/), "Write: /app/.env", "Bash (failed): npm test"]);
     for (const secret of LEAKED) expect(JSON.stringify(logs)).not.toContain(secret);
   });
@@ -145,7 +173,10 @@ describe("proofgate hook claude-code when Proofgate cannot answer", () => {
 
     const closed = await hook(missing, stop(), "--fail-closed");
     expect(closed.code).toBe(0);
-    expect(JSON.parse(closed.stdout)).toEqual({ decision: "block", reason: expect.stringContaining("Proofgate could not check the completion gate (database unavailable") });
+    expect(JSON.parse(closed.stdout)).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("Proofgate could not check the completion gate (database unavailable"),
+    });
     // Never loop: a stop already continued by a hook goes through even fail-closed.
     expect(await hook(missing, stop(true), "--fail-closed")).toMatchObject({ code: 0, stdout: "" });
 

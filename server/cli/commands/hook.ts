@@ -69,7 +69,9 @@ export async function answerClaudeCodeHook(stdin: string, globals: GlobalOptions
     // SessionStart: later commands of this runtime session carry its id, so the sessions they create are linked.
     if (event.name === "SessionStart" && event.sessionId && env.CLAUDE_ENV_FILE) exportRuntimeSession(env.CLAUDE_ENV_FILE, event.sessionId);
     const remoteUrl = globals.db ? undefined : (globals.url ?? env.PROOFGATE_URL);
-    const answer = remoteUrl ? await askServer(remoteUrl, globals.token ?? env.PROOFGATE_TOKEN, globals.agentId, stdin, flags.maxBlocks) : await askLocally(globals, payload, flags.maxBlocks);
+    const answer = remoteUrl
+      ? await askServer(remoteUrl, globals.token ?? env.PROOFGATE_TOKEN, globals.agentId, stdin, flags.maxBlocks)
+      : await askLocally(globals, payload, flags.maxBlocks);
     return { stdout: answer ? `${JSON.stringify(answer)}\n` : "", stderr: "", exitCode: 0 };
   } catch (error) {
     return failed(error instanceof HookFailure ? error.message : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`, flags, event);
@@ -80,7 +82,8 @@ function failed(message: string, flags: HookFlags, event: { name?: string; stopH
   const stderr = `proofgate hook claude-code: ${message}\n`;
   // Fail-closed holds, except a stop the runtime is already continuing because of a hook: held
   // again it could loop for as long as Proofgate stays unreachable.
-  if (!flags.failClosed || event.stopHookActive) return { stdout: "", stderr: `${stderr}${flags.failClosed ? "" : "(failing open: the agent goes on; --fail-closed holds instead)\n"}`, exitCode: 0 };
+  if (!flags.failClosed || event.stopHookActive)
+    return { stdout: "", stderr: `${stderr}${flags.failClosed ? "" : "(failing open: the agent goes on; --fail-closed holds instead)\n"}`, exitCode: 0 };
   const reason = `Proofgate could not check the completion gate (${message}), and this hook is configured --fail-closed: fix Proofgate's configuration or availability before finishing.`;
   return { stdout: `${JSON.stringify({ decision: "block", reason })}\n`, stderr, exitCode: 0 };
 }
@@ -146,7 +149,13 @@ async function askLocally(globals: GlobalOptions, payload: unknown, maxBlocks: n
 }
 
 /** POST the hook's input to the server's endpoint: the same service answers, in the same JSON. */
-async function askServer(url: string, token: string | undefined, agentId: string | undefined, body: string, maxBlocks: number): Promise<Record<string, string> | null> {
+async function askServer(
+  url: string,
+  token: string | undefined,
+  agentId: string | undefined,
+  body: string,
+  maxBlocks: number,
+): Promise<Record<string, string> | null> {
   const { request } = await import("../http");
   const endpoint = `${url.replace(/\/$/, "")}${CLAUDE_CODE_HOOK_PATH}?max_blocks=${maxBlocks}`;
   const signal = AbortSignal.timeout(REMOTE_TIMEOUT_MS);
@@ -155,7 +164,11 @@ async function askServer(url: string, token: string | undefined, agentId: string
   try {
     response = await request(endpoint, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...(agentId ? { "x-proofgate-agent": agentId } : {}) },
+      headers: {
+        "content-type": "application/json",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(agentId ? { "x-proofgate-agent": agentId } : {}),
+      },
       body,
       signal,
     });

@@ -139,7 +139,9 @@ const hostileArg: fc.Arbitrary<{ category: Category; value: string }> = fc.oneof
   fc.constant({ category: "deep_json" as const, value: DEEP_JSON }),
   fc.constantFrom("{", "[1,", '{"a":}', "null", "[]", "{}", '"text"', "1e999").map((value) => ({ category: "bad_json" as const, value })),
   fc.constantFrom("'; DROP TABLE sessions; --", "s' OR '1'='1", "1; DELETE FROM events", "%", "_").map((value) => ({ category: "sql" as const, value })),
-  fc.constantFrom("-1", "0", "-0", "1.5", "1e309", "99999999999999999999", "NaN", "Infinity", "0x10", " 7", "").map((value) => ({ category: "number" as const, value })),
+  fc
+    .constantFrom("-1", "0", "-0", "1.5", "1e309", "99999999999999999999", "NaN", "Infinity", "0x10", " 7", "")
+    .map((value) => ({ category: "number" as const, value })),
   fc.constantFrom("not_a_known_value", "PASSED ", "Pending").map((value) => ({ category: "enum" as const, value })),
   fc.constantFrom("--", "-", "--help=x", "--json", "--quiet").map((value) => ({ category: "flag_like" as const, value })),
 );
@@ -188,7 +190,15 @@ beforeAll(async () => {
   await op.session.create({ id: "s", enforcement: "observe" });
   await op.task.create({ sessionId: "s", key: "A", title: "Group A" });
   await op.criteria.save({ sessionId: "s", criteria: [{ criterion: "Tests pass" }] });
-  await op.log.saveContextPackage({ sessionId: "s", groupId: "A", packageType: "research", filePath: "f.md", producerAgent: "pm", consumers: ["developer"], summary: "s" });
+  await op.log.saveContextPackage({
+    sessionId: "s",
+    groupId: "A",
+    packageType: "research",
+    filePath: "f.md",
+    producerAgent: "pm",
+    consumers: ["developer"],
+    summary: "s",
+  });
   await op.goal.create({ sessionId: "s", goalText: "root goal" });
   await op.goal.setContract({ goalId: 1, contract: CONTRACT });
   await op.goal.addValidationStep({ goalId: 1, command: "npm test" });
@@ -208,32 +218,36 @@ it("has a valid call for every command", () => {
 });
 
 describe("every command, given hostile arguments", () => {
-  it.each(fuzzed)("%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold", async (command) => {
-    const valid = VALID[command]!;
-    await fc.assert(
-      fc.asyncProperty(mutations(valid), async (mutation) => {
-        const args = apply(valid, mutation);
-        const before = tableCounts();
-        const run = await cli([...args, "--db", ws.db]);
-        tally.calls++;
-        tally.exits[String(run.code)] = (tally.exits[String(run.code)] ?? 0) + 1;
-        const shown = `${command} ${mutation.kind}${mutation.kind === "replace" ? ` [${mutation.index}] ${mutation.category}` : ""}: exit ${run.code}: ${run.stderr.slice(0, 300)}`;
-        expect([0, 1, 2, 3], shown).toContain(run.code);
-        // A gate's verdict is recorded even when it rejects (a completion check, a goal-gate evaluation).
-        const recordedVerdict = run.code === 1 && VERDICTS.has(command);
-        if (run.code !== 0 && !recordedVerdict) expect(tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
-        if (mutation.kind === "replace" && ALWAYS_REFUSED.has(mutation.category) && command !== "import") {
-          expect(run.code, shown).toBe(2);
-          // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
-          // `… is invalid for argument 'session'` / `… for option '--status <status>'`.
-          const names = /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <[^>]+>' argument /;
-          expect(names.test(run.stderr), shown).toBe(true);
-        }
-      }),
-      // No shrinking: each step is a whole command run, and the first counterexample already names the argument.
-      { numRuns: RUNS, endOnFailure: true },
-    );
-  });
+  it.each(fuzzed)(
+    "%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold",
+    async (command) => {
+      const valid = VALID[command]!;
+      await fc.assert(
+        fc.asyncProperty(mutations(valid), async (mutation) => {
+          const args = apply(valid, mutation);
+          const before = tableCounts();
+          const run = await cli([...args, "--db", ws.db]);
+          tally.calls++;
+          tally.exits[String(run.code)] = (tally.exits[String(run.code)] ?? 0) + 1;
+          const shown = `${command} ${mutation.kind}${mutation.kind === "replace" ? ` [${mutation.index}] ${mutation.category}` : ""}: exit ${run.code}: ${run.stderr.slice(0, 300)}`;
+          expect([0, 1, 2, 3], shown).toContain(run.code);
+          // A gate's verdict is recorded even when it rejects (a completion check, a goal-gate evaluation).
+          const recordedVerdict = run.code === 1 && VERDICTS.has(command);
+          if (run.code !== 0 && !recordedVerdict) expect(tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
+          if (mutation.kind === "replace" && ALWAYS_REFUSED.has(mutation.category) && command !== "import") {
+            expect(run.code, shown).toBe(2);
+            // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
+            // `… is invalid for argument 'session'` / `… for option '--status <status>'`.
+            const names =
+              /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <[^>]+>' argument /;
+            expect(names.test(run.stderr), shown).toBe(true);
+          }
+        }),
+        // No shrinking: each step is a whole command run, and the first counterexample already names the argument.
+        { numRuns: RUNS, endOnFailure: true },
+      );
+    },
+  );
 });
 
 it("tried every command", () => {

@@ -30,7 +30,9 @@ describe("proofgate import bazinga", () => {
     fs.writeFileSync(text, "This is a text file, not a database. ".repeat(10));
     const notSqlite = await cli(["import", "bazinga", text, "--db", db, "--json"]);
     expect(notSqlite.code).toBe(2);
-    expect(JSON.parse(notSqlite.stderr)).toEqual({ error: { rule: "import.not_sqlite", message: `path: ${text} is not a BAZINGA database: it is not an SQLite database at all` } });
+    expect(JSON.parse(notSqlite.stderr)).toEqual({
+      error: { rule: "import.not_sqlite", message: `path: ${text} is not a BAZINGA database: it is not an SQLite database at all` },
+    });
     const sog = copyFixture("shots-on-goal-v2-sample.db", dir);
     const wrongTool = await cli(["import", "bazinga", sog, "--db", db]);
     expect(wrongTool.code).toBe(2);
@@ -69,7 +71,10 @@ describe("proofgate import bazinga", () => {
     following.interrupt();
     const done = await following.done;
     expect(done.code).toBe(0);
-    const lines = done.stdout.trim().split("\n").map((line) => JSON.parse(line) as { pass?: number; stopped?: boolean });
+    const lines = done.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { pass?: number; stopped?: boolean });
     expect(lines[0]).toMatchObject({ pass: 1, source: "bazinga" });
     expect(lines.at(-1)).toMatchObject({ stopped: true });
     expect(count(db, "SELECT * FROM sessions")).toBe(count(source, "SELECT * FROM sessions"));
@@ -86,7 +91,10 @@ describe("proofgate import shots-on-goal", () => {
     expect(bazinga.code).toBe(2);
     expect(bazinga.stderr).toMatch(/is not a shots-on-goal database: .*use `proofgate import bazinga`/);
     expect(fs.existsSync(db)).toBe(false);
-    for (const [fixture, version, attempts] of [["shots-on-goal-v2-sample.db", "v2", "SELECT * FROM attempt"], ["shots-on-goal-v1-sample.db", "v1", "SELECT * FROM attempts"]] as const) {
+    for (const [fixture, version, attempts] of [
+      ["shots-on-goal-v2-sample.db", "v2", "SELECT * FROM attempt"],
+      ["shots-on-goal-v1-sample.db", "v1", "SELECT * FROM attempts"],
+    ] as const) {
       const source = copyFixture(fixture, dir);
       const run = await cli(["import", "shots-on-goal", source, "--db", db, "--json"]);
       expect(run).toMatchObject({ code: 0, stderr: "" });

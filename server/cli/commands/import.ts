@@ -26,7 +26,9 @@ function withLedger<T>(file: string, work: (db: Db) => T | Promise<T>): Promise<
 
 /** `proofgate import bazinga` and `proofgate import shots-on-goal`: bring an orchestrator's history in. */
 export function importCommands(program: Command, out: Output): void {
-  const group = program.command("import").description("Import an orchestrator's database (BAZINGA, shots-on-goal) into the local ledger; importing again adds only what is new");
+  const group = program
+    .command("import")
+    .description("Import an orchestrator's database (BAZINGA, shots-on-goal) into the local ledger; importing again adds only what is new");
 
   example(
     group
@@ -77,7 +79,9 @@ export function importCommands(program: Command, out: Output): void {
   example(
     group
       .command("shots-on-goal")
-      .description("Import a shots-on-goal database, read-only: the v2 append-only model (twelve tables) or the v1 single-session schema; each session keeps the same id on every import")
+      .description(
+        "Import a shots-on-goal database, read-only: the v2 append-only model (twelve tables) or the v1 single-session schema; each session keeps the same id on every import",
+      )
       .argument("<path>", "shots-on-goal's database file"),
     "proofgate import shots-on-goal ./shots.db --db ./data/proofgate.db",
   ).action(async (file: string, _options: unknown, command: Command) => {

@@ -30,7 +30,10 @@ function run(cwd: string, ...args: string[]) {
 }
 
 const read = (dir: string, name: string) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as Record<string, unknown>;
-const snapshot = (dir: string) => Object.fromEntries([".claude/settings.json", ".mcp.json"].filter((f) => fs.existsSync(path.join(dir, f))).map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    [".claude/settings.json", ".mcp.json"].filter((f) => fs.existsSync(path.join(dir, f))).map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
+  );
 
 const SETTINGS = JSON.stringify({ model: "opus", hooks: { Stop: [{ hooks: [{ type: "command", command: "./notify.sh" }] }] } });
 const MCP = JSON.stringify({ mcpServers: { github: { type: "http", url: "https://api.example.com/mcp" } } });
@@ -40,7 +43,9 @@ describe("proofgate init claude-code", () => {
     const dir = project({ ".claude/settings.json": SETTINGS, ".mcp.json": MCP });
     const first = run(dir, "init", "claude-code", "--db", "data/ledger.db");
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toContain("updated .claude/settings.json: added the SessionStart hook; added the PostToolUse hook; added the PostToolUseFailure hook; added the Stop hook; added the SubagentStop hook");
+    expect(first.stdout).toContain(
+      "updated .claude/settings.json: added the SessionStart hook; added the PostToolUse hook; added the PostToolUseFailure hook; added the Stop hook; added the SubagentStop hook",
+    );
     expect(first.stdout).toContain("updated .mcp.json: added the proofgate MCP server");
     const settings = read(dir, ".claude/settings.json") as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(settings.model).toBe("opus");
@@ -48,7 +53,10 @@ describe("proofgate init claude-code", () => {
     expect(settings.hooks.Stop!.map((g) => g.hooks[0]!.command)).toEqual(["./notify.sh", command]);
     expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PostToolUseFailure", "SessionStart", "Stop", "SubagentStop"]);
     expect(read(dir, ".mcp.json")).toEqual({
-      mcpServers: { github: { type: "http", url: "https://api.example.com/mcp" }, proofgate: { type: "stdio", command: "proofgate", args: ["mcp", "--db", path.join(fs.realpathSync(dir), "data", "ledger.db")] } },
+      mcpServers: {
+        github: { type: "http", url: "https://api.example.com/mcp" },
+        proofgate: { type: "stdio", command: "proofgate", args: ["mcp", "--db", path.join(fs.realpathSync(dir), "data", "ledger.db")] },
+      },
     });
 
     const files = snapshot(dir);
@@ -82,7 +90,16 @@ describe("proofgate init mcp", () => {
     const dir = project();
     const printed = run(dir, "init", "mcp", "--url", "https://pg.example.com", "--agent-id", "cursor_1");
     expect(printed.code).toBe(0);
-    expect(JSON.parse(printed.stdout)).toEqual({ mcpServers: { proofgate: { type: "stdio", command: "proofgate", args: ["mcp", "--url", "https://pg.example.com", "--agent-id", "cursor_1"], env: { PROOFGATE_TOKEN: "${PROOFGATE_TOKEN}" } } } });
+    expect(JSON.parse(printed.stdout)).toEqual({
+      mcpServers: {
+        proofgate: {
+          type: "stdio",
+          command: "proofgate",
+          args: ["mcp", "--url", "https://pg.example.com", "--agent-id", "cursor_1"],
+          env: { PROOFGATE_TOKEN: "${PROOFGATE_TOKEN}" },
+        },
+      },
+    });
     expect(printed.stderr).toContain("PROOFGATE_TOKEN");
     expect(fs.readdirSync(dir)).toEqual([]);
   });

@@ -17,12 +17,16 @@ interface InitOptions {
 
 /** `proofgate init claude-code` and `proofgate init mcp`: wire an agent runtime to Proofgate. */
 export function initCommands(program: Command, out: Output): void {
-  const init = program.command("init").description("Write the configuration that connects an agent runtime to Proofgate (Claude Code's hooks and MCP server, or any MCP client)");
+  const init = program
+    .command("init")
+    .description("Write the configuration that connects an agent runtime to Proofgate (Claude Code's hooks and MCP server, or any MCP client)");
 
   example(
     init
       .command("claude-code")
-      .description("Write or merge .claude/settings.json (hooks that hold a stop while the completion gate rejects) and .mcp.json (the proofgate MCP server) in this directory; existing entries are kept, a second run changes nothing")
+      .description(
+        "Write or merge .claude/settings.json (hooks that hold a stop while the completion gate rejects) and .mcp.json (the proofgate MCP server) in this directory; existing entries are kept, a second run changes nothing",
+      )
       .option("--http", "use Claude Code's http hooks and the server's /api/mcp (needs --url) instead of running proofgate")
       .option("--dry-run", "print the resulting files; write nothing"),
     "proofgate init claude-code --db ./data/proofgate.db",
@@ -54,7 +58,13 @@ export function initCommands(program: Command, out: Output): void {
     });
     if (options.dryRun) lines.push("dry run: nothing was written");
     lines.push(...notes(target, Boolean(options.http)));
-    out.result({ dryRun: Boolean(options.dryRun), files: results.map((r) => ({ path: r.relative, changes: r.changes, written: !options.dryRun && r.changes.length > 0, content: r.content })) }, lines.join("\n"));
+    out.result(
+      {
+        dryRun: Boolean(options.dryRun),
+        files: results.map((r) => ({ path: r.relative, changes: r.changes, written: !options.dryRun && r.changes.length > 0, content: r.content })),
+      },
+      lines.join("\n"),
+    );
   });
 
   example(
@@ -95,7 +105,10 @@ function targetOf(globals: GlobalOptions, http?: boolean): Target {
 
 function notes(target: Target, http: boolean): string[] {
   if (target.kind === "local") return [];
-  if (target.token) return [`note: the token is written in the configuration; keep these files out of version control, or run without --token and set ${TOKEN_ENV} where the client runs`];
+  if (target.token)
+    return [
+      `note: the token is written in the configuration; keep these files out of version control, or run without --token and set ${TOKEN_ENV} where the client runs`,
+    ];
   return [`note: the configuration reads the token from ${TOKEN_ENV}: set it in the environment the client runs in${http ? "" : " (proofgate reads it too)"}`];
 }
 

@@ -33,7 +33,9 @@ function bazingaRow(row: object): Record<string, unknown> {
 export function learningCommands(program: Command, out: Output): void {
   const savePattern = program
     .command("save-error-pattern")
-    .description("Save an error and how it was fixed, for a project: its signature (paths, line numbers, quoted values removed) identifies it; saving it again counts an occurrence")
+    .description(
+      "Save an error and how it was fixed, for a project: its signature (paths, line numbers, quoted values removed) identifies it; saving it again counts an occurrence",
+    )
     .argument("<project_id>", "the project (BAZINGA reads it from the session's metadata.project_id)")
     .argument("<error_type>", "the error's class, e.g. ModuleNotFoundError")
     .argument("<error_message>", "the error's message")
@@ -46,12 +48,35 @@ export function learningCommands(program: Command, out: Output): void {
     act(out, (projectId: string, errorType: string, errorMessage: string, solution: string, options: Record<string, unknown>) => {
       const input = validate(
         L.SaveErrorPatternInput,
-        { projectId, errorType, errorMessage, solution, lang: options.lang, contextHints: pick(options, "context_hints"), stackPattern: pick(options, "stack_pattern"), sessionId: options.session },
-        { projectId: "project_id", errorType: "error_type", errorMessage: "error_message", contextHints: "--context_hints", stackPattern: "--stack_pattern", sessionId: "--session" },
+        {
+          projectId,
+          errorType,
+          errorMessage,
+          solution,
+          lang: options.lang,
+          contextHints: pick(options, "context_hints"),
+          stackPattern: pick(options, "stack_pattern"),
+          sessionId: options.session,
+        },
+        {
+          projectId: "project_id",
+          errorType: "error_type",
+          errorMessage: "error_message",
+          contextHints: "--context_hints",
+          stackPattern: "--stack_pattern",
+          sessionId: "--session",
+        },
       );
       return async (api) => {
         const row = await api.mutate<ErrorPatternRow & { operation: string }>("log.saveErrorPattern", input);
-        return read({ success: true, pattern_hash: row.patternHash, operation: row.operation, occurrences: row.occurrences, confidence: row.confidence, redacted: row.redacted });
+        return read({
+          success: true,
+          pattern_hash: row.patternHash,
+          operation: row.operation,
+          occurrences: row.occurrences,
+          confidence: row.confidence,
+          redacted: row.redacted,
+        });
       };
     }),
   );
@@ -66,7 +91,11 @@ export function learningCommands(program: Command, out: Output): void {
   example(getPatterns, "proofgate get-error-patterns calc --lang python --min_confidence 0.5").action(
     act(out, (projectId: string, options: Record<string, unknown>) => {
       const min = pick<number>(options, "min_confidence") ?? 0.7;
-      const input = validate(L.GetErrorPatternsInput, { projectId, lang: options.lang, minConfidence: clamp(min, 0, 1), limit: clamp(pick<number>(options, "limit") ?? 5, 1, 100) }, { projectId: "project_id", lang: "--lang" });
+      const input = validate(
+        L.GetErrorPatternsInput,
+        { projectId, lang: options.lang, minConfidence: clamp(min, 0, 1), limit: clamp(pick<number>(options, "limit") ?? 5, 1, 100) },
+        { projectId: "project_id", lang: "--lang" },
+      );
       return async (api) => {
         // Confidence never exceeds 1: above it nothing matches, as in bazinga_db.py.
         if (min > 1) return read([]);
@@ -96,7 +125,10 @@ export function learningCommands(program: Command, out: Output): void {
   );
 
   example(
-    program.command("cleanup-error-patterns").description("Remove error patterns past their time to live (90 days from last seen)").argument("[project_id]", "only this project"),
+    program
+      .command("cleanup-error-patterns")
+      .description("Remove error patterns past their time to live (90 days from last seen)")
+      .argument("[project_id]", "only this project"),
     "proofgate cleanup-error-patterns calc",
   ).action(
     act(out, (projectId: string | undefined) => {
@@ -115,23 +147,43 @@ export function learningCommands(program: Command, out: Output): void {
     .argument("<package_id>", "the context package's id", int(0));
   example(ignoreExtras(saveConsumption), "proofgate save-consumption bazinga_20250112_143022 group_a developer 1 12").action(
     act(out, (sessionId: string, groupId: string, agentType: string, iteration: number, packageId: number) => {
-      const input = validate(L.SaveConsumptionInput, { sessionId, groupId, agentType, iteration, packageId }, { sessionId: "session", groupId: "group_id", agentType: "agent_type" });
+      const input = validate(
+        L.SaveConsumptionInput,
+        { sessionId, groupId, agentType, iteration, packageId },
+        { sessionId: "session", groupId: "group_id", agentType: "agent_type" },
+      );
       const notes = extrasNote(saveConsumption, "save-consumption");
       return async (api, globals) => {
         noteTranslation(globals, notes);
         const row = await api.mutate<ConsumptionRow & { inserted: boolean }>("log.saveConsumption", input);
-        return read({ success: true, inserted: row.inserted, scope_id: row.scopeId, session_id: sessionId, group_id: groupId, agent_type: agentType, iteration, package_id: packageId });
+        return read({
+          success: true,
+          inserted: row.inserted,
+          scope_id: row.scopeId,
+          session_id: sessionId,
+          group_id: groupId,
+          agent_type: agentType,
+          iteration,
+          package_id: packageId,
+        });
       };
     }),
   );
 
-  const getConsumption = program.command("get-consumption").description("A session's consumption records, newest first (default 50)").argument("<session>", "session id", sessionArg);
+  const getConsumption = program
+    .command("get-consumption")
+    .description("A session's consumption records, newest first (default 50)")
+    .argument("<session>", "session id", sessionArg);
   dualOption(getConsumption, "group_id", "id", "only this group");
   dualOption(getConsumption, "agent_type", "type", "only this agent type");
   dualOption(getConsumption, "limit", "n", "how many (1–1000)", anyInt);
   example(ignoreExtras(getConsumption), "proofgate get-consumption bazinga_20250112_143022 --group_id group_a --agent_type developer").action(
     act(out, (sessionId: string, options: Record<string, unknown>) => {
-      const input = validate(L.GetConsumptionInput, { sessionId, groupId: pick(options, "group_id"), agentType: pick(options, "agent_type"), limit: clamp(pick<number>(options, "limit") ?? 50, 1, 1000) }, { sessionId: "session", groupId: "--group_id", agentType: "--agent_type" });
+      const input = validate(
+        L.GetConsumptionInput,
+        { sessionId, groupId: pick(options, "group_id"), agentType: pick(options, "agent_type"), limit: clamp(pick<number>(options, "limit") ?? 50, 1, 1000) },
+        { sessionId: "session", groupId: "--group_id", agentType: "--agent_type" },
+      );
       const notes = extrasNote(getConsumption, "get-consumption");
       return async (api, globals) => {
         noteTranslation(globals, notes);
@@ -152,7 +204,11 @@ export function learningCommands(program: Command, out: Output): void {
   dualOption(saveStrategy, "strategy_id", "id", "the strategy's id (default: derived from the insight)");
   example(ignoreExtras(saveStrategy), 'proofgate save-strategy calc implementation "Write the failing test first" --lang python --framework pytest').action(
     act(out, (projectId: string, topic: string, insight: string, options: Record<string, unknown>) => {
-      const input = validate(L.SaveStrategyInput, { projectId, topic, insight, lang: options.lang, framework: options.framework, strategyId: pick(options, "strategy_id"), sessionId: options.session }, { projectId: "project_id", strategyId: "--strategy_id", sessionId: "--session" });
+      const input = validate(
+        L.SaveStrategyInput,
+        { projectId, topic, insight, lang: options.lang, framework: options.framework, strategyId: pick(options, "strategy_id"), sessionId: options.session },
+        { projectId: "project_id", strategyId: "--strategy_id", sessionId: "--session" },
+      );
       const notes = extrasNote(saveStrategy, "save-strategy");
       return async (api, globals) => {
         noteTranslation(globals, notes);
@@ -172,7 +228,11 @@ export function learningCommands(program: Command, out: Output): void {
   dualOption(getStrategies, "limit", "n", "how many (1–100)", anyInt);
   example(ignoreExtras(getStrategies), "proofgate get-strategies calc --topic implementation").action(
     act(out, (projectId: string, options: Record<string, unknown>) => {
-      const input = validate(L.GetStrategiesInput, { projectId, lang: options.lang, framework: options.framework, topic: options.topic, limit: clamp(pick<number>(options, "limit") ?? 5, 1, 100) }, { projectId: "project_id" });
+      const input = validate(
+        L.GetStrategiesInput,
+        { projectId, lang: options.lang, framework: options.framework, topic: options.topic, limit: clamp(pick<number>(options, "limit") ?? 5, 1, 100) },
+        { projectId: "project_id" },
+      );
       const notes = extrasNote(getStrategies, "get-strategies");
       return async (api, globals) => {
         noteTranslation(globals, notes);
@@ -205,7 +265,11 @@ export function learningCommands(program: Command, out: Output): void {
     .option("--framework <name>", "the framework");
   example(ignoreExtras(extract), "proofgate extract-strategies bazinga_20250112_143022 group_a calc --lang python").action(
     act(out, (sessionId: string, groupId: string, projectId: string, options: { lang?: string; framework?: string }) => {
-      const input = validate(L.ExtractStrategiesInput, { sessionId, groupId, projectId, lang: options.lang, framework: options.framework }, { sessionId: "session", groupId: "group_id", projectId: "project_id" });
+      const input = validate(
+        L.ExtractStrategiesInput,
+        { sessionId, groupId, projectId, lang: options.lang, framework: options.framework },
+        { sessionId: "session", groupId: "group_id", projectId: "project_id" },
+      );
       const notes = extrasNote(extract, "extract-strategies");
       return async (api, globals) => {
         noteTranslation(globals, notes);

@@ -39,7 +39,11 @@ async function logWindow(api: Api, sessionId: string, limit: number, offset: num
 /** The markdown BAZINGA's `stream-logs` prints. */
 export function logsMarkdown(rows: readonly Pick<LogRow, "timestamp" | "agentType" | "iteration" | "content">[]): string {
   if (rows.length === 0) return "No logs found.";
-  return rows.map((row) => [`## [${bazingaTime(row.timestamp)}] Iteration ${row.iteration ?? "?"} - ${row.agentType.toUpperCase()}`, "", row.content, "", "---", ""].join("\n")).join("\n");
+  return rows
+    .map((row) =>
+      [`## [${bazingaTime(row.timestamp)}] Iteration ${row.iteration ?? "?"} - ${row.agentType.toUpperCase()}`, "", row.content, "", "---", ""].join("\n"),
+    )
+    .join("\n");
 }
 
 /** BAZINGA's `token-summary` shape: tokens per key, and the total. */
@@ -59,13 +63,20 @@ export function logCommands(program: Command, out: Output): void {
     .argument("[agent_id]", "the agent instance, e.g. developer_1");
   dualOption(logInteraction, "group-id", "group", "the task group it concerns");
   example(logInteraction, 'proofgate log-interaction bazinga_20250112_143022 developer "Implemented JWT middleware" 5 developer_1').action(
-    act(out, (sessionId: string, agentType: string, content: string, iteration: number | undefined, agentId: string | undefined, options: Record<string, unknown>) => {
-      const input = validate(LogInteractionInput, { sessionId, agentType, content, iteration, agentId, groupId: pick(options, "group-id") }, { sessionId: "session", agentType: "agent", agentId: "agent_id", groupId: "--group-id" });
-      return async (api) => {
-        const row = await api.mutate<LogRow>("log.interaction", input);
-        return wrote(row, `✓ Logged ${agentType} interaction (#${row.id}${row.redacted ? ", secrets redacted" : ""})`);
-      };
-    }),
+    act(
+      out,
+      (sessionId: string, agentType: string, content: string, iteration: number | undefined, agentId: string | undefined, options: Record<string, unknown>) => {
+        const input = validate(
+          LogInteractionInput,
+          { sessionId, agentType, content, iteration, agentId, groupId: pick(options, "group-id") },
+          { sessionId: "session", agentType: "agent", agentId: "agent_id", groupId: "--group-id" },
+        );
+        return async (api) => {
+          const row = await api.mutate<LogRow>("log.interaction", input);
+          return wrote(row, `✓ Logged ${agentType} interaction (#${row.id}${row.redacted ? ", secrets redacted" : ""})`);
+        };
+      },
+    ),
   );
 
   example(
@@ -95,7 +106,11 @@ export function logCommands(program: Command, out: Output): void {
     "proofgate log-tokens bazinga_20250112_143022 developer 15000 developer_1",
   ).action(
     act(out, (sessionId: string, agentType: string, tokens: number, agentId: string | undefined, options: { model?: string }) => {
-      const input = validate(LogTokensInput, { sessionId, agentType, tokens, agentId, model: options.model }, { sessionId: "session", agentType: "agent", agentId: "agent_id", model: "--model" });
+      const input = validate(
+        LogTokensInput,
+        { sessionId, agentType, tokens, agentId, model: options.model },
+        { sessionId: "session", agentType: "agent", agentId: "agent_id", model: "--model" },
+      );
       return async (api) => wrote(await api.mutate<TokenUsageRow>("log.tokens", input), `✓ Logged ${tokens} tokens for ${agentType}`);
     }),
   );
@@ -108,6 +123,10 @@ export function logCommands(program: Command, out: Output): void {
       .argument("[by]", "agent_type (default), agent_id or model", oneOf(["agent_type", "agent_id", "model"] as const)),
     "proofgate token-summary bazinga_20250112_143022 agent_id",
   ).action(
-    act(out, (sessionId: string, by: string | undefined) => async (api) => read(bazingaTokenSummary(await api.query<TokenSummary>("log.tokenSummary", { sessionId, by: by ?? "agent_type" })))),
+    act(
+      out,
+      (sessionId: string, by: string | undefined) => async (api) =>
+        read(bazingaTokenSummary(await api.query<TokenSummary>("log.tokenSummary", { sessionId, by: by ?? "agent_type" }))),
+    ),
   );
 }

@@ -56,11 +56,15 @@ describe("proofgate check", () => {
     raw(db, "UPDATE success_criteria SET status = 'failed'");
     const text = await cli(["check", "--db", db]);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain("  FAIL  criterion.history (1)\n          - criterion \"Tests pass\" (s): status is \"failed\", update 2 says \"met\"\n");
+    expect(text.stdout).toContain('  FAIL  criterion.history (1)\n          - criterion "Tests pass" (s): status is "failed", update 2 says "met"\n');
     expect(text.stderr).toBe(`proofgate: ${db}: criterion.history 1\n`);
     const json = await cli(["check", "--db", db, "--json"]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, counts: { "criterion.history": 1 }, findings: [{ invariant: "criterion.history", table: "success_criteria", sessionId: "s" }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      counts: { "criterion.history": 1 },
+      findings: [{ invariant: "criterion.history", table: "success_criteria", sessionId: "s" }],
+    });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { rule: "check.failed" } });
   });
 
@@ -85,12 +89,18 @@ describe("proofgate purge", () => {
   it("previews with --dry-run, asks unless --yes, then purges and records it", async () => {
     const { db, before } = await ended();
     const preview = await ok(db, "purge", "--before", before, "--dry-run");
-    expect(preview.stdout).toMatch(new RegExp(`^would purge 1 session ended before ${before.replace(/[.]/g, "\\.")}: old\n {2}rows: .*tasks 1, .*sessions 1\n$`));
+    expect(preview.stdout).toMatch(
+      new RegExp(`^would purge 1 session ended before ${before.replace(/[.]/g, "\\.")}: old\n {2}rows: .*tasks 1, .*sessions 1\n$`),
+    );
     const unasked = await cli(["purge", "--before", before, "--db", db]);
     expect(unasked.code).toBe(2);
     expect(unasked.stderr).toContain("--yes: purge asks for confirmation");
     expect(count(db, "SELECT 1 FROM sessions")).toBe(2);
-    const done = JSON.parse((await ok(db, "purge", "--before", before, "--yes", "--json")).stdout) as { purgeId: number; sessions: string[]; rows: Record<string, number> };
+    const done = JSON.parse((await ok(db, "purge", "--before", before, "--yes", "--json")).stdout) as {
+      purgeId: number;
+      sessions: string[];
+      rows: Record<string, number>;
+    };
     expect(done).toMatchObject({ purgeId: 1, sessions: ["old"], rows: { sessions: 1, tasks: 1, task_transitions: 4, criterion_updates: 2 } });
     expect(count(db, "SELECT 1 FROM sessions WHERE id = 'live'")).toBe(1);
     expect(count(db, "SELECT 1 FROM purges WHERE finished_at IS NOT NULL AND sessions_deleted = 1")).toBe(1);
@@ -101,7 +111,9 @@ describe("proofgate purge", () => {
   /** The bundled executable at a terminal (a pseudo-terminal from util-linux `script`), answering the prompt. */
   function atTerminal(db: string, before: string, answer: string): Promise<{ code: number | null; output: string }> {
     const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin", "proofgate.mjs");
-    const child = spawn("script", ["-qec", `"${process.execPath}" "${bin}" --db "${db}" purge --before ${before}`, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("script", ["-qec", `"${process.execPath}" "${bin}" --db "${db}" purge --before ${before}`, "/dev/null"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;

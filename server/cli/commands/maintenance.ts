@@ -11,7 +11,8 @@ import { CheckFailed, example, plural } from "./shared";
 
 /** The operator's file: `--db` given, or no server named. */
 function localFile(globals: GlobalOptions, command: string): string | undefined {
-  if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) throw new UsageError(`${command}: runs in local mode only (--db or PROOFGATE_DB), on the database file itself`);
+  if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL))
+    throw new UsageError(`${command}: runs in local mode only (--db or PROOFGATE_DB), on the database file itself`);
   return globals.db;
 }
 
@@ -25,22 +26,40 @@ export function isoDate(value: string): Date {
 }
 
 export function checkReportText(file: string, report: CheckReport): string {
-  const lines = [`${file}: ${report.ok ? "every invariant holds" : `${plural(Object.values(report.counts).reduce((a, b) => a + b, 0), "finding")}`}`];
+  const lines = [
+    `${file}: ${
+      report.ok
+        ? "every invariant holds"
+        : `${plural(
+            Object.values(report.counts).reduce((a, b) => a + b, 0),
+            "finding",
+          )}`
+    }`,
+  ];
   for (const [invariant, n] of Object.entries(report.counts)) {
     lines.push(`  ${n === 0 ? "ok  " : "FAIL"}  ${invariant}${n === 0 ? "" : ` (${n})`}`);
     for (const finding of report.findings.filter((f) => f.invariant === invariant)) lines.push(`          - ${finding.message}`);
     const listed = report.findings.filter((f) => f.invariant === invariant).length;
     if (n > listed) lines.push(`          … and ${n - listed} more (--limit to list more)`);
   }
-  lines.push(`  checked ${Object.entries(report.checked).map(([what, n]) => `${what} ${n}`).join(", ")} in ${report.milliseconds} ms`);
+  lines.push(
+    `  checked ${Object.entries(report.checked)
+      .map(([what, n]) => `${what} ${n}`)
+      .join(", ")} in ${report.milliseconds} ms`,
+  );
   return lines.join("\n");
 }
 
 function purgeText(result: PurgeResult): string {
   const when = result.before.toISOString();
   if (result.sessions.length === 0) return `no session ended before ${when}: nothing to purge`;
-  const rows = Object.entries(result.rows).filter(([, n]) => n > 0).map(([table, n]) => `${table} ${n}`).join(", ");
-  const head = result.dryRun ? `would purge ${plural(result.sessions.length, "session")} ended before ${when}` : `purged ${plural(result.sessions.length, "session")} ended before ${when} (purge #${String(result.purgeId)})`;
+  const rows = Object.entries(result.rows)
+    .filter(([, n]) => n > 0)
+    .map(([table, n]) => `${table} ${n}`)
+    .join(", ");
+  const head = result.dryRun
+    ? `would purge ${plural(result.sessions.length, "session")} ended before ${when}`
+    : `purged ${plural(result.sessions.length, "session")} ended before ${when} (purge #${String(result.purgeId)})`;
   return `${head}: ${result.sessions.join(", ")}\n  rows: ${rows}`;
 }
 
@@ -58,12 +77,19 @@ export function maintenanceCommands(program: Command, out: Output): void {
   example(
     program
       .command("check")
-      .description("Check the ledger's invariants: integrity, foreign keys, verification by non-claimants, history, events, counters (exit 1 when any is broken)")
-      .option("--limit <n>", "findings listed per invariant (all are counted)", (v: string) => {
-        const n = Number(v);
-        if (!/^\d+$/.test(v) || n < 1 || n > 100_000) throw new InvalidArgumentError("must be an integer from 1 to 100000");
-        return n;
-      }, 20),
+      .description(
+        "Check the ledger's invariants: integrity, foreign keys, verification by non-claimants, history, events, counters (exit 1 when any is broken)",
+      )
+      .option(
+        "--limit <n>",
+        "findings listed per invariant (all are counted)",
+        (v: string) => {
+          const n = Number(v);
+          if (!/^\d+$/.test(v) || n < 1 || n > 100_000) throw new InvalidArgumentError("must be an integer from 1 to 100000");
+          return n;
+        },
+        20,
+      ),
     "proofgate check --db ./data/proofgate.db",
     "proofgate check --db ./backups/proofgate-2026-11-21.db --json",
   ).action(async (options: { limit: number }, command: Command) => {
@@ -76,7 +102,14 @@ export function maintenanceCommands(program: Command, out: Output): void {
     try {
       const report = checkLedger(db, { limit: options.limit });
       out.result({ database: file, ...report }, checkReportText(file, report));
-      if (!report.ok) throw new CheckFailed("check.failed", `${file}: ${Object.entries(report.counts).filter(([, n]) => n > 0).map(([i, n]) => `${i} ${n}`).join(", ")}`);
+      if (!report.ok)
+        throw new CheckFailed(
+          "check.failed",
+          `${file}: ${Object.entries(report.counts)
+            .filter(([, n]) => n > 0)
+            .map(([i, n]) => `${i} ${n}`)
+            .join(", ")}`,
+        );
     } finally {
       db.$client.close();
     }
@@ -95,8 +128,13 @@ export function maintenanceCommands(program: Command, out: Output): void {
   ).action(async (options: { before: Date; dryRun?: boolean; yes?: boolean; reason?: string }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const explicit = localFile(globals, "purge");
-    if (!options.yes && !options.dryRun && !process.stdin.isTTY) throw new UsageError("--yes: purge asks for confirmation; pass --yes when not at a terminal (or --dry-run to see what it would remove)");
-    const [{ openDatabase, resolveDbPath }, { purgeSessions }, { operatorActor }] = await Promise.all([import("@/db/client"), import("@/server/services/purge/purge"), import("@/server/domain/actors")]);
+    if (!options.yes && !options.dryRun && !process.stdin.isTTY)
+      throw new UsageError("--yes: purge asks for confirmation; pass --yes when not at a terminal (or --dry-run to see what it would remove)");
+    const [{ openDatabase, resolveDbPath }, { purgeSessions }, { operatorActor }] = await Promise.all([
+      import("@/db/client"),
+      import("@/server/services/purge/purge"),
+      import("@/server/domain/actors"),
+    ]);
     const file = resolveDbPath(explicit);
     if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
     const db = openDatabase(file);

@@ -13,9 +13,7 @@ import { example } from "./shared";
  */
 export function mcpCommands(program: Command, _out: Output): void {
   example(
-    program
-      .command("mcp")
-      .description("Serve Proofgate's tools to an MCP client over stdio (local: --db and --agent-id; remote: --url and --token)"),
+    program.command("mcp").description("Serve Proofgate's tools to an MCP client over stdio (local: --db and --agent-id; remote: --url and --token)"),
     "proofgate --db ./data/proofgate.db --agent-id developer_1 mcp",
     "PROOFGATE_URL=https://proofgate.example.com PROOFGATE_TOKEN=pg_… proofgate mcp",
   ).action(async (_options: unknown, command: Command) => {

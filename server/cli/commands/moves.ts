@@ -10,7 +10,10 @@ import { act, example, fileOrText, int, json, sessionArg, stringList, validate, 
 function check(value: string, previous: ProofCheck[] = []): ProofCheck[] {
   const at = value.lastIndexOf("=");
   const name = value.slice(0, at).trim();
-  const result = value.slice(at + 1).trim().toLowerCase();
+  const result = value
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
   const passed = ["pass", "passed", "ok", "true"].includes(result) ? true : ["fail", "failed", "false"].includes(result) ? false : undefined;
   if (at < 1 || !name || passed === undefined) throw new InvalidArgumentError("must be name=pass or name=fail");
   return [...previous, { name, passed }];
@@ -19,7 +22,12 @@ function check(value: string, previous: ProofCheck[] = []): ProofCheck[] {
 /** `a,b` or a JSON array of paths and links. */
 function evidence(value: string): string[] {
   const text = fileOrText(value).trim();
-  return text.startsWith("[") ? stringList(text) : text.split(",").map((item) => item.trim()).filter(Boolean);
+  return text.startsWith("[")
+    ? stringList(text)
+    : text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
 }
 
 /** A JSON array of failures, or one failure as plain text. */
@@ -64,7 +72,12 @@ const withChecks = (command: Command) =>
     .option("--notes <text>", "notes for the proofpack built from --check");
 
 const MOVES: readonly MoveSpec[] = [
-  { name: "start", procedure: "task.start", description: "Start a pending task (pending → in_progress)", example: "proofgate start bazinga_20250112_143022 group_a --agent-id orchestrator" },
+  {
+    name: "start",
+    procedure: "task.start",
+    description: "Start a pending task (pending → in_progress)",
+    example: "proofgate start bazinga_20250112_143022 group_a --agent-id orchestrator",
+  },
   {
     name: "claim",
     procedure: "task.claim",
@@ -89,11 +102,16 @@ const MOVES: readonly MoveSpec[] = [
     name: "block",
     procedure: "task.block",
     description: "Refuse someone else's claim, listing what failed (claimed → blocked)",
-    example: 'proofgate block bazinga_20250112_143022 group_a --failures \'["component_tests - 3 tests failing"]\' --agent-id verifier_1',
+    example: "proofgate block bazinga_20250112_143022 group_a --failures '[\"component_tests - 3 tests failing\"]' --agent-id verifier_1",
     configure: (c) => withChecks(c).requiredOption("--failures <json>", "what failed: a JSON array (or @file), or one failure as text", failures),
     input: (o) => ({ failures: o.failures, proofpack: proofpackOf(o, "BLOCKED") }),
   },
-  { name: "complete", procedure: "task.complete", description: "Complete a verified task (verified → completed)", example: "proofgate complete bazinga_20250112_143022 group_a --agent-id orchestrator" },
+  {
+    name: "complete",
+    procedure: "task.complete",
+    description: "Complete a verified task (verified → completed)",
+    example: "proofgate complete bazinga_20250112_143022 group_a --agent-id orchestrator",
+  },
   {
     name: "request-reset",
     procedure: "task.requestReset",
@@ -120,14 +138,31 @@ const MOVES: readonly MoveSpec[] = [
 /** The task machine's moves, one command each: start, claim, verify, block, complete, request-reset, approve-reset, decline-reset. */
 export function moveCommands(program: Command, out: Output): void {
   for (const spec of MOVES) {
-    let command = program.command(spec.name).description(spec.description).argument("<session>", "session id", sessionArg).argument("<task>", "the task's key (BAZINGA's group id)");
+    let command = program
+      .command(spec.name)
+      .description(spec.description)
+      .argument("<session>", "session id", sessionArg)
+      .argument("<task>", "the task's key (BAZINGA's group id)");
     command = spec.configure?.(command) ?? command;
     if (!command.options.some((o) => o.long === "--reason")) command.option("--reason <text>", "why (kept with the transition)");
     command.option("--expected-version <n>", "refuse with a conflict if the task changed since this version", int(1));
     example(command, spec.example).action(
       act(out, (sessionId: string, key: string, options: MoveOptions) => {
-        const input = { sessionId, key, ...spec.input?.(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }) };
-        validate(MoveInput, input, { sessionId: "session", key: "task", evidence: "--evidence", proofpack: "--proofpack", failures: "--failures", reason: "--reason" });
+        const input = {
+          sessionId,
+          key,
+          ...spec.input?.(options),
+          ...(options.reason === undefined ? {} : { reason: options.reason }),
+          ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }),
+        };
+        validate(MoveInput, input, {
+          sessionId: "session",
+          key: "task",
+          evidence: "--evidence",
+          proofpack: "--proofpack",
+          failures: "--failures",
+          reason: "--reason",
+        });
         return async (api) => {
           const task = await api.mutate<TaskRow>(spec.procedure, input);
           return wrote(task, `✓ ${spec.name}: task ${key} is ${task.status} (version ${task.version})`);

@@ -46,10 +46,11 @@ export function queryCommands(program: Command, out: Output): void {
       .command("query")
       .description("Run one read-only SELECT on the local database file and print the rows as JSON (local mode only)")
       .argument("<sql>", "a single SELECT (or WITH … SELECT) statement"),
-    'proofgate query "SELECT key, status, verification FROM tasks WHERE session_id = \'bazinga_20250112_143022\'"',
+    "proofgate query \"SELECT key, status, verification FROM tasks WHERE session_id = 'bazinga_20250112_143022'\"",
   ).action(async (sql: string, _options: unknown, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB); the server does not run SQL");
+    if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL))
+      throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB); the server does not run SQL");
     assertLooksLikeSelect(sql);
     const { openDatabase, resolveDbPath } = await import("@/db/client");
     // A separate read-only connection: even a statement that slipped past the checks cannot write.
@@ -63,7 +64,9 @@ export function queryCommands(program: Command, out: Output): void {
   });
 
   example(
-    program.command("integrity-check").description("Run SQLite's integrity check on the local database file: {ok, details}, exit 1 when it finds a problem (local mode only)"),
+    program
+      .command("integrity-check")
+      .description("Run SQLite's integrity check on the local database file: {ok, details}, exit 1 when it finds a problem (local mode only)"),
     "proofgate integrity-check",
   ).action(async (_options: unknown, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();

@@ -25,19 +25,44 @@ export function reasoningCommands(program: Command, out: Output): void {
     .option("--iteration <n>", "orchestration iteration", int(0));
   dualOption(save, "content-file", "file", "read the reasoning from this file", readText);
   dualOption(save, "agent_id", "id", "the agent instance, e.g. developer_1");
-  example(save, 'proofgate save-reasoning bazinga_20250112_143022 group_a developer understanding "Need OAuth2 with PKCE" --confidence high --references \'["src/auth.ts"]\'').action(
+  example(
+    save,
+    'proofgate save-reasoning bazinga_20250112_143022 group_a developer understanding "Need OAuth2 with PKCE" --confidence high --references \'["src/auth.ts"]\'',
+  ).action(
     act(out, (sessionId: string, groupId: string, agentType: string, reasoningPhase: string, content: string | undefined, options: Record<string, unknown>) => {
       const fromFile = pick<string>(options, "content-file");
       if (content !== undefined && fromFile !== undefined) throw new UsageError("content: give it as an argument or with --content-file, not both");
       if (content === undefined && fromFile === undefined) throw new UsageError("content: required (as the fifth argument or with --content-file FILE)");
       const input = validate(
         SaveReasoningInput,
-        { sessionId, groupId, agentType, phase: reasoningPhase, content: content ?? fromFile, confidence: options.confidence, references: options.references, iteration: options.iteration, agentId: pick(options, "agent_id") },
-        { sessionId: "session", groupId: "group", agentType: "agent", content: content === undefined ? "--content-file" : "content", confidence: "--confidence", references: "--references", iteration: "--iteration", agentId: "--agent_id" },
+        {
+          sessionId,
+          groupId,
+          agentType,
+          phase: reasoningPhase,
+          content: content ?? fromFile,
+          confidence: options.confidence,
+          references: options.references,
+          iteration: options.iteration,
+          agentId: pick(options, "agent_id"),
+        },
+        {
+          sessionId: "session",
+          groupId: "group",
+          agentType: "agent",
+          content: content === undefined ? "--content-file" : "content",
+          confidence: "--confidence",
+          references: "--references",
+          iteration: "--iteration",
+          agentId: "--agent_id",
+        },
       );
       return async (api) => {
         const row = await api.mutate<LogRow>("log.reasoning", input);
-        return wrote(snakeKeys(row), `✓ Saved ${reasoningPhase} reasoning for ${agentType} in ${groupId} (#${row.id}${row.redacted ? ", secrets redacted" : ""})`);
+        return wrote(
+          snakeKeys(row),
+          `✓ Saved ${reasoningPhase} reasoning for ${agentType} in ${groupId} (#${row.id}${row.redacted ? ", secrets redacted" : ""})`,
+        );
       };
     }),
   );
@@ -52,7 +77,11 @@ export function reasoningCommands(program: Command, out: Output): void {
   dualOption(get, "agent_type", "agent", "only this agent type");
   example(get, "proofgate get-reasoning bazinga_20250112_143022 --group_id group_a --agent_type developer --phase understanding").action(
     act(out, (sessionId: string, options: Record<string, unknown>) => {
-      const input = validate(GetReasoningInput, { sessionId, groupId: pick(options, "group_id"), agentType: pick(options, "agent_type"), phase: options.phase, limit: options.limit }, { sessionId: "session", groupId: "--group_id", agentType: "--agent_type" });
+      const input = validate(
+        GetReasoningInput,
+        { sessionId, groupId: pick(options, "group_id"), agentType: pick(options, "agent_type"), phase: options.phase, limit: options.limit },
+        { sessionId: "session", groupId: "--group_id", agentType: "--agent_type" },
+      );
       return async (api) => read((await api.query<LogRow[]>("log.getReasoning", input)).map(snakeKeys));
     }),
   );
@@ -65,7 +94,11 @@ export function reasoningCommands(program: Command, out: Output): void {
   dualOption(timeline, "group_id", "group", "only this group");
   example(timeline, "proofgate reasoning-timeline bazinga_20250112_143022 --group_id group_a --format markdown").action(
     act(out, (sessionId: string, options: Record<string, unknown>) => {
-      const input = validate(ReasoningTimelineInput, { sessionId, groupId: pick(options, "group_id"), format: options.format ?? "json" }, { groupId: "--group_id" });
+      const input = validate(
+        ReasoningTimelineInput,
+        { sessionId, groupId: pick(options, "group_id"), format: options.format ?? "json" },
+        { groupId: "--group_id" },
+      );
       return async (api) => {
         const result = await api.query<ReasoningTimeline>("log.reasoningTimeline", input);
         return result.format === "markdown" ? read(result, result.text) : read(result.entries.map(snakeKeys));
@@ -86,7 +119,9 @@ export function reasoningCommands(program: Command, out: Output): void {
       const input = validate(CheckMandatoryPhasesInput, { sessionId, groupId, agentType }, { groupId: "group", agentType: "agent" });
       return async (api) => {
         const check = await api.query<MandatoryPhasesCheck>("log.mandatoryPhases", input);
-        const fail = check.complete ? undefined : new CheckFailed("reasoning.mandatory_phases_missing", `${agentType} has not documented ${check.missing.join(" and ")} reasoning for ${groupId}`);
+        const fail = check.complete
+          ? undefined
+          : new CheckFailed("reasoning.mandatory_phases_missing", `${agentType} has not documented ${check.missing.join(" and ")} reasoning for ${groupId}`);
         return { ...read(check), fail };
       };
     }),

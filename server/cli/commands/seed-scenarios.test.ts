@@ -29,7 +29,12 @@ describe("000: success criteria and the BAZINGA check", () => {
   it("Test 1 — new session, happy path: criteria saved pending, updated with evidence, completion accepted", async () => {
     const { db } = workspace();
     await ok(db, "create-session", "s1", "simple", "Fix all bugs");
-    await ok(db, "save-success-criteria", "s1", '[{"criterion":"All bugs fixed"},{"criterion":"All tests passing"},{"criterion":"No regressions","required_for_completion":true}]');
+    await ok(
+      db,
+      "save-success-criteria",
+      "s1",
+      '[{"criterion":"All bugs fixed"},{"criterion":"All tests passing"},{"criterion":"No regressions","required_for_completion":true}]',
+    );
     expect((await criteriaOf(db, "s1")).map((c) => [c.criterion, c.status, c.required_for_completion])).toEqual([
       ["All bugs fixed", "pending", true],
       ["All tests passing", "pending", true],
@@ -41,9 +46,22 @@ describe("000: success criteria and the BAZINGA check", () => {
     await ok(db, "verify", "s1", "fix", "--check", "tests=pass", "--agent-id", "qa_expert_1");
     await ok(db, "complete", "s1", "fix", "--agent-id", "orchestrator");
     for (const criterion of ["All bugs fixed", "All tests passing", "No regressions"]) {
-      await ok(db, "update-success-criterion", "s1", criterion, "--status", "met", "--actual", "711/711 tests passing", "--evidence", "artifacts/s1/test-results.txt");
+      await ok(
+        db,
+        "update-success-criterion",
+        "s1",
+        criterion,
+        "--status",
+        "met",
+        "--actual",
+        "711/711 tests passing",
+        "--evidence",
+        "artifacts/s1/test-results.txt",
+      );
     }
-    expect((await criteriaOf(db, "s1")).every((c) => c.status === "met" && c.actual === "711/711 tests passing" && c.evidence === "artifacts/s1/test-results.txt")).toBe(true);
+    expect(
+      (await criteriaOf(db, "s1")).every((c) => c.status === "met" && c.actual === "711/711 tests passing" && c.evidence === "artifacts/s1/test-results.txt"),
+    ).toBe(true);
     const gate = await ok(db, "check-completion", "s1");
     expect(gate.stdout).toBe("Completion check #1 for s1: ACCEPTED (3/3 required criteria met)\n");
     await ok(db, "update-session-status", "s1", "completed");
@@ -136,11 +154,41 @@ describe("004: the two-phase-commit task lifecycles", () => {
     expect(own.stderr).toContain("swiftui-developer claimed this task and cannot verify it");
     const skip = await refused(db, 1, "complete", "ios", "login", "--agent-id", "workflow-orchestrator");
     expect(skip.stderr).toContain("cannot complete a claimed task");
-    const verified = await ok(db, "--json", "verify", "ios", "login", "--check", "build=pass", "--check", "browser_screenshot=pass", "--agent-id", "verification-agent");
-    expect(JSON.parse(verified.stdout)).toMatchObject({ status: "verified", verifiedBy: "verification-agent", claimedBy: "swiftui-developer", proofpack: { verdict: "PASSED", checks: [{ name: "build", passed: true }, { name: "browser_screenshot", passed: true }] } });
+    const verified = await ok(
+      db,
+      "--json",
+      "verify",
+      "ios",
+      "login",
+      "--check",
+      "build=pass",
+      "--check",
+      "browser_screenshot=pass",
+      "--agent-id",
+      "verification-agent",
+    );
+    expect(JSON.parse(verified.stdout)).toMatchObject({
+      status: "verified",
+      verifiedBy: "verification-agent",
+      claimedBy: "swiftui-developer",
+      proofpack: {
+        verdict: "PASSED",
+        checks: [
+          { name: "build", passed: true },
+          { name: "browser_screenshot", passed: true },
+        ],
+      },
+    });
     await ok(db, "complete", "ios", "login", "--agent-id", "workflow-orchestrator");
     expect(rows(db, "SELECT status, verification, claimed_by, verified_by, completed_by, evidence FROM tasks")).toEqual([
-      { status: "completed", verification: "verified", claimed_by: "swiftui-developer", verified_by: "verification-agent", completed_by: "workflow-orchestrator", evidence: '["screenshots/login.png","test-output.txt"]' },
+      {
+        status: "completed",
+        verification: "verified",
+        claimed_by: "swiftui-developer",
+        verified_by: "verification-agent",
+        completed_by: "workflow-orchestrator",
+        evidence: '["screenshots/login.png","test-output.txt"]',
+      },
     ]);
     expect(rows(db, "SELECT move, from_status, to_status, actor FROM task_transitions ORDER BY id")).toEqual([
       { move: "create", from_status: null, to_status: "pending", actor: "operator" },
@@ -158,17 +206,45 @@ describe("004: the two-phase-commit task lifecycles", () => {
     await ok(db, "claim", "web", "dash", "--evidence", "screenshots/dashboard.png", "--agent-id", "react-18-specialist");
     const failures = ["browser_screenshot - Screenshot missing", "component_tests - 3 tests failing", "visual_review - /visual-review not run"];
     fs.writeFileSync(path.join(dir, "failures.json"), JSON.stringify(failures));
-    const proofpack = { verdict: "BLOCKED", checks: [{ name: "component_tests", passed: false, detail: "3 failing" }], path: ".orchestration/proofpacks/dashboard-ui.json" };
+    const proofpack = {
+      verdict: "BLOCKED",
+      checks: [{ name: "component_tests", passed: false, detail: "3 failing" }],
+      path: ".orchestration/proofpacks/dashboard-ui.json",
+    };
     fs.writeFileSync(path.join(dir, "proofpack.json"), JSON.stringify(proofpack));
-    await ok(db, "block", "web", "dash", "--failures", `@${path.join(dir, "failures.json")}`, "--proofpack", `@${path.join(dir, "proofpack.json")}`, "--agent-id", "verification-agent");
-    expect(rows(db, "SELECT status, failures, blocked_by FROM tasks")).toEqual([{ status: "blocked", failures: JSON.stringify(failures), blocked_by: "verification-agent" }]);
+    await ok(
+      db,
+      "block",
+      "web",
+      "dash",
+      "--failures",
+      `@${path.join(dir, "failures.json")}`,
+      "--proofpack",
+      `@${path.join(dir, "proofpack.json")}`,
+      "--agent-id",
+      "verification-agent",
+    );
+    expect(rows(db, "SELECT status, failures, blocked_by FROM tasks")).toEqual([
+      { status: "blocked", failures: JSON.stringify(failures), blocked_by: "verification-agent" },
+    ]);
     await refused(db, 1, "complete", "web", "dash", "--agent-id", "workflow-orchestrator");
     await refused(db, 1, "verify", "web", "dash", "--check", "x=pass", "--agent-id", "verification-agent");
     await ok(db, "request-reset", "web", "dash", "--reason", "fixed the three failures", "--agent-id", "workflow-orchestrator");
     await ok(db, "approve-reset", "web", "dash", "--reason", "retry with the fixes", "--agent-id", "lead@example.com");
-    expect(rows(db, "SELECT status, reset_count, claimed_by, failures FROM tasks")).toEqual([{ status: "pending", reset_count: 1, claimed_by: null, failures: null }]);
+    expect(rows(db, "SELECT status, reset_count, claimed_by, failures FROM tasks")).toEqual([
+      { status: "pending", reset_count: 1, claimed_by: null, failures: null },
+    ]);
     await ok(db, "claim", "web", "dash", "--evidence", "screenshots/dashboard-v2.png", "--agent-id", "react-18-specialist");
-    await ok(db, "verify", "web", "dash", "--proofpack", '{"verdict":"PASSED","checks":[{"name":"component_tests","passed":true}]}', "--agent-id", "verification-agent");
+    await ok(
+      db,
+      "verify",
+      "web",
+      "dash",
+      "--proofpack",
+      '{"verdict":"PASSED","checks":[{"name":"component_tests","passed":true}]}',
+      "--agent-id",
+      "verification-agent",
+    );
     await ok(db, "complete", "web", "dash", "--agent-id", "workflow-orchestrator");
     expect(rows(db, "SELECT status, verification, reset_count FROM tasks")).toEqual([{ status: "completed", verification: "verified", reset_count: 1 }]);
     const history = JSON.parse((await ok(db, "--json", "get-task-groups", "web")).stdout) as Record<string, unknown>[];
@@ -176,6 +252,15 @@ describe("004: the two-phase-commit task lifecycles", () => {
     expect(rows(db, "SELECT move, claimant, failures, proofpack FROM task_transitions WHERE move = 'block'")).toEqual([
       { move: "block", claimant: "react-18-specialist", failures: JSON.stringify(failures), proofpack: JSON.stringify(proofpack) },
     ]);
-    expect(rows<{ move: string }>(db, "SELECT move FROM task_transitions ORDER BY id").map((t) => t.move)).toEqual(["create", "claim", "block", "request_reset", "approve_reset", "claim", "verify", "complete"]);
+    expect(rows<{ move: string }>(db, "SELECT move FROM task_transitions ORDER BY id").map((t) => t.move)).toEqual([
+      "create",
+      "claim",
+      "block",
+      "request_reset",
+      "approve_reset",
+      "claim",
+      "verify",
+      "complete",
+    ]);
   });
 });

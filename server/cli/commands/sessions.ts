@@ -9,7 +9,13 @@ import { act, dualOption, example, int, json, oneOf, pick, read, sessionArg, sna
 
 /** A session as BAZINGA's `get-session` shows it (`session_id`, `original_requirements`…), with Proofgate's columns beside. */
 export function sessionView(session: SessionRow): Record<string, unknown> {
-  return { session_id: session.id, ...snakeKeys(session), original_requirements: session.requirements, start_time: session.startedAt, end_time: session.endedAt };
+  return {
+    session_id: session.id,
+    ...snakeKeys(session),
+    original_requirements: session.requirements,
+    start_time: session.startedAt,
+    end_time: session.endedAt,
+  };
 }
 
 type Enforcement = (typeof ENFORCEMENTS)[number];
@@ -19,7 +25,8 @@ function enforcementOf(flag: Enforcement | undefined): Enforcement | undefined {
   if (flag) return flag;
   const env = process.env.PROOFGATE_ENFORCEMENT?.trim();
   if (!env) return undefined;
-  if (!(ENFORCEMENTS as readonly string[]).includes(env)) throw new UsageError(`PROOFGATE_ENFORCEMENT: must be one of ${ENFORCEMENTS.join(", ")}, got "${env}"`);
+  if (!(ENFORCEMENTS as readonly string[]).includes(env))
+    throw new UsageError(`PROOFGATE_ENFORCEMENT: must be one of ${ENFORCEMENTS.join(", ")}, got "${env}"`);
   return env as Enforcement;
 }
 
@@ -32,7 +39,9 @@ export function sessionCommands(program: Command, out: Output): void {
     .argument("<mode>", "execution mode: simple or parallel")
     .argument("<requirements>", "the user's original request")
     .option("--metadata <json>", "a JSON object kept with the session", json("object"))
-    .addOption(new Option("--enforcement <policy>", "enforce: every move is checked; observe: reported statuses are recorded and flagged").choices(ENFORCEMENTS));
+    .addOption(
+      new Option("--enforcement <policy>", "enforce: every move is checked; observe: reported statuses are recorded and flagged").choices(ENFORCEMENTS),
+    );
   dualOption(create, "initial_branch", "branch", "the base branch all work merges back to");
   example(
     create,
@@ -59,9 +68,10 @@ export function sessionCommands(program: Command, out: Output): void {
     }),
   );
 
-  example(program.command("get-session").description("Show a session").argument("<id>", "session id", sessionArg), "proofgate get-session bazinga_20250112_143022").action(
-    act(out, (id: string) => async (api) => read(sessionView(await api.query<SessionRow>("session.get", { id })))),
-  );
+  example(
+    program.command("get-session").description("Show a session").argument("<id>", "session id", sessionArg),
+    "proofgate get-session bazinga_20250112_143022",
+  ).action(act(out, (id: string) => async (api) => read(sessionView(await api.query<SessionRow>("session.get", { id })))));
 
   example(
     program

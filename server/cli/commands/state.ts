@@ -5,7 +5,16 @@ import type { SkillOutput, StateSnapshot } from "@/server/services/log/get-state
 import type { DevelopmentPlanRow } from "@/server/services/log/save-development-plan";
 import type { SkillOutputRow } from "@/server/services/log/save-skill-output";
 import type { StateSnapshotRow } from "@/server/services/log/save-state";
-import { GetLatestStateInput, GetSkillOutputInput, PLAN_PHASE_STATUSES, ListSkillOutputsInput, SaveDevelopmentPlanInput, SaveSkillOutputInput, SaveStateInput, UpdatePlanProgressInput } from "@/server/services/log/schemas";
+import {
+  GetLatestStateInput,
+  GetSkillOutputInput,
+  PLAN_PHASE_STATUSES,
+  ListSkillOutputsInput,
+  SaveDevelopmentPlanInput,
+  SaveSkillOutputInput,
+  SaveStateInput,
+  UpdatePlanProgressInput,
+} from "@/server/services/log/schemas";
 import { UsageError } from "../errors";
 import type { Output } from "../output";
 import { extrasNote, ignoreExtras, noteTranslation } from "./bazinga-input";
@@ -22,7 +31,11 @@ export function stateCommands(program: Command, out: Output): void {
   dualOption(saveState, "group-id", "group", "task group (default global)");
   example(saveState, 'proofgate save-state bazinga_20250112_143022 pm \'{"mode":"parallel","iteration":3}\'').action(
     act(out, (sessionId: string, stateType: string, data: unknown, options: Record<string, unknown>) => {
-      const input = validate(SaveStateInput, { sessionId, stateType, data, groupId: pick(options, "group-id") }, { sessionId: "session", data: "json", groupId: "--group-id" });
+      const input = validate(
+        SaveStateInput,
+        { sessionId, stateType, data, groupId: pick(options, "group-id") },
+        { sessionId: "session", data: "json", groupId: "--group-id" },
+      );
       return async (api) => {
         const row = await api.mutate<StateSnapshotRow>("log.saveState", input);
         return wrote(snakeKeys(row), `✓ Saved ${stateType} state for ${sessionId}${row.groupId === "global" ? "" : ` (${row.groupId})`}`);
@@ -57,9 +70,15 @@ export function stateCommands(program: Command, out: Output): void {
   ).action(
     act(out, (sessionId: string, skillName: string, data: unknown, options: { agent?: string; group?: string; iteration?: number }) => {
       const base = { sessionId, skillName, data, agentType: options.agent, groupId: options.group };
-      validate(SaveSkillOutputInput, { ...base, iteration: options.iteration }, { sessionId: "session", skillName: "skill", data: "json", agentType: "--agent", groupId: "--group" });
+      validate(
+        SaveSkillOutputInput,
+        { ...base, iteration: options.iteration },
+        { sessionId: "session", skillName: "skill", data: "json", agentType: "--agent", groupId: "--group" },
+      );
       return async (api) => {
-        const latest = options.iteration ? null : await api.query<SkillOutput | null>("log.skillOutput", { sessionId, skillName, agentType: options.agent, groupId: options.group });
+        const latest = options.iteration
+          ? null
+          : await api.query<SkillOutput | null>("log.skillOutput", { sessionId, skillName, agentType: options.agent, groupId: options.group });
         const iteration = options.iteration ?? (latest ? latest.iteration + 1 : 1);
         const row = await api.mutate<SkillOutputRow>("log.saveSkillOutput", { ...base, iteration });
         return wrote({ iteration, ...snakeKeys(row) }, `✓ Saved ${skillName} output (iteration ${iteration})`);
@@ -92,7 +111,11 @@ export function stateCommands(program: Command, out: Output): void {
     "proofgate get-skill-output-all bazinga_20250112_143022 specialization-loader",
   ).action(
     act(out, (sessionId: string, skillName: string, options: { agent?: string }) => {
-      const input = validate(ListSkillOutputsInput, { sessionId, skillNames: [skillName], agentType: options.agent }, { skillNames: "skill", agentType: "--agent" });
+      const input = validate(
+        ListSkillOutputsInput,
+        { sessionId, skillNames: [skillName], agentType: options.agent },
+        { skillNames: "skill", agentType: "--agent" },
+      );
       return async (api) => read((await api.query<SkillOutput[]>("log.skillOutputs", input)).map(skillOutputView));
     }),
   );
@@ -106,13 +129,20 @@ export function stateCommands(program: Command, out: Output): void {
     .option("--since <minutes>", "the recency window in minutes (default 30)", int(1), 30);
   example(ignoreExtras(evidence), "proofgate check-skill-evidence bazinga_20250112_143022 lint-check,security-scan --agent developer --since 30").action(
     act(out, (sessionId: string, skills: string, options: { agent?: string; since: number }) => {
-      const mandatory = skills.split(",").map((s) => s.trim()).filter(Boolean);
+      const mandatory = skills
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const notes = extrasNote(evidence, "check-skill-evidence");
       return async (api, globals) => {
         noteTranslation(globals, notes);
         const summary = { complete: true, missing: [] as string[], found: [] as string[], mandatory, recency_window_minutes: options.since };
         if (mandatory.length === 0) return read(summary);
-        const input = validate(ListSkillOutputsInput, { sessionId, skillNames: mandatory, agentType: options.agent, sinceMs: Date.now() - options.since * 60_000 }, { skillNames: "skills", agentType: "--agent" });
+        const input = validate(
+          ListSkillOutputsInput,
+          { sessionId, skillNames: mandatory, agentType: options.agent, sinceMs: Date.now() - options.since * 60_000 },
+          { skillNames: "skills", agentType: "--agent" },
+        );
         const seen = new Set((await api.query<SkillOutput[]>("log.skillOutputs", input)).map((o) => o.skillName));
         summary.found = mandatory.filter((s) => seen.has(s));
         summary.missing = mandatory.filter((s) => !seen.has(s));
@@ -136,7 +166,11 @@ export function stateCommands(program: Command, out: Output): void {
     'proofgate save-development-plan bazinga_20250112_143022 "Add auth" "1. JWT 2. OAuth" \'[{"phase":1,"name":"JWT"},{"phase":2,"name":"OAuth"}]\' 1 2',
   ).action(
     act(out, (sessionId: string, originalPrompt: string, planText: string, phases: unknown, currentPhase: number, totalPhases: number, metadata: unknown) => {
-      const input = validate(SaveDevelopmentPlanInput, { sessionId, originalPrompt, planText, phases, currentPhase, totalPhases, metadata }, { sessionId: "session", originalPrompt: "prompt", planText: "plan", phases: "phases_json", currentPhase: "current", totalPhases: "total" });
+      const input = validate(
+        SaveDevelopmentPlanInput,
+        { sessionId, originalPrompt, planText, phases, currentPhase, totalPhases, metadata },
+        { sessionId: "session", originalPrompt: "prompt", planText: "plan", phases: "phases_json", currentPhase: "current", totalPhases: "total" },
+      );
       return async (api) => {
         const row = await api.mutate<DevelopmentPlanRow>("log.savePlan", input);
         return wrote(snakeKeys(row), `✓ Saved development plan for ${sessionId} (${row.totalPhases} phases, current ${row.currentPhase ?? "none"})`);
@@ -144,7 +178,13 @@ export function stateCommands(program: Command, out: Output): void {
     }),
   );
 
-  example(program.command("get-development-plan").description("Print the session's development plan (null when there is none)").argument("<session>", "session id", sessionArg), "proofgate get-development-plan bazinga_20250112_143022").action(
+  example(
+    program
+      .command("get-development-plan")
+      .description("Print the session's development plan (null when there is none)")
+      .argument("<session>", "session id", sessionArg),
+    "proofgate get-development-plan bazinga_20250112_143022",
+  ).action(
     act(out, (sessionId: string) => async (api) => {
       const plan = await api.query<DevelopmentPlan | null>("log.plan", { sessionId });
       return read(plan ? snakeKeys(plan) : null);
@@ -164,7 +204,12 @@ export function stateCommands(program: Command, out: Output): void {
   ).action(
     act(out, (sessionId: string, phase: string, status: string, progressPercent: number | undefined) => {
       const number = /^\d+$/.test(phase) ? Number(phase) : null;
-      const checked = (n: number) => validate(UpdatePlanProgressInput, { sessionId, phase: n, status, ...(progressPercent === undefined ? {} : { progressPercent }) }, { sessionId: "session", phase: "phase" });
+      const checked = (n: number) =>
+        validate(
+          UpdatePlanProgressInput,
+          { sessionId, phase: n, status, ...(progressPercent === undefined ? {} : { progressPercent }) },
+          { sessionId: "session", phase: "phase" },
+        );
       if (number !== null) checked(number);
       return async (api) => {
         // A name is matched as bazinga_db.py matches it: the phase's `name`, or its number as text.

@@ -25,7 +25,15 @@ const statusWord = oneOf(Object.keys(STATUS_WORDS));
 
 /** A task as BAZINGA's `get-task-groups` shows a group (`id` is the group id, `name`, `assigned_to`…), Proofgate's columns beside. */
 export function taskGroupView(task: TaskRow): Record<string, unknown> {
-  return { ...snakeKeys(task), id: task.key, task_id: task.id, name: task.title, assigned_to: task.assignee, feature_branch: task.branch, initial_tier: task.tier };
+  return {
+    ...snakeKeys(task),
+    id: task.key,
+    task_id: task.id,
+    name: task.title,
+    assigned_to: task.assignee,
+    feature_branch: task.branch,
+    initial_tier: task.tier,
+  };
 }
 
 type DetailKey = keyof TaskDetails;
@@ -40,7 +48,12 @@ const DETAIL_FLAGS: readonly { flag: string; value: string; field: DetailKey; he
   { flag: "component-path", value: "path", field: "componentPath", help: "component the group works in" },
   { flag: "specializations", value: "json", field: "specializations", help: "JSON array of specialization paths", parse: stringList },
   { flag: "revision_count", value: "n", field: "revisionCount", help: "revision cycles so far", parse: int(0) },
-  { flag: "last_review_status", value: "status", field: "lastReviewStatus", help: `${REVIEW_STATUSES.join(" or ")} (another word is kept in the task's metadata)` },
+  {
+    flag: "last_review_status",
+    value: "status",
+    field: "lastReviewStatus",
+    help: `${REVIEW_STATUSES.join(" or ")} (another word is kept in the task's metadata)`,
+  },
   { flag: "review_iteration", value: "n", field: "reviewIteration", help: "review iteration (from 1)", parse: int(1) },
   { flag: "no_progress_count", value: "n", field: "noProgressCount", help: "iterations without progress", parse: int(0) },
   { flag: "blocking_issues_count", value: "n", field: "blockingIssuesCount", help: "open blocking issues", parse: int(0) },
@@ -105,7 +118,10 @@ const time = (at: Date | string | number | null | undefined) => (at == null ? ""
  * proofpacks are indented below their move. A reset keeps the earlier claim and block in the list.
  */
 export function taskHistoryText(task: TaskWithHistory): string {
-  const lines = [`Task ${task.key} in ${task.sessionId}: ${task.title}`, `  status: ${task.status} (version ${task.version}${task.resetCount > 0 ? `, reset ${task.resetCount}×` : ""})${task.verification === "none" ? " — unverified: no verify move" : ""}`];
+  const lines = [
+    `Task ${task.key} in ${task.sessionId}: ${task.title}`,
+    `  status: ${task.status} (version ${task.version}${task.resetCount > 0 ? `, reset ${task.resetCount}×` : ""})${task.verification === "none" ? " — unverified: no verify move" : ""}`,
+  ];
   if (task.assignee) lines.push(`  assigned to: ${task.assignee}`);
   if (task.resetRequested) lines.push(`  reset requested by ${task.resetRequestedBy ?? "?"}: ${task.resetReason ?? ""}`);
   lines.push("", `Transitions (${task.transitions.length}, oldest first):`);
@@ -119,7 +135,11 @@ export function taskHistoryText(task: TaskWithHistory): string {
     if (t.evidence?.length) more("evidence", t.evidence.join(", "));
     if (t.claimant && t.claimant !== t.actor) more("claimant", t.claimant);
     if (t.failures?.length) more("failures", t.failures.join("; "));
-    if (t.proofpack) more("proofpack", `${t.proofpack.verdict}: ${t.proofpack.checks.map((c) => `${c.name} ${c.passed ? "pass" : "fail"}`).join(", ")}${t.proofpack.notes ? ` (${t.proofpack.notes})` : ""}`);
+    if (t.proofpack)
+      more(
+        "proofpack",
+        `${t.proofpack.verdict}: ${t.proofpack.checks.map((c) => `${c.name} ${c.passed ? "pass" : "fail"}`).join(", ")}${t.proofpack.notes ? ` (${t.proofpack.notes})` : ""}`,
+      );
   });
   return lines.join("\n");
 }
@@ -134,7 +154,10 @@ export function taskCommands(program: Command, out: Output): void {
     .argument("<name>", "the group's name")
     .argument("[status]", `BAZINGA's or Proofgate's status word: ${Object.keys(STATUS_WORDS).join(", ")}`, statusWord)
     .argument("[assigned_to]", "the agent assigned to it");
-  example(addDetailFlags(create, CREATE_FLAGS), 'proofgate create-task-group group_a bazinga_20250112_143022 "JWT auth" pending developer_1 --complexity 7 --initial_tier "Senior Software Engineer"').action(
+  example(
+    addDetailFlags(create, CREATE_FLAGS),
+    'proofgate create-task-group group_a bazinga_20250112_143022 "JWT auth" pending developer_1 --complexity 7 --initial_tier "Senior Software Engineer"',
+  ).action(
     act(out, (key: string, sessionId: string, name: string, status: string | undefined, assignee: string | undefined, options: Record<string, unknown>) => {
       const details = { ...detailsFrom(options), title: name, ...(assignee === undefined ? {} : { assignee }) };
       const input = validate(CreateTaskInput, { sessionId, key, ...details }, { ...NAMES, title: "name", assignee: "assigned_to" });
@@ -144,7 +167,9 @@ export function taskCommands(program: Command, out: Output): void {
           if (isNotFound(error)) return null;
           throw error;
         });
-        let task = existing ? await api.mutate<TaskRow>("task.report", { sessionId, key, ...details, ...reported }) : await api.mutate<TaskRow>("task.create", input);
+        let task = existing
+          ? await api.mutate<TaskRow>("task.report", { sessionId, key, ...details, ...reported })
+          : await api.mutate<TaskRow>("task.create", input);
         if (!existing && reported.status) task = await api.mutate<TaskRow>("task.report", { sessionId, key, ...reported });
         return wrote(taskGroupView(task), `${existing ? "✓ Updated existing" : "✓ Created"} task group ${key} in ${sessionId}: ${task.status}`);
       };
@@ -153,21 +178,35 @@ export function taskCommands(program: Command, out: Output): void {
 
   const update = program
     .command("update-task-group")
-    .description("Update a task group; --status is a report: an enforce session allows only a legal move (start, claim, complete) and names the move to use otherwise, an observe session records it and flags unverified completions")
+    .description(
+      "Update a task group; --status is a report: an enforce session allows only a legal move (start, claim, complete) and names the move to use otherwise, an observe session records it and flags unverified completions",
+    )
     .argument("<group_id>", "the group's id")
     .argument("<session>", "session id", sessionArg);
   dualOption(update, "status", "status", `new status: ${Object.keys(STATUS_WORDS).join(", ")}`, statusWord);
   dualOption(update, "auto_create", "bool", "create the group first if it does not exist", bool);
-  example(addDetailFlags(update), "proofgate update-task-group group_a bazinga_20250112_143022 --status in_progress --assigned_to developer_1", "proofgate update-task-group group_a bazinga_20250112_143022 --last_review_status APPROVED --revision_count 1").action(
+  example(
+    addDetailFlags(update),
+    "proofgate update-task-group group_a bazinga_20250112_143022 --status in_progress --assigned_to developer_1",
+    "proofgate update-task-group group_a bazinga_20250112_143022 --last_review_status APPROVED --revision_count 1",
+  ).action(
     act(out, (key: string, sessionId: string, options: Record<string, unknown>) => {
       const status = pick<string>(options, "status");
       const notes: string[] = [];
       const details = detailsFrom(options, notes);
-      if (status === undefined && Object.keys(details).length === 0) throw new UsageError("update-task-group: give at least one field to change (--status, --assigned_to, …)");
-      const input = validate(ReportTaskInput, { sessionId, key, ...details, ...(status ? { status: STATUS_WORDS[status], sourceStatus: status } : {}) }, { ...NAMES, status: "--status" });
+      if (status === undefined && Object.keys(details).length === 0)
+        throw new UsageError("update-task-group: give at least one field to change (--status, --assigned_to, …)");
+      const input = validate(
+        ReportTaskInput,
+        { sessionId, key, ...details, ...(status ? { status: STATUS_WORDS[status], sourceStatus: status } : {}) },
+        { ...NAMES, status: "--status" },
+      );
       const autoCreate = pick<boolean>(options, "auto_create") ?? false;
       return async (api, globals) => {
-        noteTranslation(globals, notes.map((n) => `update-task-group: ${n}`));
+        noteTranslation(
+          globals,
+          notes.map((n) => `update-task-group: ${n}`),
+        );
         const report = () => api.mutate<TaskRow>("task.report", input);
         const task = await report().catch(async (error: unknown) => {
           if (!autoCreate || !isNotFound(error)) throw error;

@@ -26,13 +26,20 @@ describe("init's configuration", () => {
       { hooks: [{ type: "command", command: "./notify.sh" }] },
       { hooks: [{ type: "command", command: "proofgate hook claude-code --db '/srv/ledger dir/proofgate.db'" }] },
     ]);
-    expect(hooks.PostToolUse).toEqual([{ matcher: "*", hooks: [{ type: "command", command: "proofgate hook claude-code --db '/srv/ledger dir/proofgate.db'" }] }]);
+    expect(hooks.PostToolUse).toEqual([
+      { matcher: "*", hooks: [{ type: "command", command: "proofgate hook claude-code --db '/srv/ledger dir/proofgate.db'" }] },
+    ]);
     // The input is not modified.
     expect((EXISTING.hooks as JsonObject).SessionStart).toBeUndefined();
   });
 
   it("is idempotent: merging its own output again changes nothing", () => {
-    for (const [target, http] of [[LOCAL, false], [REMOTE, false], [REMOTE, true], [REMOTE_ENV, true]] as const) {
+    for (const [target, http] of [
+      [LOCAL, false],
+      [REMOTE, false],
+      [REMOTE, true],
+      [REMOTE_ENV, true],
+    ] as const) {
       const once = mergeSettings(EXISTING, target, http);
       expect(mergeSettings(once.content, target, http)).toEqual({ content: once.content, changes: [] });
       const mcp = mergeMcpConfig({ mcpServers: { other: { command: "x" } } }, target, http);
@@ -47,22 +54,44 @@ describe("init's configuration", () => {
     const stop = (content.hooks as Record<string, { hooks: JsonObject[] }[]>).Stop!;
     expect(stop).toHaveLength(2);
     expect(stop[1]!.hooks).toEqual([
-      { type: "http", url: "https://pg.example.com/api/hooks/claude-code", headers: { Authorization: "Bearer $PROOFGATE_TOKEN", "X-Proofgate-Agent": "claude_1" }, allowedEnvVars: ["PROOFGATE_TOKEN"] },
+      {
+        type: "http",
+        url: "https://pg.example.com/api/hooks/claude-code",
+        headers: { Authorization: "Bearer $PROOFGATE_TOKEN", "X-Proofgate-Agent": "claude_1" },
+        allowedEnvVars: ["PROOFGATE_TOKEN"],
+      },
     ]);
   });
 
   it("writes the mode's flags into the hook command and the MCP server entry", () => {
     expect(hookHandler(REMOTE, false)).toEqual({ type: "command", command: "proofgate hook claude-code --url https://pg.example.com/ --token pg_secret" });
-    expect(hookHandler(REMOTE, true)).toEqual({ type: "http", url: "https://pg.example.com/api/hooks/claude-code", headers: { Authorization: "Bearer pg_secret" } });
+    expect(hookHandler(REMOTE, true)).toEqual({
+      type: "http",
+      url: "https://pg.example.com/api/hooks/claude-code",
+      headers: { Authorization: "Bearer pg_secret" },
+    });
     expect(mcpServerEntry(LOCAL, false)).toEqual({ type: "stdio", command: "proofgate", args: ["mcp", "--db", "/srv/ledger dir/proofgate.db"] });
     // A token travels in the environment, never in argv; without one, the client's own $PROOFGATE_TOKEN.
-    expect(mcpServerEntry(REMOTE, false)).toEqual({ type: "stdio", command: "proofgate", args: ["mcp", "--url", "https://pg.example.com/"], env: { PROOFGATE_TOKEN: "pg_secret" } });
-    expect(mcpServerEntry(REMOTE_ENV, true)).toEqual({ type: "http", url: "https://pg.example.com/api/mcp", headers: { Authorization: "Bearer ${PROOFGATE_TOKEN}", "X-Proofgate-Agent": "claude_1" } });
+    expect(mcpServerEntry(REMOTE, false)).toEqual({
+      type: "stdio",
+      command: "proofgate",
+      args: ["mcp", "--url", "https://pg.example.com/"],
+      env: { PROOFGATE_TOKEN: "pg_secret" },
+    });
+    expect(mcpServerEntry(REMOTE_ENV, true)).toEqual({
+      type: "http",
+      url: "https://pg.example.com/api/mcp",
+      headers: { Authorization: "Bearer ${PROOFGATE_TOKEN}", "X-Proofgate-Agent": "claude_1" },
+    });
     expect(() => mcpServerEntry(LOCAL, true)).toThrow(/server URL/);
   });
 
   it("keeps other MCP servers and updates its own", () => {
-    const { content, changes } = mergeMcpConfig({ mcpServers: { github: { type: "http", url: "https://x" }, proofgate: { command: "old" } }, extra: true }, LOCAL, false);
+    const { content, changes } = mergeMcpConfig(
+      { mcpServers: { github: { type: "http", url: "https://x" }, proofgate: { command: "old" } }, extra: true },
+      LOCAL,
+      false,
+    );
     expect(changes).toEqual(["updated the proofgate MCP server"]);
     expect(content).toEqual({ mcpServers: { github: { type: "http", url: "https://x" }, proofgate: mcpServerEntry(LOCAL, false) }, extra: true });
   });

@@ -28,7 +28,8 @@ function modeArgs(target: Target): string[] {
 }
 
 const endpoint = (url: string, path: string) => `${url.replace(/\/+$/, "")}${path}`;
-const bearer = (target: Extract<Target, { kind: "remote" }>, style: "hook" | "mcp") => `Bearer ${target.token ?? (style === "hook" ? `$${TOKEN_ENV}` : `\${${TOKEN_ENV}}`)}`;
+const bearer = (target: Extract<Target, { kind: "remote" }>, style: "hook" | "mcp") =>
+  `Bearer ${target.token ?? (style === "hook" ? `$${TOKEN_ENV}` : `\${${TOKEN_ENV}}`)}`;
 
 /** One hook handler: the command (`proofgate hook claude-code` with the mode's flags) or, with `http`, Claude Code's http hook. */
 export function hookHandler(target: Target, http: boolean): JsonObject {
@@ -46,7 +47,11 @@ export function hookHandler(target: Target, http: boolean): JsonObject {
 export function mcpServerEntry(target: Target, http: boolean): JsonObject {
   if (http) {
     if (target.kind !== "remote") throw new Error("the http transport needs a server URL");
-    return { type: "http", url: endpoint(target.url, "/api/mcp"), headers: { Authorization: bearer(target, "mcp"), ...(target.agentId ? { "X-Proofgate-Agent": target.agentId } : {}) } };
+    return {
+      type: "http",
+      url: endpoint(target.url, "/api/mcp"),
+      headers: { Authorization: bearer(target, "mcp"), ...(target.agentId ? { "X-Proofgate-Agent": target.agentId } : {}) },
+    };
   }
   if (target.kind === "local") return { type: "stdio", command: "proofgate", args: ["mcp", ...modeArgs(target)] };
   // The token travels in the environment, not in argv (which any local user can list).

@@ -13,13 +13,47 @@ function seeded(): Fixture {
   run("insert into configuration (key, value, updated_at) values (?, ?, ?)", "banner", "plain text, not JSON", T + 1000);
   run("insert into model_config (agent_role, model, rationale, updated_at) values (?, ?, ?, ?)", "tech_lead", "opus", "Architectural decisions", T);
   run("insert into model_config (agent_role, model, rationale, updated_at) values (?, ?, ?, ?)", "developer", "sonnet", null, T);
-  run("insert into workflow_transitions (current_agent, response_status, next_agent, action, escalation_check, max_parallel) values (?, ?, ?, ?, ?, ?)", "qa_expert", "PASS", "tech_lead", "spawn", 0, null);
-  run("insert into workflow_transitions (current_agent, response_status, next_agent, action, escalation_check, max_parallel) values (?, ?, ?, ?, ?, ?)", "qa_expert", "FAIL", "developer", "respawn", 1, null);
-  run("insert into workflow_transitions (current_agent, response_status, next_agent, action, escalation_check, max_parallel) values (?, ?, ?, ?, ?, ?)", "developer", "READY_FOR_QA", "qa_expert", "spawn", 0, 4);
+  run(
+    "insert into workflow_transitions (current_agent, response_status, next_agent, action, escalation_check, max_parallel) values (?, ?, ?, ?, ?, ?)",
+    "qa_expert",
+    "PASS",
+    "tech_lead",
+    "spawn",
+    0,
+    null,
+  );
+  run(
+    "insert into workflow_transitions (current_agent, response_status, next_agent, action, escalation_check, max_parallel) values (?, ?, ?, ?, ?, ?)",
+    "qa_expert",
+    "FAIL",
+    "developer",
+    "respawn",
+    1,
+    null,
+  );
+  run(
+    "insert into workflow_transitions (current_agent, response_status, next_agent, action, escalation_check, max_parallel) values (?, ?, ?, ?, ?, ?)",
+    "developer",
+    "READY_FOR_QA",
+    "qa_expert",
+    "spawn",
+    0,
+    4,
+  );
   run("insert into agent_markers (agent_type, required_markers, workflow_markers) values (?, ?, ?)", "qa_expert", JSON.stringify(["PASS", "FAIL"]), null);
   run("insert into agent_markers (agent_type, required_markers, workflow_markers) values (?, ?, ?)", "developer", "READY_FOR_QA", JSON.stringify(["BLOCKED"]));
-  run("insert into workflow_special_rules (rule_name, description, config) values (?, ?, ?)", "security_sensitive", null, JSON.stringify({ force_tier: "Senior Software Engineer" }));
-  run("insert into workflow_special_rules (rule_name, description, config) values (?, ?, ?)", "escalation_after_failures", "Escalate after repeated failures", JSON.stringify({ threshold: 2 }));
+  run(
+    "insert into workflow_special_rules (rule_name, description, config) values (?, ?, ?)",
+    "security_sensitive",
+    null,
+    JSON.stringify({ force_tier: "Senior Software Engineer" }),
+  );
+  run(
+    "insert into workflow_special_rules (rule_name, description, config) values (?, ?, ?)",
+    "escalation_after_failures",
+    "Escalate after repeated failures",
+    JSON.stringify({ threshold: 2 }),
+  );
   return f;
 }
 
@@ -28,7 +62,12 @@ describe("admin configuration reads", () => {
     const f = seeded();
     expect(await f.as("admin").admin.configuration()).toEqual([
       { key: "banner", value: "plain text, not JSON", parsed: "plain text, not JSON", updatedAt: new Date(T + 1000) },
-      { key: "testing_mode", value: '{"framework":"full","coverage_threshold":70}', parsed: { framework: "full", coverage_threshold: 70 }, updatedAt: new Date(T) },
+      {
+        key: "testing_mode",
+        value: '{"framework":"full","coverage_threshold":70}',
+        parsed: { framework: "full", coverage_threshold: 70 },
+        updatedAt: new Date(T),
+      },
     ]);
   });
 

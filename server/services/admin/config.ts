@@ -68,7 +68,12 @@ export function readWorkflow(ctx: ServiceContext): WorkflowTables {
   const rules = ctx.db.select().from(workflowSpecialRules).orderBy(asc(workflowSpecialRules.ruleName)).all();
   return {
     transitions,
-    agentMarkers: markers.map((m) => ({ id: m.id, agentType: m.agentType, requiredMarkers: markerList(m.requiredMarkers), workflowMarkers: markerList(m.workflowMarkers) })),
+    agentMarkers: markers.map((m) => ({
+      id: m.id,
+      agentType: m.agentType,
+      requiredMarkers: markerList(m.requiredMarkers),
+      workflowMarkers: markerList(m.workflowMarkers),
+    })),
     specialRules: rules.map((r) => ({ ...r, parsed: parseJson(r.config) })),
   };
 }

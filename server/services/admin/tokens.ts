@@ -32,7 +32,15 @@ export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: n
     const now = nowOf(ctx);
     const row = tx
       .insert(apiTokens)
-      .values({ name: input.name, role: input.role, tokenHash: hashToken(token), prefix: token.slice(0, 10), createdBy: ctx.actor.label, createdAt: now, expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null })
+      .values({
+        name: input.name,
+        role: input.role,
+        tokenHash: hashToken(token),
+        prefix: token.slice(0, 10),
+        createdBy: ctx.actor.label,
+        createdAt: now,
+        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+      })
       .returning()
       .get();
     appendEvent(tx, ctx, { type: "admin.token_created", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name, role: row.role } });
@@ -42,7 +50,17 @@ export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: n
 
 export function listTokens(db: DbOrTx) {
   return db
-    .select({ id: apiTokens.id, name: apiTokens.name, role: apiTokens.role, prefix: apiTokens.prefix, createdBy: apiTokens.createdBy, createdAt: apiTokens.createdAt, lastUsedAt: apiTokens.lastUsedAt, expiresAt: apiTokens.expiresAt, revokedAt: apiTokens.revokedAt })
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      role: apiTokens.role,
+      prefix: apiTokens.prefix,
+      createdBy: apiTokens.createdBy,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+    })
     .from(apiTokens)
     .orderBy(desc(apiTokens.id))
     .all();
@@ -52,7 +70,12 @@ export function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): void {
   authorize(ctx.actor, "admin.tokens", "revoke API tokens");
   const input = parseInput(RevokeTokenInput, raw, "admin.invalid_input");
   write(ctx, (tx) => {
-    const row = tx.update(apiTokens).set({ revokedAt: nowOf(ctx) }).where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt))).returning().get();
+    const row = tx
+      .update(apiTokens)
+      .set({ revokedAt: nowOf(ctx) })
+      .where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt)))
+      .returning()
+      .get();
     if (!row) throw new NotFoundError("active API token", input.id);
     appendEvent(tx, ctx, { type: "admin.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
   });
@@ -69,7 +92,11 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export function authenticateToken(db: Db, token: string, agentLabel?: string, now = new Date()): Actor | null {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const byHash = prepared(db, "api_tokens.by_hash", () =>
-    db.select().from(apiTokens).where(eq(apiTokens.tokenHash, sql.placeholder("tokenHash"))).prepare(),
+    db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.tokenHash, sql.placeholder("tokenHash")))
+      .prepare(),
   );
   const row = byHash.get({ tokenHash: hashToken(token) });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;

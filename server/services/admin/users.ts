@@ -55,10 +55,20 @@ function insertUser(tx: Tx, ctx: ServiceContext, input: CreateUserInput, passwor
   const id = randomUUID();
   const user = tx
     .insert(users)
-    .values({ id, email: input.email, name: input.name ?? input.email.split("@")[0] ?? input.email, role: input.role, emailVerified: true, createdAt: now, updatedAt: now })
+    .values({
+      id,
+      email: input.email,
+      name: input.name ?? input.email.split("@")[0] ?? input.email,
+      role: input.role,
+      emailVerified: true,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
     .get();
-  tx.insert(authAccounts).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: now, updatedAt: now }).run();
+  tx.insert(authAccounts)
+    .values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: now, updatedAt: now })
+    .run();
   appendEvent(tx, ctx, { type: "admin.user_created", sessionId: null, entity: "user", entityId: id, data: { email: user.email, role: user.role } });
   return user;
 }
@@ -68,7 +78,11 @@ export function userCount(db: DbOrTx): number {
 }
 
 export function listUsers(db: DbOrTx): UserSummary[] {
-  return db.select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).from(users).orderBy(desc(users.createdAt)).all();
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
+    .from(users)
+    .orderBy(desc(users.createdAt))
+    .all();
 }
 
 export const SetUserRoleInput = z.object({ userId: z.string().min(1).max(100), role: z.enum(HUMAN_USER_ROLES) }).strict();
@@ -84,7 +98,12 @@ export function setUserRole(ctx: ServiceContext, raw: z.infer<typeof SetUserRole
       const admins = tx.select({ n: count() }).from(users).where(eq(users.role, "admin")).get()?.n ?? 0;
       if (admins <= 1) throw new ForbiddenTransitionError("admin.last_admin", "the last admin cannot be demoted");
     }
-    const updated = tx.update(users).set({ role: input.role, updatedAt: nowOf(ctx) }).where(eq(users.id, user.id)).returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).get()!;
+    const updated = tx
+      .update(users)
+      .set({ role: input.role, updatedAt: nowOf(ctx) })
+      .where(eq(users.id, user.id))
+      .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
+      .get()!;
     appendEvent(tx, ctx, { type: "admin.user_role_changed", sessionId: null, entity: "user", entityId: user.id, data: { from: user.role, to: input.role } });
     return updated;
   });

@@ -24,7 +24,8 @@ export interface BlockedTimeFigures {
  * claimant the block judged, and on its session.
  */
 function endedSpells(f: AnalyticsFilter): SQL {
-  const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = b.session_id)`, sql`b.claimant`)} = ${f.model}`;
+  const modelFilter =
+    f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = b.session_id)`, sql`b.claimant`)} = ${f.model}`;
   return sql`
     SELECT e.task_id AS task_id, e.move AS exit_move, b.at AS blocked_at, e.at - b.at AS ms
     FROM task_transitions e
@@ -53,7 +54,7 @@ export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeF
       SELECT k2 AS task_id, sum(n) AS resets FROM analytics_rollups WHERE ${rollupScope(["reset"], f, ["agent", "model"])} GROUP BY k2 HAVING resets > 0
     ) GROUP BY 2`
     }`
-      : sql`
+        : sql`
     WITH spells AS MATERIALIZED (${endedSpells(f)})
     SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
     UNION ALL
@@ -65,7 +66,8 @@ export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeF
     .filter((g) => g.kind === "resets")
     .map((g) => ({ resets: g.n, tasks: g.count }))
     .sort((a, b) => a.resets - b.resets);
-  const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = t.session_id)`, sql`t.claimed_by`)} = ${f.model}`;
+  const modelFilter =
+    f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = t.session_id)`, sql`t.claimed_by`)} = ${f.model}`;
   const open = db.get<{ open: number }>(sql`
     SELECT count(*) AS open FROM tasks t
     WHERE t.status = 'blocked' AND ${inRange(sql`t.blocked_at`, f)} AND ${equalsIfSet(sql`t.claimed_by`, f.agent)} AND ${inSource(sql`t.session_id`, f)} AND ${modelFilter}`);

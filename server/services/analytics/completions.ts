@@ -97,9 +97,11 @@ function reasonKindsFromRollups(db: DbOrTx, f: AnalyticsFilter, where: SQL): Rea
   if (f.agent !== null) scope.push(sql`agent = ${f.agent}`);
   // With one min() in the query, SQLite takes the bare `example` from the row holding the minimum.
   const kinds = db
-    .all<{ reason: string; checks: number; example: string; first: number }>(sql`
+    .all<{ reason: string; checks: number; example: string; first: number }>(
+      sql`
     SELECT kind AS reason, sum(checks) AS checks, example, min(example_check_id) AS first
-    FROM analytics_reason_kinds WHERE ${sql.join(scope, sql` AND `)} GROUP BY kind`)
+    FROM analytics_reason_kinds WHERE ${sql.join(scope, sql` AND `)} GROUP BY kind`,
+    )
     .map(({ reason, checks, example }) => ({ reason, checks, example }));
   const recent = reasonsFromHistory(db, sql`c.id > ${through} AND ${where}`);
   if (recent.length === 0) return kinds.sort((a, b) => b.checks - a.checks || a.reason.localeCompare(b.reason)).slice(0, TOP_REASONS);

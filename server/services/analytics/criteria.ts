@@ -72,11 +72,21 @@ export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureStep
   }
   const rows = [...byBucket.values()];
   const series = fillSeries(
-    rows.map((r) => ({ bucket: r.bucket, sessions: r.sessions, required: r.required, met: r.met, meanSessionRate: rate(r.rateSum, r.sessions), overallRate: rate(r.met, r.required) })),
+    rows.map((r) => ({
+      bucket: r.bucket,
+      sessions: r.sessions,
+      required: r.required,
+      met: r.met,
+      meanSessionRate: rate(r.rateSum, r.sessions),
+      overallRate: rate(r.met, r.required),
+    })),
     f.bucket,
     (b) => ({ bucket: b, sessions: 0, required: 0, met: 0, meanSessionRate: null, overallRate: null }),
   );
-  const total = rows.reduce((t, r) => ({ sessions: t.sessions + r.sessions, required: t.required + r.required, met: t.met + r.met, rateSum: t.rateSum + r.rateSum }), { sessions: 0, required: 0, met: 0, rateSum: 0 });
+  const total = rows.reduce(
+    (t, r) => ({ sessions: t.sessions + r.sessions, required: t.required + r.required, met: t.met + r.met, rateSum: t.rateSum + r.rateSum }),
+    { sessions: 0, required: 0, met: 0, rateSum: 0 },
+  );
   const perBin = new Map(bins);
   const topCriteriaRows = rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f);
   return {
@@ -123,7 +133,11 @@ function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
 type TopCriteria = Pick<CriteriaFigures, "topBlocked" | "topFailed">;
 
 function top(rows: { status: string; criterion: string; count: number }[]): TopCriteria {
-  const of = (status: "blocked" | "failed") => rows.filter((r) => r.status === status).slice(0, TOP_CRITERIA).map(({ criterion, count }) => ({ criterion, count }));
+  const of = (status: "blocked" | "failed") =>
+    rows
+      .filter((r) => r.status === status)
+      .slice(0, TOP_CRITERIA)
+      .map(({ criterion, count }) => ({ criterion, count }));
   return { topBlocked: of("blocked"), topFailed: of("failed") };
 }
 

@@ -82,7 +82,12 @@ describe("analytics.overview on demo data, recomputed independently", () => {
     const seconds = judgedClaims()
       .map((j) => Math.floor(j.ms / 1000) * 1000)
       .sort((a, b) => a - b);
-    expect(o.verificationLatency.all).toEqual({ count: seconds.length, p50: nearestRank(seconds, 50), p90: nearestRank(seconds, 90), p99: nearestRank(seconds, 99) });
+    expect(o.verificationLatency.all).toEqual({
+      count: seconds.length,
+      p50: nearestRank(seconds, 50),
+      p90: nearestRank(seconds, 90),
+      p99: nearestRank(seconds, 99),
+    });
   });
 
   it("unverified completions and completion-check acceptance", () => {
@@ -109,7 +114,9 @@ describe("analytics.overview on demo data, recomputed independently", () => {
       if (a.status === "success") entry.successes += 1;
       byNumber.set(n, entry);
     }
-    expect(o.goalAttempts.byAttemptNumber).toEqual([...byNumber.entries()].sort(([a], [b]) => a - b).map(([attemptNumber, e]) => ({ attemptNumber, ...e, rate: e.successes / e.attempts })));
+    expect(o.goalAttempts.byAttemptNumber).toEqual(
+      [...byNumber.entries()].sort(([a], [b]) => a - b).map(([attemptNumber, e]) => ({ attemptNumber, ...e, rate: e.successes / e.attempts })),
+    );
   });
 });
 

@@ -54,7 +54,7 @@ function fromRollups(db: DbOrTx, f: AnalyticsFilter): Groups {
     SELECT 'agent', agent, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
     UNION ALL SELECT 'model', model, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
     UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`);
-  const of = <K,>(by: string) => rows.filter((r) => r[0] === by).map(([, key, claims, blocked]) => ({ key: key as K, claims, blocked }));
+  const of = <K>(by: string) => rows.filter((r) => r[0] === by).map(([, key, claims, blocked]) => ({ key: key as K, claims, blocked }));
   return { byAgent: of<string>("agent"), byModel: of<string | null>("model"), byBucket: of<number>("bucket") };
 }
 
@@ -78,8 +78,12 @@ function fromHistory(db: DbOrTx, f: AnalyticsFilter): Row[] {
 }
 
 function groupRows(rows: Row[]): Groups {
-  const strip = <K,>({ key, claims, blocked }: ClaimCounts & { key: K }) => ({ key, claims, blocked });
-  return { byAgent: claimRatesBy(rows, (r) => r.agent).map(strip), byModel: claimRatesBy(rows, (r) => r.model).map(strip), byBucket: claimRatesBy(rows, (r) => r.bucket).map(strip) };
+  const strip = <K>({ key, claims, blocked }: ClaimCounts & { key: K }) => ({ key, claims, blocked });
+  return {
+    byAgent: claimRatesBy(rows, (r) => r.agent).map(strip),
+    byModel: claimRatesBy(rows, (r) => r.model).map(strip),
+    byBucket: claimRatesBy(rows, (r) => r.bucket).map(strip),
+  };
 }
 
 function shapeFalseCompletion(groups: Groups, f: AnalyticsFilter): FalseCompletionFigures {
@@ -90,9 +94,7 @@ function shapeFalseCompletion(groups: Groups, f: AnalyticsFilter): FalseCompleti
     claims: total.claims,
     blocked: total.blocked,
     rate: rate(total.blocked, total.claims),
-    byAgent: groups.byAgent
-      .map(({ key, ...counts }) => withRate({ agent: key, ...counts }))
-      .sort((a, b) => byMost(a, b) || a.agent.localeCompare(b.agent)),
+    byAgent: groups.byAgent.map(({ key, ...counts }) => withRate({ agent: key, ...counts })).sort((a, b) => byMost(a, b) || a.agent.localeCompare(b.agent)),
     byModel: groups.byModel
       .map(({ key, ...counts }) => withRate({ model: key, ...counts }))
       .sort((a, b) => byMost(a, b) || (a.model ?? "\uffff").localeCompare(b.model ?? "\uffff")),

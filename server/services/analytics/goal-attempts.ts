@@ -57,7 +57,14 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
   const scope = rollups
     ? sql`SELECT k3 AS goal_id, k2 AS attempt_number, model, k1 AS outcome FROM analytics_rollups WHERE ${rollupScope(["attempt"], f, ["model"])} AND n > 0`
     : scopedAttempts(f);
-  const grouped = db.all<{ kind: "attempt" | "goal"; a: number; model: string | null; outcome: AttemptOutcome | null; count: number; succeeded: number | null }>(
+  const grouped = db.all<{
+    kind: "attempt" | "goal";
+    a: number;
+    model: string | null;
+    outcome: AttemptOutcome | null;
+    count: number;
+    succeeded: number | null;
+  }>(
     allTime(f)
       ? sql`
     SELECT 'attempt' AS kind, k2 AS a, model, k1 AS outcome, sum(n) AS count, NULL AS succeeded FROM analytics_rollups
@@ -73,7 +80,9 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
       SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM scope GROUP BY goal_id
     ) GROUP BY 2`,
   );
-  const rows = grouped.filter((g) => g.kind === "attempt").map((g) => ({ attemptNumber: g.a, model: g.model, outcome: g.outcome as AttemptOutcome, count: g.count }));
+  const rows = grouped
+    .filter((g) => g.kind === "attempt")
+    .map((g) => ({ attemptNumber: g.a, model: g.model, outcome: g.outcome as AttemptOutcome, count: g.count }));
   const perGoal = grouped
     .filter((g) => g.kind === "goal")
     .map((g) => ({ attempts: g.a, goals: g.count, succeeded: g.succeeded ?? 0 }))

@@ -187,7 +187,11 @@ describe("analytics.overview, no filters", () => {
 
   it("names no ignored filter when none is given, and times each figure", () => {
     expect(o.ignoredFilters).toEqual({});
-    expect(Object.keys(o.timings).sort()).toEqual(Object.keys(o).filter((k) => !["filters", "ignoredFilters", "timings"].includes(k)).sort());
+    expect(Object.keys(o.timings).sort()).toEqual(
+      Object.keys(o)
+        .filter((k) => !["filters", "ignoredFilters", "timings"].includes(k))
+        .sort(),
+    );
   });
 });
 
@@ -284,7 +288,12 @@ describe("analytics.overview, each filter changes the figures", () => {
 
 describe("analytics.overview, runtime stops under each filter", () => {
   it("source: bazinga has s2's one held and one unverified stop, shots-on-goal none", async () => {
-    expect((await overview({ source: "bazinga" })).runtimeStops).toEqual({ held: 1, unverified: 1, sessionsUnverified: 1, series: [{ bucket: day(1), held: 1, unverified: 1 }] });
+    expect((await overview({ source: "bazinga" })).runtimeStops).toEqual({
+      held: 1,
+      unverified: 1,
+      sessionsUnverified: 1,
+      series: [{ bucket: day(1), held: 1, unverified: 1 }],
+    });
     expect((await overview({ source: "shots-on-goal" })).runtimeStops).toEqual({ held: 0, unverified: 0, sessionsUnverified: 0, series: [] });
   });
 
@@ -294,7 +303,12 @@ describe("analytics.overview, runtime stops under each filter", () => {
   });
 
   it("range, inclusive at both ends: Monday's 211th to 212th minute has one held and the unverified stop", async () => {
-    expect((await overview({ from: at(0, 211), to: at(0, 212) })).runtimeStops).toEqual({ held: 1, unverified: 1, sessionsUnverified: 1, series: [{ bucket: day(0), held: 1, unverified: 1 }] });
+    expect((await overview({ from: at(0, 211), to: at(0, 212) })).runtimeStops).toEqual({
+      held: 1,
+      unverified: 1,
+      sessionsUnverified: 1,
+      series: [{ bucket: day(0), held: 1, unverified: 1 }],
+    });
     expect((await overview({ from: day(1), to: day(2) - 1 })).runtimeStops).toMatchObject({ held: 1, unverified: 1 });
   });
 

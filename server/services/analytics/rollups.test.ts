@@ -96,7 +96,10 @@ describe("figures from the rollups equal the history's", () => {
   it("counts checks written since the reason kinds were last caught up", async () => {
     const through = reasonKindsThrough(f.db);
     vi.setSystemTime(NOW.getTime() + 60_000);
-    await f.as("orchestrator").completion.check({ sessionId: "s1" }).catch(() => undefined);
+    await f
+      .as("orchestrator")
+      .completion.check({ sessionId: "s1" })
+      .catch(() => undefined);
     expect(rows<{ n: number }>(f.db, "SELECT max(id) AS n FROM completion_checks")[0]!.n).toBeGreaterThan(through);
     const fromRollups = await analyticsOverview(f.db, {});
     expect(reasonKindsThrough(f.db)).toBeGreaterThan(through);

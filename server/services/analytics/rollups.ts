@@ -24,7 +24,12 @@ type Dimension = "agent" | "model";
 
 /** The rows of `figures` the filter selects: day range and source always, agent and model where the figure has them. */
 export function rollupScope(figures: readonly string[], f: AnalyticsFilter, dimensions: readonly Dimension[]): SQL {
-  const parts: SQL[] = [sql`figure IN (${sql.join(figures.map((x) => sql`${x}`), sql`, `)})`];
+  const parts: SQL[] = [
+    sql`figure IN (${sql.join(
+      figures.map((x) => sql`${x}`),
+      sql`, `,
+    )})`,
+  ];
   if (f.from !== null) parts.push(sql`day >= ${f.from}`);
   if (f.to !== null) parts.push(sql`day <= ${f.to}`);
   if (f.source !== null) parts.push(sql`source = ${f.source}`);

@@ -50,7 +50,10 @@ describe("buckets", () => {
   });
 
   it("fills the buckets between the first and the last with data, and never more than MAX_FILLED_BUCKETS", () => {
-    const points = [{ bucket: 3 * DAY_MS, n: 3 }, { bucket: 0, n: 1 }];
+    const points = [
+      { bucket: 3 * DAY_MS, n: 3 },
+      { bucket: 0, n: 1 },
+    ];
     expect(fillSeries(points, "day", (bucket) => ({ bucket, n: 0 }))).toEqual([
       { bucket: 0, n: 1 },
       { bucket: DAY_MS, n: 0 },
@@ -80,7 +83,12 @@ describe("percentiles", () => {
         for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
         const histogram = [...counts.entries()].map(([value, count]) => ({ value, count }));
         const sorted = [...values].sort((a, b) => a - b);
-        expect(percentilesOfHistogram(histogram)).toEqual({ count: values.length, p50: nearestRank(sorted, 50), p90: nearestRank(sorted, 90), p99: nearestRank(sorted, 99) });
+        expect(percentilesOfHistogram(histogram)).toEqual({
+          count: values.length,
+          p50: nearestRank(sorted, 50),
+          p90: nearestRank(sorted, 90),
+          p99: nearestRank(sorted, 99),
+        });
       }),
     );
   });
@@ -125,7 +133,10 @@ describe("reasonKind", () => {
         { key: "f", title: "f", status: "blocked", verification: null },
         { key: "g", title: "g", status: "completed", verification: "none" },
       ],
-      contractGoals: [{ id: 1, goalText: "Ship it", verdict: "PARTIAL" }, { id: 2, goalText: "Other", verdict: null }],
+      contractGoals: [
+        { id: 1, goalText: "Ship it", verdict: "PARTIAL" },
+        { id: 2, goalText: "Other", verdict: null },
+      ],
     });
     expect(verdict.reasons.map(reasonKind)).toEqual([
       "Not every required criterion met",

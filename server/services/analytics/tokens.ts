@@ -34,7 +34,9 @@ export function tokenFigures(db: DbOrTx, f: AnalyticsFilter): TokenFigures {
   }
   return {
     tokens: rows.reduce((n, r) => n + r.tokens, 0),
-    byAgentType: [...byType.entries()].map(([agentType, tokens]) => ({ agentType, tokens })).sort((a, b) => b.tokens - a.tokens || a.agentType.localeCompare(b.agentType)),
+    byAgentType: [...byType.entries()]
+      .map(([agentType, tokens]) => ({ agentType, tokens }))
+      .sort((a, b) => b.tokens - a.tokens || a.agentType.localeCompare(b.agentType)),
     series: fillSeries([...byBucket.values()], f.bucket, (bucket) => ({ bucket, tokens: 0, byAgentType: {} })),
   };
 }

@@ -19,7 +19,8 @@ export interface VerificationLatencyFigures {
  * one row per claim. Filtered on the claim (time, claimant, source, the claimant's model).
  */
 export function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter): VerificationLatencyFigures {
-  const modelFilter = f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
+  const modelFilter =
+    f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
   // Rows as arrays: one per distinct second waited, thousands of them.
   const rows = db.values<["verify" | "block", number, number]>(
     rollupsAnswer(f)
@@ -30,6 +31,11 @@ export function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter): Veri
     WHERE ${modelFilter}
     GROUP BY 1, 2`,
   );
-  const histogram = (move?: "verify" | "block") => rows.filter((r) => move === undefined || r[0] === move).map(([, seconds, count]) => ({ value: seconds * 1000, count }));
-  return { all: percentilesOfHistogram(histogram()), verified: percentilesOfHistogram(histogram("verify")), blocked: percentilesOfHistogram(histogram("block")) };
+  const histogram = (move?: "verify" | "block") =>
+    rows.filter((r) => move === undefined || r[0] === move).map(([, seconds, count]) => ({ value: seconds * 1000, count }));
+  return {
+    all: percentilesOfHistogram(histogram()),
+    verified: percentilesOfHistogram(histogram("verify")),
+    blocked: percentilesOfHistogram(histogram("block")),
+  };
 }

@@ -30,7 +30,15 @@ async function world(): Promise<Fixture> {
   const f = setup();
   await f.as("orchestrator").session.create({ id: "s1", requirements: "Add JWT auth" });
   await f.as("orchestrator").session.create({ id: "s2", requirements: "Dark mode" });
-  for (const [sessionId, key] of [["s1", "g"], ["s1", "c"], ["s1", "a"], ["s2", "d"], ["s2", "b"], ["s1", "f"], ["s1", "e"]] as const) {
+  for (const [sessionId, key] of [
+    ["s1", "g"],
+    ["s1", "c"],
+    ["s1", "a"],
+    ["s2", "d"],
+    ["s2", "b"],
+    ["s1", "f"],
+    ["s1", "e"],
+  ] as const) {
     await f.as("orchestrator").task.create({ sessionId, key, title: `Task ${key}` });
   }
   await claimAndBlock(f, "s1", "f", 1);
@@ -136,7 +144,14 @@ describe("task.inbox: every blocked task, reset requests first, then the longest
     await f.as("orchestrator").task.report({ sessionId: "obs", key: "group_a", assignee: "developer_3" });
     at(9);
     const [item] = (await f.as("viewer").task.inbox()).items;
-    expect(item).toMatchObject({ key: "group_a", claimant: null, failures: [], proofpack: null, blocker: { label: "orchestrator_1", move: "report" }, blockedSince: new Date(T0 + 3 * MIN) });
+    expect(item).toMatchObject({
+      key: "group_a",
+      claimant: null,
+      failures: [],
+      proofpack: null,
+      blocker: { label: "orchestrator_1", move: "report" },
+      blockedSince: new Date(T0 + 3 * MIN),
+    });
   });
 
   it("orders a task made blocked by hand-written SQL by its last update, among the others", async () => {
@@ -170,7 +185,11 @@ describe("task.inbox: every blocked task, reset requests first, then the longest
 describe("task.inboxCount: from the rollups", () => {
   it("counts blocked tasks and reset requests, across sessions and per session, as tasks move", async () => {
     const f = await world();
-    const counted = () => rows<{ blocked: number; requested: number }>(f.db, "select count(*) as blocked, coalesce(sum(reset_requested), 0) as requested from tasks where status = 'blocked'")[0]!;
+    const counted = () =>
+      rows<{ blocked: number; requested: number }>(
+        f.db,
+        "select count(*) as blocked, coalesce(sum(reset_requested), 0) as requested from tasks where status = 'blocked'",
+      )[0]!;
     expect(await f.as("viewer").task.inboxCount()).toEqual({ blocked: 5, resetRequested: 2 });
     expect(counted()).toEqual({ blocked: 5, requested: 2 });
     expect(await f.as("viewer").task.inboxCount({ sessionId: "s2" })).toEqual({ blocked: 2, resetRequested: 2 });

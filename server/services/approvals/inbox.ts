@@ -123,7 +123,14 @@ function itemQueries(db: Db) {
           resetRequestedAt: tasks.resetRequestedAt,
           resetReason: tasks.resetReason,
         },
-        session: { id: sessions.id, requirements: sessions.requirements, status: sessions.status, source: sessions.source, enforcement: sessions.enforcement, mode: sessions.mode },
+        session: {
+          id: sessions.id,
+          requirements: sessions.requirements,
+          status: sessions.status,
+          source: sessions.source,
+          enforcement: sessions.enforcement,
+          mode: sessions.mode,
+        },
       })
       .from(tasks)
       .innerJoin(sessions, eq(sessions.id, tasks.sessionId))
@@ -131,7 +138,20 @@ function itemQueries(db: Db) {
       .prepare(),
     // Only the transitions that end in `blocked`: the block (or report) and any reset request.
     transitions: db
-      .select({ id: t.id, taskId: t.taskId, move: t.move, fromStatus: t.fromStatus, actor: t.actor, principalId: t.principalId, role: t.role, reason: t.reason, failures: t.failures, proofpack: t.proofpack, claimant: t.claimant, at: t.at })
+      .select({
+        id: t.id,
+        taskId: t.taskId,
+        move: t.move,
+        fromStatus: t.fromStatus,
+        actor: t.actor,
+        principalId: t.principalId,
+        role: t.role,
+        reason: t.reason,
+        failures: t.failures,
+        proofpack: t.proofpack,
+        claimant: t.claimant,
+        at: t.at,
+      })
       .from(t)
       .where(and(inIds(t.taskId), sql`${t.toStatus} = 'blocked'`))
       .orderBy(asc(t.id))
@@ -163,7 +183,10 @@ function loadItems(db: Db, page: { id: number; blockedSince: number }[]): InboxI
       evidence: task.evidence,
       failures: task.failures ?? entered?.failures ?? [],
       proofpack: task.proofpack ?? entered?.proofpack ?? null,
-      claimant: claimantLabel === null ? null : { label: claimantLabel, principal: task.claimedBy !== null ? task.claimedByPrincipal : null, at: task.claimedBy !== null ? task.claimedAt : null },
+      claimant:
+        claimantLabel === null
+          ? null
+          : { label: claimantLabel, principal: task.claimedBy !== null ? task.claimedByPrincipal : null, at: task.claimedBy !== null ? task.claimedAt : null },
       blocker: {
         label: task.blockedBy ?? entered?.actor ?? "unknown",
         principal: task.blockedBy !== null ? task.blockedByPrincipal : (entered?.principalId ?? null),
@@ -171,7 +194,12 @@ function loadItems(db: Db, page: { id: number; blockedSince: number }[]): InboxI
         move: entered?.move ?? "block",
       },
       resetRequest: task.resetRequested
-        ? { by: task.resetRequestedBy ?? request?.actor ?? "unknown", principal: request?.principalId ?? null, reason: task.resetReason ?? request?.reason ?? null, at: task.resetRequestedAt ?? request?.at ?? null }
+        ? {
+            by: task.resetRequestedBy ?? request?.actor ?? "unknown",
+            principal: request?.principalId ?? null,
+            reason: task.resetReason ?? request?.reason ?? null,
+            at: task.resetRequestedAt ?? request?.at ?? null,
+          }
         : null,
       blockedSince: new Date(blockedSince),
       session,

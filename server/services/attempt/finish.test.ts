@@ -25,7 +25,18 @@ describe("finishAttempt", () => {
       verifiedFindings: 1,
       output: "[METRIC:cv_accuracy_mean] 0.78",
     });
-    expect(result).toMatchObject({ attemptId, status: "completed", endCommitSha: "def5678", diff: "diff --git a/x b/x", statusDetail: "validation failed", metrics: { cv_accuracy_mean: 0.78 }, markers: ["METRIC:baseline_accuracy"], artifacts: ["models/churn.pkl"], verifiedFindings: 1, output: "[METRIC:cv_accuracy_mean] 0.78" });
+    expect(result).toMatchObject({
+      attemptId,
+      status: "completed",
+      endCommitSha: "def5678",
+      diff: "diff --git a/x b/x",
+      statusDetail: "validation failed",
+      metrics: { cv_accuracy_mean: 0.78 },
+      markers: ["METRIC:baseline_accuracy"],
+      artifacts: ["models/churn.pkl"],
+      verifiedFindings: 1,
+      output: "[METRIC:cv_accuracy_mean] 0.78",
+    });
     expect(result.timestamp.getTime()).toBe(Date.parse("2025-01-12T14:30:05Z"));
     expect(lastEvent(f.db)).toMatchObject({ type: "attempt.finished", entity: "attempt", entityId: String(attemptId), data: { status: "completed" } });
   });
@@ -33,7 +44,13 @@ describe("finishAttempt", () => {
   it("redacts secrets in the output, the diff and the detail", () => {
     const { f, attemptId } = running();
     const secret = "sk-abcdefghijklmnopqrstuvwx";
-    const result = finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "error", output: `key ${secret}`, diff: `+OPENAI=${secret}`, statusDetail: `password=hunter2` });
+    const result = finishAttempt(f.as(ORCHESTRATOR), {
+      attemptId,
+      status: "error",
+      output: `key ${secret}`,
+      diff: `+OPENAI=${secret}`,
+      statusDetail: `password=hunter2`,
+    });
     expect(result.output).toBe("key [REDACTED:openai_key]");
     expect(result.diff).toBe("+OPENAI=[REDACTED:openai_key]");
     expect(result.statusDetail).toBe("password=[REDACTED:password]");

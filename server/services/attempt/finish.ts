@@ -37,7 +37,13 @@ export function finishAttempt(ctx: ServiceContext, input: FinishAttemptInput): A
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.attemptFinished, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, status: result.status } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.attemptFinished,
+      sessionId: goal.sessionId,
+      entity: "attempt",
+      entityId: attempt.id,
+      data: { goalId: goal.id, status: result.status },
+    });
     return result;
   });
 }

@@ -13,10 +13,16 @@ import { startAttempt } from "./start";
 function recordedAttempt() {
   const f = setup();
   const goal = rootGoal(f);
-  setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }], maxGoalAttempts: 4 } });
+  setGoalContract(f.as(ORCHESTRATOR), {
+    goalId: goal,
+    contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }], maxGoalAttempts: 4 },
+  });
   const steps = ["npm test", "npm run build"].map((command) => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command }).id);
   const { attempt } = startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: ["write_file", "read_file"] });
-  recordToolCalls(f.as(ORCHESTRATOR), { attemptId: attempt.id, calls: Array.from({ length: 250 }, (_, i) => ({ tool: "read_file", output: `call ${i + 1}` })) });
+  recordToolCalls(f.as(ORCHESTRATOR), {
+    attemptId: attempt.id,
+    calls: Array.from({ length: 250 }, (_, i) => ({ tool: "read_file", output: `call ${i + 1}` })),
+  });
   finishAttempt(f.as(ORCHESTRATOR), { attemptId: attempt.id, status: "completed", verifiedFindings: 2 });
   recordValidationRun(f.as(ORCHESTRATOR), { attemptId: attempt.id, validationStepId: steps[1]!, exitCode: 0 });
   recordValidationRun(f.as(ORCHESTRATOR), { attemptId: attempt.id, validationStepId: steps[0]!, exitCode: 1 });
@@ -56,7 +62,15 @@ describe("getAttempt", () => {
   it("shows a running attempt with no result, and refuses unknown attempts and bad paging", () => {
     const f = setup();
     const { attempt } = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f), attemptType: "breakdown" });
-    expect(getAttempt(f.db, { attemptId: attempt.id })).toMatchObject({ number: null, maxAttempts: null, result: null, toolCalls: [], nextCursor: null, validationRuns: [], trustScores: [] });
+    expect(getAttempt(f.db, { attemptId: attempt.id })).toMatchObject({
+      number: null,
+      maxAttempts: null,
+      result: null,
+      toolCalls: [],
+      nextCursor: null,
+      validationRuns: [],
+      trustScores: [],
+    });
     expectRefused(() => getAttempt(f.db, { attemptId: 999 }), "attempt.not_found");
     expectRefused(() => getAttempt(f.db, { attemptId: attempt.id, limit: 501 }), "attempt.invalid_input");
   });

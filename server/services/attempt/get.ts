@@ -62,7 +62,14 @@ export function getAttempt(db: DbOrTx, input: GetAttemptInput): AttemptDetail {
     sessionId: goal.sessionId,
     number: attemptNumber(db, attempt),
     maxAttempts: db.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goal.id)).get()?.max ?? null,
-    tools: db.select({ tool: tools }).from(attemptTools).innerJoin(tools, eq(tools.id, attemptTools.toolId)).where(eq(attemptTools.attemptId, attempt.id)).orderBy(asc(tools.name)).all().map((r) => r.tool),
+    tools: db
+      .select({ tool: tools })
+      .from(attemptTools)
+      .innerJoin(tools, eq(tools.id, attemptTools.toolId))
+      .where(eq(attemptTools.attemptId, attempt.id))
+      .orderBy(asc(tools.name))
+      .all()
+      .map((r) => r.tool),
     result,
     toolCalls: calls,
     nextCursor: page.length > limit ? (calls.at(-1)?.order ?? null) : null,

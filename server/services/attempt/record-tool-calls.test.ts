@@ -11,7 +11,9 @@ function running() {
 }
 
 const storedCalls = (f: ReturnType<typeof setup>, attemptId: number) =>
-  f.db.$client.prepare('SELECT "order", tool_id AS toolId, tool_name AS toolName, input, output FROM tool_calls WHERE attempt_id = ? ORDER BY "order"').all(attemptId) as { order: number; toolId: number; toolName: string; input: string | null; output: string | null }[];
+  f.db.$client
+    .prepare('SELECT "order", tool_id AS toolId, tool_name AS toolName, input, output FROM tool_calls WHERE attempt_id = ? ORDER BY "order"')
+    .all(attemptId) as { order: number; toolId: number; toolName: string; input: string | null; output: string | null }[];
 
 describe("recordToolCalls", () => {
   it("appends hundreds of calls in one call and one event, numbered on from the attempt's last call", () => {
@@ -20,8 +22,16 @@ describe("recordToolCalls", () => {
     const eventsBefore = rowCount(f.db, "events");
     expect(recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: batch })).toEqual({ attemptId, count: 300, firstOrder: 1, lastOrder: 300, redacted: 0 });
     expect(rowCount(f.db, "events")).toBe(eventsBefore + 1);
-    expect(lastEvent(f.db)).toMatchObject({ type: "attempt.tool_calls_recorded", entity: "attempt", entityId: String(attemptId), data: { count: 300, firstOrder: 1, lastOrder: 300 } });
-    expect(recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file", input: "raw text" }] })).toMatchObject({ firstOrder: 301, lastOrder: 301 });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "attempt.tool_calls_recorded",
+      entity: "attempt",
+      entityId: String(attemptId),
+      data: { count: 300, firstOrder: 1, lastOrder: 300 },
+    });
+    expect(recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file", input: "raw text" }] })).toMatchObject({
+      firstOrder: 301,
+      lastOrder: 301,
+    });
 
     const calls = storedCalls(f, attemptId);
     expect(calls.map((c) => c.order)).toEqual(Array.from({ length: 301 }, (_, i) => i + 1));
@@ -43,7 +53,11 @@ describe("recordToolCalls", () => {
     const recorded = recordToolCalls(f.as(ORCHESTRATOR), {
       attemptId,
       calls: [
-        { tool: "run_command", input: { command: "deploy", env: { API_KEY: "plain-looking-value" } }, output: "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok" },
+        {
+          tool: "run_command",
+          input: { command: "deploy", env: { API_KEY: "plain-looking-value" } },
+          output: "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok",
+        },
         { tool: "read_file", input: { path: "README.md" }, output: "fine" },
       ],
     });

@@ -36,17 +36,44 @@ export function recordToolCalls(ctx: ServiceContext, input: RecordToolCallsInput
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
     assertMayRecordToolCalls({ id: attempt.id, resultStatus: findResult(tx, attempt.id)?.status ?? null });
     const now = nowOf(ctx);
-    const { byName } = ensureTools(tx, goal.sessionId, data.calls.map((call) => call.tool), now);
-    const last = tx.select({ last: max(toolCalls.order) }).from(toolCalls).where(eq(toolCalls.attemptId, attempt.id)).get()?.last ?? 0;
+    const { byName } = ensureTools(
+      tx,
+      goal.sessionId,
+      data.calls.map((call) => call.tool),
+      now,
+    );
+    const last =
+      tx
+        .select({ last: max(toolCalls.order) })
+        .from(toolCalls)
+        .where(eq(toolCalls.attemptId, attempt.id))
+        .get()?.last ?? 0;
     let redacted = 0;
     const rows = data.calls.map((call, i) => {
       const stored = redactCall(call);
       if (stored.redacted) redacted += 1;
-      return { attemptId: attempt.id, order: last + i + 1, toolId: byName.get(call.tool)!.id, toolName: call.tool, input: stored.input, output: stored.output, timestamp: now };
+      return {
+        attemptId: attempt.id,
+        order: last + i + 1,
+        toolId: byName.get(call.tool)!.id,
+        toolName: call.tool,
+        input: stored.input,
+        output: stored.output,
+        timestamp: now,
+      };
     });
-    for (let i = 0; i < rows.length; i += CHUNK) tx.insert(toolCalls).values(rows.slice(i, i + CHUNK)).run();
+    for (let i = 0; i < rows.length; i += CHUNK)
+      tx.insert(toolCalls)
+        .values(rows.slice(i, i + CHUNK))
+        .run();
     const recorded = { attemptId: attempt.id, count: rows.length, firstOrder: last + 1, lastOrder: last + rows.length, redacted };
-    appendEvent(tx, ctx, { type: EVENT_TYPES.toolCallsRecorded, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, ...recorded } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.toolCallsRecorded,
+      sessionId: goal.sessionId,
+      entity: "attempt",
+      entityId: attempt.id,
+      data: { goalId: goal.id, ...recorded },
+    });
     return recorded;
   });
 }

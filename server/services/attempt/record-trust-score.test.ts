@@ -37,7 +37,11 @@ describe("recordTrustScore", () => {
       const { attempt } = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) });
       recordToolCalls(f.as(alice), { attemptId: attempt.id, calls: [{ tool: "read_file" }] });
       finishAttempt(f.as(ORCHESTRATOR), { attemptId: attempt.id, status: "completed" });
-      const error = expectNothingWritten(f.db, () => recordTrustScore(f.as({ ...alice, label: "alice-reviewing" }), { attemptId: attempt.id, score: 95 }), "trust_score.own_attempt");
+      const error = expectNothingWritten(
+        f.db,
+        () => recordTrustScore(f.as({ ...alice, label: "alice-reviewing" }), { attemptId: attempt.id, score: 95 }),
+        "trust_score.own_attempt",
+      );
       expect(error).toBeInstanceOf(RoleForbiddenError);
     });
 
@@ -46,7 +50,11 @@ describe("recordTrustScore", () => {
       const { attempt } = startAttempt(f.as(operatorActor("developer_1")), { goalId: rootGoal(f) });
       finishAttempt(f.as(operatorActor("developer_1")), { attemptId: attempt.id, status: "completed" });
       expectNothingWritten(f.db, () => recordTrustScore(f.as(operatorActor("developer_1")), { attemptId: attempt.id, score: 95 }), "trust_score.own_attempt");
-      expectNothingWritten(f.db, () => recordTrustScore(f.as({ ...VERIFIER, label: "developer_1" }), { attemptId: attempt.id, score: 95 }), "trust_score.own_attempt");
+      expectNothingWritten(
+        f.db,
+        () => recordTrustScore(f.as({ ...VERIFIER, label: "developer_1" }), { attemptId: attempt.id, score: 95 }),
+        "trust_score.own_attempt",
+      );
       expect(recordTrustScore(f.as(operatorActor("verifier_1")), { attemptId: attempt.id, score: 95 }).actor).toBe("verifier_1");
     });
   });

@@ -29,13 +29,29 @@ export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustSco
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
     const resultStatus = findResult(tx, attempt.id)?.status ?? null;
-    assertMayScore({ id: attempt.id, resultStatus }, { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) });
+    assertMayScore(
+      { id: attempt.id, resultStatus },
+      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) },
+    );
     const row = tx
       .insert(trustScores)
-      .values({ attemptId: attempt.id, score: data.score, notes: data.notes ?? null, actor: ctx.actor.label, principalId: ctx.actor.principalId, at: nowOf(ctx) })
+      .values({
+        attemptId: attempt.id,
+        score: data.score,
+        notes: data.notes ?? null,
+        actor: ctx.actor.label,
+        principalId: ctx.actor.principalId,
+        at: nowOf(ctx),
+      })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.trustScored, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, score: row.score } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.trustScored,
+      sessionId: goal.sessionId,
+      entity: "attempt",
+      entityId: attempt.id,
+      data: { goalId: goal.id, score: row.score },
+    });
     return row;
   });
 }

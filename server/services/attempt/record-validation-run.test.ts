@@ -18,17 +18,34 @@ describe("recordValidationRun", () => {
     const resultId = (f.db.$client.prepare("SELECT id FROM attempt_results WHERE attempt_id = ?").get(attemptId) as { id: number }).id;
     const run = recordValidationRun(f.as(AGENT), { attemptId, validationStepId: stepId, exitCode: 1, output: "FAIL x.test.ts\nAWS AKIAABCDEFGHIJKLMNOP" });
     expect(run).toMatchObject({ validationStepId: stepId, attemptResultId: resultId, exitCode: 1, output: "FAIL x.test.ts\nAWS [REDACTED:aws_access_key_id]" });
-    expect(lastEvent(f.db)).toMatchObject({ type: "attempt.validation_run_recorded", entity: "attempt", entityId: String(attemptId), data: { validationStepId: stepId, runId: run.id, exitCode: 1, passed: false } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "attempt.validation_run_recorded",
+      entity: "attempt",
+      entityId: String(attemptId),
+      data: { validationStepId: stepId, runId: run.id, exitCode: 1, passed: false },
+    });
   });
 
   it("refuses a step of another goal, an unfinished attempt and unknown rows, writing nothing", () => {
     const { f, goal, stepId } = withStep();
     const otherAttempt = finishedAttempt(f, rootGoal(f, "other goal"));
-    expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: otherAttempt, validationStepId: stepId, exitCode: 0 }), "validation_run.step_other_goal");
+    expectNothingWritten(
+      f.db,
+      () => recordValidationRun(f.as(AGENT), { attemptId: otherAttempt, validationStepId: stepId, exitCode: 0 }),
+      "validation_run.step_other_goal",
+    );
     const running = startAttempt(f.as(ORCHESTRATOR), { goalId: goal }).attempt.id;
-    expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0 }), "validation_run.attempt_unfinished");
+    expectNothingWritten(
+      f.db,
+      () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0 }),
+      "validation_run.attempt_unfinished",
+    );
     expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }), "validation_step.not_found");
     expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }), "attempt.not_found");
-    expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0.5 }), "validation_run.invalid_input");
+    expectNothingWritten(
+      f.db,
+      () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0.5 }),
+      "validation_run.invalid_input",
+    );
   });
 });

@@ -27,7 +27,13 @@ export function recordValidationRun(ctx: ServiceContext, input: RecordValidation
     assertMayRecordValidationRun({ id: attempt.id, goalId: goal.id }, result, step);
     const run = tx
       .insert(validationRuns)
-      .values({ validationStepId: step.id, attemptResultId: result.id, exitCode: data.exitCode, output: data.output === undefined ? null : redactSecrets(data.output).text, timestamp: nowOf(ctx) })
+      .values({
+        validationStepId: step.id,
+        attemptResultId: result.id,
+        exitCode: data.exitCode,
+        output: data.output === undefined ? null : redactSecrets(data.output).text,
+        timestamp: nowOf(ctx),
+      })
       .returning()
       .get();
     appendEvent(tx, ctx, {

@@ -55,7 +55,10 @@ export const FinishAttemptInput = z.strictObject({
   diff: Text.optional(),
   statusDetail: Text.optional(),
   /** Goal-gate evidence: metric values (finite numbers); they win over METRIC lines in `output`. */
-  metrics: z.record(MetricName, z.number()).refine((m) => Object.keys(m).length <= 500, "at most 500 metrics").optional(),
+  metrics: z
+    .record(MetricName, z.number())
+    .refine((m) => Object.keys(m).length <= 500, "at most 500 metrics")
+    .optional(),
   /** Marker keys such as `METRIC:baseline_accuracy` or `FINDING`. */
   markers: z.array(z.string().trim().min(1).max(MAX_LABEL)).max(1000).optional(),
   /** Paths of the files the attempt produced. */

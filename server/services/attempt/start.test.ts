@@ -19,20 +19,37 @@ describe("startAttempt", () => {
       worktreeId: worktree.id,
       tools: ["read_file", { name: "write_file", description: "Write a file" }, "read_file"],
     });
-    expect(started.attempt).toMatchObject({ goalId: goal, attemptType: "implementation", model: "openrouter/anthropic/claude-sonnet-4.5", prompt: "Achieve the goal", startCommitSha: "abc1234", worktreeId: worktree.id });
+    expect(started.attempt).toMatchObject({
+      goalId: goal,
+      attemptType: "implementation",
+      model: "openrouter/anthropic/claude-sonnet-4.5",
+      prompt: "Achieve the goal",
+      startCommitSha: "abc1234",
+      worktreeId: worktree.id,
+    });
     expect(started.tools.map((t) => [t.name, t.description, t.sessionId])).toEqual([
       ["read_file", null, "s1"],
       ["write_file", "Write a file", "s1"],
     ]);
     expect(rowCount(f.db, "attempt_tools")).toBe(2);
-    expect(lastEvent(f.db)).toMatchObject({ type: "attempt.started", entity: "attempt", entityId: String(started.attempt.id), sessionId: "s1", actor: "developer_1", data: { goalId: goal, attemptType: "implementation", tools: ["read_file", "write_file"], createdTools: ["read_file", "write_file"] } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "attempt.started",
+      entity: "attempt",
+      entityId: String(started.attempt.id),
+      sessionId: "s1",
+      actor: "developer_1",
+      data: { goalId: goal, attemptType: "implementation", tools: ["read_file", "write_file"], createdTools: ["read_file", "write_file"] },
+    });
   });
 
   it("reuses a session's tools and keeps them apart from another session's", () => {
     const f = setup();
     createSession(f.as(ADMIN), { id: "s2" });
     const first = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f), tools: ["read_file"] });
-    const again = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f, "second"), tools: [{ name: "read_file", description: "ignored: tools never change" }] });
+    const again = startAttempt(f.as(ORCHESTRATOR), {
+      goalId: rootGoal(f, "second"),
+      tools: [{ name: "read_file", description: "ignored: tools never change" }],
+    });
     const elsewhere = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal({ ...f, sessionId: "s2" }), tools: ["read_file"] });
     expect(again.tools[0]).toEqual(first.tools[0]);
     expect(elsewhere.tools[0]!.id).not.toBe(first.tools[0]!.id);
@@ -51,11 +68,19 @@ describe("startAttempt", () => {
     createSession(f.as(ADMIN), { id: "s2" });
     const goal = rootGoal(f);
     const foreign = createWorktree(f.as(ORCHESTRATOR), { branchId: createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" }).id, path: "/tmp/wt" });
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: foreign.id, tools: ["read_file"] }), "attempt.worktree_other_session");
+    expectNothingWritten(
+      f.db,
+      () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: foreign.id, tools: ["read_file"] }),
+      "attempt.worktree_other_session",
+    );
     expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: 404 }), "worktree.not_found");
     expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: 404 }), "goal.not_found");
     expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, startCommitSha: "HEAD" }), "attempt.invalid_input");
     expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "review" as never }), "attempt.invalid_input");
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: Array.from({ length: 201 }, (_, i) => `t${i}`) }), "attempt.invalid_input");
+    expectNothingWritten(
+      f.db,
+      () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: Array.from({ length: 201 }, (_, i) => `t${i}`) }),
+      "attempt.invalid_input",
+    );
   });
 });

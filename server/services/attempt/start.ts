@@ -33,21 +33,38 @@ export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput)
   return write(ctx, (tx) => {
     const goal = loadGoal(tx, data.goalId);
     if (data.worktreeId !== undefined) {
-      const worktree = tx.select({ sessionId: branches.sessionId }).from(worktrees).innerJoin(branches, eq(branches.id, worktrees.branchId)).where(eq(worktrees.id, data.worktreeId)).get();
+      const worktree = tx
+        .select({ sessionId: branches.sessionId })
+        .from(worktrees)
+        .innerJoin(branches, eq(branches.id, worktrees.branchId))
+        .where(eq(worktrees.id, data.worktreeId))
+        .get();
       if (!worktree) throw new NotFoundError("worktree", data.worktreeId);
-      if (worktree.sessionId !== goal.sessionId) throw new ValidationError("worktreeId", "attempt.worktree_other_session", `worktree ${data.worktreeId} belongs to another session`);
+      if (worktree.sessionId !== goal.sessionId)
+        throw new ValidationError("worktreeId", "attempt.worktree_other_session", `worktree ${data.worktreeId} belongs to another session`);
     }
     const attemptType = data.attemptType ?? "implementation";
     if (attemptType === "implementation") assertMayStartAttempt(goalAttemptState(tx, goal.id), attemptType);
     const now = nowOf(ctx);
     const attempt = tx
       .insert(attempts)
-      .values({ goalId: goal.id, worktreeId: data.worktreeId ?? null, startCommitSha: data.startCommitSha ?? null, prompt: data.prompt ?? null, model: data.model ?? null, attemptType, timestamp: now })
+      .values({
+        goalId: goal.id,
+        worktreeId: data.worktreeId ?? null,
+        startCommitSha: data.startCommitSha ?? null,
+        prompt: data.prompt ?? null,
+        model: data.model ?? null,
+        attemptType,
+        timestamp: now,
+      })
       .returning()
       .get();
     const { byName, created } = ensureTools(tx, goal.sessionId, data.tools ?? [], now);
     const available = [...byName.values()];
-    if (available.length > 0) tx.insert(attemptTools).values(available.map((tool) => ({ attemptId: attempt.id, toolId: tool.id, timestamp: now }))).run();
+    if (available.length > 0)
+      tx.insert(attemptTools)
+        .values(available.map((tool) => ({ attemptId: attempt.id, toolId: tool.id, timestamp: now })))
+        .run();
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.attemptStarted,
       sessionId: goal.sessionId,
@@ -62,6 +79,12 @@ export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput)
 /** What the attempt lifecycle needs to know about a goal: its latest verdict, its limit, its attempts so far. */
 function goalAttemptState(tx: Tx, goalId: number): GoalAttemptState {
   const contract = tx.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
-  const started = contract ? (tx.select({ n: count() }).from(attempts).where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation"))).get()?.n ?? 0) : 0;
+  const started = contract
+    ? (tx
+        .select({ n: count() })
+        .from(attempts)
+        .where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation")))
+        .get()?.n ?? 0)
+    : 0;
   return { goalId, latest: goalEvaluations(tx, goalId).at(-1), maxAttempts: contract?.max ?? null, implementationAttempts: started };
 }

@@ -19,10 +19,22 @@ export function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[
   }
   const byName = new Map<string, ToolRow>();
   if (wanted.size === 0) return { byName, created: [] };
-  for (const row of tx.select().from(tools).where(and(eq(tools.sessionId, sessionId), inArray(tools.name, [...wanted.keys()]))).all()) byName.set(row.name, row);
+  for (const row of tx
+    .select()
+    .from(tools)
+    .where(and(eq(tools.sessionId, sessionId), inArray(tools.name, [...wanted.keys()])))
+    .all())
+    byName.set(row.name, row);
   const created = [...wanted.keys()].filter((name) => !byName.has(name));
   for (const name of created) {
-    byName.set(name, tx.insert(tools).values({ sessionId, name, description: wanted.get(name) ?? null, timestamp: now }).returning().get());
+    byName.set(
+      name,
+      tx
+        .insert(tools)
+        .values({ sessionId, name, description: wanted.get(name) ?? null, timestamp: now })
+        .returning()
+        .get(),
+    );
   }
   return { byName, created };
 }

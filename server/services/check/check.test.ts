@@ -38,7 +38,19 @@ describe("ledgers written by the real writers", () => {
     expect(report.ok).toBe(true);
     // It looked at something: every table it holds to an invariant has rows here.
     for (const [table, n] of Object.entries(report.checked)) expect(n, table).toBeGreaterThan(0);
-    expect(Object.keys(report.checked)).toEqual(expect.arrayContaining(["tasks", "task_transitions", "success_criteria", "criterion_updates", "orchestration_logs", "token_usage", "goal_gate_evaluations", "trust_scores", "merges"]));
+    expect(Object.keys(report.checked)).toEqual(
+      expect.arrayContaining([
+        "tasks",
+        "task_transitions",
+        "success_criteria",
+        "criterion_updates",
+        "orchestration_logs",
+        "token_usage",
+        "goal_gate_evaluations",
+        "trust_scores",
+        "merges",
+      ]),
+    );
   });
 
   it("the BAZINGA and shots-on-goal (v1, v2) fixtures, imported, break no invariant", () => {
@@ -74,17 +86,27 @@ describe("each invariant, broken by hand, is named", () => {
   });
 
   const taskId = (key: string) => sql.prepare("SELECT id FROM tasks WHERE session_id = 's1' AND key = ?").pluck().get(key) as number;
-  const addTaskEvent = (id: number, type: string) => sql.prepare("INSERT INTO events (type, session_id, entity, entity_id, actor) VALUES (?, 's1', 'task', ?, 'x')").run(type, String(id));
+  const addTaskEvent = (id: number, type: string) =>
+    sql.prepare("INSERT INTO events (type, session_id, entity, entity_id, actor) VALUES (?, 's1', 'task', ?, 'x')").run(type, String(id));
 
   it("task.history: a status changed without its transition", () => {
     sql.prepare("UPDATE tasks SET status = 'in_progress' WHERE id = ?").run(taskId("reset"));
     expect(onlyFindings(db)).toEqual({ "task.history": 1 });
-    expect(checkLedger(db).findings[0]).toMatchObject({ invariant: "task.history", table: "tasks", id: String(taskId("reset")), message: "task reset (s1) is in_progress, but its last transition ended at pending" });
+    expect(checkLedger(db).findings[0]).toMatchObject({
+      invariant: "task.history",
+      table: "tasks",
+      id: String(taskId("reset")),
+      message: "task reset (s1) is in_progress, but its last transition ended at pending",
+    });
   });
 
   it("task.verified_by_non_claimant: verified without a verify move", () => {
     const id = taskId("claimed");
-    sql.prepare("INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role) VALUES (?, 's1', 'report', 'claimed', 'verified', 'orchestrator_1', 'orchestrator')").run(id);
+    sql
+      .prepare(
+        "INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role) VALUES (?, 's1', 'report', 'claimed', 'verified', 'orchestrator_1', 'orchestrator')",
+      )
+      .run(id);
     addTaskEvent(id, "task.reported");
     sql.prepare("UPDATE tasks SET status = 'verified', verified_by = 'verifier_9', verification = 'verified' WHERE id = ?").run(id);
     expect(onlyFindings(db)).toEqual({ "task.verified_by_non_claimant": 1 });
@@ -93,12 +115,18 @@ describe("each invariant, broken by hand, is named", () => {
 
   it("task.verified_by_non_claimant: the verify move made by the claimant", () => {
     const id = taskId("claimed");
-    sql.prepare("INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, principal_id, role, claimant) VALUES (?, 's1', 'verify', 'claimed', 'verified', 'developer_1', 'token:1', 'verifier', 'developer_1')").run(id);
+    sql
+      .prepare(
+        "INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, principal_id, role, claimant) VALUES (?, 's1', 'verify', 'claimed', 'verified', 'developer_1', 'token:1', 'verifier', 'developer_1')",
+      )
+      .run(id);
     addTaskEvent(id, "task.verified");
     // The row names another verifier, so the trigger lets it through; the history says who it was.
     sql.prepare("UPDATE tasks SET status = 'verified', verified_by = 'verifier_9', verification = 'verified' WHERE id = ?").run(id);
     expect(onlyFindings(db)).toEqual({ "task.verified_by_non_claimant": 1 });
-    expect(checkLedger(db).findings[0]?.message).toMatch(/^task claimed \(s1\): transition \d+ verified by its claimant developer_1; verified by the claimant's principal token:1$/);
+    expect(checkLedger(db).findings[0]?.message).toMatch(
+      /^task claimed \(s1\): transition \d+ verified by its claimant developer_1; verified by the claimant's principal token:1$/,
+    );
   });
 
   it("task.unverified_flagged: an observed completion with no unverified_completion event", async () => {
@@ -107,7 +135,11 @@ describe("each invariant, broken by hand, is named", () => {
     await orchestrator.session.create({ id: "obs", enforcement: "observe" });
     await orchestrator.task.create({ sessionId: "obs", key: "t", title: "t" });
     const id = sql.prepare("SELECT id FROM tasks WHERE session_id = 'obs'").pluck().get() as number;
-    sql.prepare("INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role, verification) VALUES (?, 'obs', 'report', 'pending', 'completed', 'o', 'orchestrator', 'none')").run(id);
+    sql
+      .prepare(
+        "INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, role, verification) VALUES (?, 'obs', 'report', 'pending', 'completed', 'o', 'orchestrator', 'none')",
+      )
+      .run(id);
     sql.prepare("INSERT INTO events (type, session_id, entity, entity_id, actor) VALUES ('task.reported', 'obs', 'task', ?, 'o')").run(String(id));
     sql.prepare("UPDATE tasks SET status = 'completed', verification = 'none', completed_by = 'o' WHERE id = ?").run(id);
     expect(onlyFindings(db)).toEqual({ "task.unverified_flagged": 1 });
@@ -142,7 +174,9 @@ describe("each invariant, broken by hand, is named", () => {
   it("session.rollups: a counter that disagrees with the rows", () => {
     sql.prepare("UPDATE sessions SET tasks_total = tasks_total + 1, criteria_required_met = 0 WHERE id = 's1'").run();
     expect(onlyFindings(db)).toEqual({ "session.rollups": 1 });
-    expect(checkLedger(db).findings[0]?.message).toBe("session s1 counters disagree with its rows: tasksTotal 4 (counted 3), criteriaRequiredMet 0 (counted 1)");
+    expect(checkLedger(db).findings[0]?.message).toBe(
+      "session s1 counters disagree with its rows: tasksTotal 4 (counted 3), criteriaRequiredMet 0 (counted 1)",
+    );
   });
 
   it("session.search_index: a session missing from the index, one indexed with other requirements, a row of no session, a row twice", () => {
@@ -153,7 +187,11 @@ describe("each invariant, broken by hand, is named", () => {
     sql.prepare("UPDATE sessions_search SET requirements = 'other' WHERE id = 's2'").run();
     sql.prepare("INSERT INTO sessions_search (id, requirements) VALUES ('ghost', 'nobody'), ('s3', 'third'), ('s3', 'stale')").run();
     expect(onlyFindings(db)["session.search_index"]).toBe(5);
-    expect(checkLedger(db).findings.filter((f) => f.invariant === "session.search_index").map((f) => [f.id, f.message])).toEqual([
+    expect(
+      checkLedger(db)
+        .findings.filter((f) => f.invariant === "session.search_index")
+        .map((f) => [f.id, f.message]),
+    ).toEqual([
       ["s1", "session s1 is missing from the search index"],
       ["s2", "session s2 is in the search index with other requirements than its own"],
       ["ghost", "the search index has a row for session ghost, which does not exist"],
@@ -172,7 +210,10 @@ describe("each invariant, broken by hand, is named", () => {
       sql.prepare("UPDATE sessions SET status = 'completed' WHERE id = ?").run(id);
       for (const definition of definitions) sql.exec(definition);
     };
-    const found = () => checkLedger(db).findings.filter((f) => f.invariant === "session.completion_checked").map((f) => [f.id, f.message]);
+    const found = () =>
+      checkLedger(db)
+        .findings.filter((f) => f.invariant === "session.completion_checked")
+        .map((f) => [f.id, f.message]);
     const latestCheck = (id: string) => sql.prepare("SELECT max(id) FROM completion_checks WHERE session_id = ?").pluck().get(id) as number;
 
     it("an enforce session completed without any completion check", async () => {
@@ -198,7 +239,10 @@ describe("each invariant, broken by hand, is named", () => {
       completePastTheGate("s3");
       expect(onlyFindings(db)).toEqual({ "session.completion_checked": 1 });
       expect(found()).toEqual([
-        ["s3", `session s3 (enforce) is completed, but its latest completion check (${latestCheck("s3")}) is stale: its criteria, tasks or goal verdicts changed after it, or it predates the database's completion gate`],
+        [
+          "s3",
+          `session s3 (enforce) is completed, but its latest completion check (${latestCheck("s3")}) is stale: its criteria, tasks or goal verdicts changed after it, or it predates the database's completion gate`,
+        ],
       ]);
     });
 
@@ -208,7 +252,12 @@ describe("each invariant, broken by hand, is named", () => {
       await orchestrator().criteria.save({ ...S, criteria: [{ criterion: "Tests pass", status: "met", evidence: "ci.log" }] });
       await orchestrator().completion.check(S);
       completePastTheGate("s3");
-      expect(found()).toEqual([["s3", "session s3 (enforce) is completed without the database recording the completion check it completed on (written past the completion gate's triggers)"]]);
+      expect(found()).toEqual([
+        [
+          "s3",
+          "session s3 (enforce) is completed without the database recording the completion check it completed on (written past the completion gate's triggers)",
+        ],
+      ]);
     });
 
     it("an observe session completed without any completion check", async () => {
@@ -224,14 +273,23 @@ describe("each invariant, broken by hand, is named", () => {
       const old = new Database(file);
       applyMigrations(old, migrationsBefore(dir, "_session_completion_gate"));
       old.prepare("INSERT INTO sessions (id) VALUES ('old_checked'), ('old_unchecked')").run();
-      const check = Number(old.prepare("INSERT INTO completion_checks (session_id, accepted, reasons, met_count, total_count, actor) VALUES ('old_checked', 1, '[]', 1, 1, 'orchestrator')").run().lastInsertRowid);
+      const check = Number(
+        old
+          .prepare(
+            "INSERT INTO completion_checks (session_id, accepted, reasons, met_count, total_count, actor) VALUES ('old_checked', 1, '[]', 1, 1, 'orchestrator')",
+          )
+          .run().lastInsertRowid,
+      );
       old.prepare("UPDATE sessions SET status = 'completed'").run();
       old.close();
       const migrated = openDatabase(file);
       const report = checkLedger(migrated, { limit: 100 });
       migrated.$client.close();
       expect(report.findings.filter((f) => f.invariant === "session.completion_checked").map((f) => [f.id, f.message])).toEqual([
-        ["old_checked", `session old_checked (enforce) is completed, but its latest completion check (${check}) is stale: its criteria, tasks or goal verdicts changed after it, or it predates the database's completion gate`],
+        [
+          "old_checked",
+          `session old_checked (enforce) is completed, but its latest completion check (${check}) is stale: its criteria, tasks or goal verdicts changed after it, or it predates the database's completion gate`,
+        ],
         ["old_unchecked", "session old_unchecked (enforce) is completed without any completion check"],
       ]);
     });
@@ -250,7 +308,10 @@ describe("each invariant, broken by hand, is named", () => {
     const file = path.join(dir, "damaged.db");
     const source = openDatabase(file);
     generateDemoData(source, { sessions: 5, seed: 1, now: new Date("2026-11-21T12:00:00Z") });
-    const { root, pageSize } = { root: source.$client.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'token_usage_timestamp_idx'").pluck().get() as number, pageSize: source.$client.pragma("page_size", { simple: true }) as number };
+    const { root, pageSize } = {
+      root: source.$client.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'token_usage_timestamp_idx'").pluck().get() as number,
+      pageSize: source.$client.pragma("page_size", { simple: true }) as number,
+    };
     source.$client.pragma("wal_checkpoint(TRUNCATE)");
     source.$client.close();
     const fd = fs.openSync(file, "r+");

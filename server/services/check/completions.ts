@@ -34,7 +34,8 @@ export function checkCompletions(sqlite: Database.Database, found: FindingCollec
   found.examined("completed sessions", rows.length);
   for (const row of rows) {
     const problem = completionProblem(row);
-    if (problem) found.add("session.completion_checked", { table: "sessions", id: row.id, sessionId: row.id }, `session ${row.id} (${row.enforcement}) ${problem}`);
+    if (problem)
+      found.add("session.completion_checked", { table: "sessions", id: row.id, sessionId: row.id }, `session ${row.id} (${row.enforcement}) ${problem}`);
   }
 }
 

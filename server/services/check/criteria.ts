@@ -31,14 +31,19 @@ interface UpdateRow {
  */
 export function checkCriteria(sqlite: Database.Database, found: FindingCollector): void {
   const updates = new Map<number, UpdateRow[]>();
-  for (const row of sqlite.prepare("SELECT id, criterion_id, kind, to_status, actual, evidence, required FROM criterion_updates ORDER BY criterion_id, id").iterate() as IterableIterator<UpdateRow>) {
+  for (const row of sqlite
+    .prepare("SELECT id, criterion_id, kind, to_status, actual, evidence, required FROM criterion_updates ORDER BY criterion_id, id")
+    .iterate() as IterableIterator<UpdateRow>) {
     const list = updates.get(row.criterion_id);
     if (list) list.push(row);
     else updates.set(row.criterion_id, [row]);
   }
   const criteria = sqlite.prepare("SELECT * FROM success_criteria ORDER BY id").all() as CriterionRow[];
   found.examined("success_criteria", criteria.length);
-  found.examined("criterion_updates", [...updates.values()].reduce((n, list) => n + list.length, 0));
+  found.examined(
+    "criterion_updates",
+    [...updates.values()].reduce((n, list) => n + list.length, 0),
+  );
   for (const c of criteria) {
     const history = updates.get(c.id) ?? [];
     const mismatches: string[] = [];
@@ -62,7 +67,11 @@ export function checkCriteria(sqlite: Database.Database, found: FindingCollector
       mismatches.push(`required_for_completion is ${Boolean(c.required_for_completion)}, update ${required.id} set ${Boolean(required.required)}`);
     }
     if (mismatches.length > 0) {
-      found.add("criterion.history", { table: "success_criteria", id: c.id, sessionId: c.session_id }, `criterion "${c.criterion}" (${c.session_id}): ${mismatches.join("; ")}`);
+      found.add(
+        "criterion.history",
+        { table: "success_criteria", id: c.id, sessionId: c.session_id },
+        `criterion "${c.criterion}" (${c.session_id}): ${mismatches.join("; ")}`,
+      );
     }
   }
 }

@@ -12,7 +12,11 @@ export function checkStorage(sqlite: Database.Database, found: FindingCollector)
   const orphans = sqlite.pragma("foreign_key_check") as { table: string; rowid: number | null; parent: string; fkid: number }[];
   found.examined("foreign_key_check", 1);
   for (const orphan of orphans) {
-    found.add("database.foreign_keys", { table: orphan.table, id: orphan.rowid }, `${orphan.table} row ${orphan.rowid ?? "?"} refers to a ${orphan.parent} row that does not exist`);
+    found.add(
+      "database.foreign_keys",
+      { table: orphan.table, id: orphan.rowid },
+      `${orphan.table} row ${orphan.rowid ?? "?"} refers to a ${orphan.parent} row that does not exist`,
+    );
   }
 }
 
@@ -45,7 +49,12 @@ export function checkRollups(sqlite: Database.Database, found: FindingCollector)
       .map((key) => key.slice("counted_".length))
       .filter((col) => Number(row[col]) !== Number(row[`counted_${col}`]))
       .map((col) => `${camel(col)} ${String(row[col])} (counted ${String(row[`counted_${col}`])})`);
-    if (wrong.length > 0) found.add("session.rollups", { table: "sessions", id: row.id as string, sessionId: row.id as string }, `session ${String(row.id)} counters disagree with its rows: ${wrong.join(", ")}`);
+    if (wrong.length > 0)
+      found.add(
+        "session.rollups",
+        { table: "sessions", id: row.id as string, sessionId: row.id as string },
+        `session ${String(row.id)} counters disagree with its rows: ${wrong.join(", ")}`,
+      );
   }
 }
 
@@ -62,13 +71,17 @@ export function checkSearchIndex(sqlite: Database.Database, found: FindingCollec
   found.examined("sessions_search", Number(sqlite.prepare("SELECT count(*) FROM sessions_search").pluck().get()));
   const where = (id: string) => ({ table: "sessions", id, sessionId: id });
   for (const id of notIndexed) {
-    const message = notSessions.has(id) ? `session ${id} is in the search index with other requirements than its own` : `session ${id} is missing from the search index`;
+    const message = notSessions.has(id)
+      ? `session ${id} is in the search index with other requirements than its own`
+      : `session ${id} is missing from the search index`;
     found.add("session.search_index", where(id), message);
   }
   const exists = sqlite.prepare("SELECT 1 FROM sessions WHERE id = ?").pluck();
   for (const id of notSessions) {
     if (notIndexed.has(id)) continue;
-    const message = exists.get(id) ? `the search index has a stale row for session ${id} besides its current one` : `the search index has a row for session ${id}, which does not exist`;
+    const message = exists.get(id)
+      ? `the search index has a stale row for session ${id} besides its current one`
+      : `the search index has a row for session ${id}, which does not exist`;
     found.add("session.search_index", where(id), message);
   }
   for (const { id, n } of repeated) found.add("session.search_index", where(id), `session ${id} is in the search index ${n} times`);

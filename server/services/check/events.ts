@@ -84,7 +84,7 @@ const sessionOf = (table: string) => SESSION_OF[table] ?? "x.session_id";
 /** Every domain row has the event its write appended (principle 3: one `events` row per mutation). */
 export function checkEvents(sqlite: Database.Database, found: FindingCollector): void {
   for (const rule of EVENT_RULES) {
-    found.examined(rule.table, (sqlite.prepare(`SELECT count(*) FROM ${rule.table}`).pluck().get() as number));
+    found.examined(rule.table, sqlite.prepare(`SELECT count(*) FROM ${rule.table}`).pluck().get() as number);
     if (rule.kind === "row") {
       const missing = sqlite
         .prepare(
@@ -107,7 +107,11 @@ export function checkEvents(sqlite: Database.Database, found: FindingCollector):
         )
         .all(rule.entity) as { parent: number; session_id: string | null; n: number; events: number }[];
       for (const row of missing) {
-        found.add("event.missing", { table: rule.table, id: row.parent, sessionId: row.session_id }, `${rule.entity} ${row.parent} has ${row.n} ${rule.table} rows but ${row.events} matching events`);
+        found.add(
+          "event.missing",
+          { table: rule.table, id: row.parent, sessionId: row.session_id },
+          `${rule.entity} ${row.parent} has ${row.n} ${rule.table} rows but ${row.events} matching events`,
+        );
       }
     } else {
       const missing = sqlite
@@ -118,7 +122,11 @@ export function checkEvents(sqlite: Database.Database, found: FindingCollector):
         )
         .all() as { session_id: string; n: number; events: number }[];
       for (const row of missing) {
-        found.add("event.missing", { table: rule.table, sessionId: row.session_id }, `session ${row.session_id} has ${row.n} ${rule.table} rows, its ${rule.types.join("/")} events account for ${row.events}`);
+        found.add(
+          "event.missing",
+          { table: rule.table, sessionId: row.session_id },
+          `session ${row.session_id} has ${row.n} ${rule.table} rows, its ${rule.types.join("/")} events account for ${row.events}`,
+        );
       }
     }
   }

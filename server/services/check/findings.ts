@@ -44,7 +44,13 @@ export class FindingCollector {
   add(invariant: Invariant, where: { table?: string; id?: string | number | null; sessionId?: string | null }, message: string): void {
     this.counts[invariant] += 1;
     if (this.counts[invariant] > this.limit) return;
-    this.findings.push({ invariant, table: where.table ?? null, id: where.id === undefined || where.id === null ? null : String(where.id), sessionId: where.sessionId ?? null, message });
+    this.findings.push({
+      invariant,
+      table: where.table ?? null,
+      id: where.id === undefined || where.id === null ? null : String(where.id),
+      sessionId: where.sessionId ?? null,
+      message,
+    });
   }
 
   /** Several checks read the same table: it is reported once. */

@@ -45,5 +45,11 @@ export function checkLedger(db: Db, options: CheckOptions = {}): CheckReport {
       }
     })
     .deferred();
-  return { ok: found.total() === 0, checked: found.checked, counts: found.counts, findings: found.findings, milliseconds: Math.round(performance.now() - started) };
+  return {
+    ok: found.total() === 0,
+    checked: found.checked,
+    counts: found.counts,
+    findings: found.findings,
+    milliseconds: Math.round(performance.now() - started),
+  };
 }

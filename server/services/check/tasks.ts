@@ -37,19 +37,26 @@ const comparable = (principal: string | null) => (principal === null || principa
  */
 export function checkTasks(sqlite: Database.Database, found: FindingCollector): void {
   const flagged = new Set(
-    (sqlite.prepare("SELECT DISTINCT entity_id FROM events WHERE type = ? AND entity = 'task'").pluck().all(EVENT_TYPES.unverifiedCompletion) as string[]),
+    sqlite.prepare("SELECT DISTINCT entity_id FROM events WHERE type = ? AND entity = 'task'").pluck().all(EVENT_TYPES.unverifiedCompletion) as string[],
   );
   const history = new Map<number, TransitionRow[]>();
-  for (const row of sqlite.prepare("SELECT id, task_id, move, from_status, to_status, actor, principal_id, role, claimant FROM task_transitions ORDER BY task_id, id").iterate() as IterableIterator<TransitionRow>) {
+  for (const row of sqlite
+    .prepare("SELECT id, task_id, move, from_status, to_status, actor, principal_id, role, claimant FROM task_transitions ORDER BY task_id, id")
+    .iterate() as IterableIterator<TransitionRow>) {
     const list = history.get(row.task_id);
     if (list) list.push(row);
     else history.set(row.task_id, [row]);
   }
   const tasks = sqlite
-    .prepare("SELECT t.id, t.session_id, t.key, t.status, t.verification, t.claimed_by, t.verified_by, s.enforcement FROM tasks t JOIN sessions s ON s.id = t.session_id ORDER BY t.id")
+    .prepare(
+      "SELECT t.id, t.session_id, t.key, t.status, t.verification, t.claimed_by, t.verified_by, s.enforcement FROM tasks t JOIN sessions s ON s.id = t.session_id ORDER BY t.id",
+    )
     .all() as TaskRow[];
   found.examined("tasks", tasks.length);
-  found.examined("task_transitions", [...history.values()].reduce((n, list) => n + list.length, 0));
+  found.examined(
+    "task_transitions",
+    [...history.values()].reduce((n, list) => n + list.length, 0),
+  );
   for (const task of tasks) {
     const transitions = history.get(task.id) ?? [];
     checkHistory(task, transitions, found);
@@ -73,7 +80,11 @@ function checkHistory(task: TaskRow, transitions: TransitionRow[], found: Findin
   let previous: TaskStatus | null = null;
   for (const [i, t] of transitions.entries()) {
     if (i > 0 && t.from_status !== previous) {
-      found.add("task.history", where(task), `${name(task)}: transition ${t.id} (${t.move}) starts from ${String(t.from_status)}, but the one before ended at ${String(previous)}`);
+      found.add(
+        "task.history",
+        where(task),
+        `${name(task)}: transition ${t.id} (${t.move}) starts from ${String(t.from_status)}, but the one before ended at ${String(previous)}`,
+      );
       return;
     }
     previous = t.to_status;
@@ -83,18 +94,28 @@ function checkHistory(task: TaskRow, transitions: TransitionRow[], found: Findin
 
 function checkVerification(task: TaskRow, transitions: TransitionRow[], flagged: Set<string>, found: FindingCollector): void {
   if (task.verification === "none") {
-    if (task.enforcement !== "observe") found.add("task.unverified_flagged", where(task), `${name(task)} is ${task.status} with verification 'none' in an enforce session`);
-    else if (task.status === "completed" && !flagged.has(String(task.id))) found.add("task.unverified_flagged", where(task), `${name(task)} was completed unverified but has no unverified_completion event`);
+    if (task.enforcement !== "observe")
+      found.add("task.unverified_flagged", where(task), `${name(task)} is ${task.status} with verification 'none' in an enforce session`);
+    else if (task.status === "completed" && !flagged.has(String(task.id)))
+      found.add("task.unverified_flagged", where(task), `${name(task)} was completed unverified but has no unverified_completion event`);
     return;
   }
   if (task.verification !== "verified") {
-    found.add("task.verified_by_non_claimant", where(task), `${name(task)} is ${task.status} but neither verified nor flagged unverified (verification ${String(task.verification)})`);
+    found.add(
+      "task.verified_by_non_claimant",
+      where(task),
+      `${name(task)} is ${task.status} but neither verified nor flagged unverified (verification ${String(task.verification)})`,
+    );
     return;
   }
   const verifyIndex = transitions.findLastIndex((t) => t.to_status === "verified");
   const verify = transitions[verifyIndex];
   if (!verify || verify.move !== "verify") {
-    found.add("task.verified_by_non_claimant", where(task), `${name(task)} is ${task.status} (verified) but has no verify transition${verify ? ` (reached verified by ${verify.move})` : ""}`);
+    found.add(
+      "task.verified_by_non_claimant",
+      where(task),
+      `${name(task)} is ${task.status} (verified) but has no verify transition${verify ? ` (reached verified by ${verify.move})` : ""}`,
+    );
     return;
   }
   const claim = transitions.slice(0, verifyIndex).findLast((t) => t.to_status === "claimed");

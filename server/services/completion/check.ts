@@ -43,11 +43,24 @@ function gateQueries(db: DbOrTx) {
     const sessionId = sql.placeholder("sessionId");
     return {
       criteria: db
-        .select({ criterion: successCriteria.criterion, status: successCriteria.status, actual: successCriteria.actual, evidence: successCriteria.evidence, requiredForCompletion: successCriteria.requiredForCompletion, verifierStatus: successCriteria.verifierStatus, verifierActual: successCriteria.verifierActual, verifierEvidence: successCriteria.verifierEvidence })
+        .select({
+          criterion: successCriteria.criterion,
+          status: successCriteria.status,
+          actual: successCriteria.actual,
+          evidence: successCriteria.evidence,
+          requiredForCompletion: successCriteria.requiredForCompletion,
+          verifierStatus: successCriteria.verifierStatus,
+          verifierActual: successCriteria.verifierActual,
+          verifierEvidence: successCriteria.verifierEvidence,
+        })
         .from(successCriteria)
         .where(eq(successCriteria.sessionId, sessionId))
         .prepare(),
-      tasks: db.select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification }).from(tasks).where(eq(tasks.sessionId, sessionId)).prepare(),
+      tasks: db
+        .select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification })
+        .from(tasks)
+        .where(eq(tasks.sessionId, sessionId))
+        .prepare(),
       contractGoals: db
         .select({ id: goals.id, goalText: goals.goalText })
         .from(goals)
@@ -67,7 +80,13 @@ function gateQueries(db: DbOrTx) {
 }
 
 /** Evaluate and append the `completion_checks` row with its event, inside the caller's transaction. */
-export function recordCompletionCheck(tx: Tx, ctx: ServiceContext, sessionId: string, claimedVerdict: string | null, source: CompletionCheckRow["source"] = "gate"): CompletionCheckRow {
+export function recordCompletionCheck(
+  tx: Tx,
+  ctx: ServiceContext,
+  sessionId: string,
+  claimedVerdict: string | null,
+  source: CompletionCheckRow["source"] = "gate",
+): CompletionCheckRow {
   loadSession(tx, sessionId);
   const verdict = evaluateSessionCompletion(tx, sessionId);
   const row = tx
@@ -88,7 +107,13 @@ export function recordCompletionCheck(tx: Tx, ctx: ServiceContext, sessionId: st
     })
     .returning()
     .get();
-  appendEvent(tx, ctx, { type: EVENT_TYPES.completionChecked, sessionId, entity: "completion_check", entityId: row.id, data: { accepted: row.accepted, met: row.metCount, total: row.totalCount } });
+  appendEvent(tx, ctx, {
+    type: EVENT_TYPES.completionChecked,
+    sessionId,
+    entity: "completion_check",
+    entityId: row.id,
+    data: { accepted: row.accepted, met: row.metCount, total: row.totalCount },
+  });
   return row;
 }
 

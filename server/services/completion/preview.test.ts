@@ -39,7 +39,12 @@ describe("completion.preview: the gate's verdict without a recorded check", () =
   it("follows the session as it changes: accepted once every rule holds", async () => {
     const f = setup();
     await f.as("orchestrator").session.create({ id: "s1" });
-    expect(await f.as("viewer").completion.preview(S)).toMatchObject({ accepted: false, metCount: 0, totalCount: 0, reasons: [expect.stringContaining("No required success criteria")] });
+    expect(await f.as("viewer").completion.preview(S)).toMatchObject({
+      accepted: false,
+      metCount: 0,
+      totalCount: 0,
+      reasons: [expect.stringContaining("No required success criteria")],
+    });
     await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "Ships" }] });
     await f.as("orchestrator").task.create({ ...S, key: "t1", title: "Implement" });
     await f.as("developer").task.claim({ ...S, key: "t1" });
@@ -54,7 +59,9 @@ describe("completion.preview: the gate's verdict without a recorded check", () =
     const f = setup();
     await expectNotFound(f.as("viewer").completion.preview({ sessionId: "nope" }));
     await expectBadRequest(f.as("viewer").completion.preview({ sessionId: "" }), "sessionId");
-    expect((await expectBadRequest(f.as("viewer").completion.preview({ sessionId: "s1", extra: 1 } as never), "extra")).message).toBe("extra: is not a known field");
+    expect((await expectBadRequest(f.as("viewer").completion.preview({ sessionId: "s1", extra: 1 } as never), "extra")).message).toBe(
+      "extra: is not a known field",
+    );
     expect((await refusal(f.by(null).completion.preview(S))).code).toBe("UNAUTHORIZED");
   });
 });

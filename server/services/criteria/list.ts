@@ -23,7 +23,12 @@ export function listCriteria(db: DbOrTx, raw: ListCriteriaInput): CriterionView[
   const query = prepared(db, "criteria.list", () => {
     const sessionId = sql.placeholder("sessionId");
     return {
-      rows: db.select().from(successCriteria).where(eq(successCriteria.sessionId, sessionId)).orderBy(sql`${successCriteria.priority} IS NULL`, asc(successCriteria.priority), asc(successCriteria.id)).prepare(),
+      rows: db
+        .select()
+        .from(successCriteria)
+        .where(eq(successCriteria.sessionId, sessionId))
+        .orderBy(sql`${successCriteria.priority} IS NULL`, asc(successCriteria.priority), asc(successCriteria.id))
+        .prepare(),
       updates: db.select().from(criterionUpdates).where(eq(criterionUpdates.sessionId, sessionId)).orderBy(asc(criterionUpdates.id)).prepare(),
     };
   });

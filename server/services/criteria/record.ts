@@ -26,7 +26,15 @@ const EVENT_FOR: Record<CriterionChange["kind"], string> = {
 /** Append a criterion's history row and its event: "who moved this to met, with what evidence". */
 export function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: CriterionRow, change: CriterionChange): void {
   tx.insert(criterionUpdates)
-    .values({ criterionId: row.id, sessionId: row.sessionId, ...change, actor: ctx.actor.label, principalId: ctx.actor.principalId, role: ctx.actor.role, at: nowOf(ctx) })
+    .values({
+      criterionId: row.id,
+      sessionId: row.sessionId,
+      ...change,
+      actor: ctx.actor.label,
+      principalId: ctx.actor.principalId,
+      role: ctx.actor.role,
+      at: nowOf(ctx),
+    })
     .run();
   appendEvent(tx, ctx, {
     type: EVENT_FOR[change.kind],

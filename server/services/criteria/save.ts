@@ -24,27 +24,63 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
     return list.map((item, i) => {
-      const existing = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion))).get();
+      const existing = tx
+        .select()
+        .from(successCriteria)
+        .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion)))
+        .get();
       if (!existing) {
         const supersedesId = item.supersedes ? findId(tx, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;
         const row = tx
           .insert(successCriteria)
-          .values({ sessionId: input.sessionId, criterion: item.criterion, status: item.status ?? "pending", actual: item.actual ?? null, evidence: item.evidence ?? null, requiredForCompletion: item.requiredForCompletion ?? true, priority: item.priority ?? null, metadata: item.metadata ?? null, supersedesId, createdBy: ctx.actor.label, createdAt: now, updatedAt: now })
+          .values({
+            sessionId: input.sessionId,
+            criterion: item.criterion,
+            status: item.status ?? "pending",
+            actual: item.actual ?? null,
+            evidence: item.evidence ?? null,
+            requiredForCompletion: item.requiredForCompletion ?? true,
+            priority: item.priority ?? null,
+            metadata: item.metadata ?? null,
+            supersedesId,
+            createdBy: ctx.actor.label,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning()
           .get();
-        recordCriterionChange(tx, ctx, row, { kind: "create", toStatus: row.status, actual: row.actual, evidence: row.evidence, required: row.requiredForCompletion });
+        recordCriterionChange(tx, ctx, row, {
+          kind: "create",
+          toStatus: row.status,
+          actual: row.actual,
+          evidence: row.evidence,
+          required: row.requiredForCompletion,
+        });
         return row;
       }
       const required = item.requiredForCompletion ?? existing.requiredForCompletion;
       if (required !== existing.requiredForCompletion) authorize(ctx.actor, "criteria.setRequired");
-      const next = { status: item.status ?? existing.status, actual: item.actual === undefined ? existing.actual : item.actual, evidence: item.evidence === undefined ? existing.evidence : item.evidence };
+      const next = {
+        status: item.status ?? existing.status,
+        actual: item.actual === undefined ? existing.actual : item.actual,
+        evidence: item.evidence === undefined ? existing.evidence : item.evidence,
+      };
       const claimChanged = next.status !== existing.status || next.actual !== existing.actual || next.evidence !== existing.evidence;
       // Priority and metadata order and annotate the list; they are not part of the claim's record.
-      const extra = { priority: item.priority === undefined ? existing.priority : item.priority, metadata: item.metadata === undefined ? existing.metadata : item.metadata };
+      const extra = {
+        priority: item.priority === undefined ? existing.priority : item.priority,
+        metadata: item.metadata === undefined ? existing.metadata : item.metadata,
+      };
       const extraChanged = extra.priority !== existing.priority || JSON.stringify(extra.metadata) !== JSON.stringify(existing.metadata);
       if (!claimChanged && !extraChanged && required === existing.requiredForCompletion) return existing;
-      const row = tx.update(successCriteria).set({ ...next, ...extra, requiredForCompletion: required, updatedAt: now }).where(eq(successCriteria.id, existing.id)).returning().get()!;
-      if (claimChanged) recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
+      const row = tx
+        .update(successCriteria)
+        .set({ ...next, ...extra, requiredForCompletion: required, updatedAt: now })
+        .where(eq(successCriteria.id, existing.id))
+        .returning()
+        .get()!;
+      if (claimChanged)
+        recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
       if (required !== existing.requiredForCompletion) recordCriterionChange(tx, ctx, row, { kind: "required", required });
       return row;
     });
@@ -52,7 +88,11 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
 }
 
 function findId(tx: Tx, sessionId: string, criterion: string, field: string): number {
-  const row = tx.select({ id: successCriteria.id }).from(successCriteria).where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))).get();
+  const row = tx
+    .select({ id: successCriteria.id })
+    .from(successCriteria)
+    .where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion)))
+    .get();
   if (!row) throw new ValidationError(field, "criteria.supersedes_unknown", `no criterion "${criterion}" in this session to supersede`);
   return row.id;
 }

@@ -35,7 +35,10 @@ export const UpdateCriterionInput = z
     evidence: Text.nullish(),
   })
   .strict()
-  .refine((v) => v.status !== undefined || v.actual !== undefined || v.evidence !== undefined, { message: "give at least one of status, actual, evidence", path: ["status"] });
+  .refine((v) => v.status !== undefined || v.actual !== undefined || v.evidence !== undefined, {
+    message: "give at least one of status, actual, evidence",
+    path: ["status"],
+  });
 export type UpdateCriterionInput = z.infer<typeof UpdateCriterionInput>;
 
 export const VerifyCriterionInput = z

@@ -10,7 +10,11 @@ import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
 function loadCriterion(tx: Tx, sessionId: string, criterion: string): CriterionRow {
-  const row = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))).get();
+  const row = tx
+    .select()
+    .from(successCriteria)
+    .where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion)))
+    .get();
   if (!row) throw new NotFoundError("criterion", `${sessionId}: ${criterion}`);
   return row;
 }
@@ -26,7 +30,12 @@ export function updateCriterion(ctx: ServiceContext, unredacted: UpdateCriterion
       actual: input.actual === undefined ? existing.actual : input.actual,
       evidence: input.evidence === undefined ? existing.evidence : input.evidence,
     };
-    const row = tx.update(successCriteria).set({ ...next, updatedAt: nowOf(ctx) }).where(eq(successCriteria.id, existing.id)).returning().get()!;
+    const row = tx
+      .update(successCriteria)
+      .set({ ...next, updatedAt: nowOf(ctx) })
+      .where(eq(successCriteria.id, existing.id))
+      .returning()
+      .get()!;
     recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
     return row;
   });
@@ -41,11 +50,24 @@ export function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCriterion
     const now = nowOf(ctx);
     const row = tx
       .update(successCriteria)
-      .set({ verifierStatus: input.status, verifierActual: input.actual ?? null, verifierEvidence: input.evidence ?? null, verifierBy: ctx.actor.label, verifierAt: now, updatedAt: now })
+      .set({
+        verifierStatus: input.status,
+        verifierActual: input.actual ?? null,
+        verifierEvidence: input.evidence ?? null,
+        verifierBy: ctx.actor.label,
+        verifierAt: now,
+        updatedAt: now,
+      })
       .where(eq(successCriteria.id, existing.id))
       .returning()
       .get()!;
-    recordCriterionChange(tx, ctx, row, { kind: "verify", fromStatus: existing.verifierStatus ?? existing.status, toStatus: input.status, actual: row.verifierActual, evidence: row.verifierEvidence });
+    recordCriterionChange(tx, ctx, row, {
+      kind: "verify",
+      fromStatus: existing.verifierStatus ?? existing.status,
+      toStatus: input.status,
+      actual: row.verifierActual,
+      evidence: row.verifierEvidence,
+    });
     return row;
   });
 }
@@ -57,7 +79,12 @@ export function setCriterionRequired(ctx: ServiceContext, raw: SetRequiredInput)
   return write(ctx, (tx) => {
     const existing = loadCriterion(tx, input.sessionId, input.criterion);
     if (existing.requiredForCompletion === input.required) return existing;
-    const row = tx.update(successCriteria).set({ requiredForCompletion: input.required, updatedAt: nowOf(ctx) }).where(eq(successCriteria.id, existing.id)).returning().get()!;
+    const row = tx
+      .update(successCriteria)
+      .set({ requiredForCompletion: input.required, updatedAt: nowOf(ctx) })
+      .where(eq(successCriteria.id, existing.id))
+      .returning()
+      .get()!;
     recordCriterionChange(tx, ctx, row, { kind: "required", required: input.required });
     return row;
   });

@@ -2,7 +2,17 @@ import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
 import { type EventInput, type ServiceContext, eventRow } from "../context";
 
-const EVENT_KEYS = ["at", "type", "sessionId", "entity", "entityId", "actor", "principalId", "role", "data"] as const satisfies readonly (keyof typeof events.$inferInsert)[];
+const EVENT_KEYS = [
+  "at",
+  "type",
+  "sessionId",
+  "entity",
+  "entityId",
+  "actor",
+  "principalId",
+  "role",
+  "data",
+] as const satisfies readonly (keyof typeof events.$inferInsert)[];
 
 /**
  * The `events` row a mutation owes, as `appendEvent` writes it, through a statement prepared once

@@ -30,5 +30,10 @@ export function listEventsAfter(db: DbOrTx, raw: ListEventsInput): EventRow[] {
 
 /** The newest event id (0 when there is none): a rowid lookup, not a scan. */
 export function latestEventId(db: DbOrTx): number {
-  return db.select({ id: max(events.id) }).from(events).get()?.id ?? 0;
+  return (
+    db
+      .select({ id: max(events.id) })
+      .from(events)
+      .get()?.id ?? 0
+  );
 }

@@ -11,7 +11,13 @@ describe("addValidationStep", () => {
     const second = addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "bazel test //..." });
     expect(first).toMatchObject({ goalId: goal, order: 1, command: "bazel build //...", source: "cli" });
     expect(second.order).toBe(2);
-    expect(lastEvent(f.db)).toMatchObject({ type: "goal.validation_step_added", entity: "validation_step", entityId: String(second.id), sessionId: "s1", data: { goalId: goal, order: 2 } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "goal.validation_step_added",
+      entity: "validation_step",
+      entityId: String(second.id),
+      sessionId: "s1",
+      data: { goalId: goal, order: 2 },
+    });
   });
 
   it("defaults a breakdown goal's steps to source breakdown", () => {
@@ -27,7 +33,11 @@ describe("addValidationStep", () => {
     const f = setup();
     const goal = rootGoal(f);
     addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test", order: 2 });
-    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm run build", order: 2 }), "validation_step.order_taken");
+    expectNothingWritten(
+      f.db,
+      () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm run build", order: 2 }),
+      "validation_step.order_taken",
+    );
     expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
     expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
     expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }), "validation_step.invalid_input");

@@ -21,14 +21,37 @@ export function addValidationStep(ctx: ServiceContext, unredacted: AddValidation
   const data = parseInput(AddValidationStepInput, input, "validation_step.invalid_input");
   return write(ctx, (tx) => {
     const goal = loadGoal(tx, data.goalId);
-    const order = data.order ?? (tx.select({ last: max(validationSteps.order) }).from(validationSteps).where(eq(validationSteps.goalId, goal.id)).get()?.last ?? 0) + 1;
-    if (data.order !== undefined && tx.select({ id: validationSteps.id }).from(validationSteps).where(and(eq(validationSteps.goalId, goal.id), eq(validationSteps.order, order))).get()) {
+    const order =
+      data.order ??
+      (tx
+        .select({ last: max(validationSteps.order) })
+        .from(validationSteps)
+        .where(eq(validationSteps.goalId, goal.id))
+        .get()?.last ?? 0) + 1;
+    if (
+      data.order !== undefined &&
+      tx
+        .select({ id: validationSteps.id })
+        .from(validationSteps)
+        .where(and(eq(validationSteps.goalId, goal.id), eq(validationSteps.order, order)))
+        .get()
+    ) {
       throw new ConflictError("validation_step.order_taken", `goal ${goal.id} already has a validation step ${order}`);
     }
     // A breakdown goal's steps were proposed by the breakdown too, unless the caller says otherwise.
     const source = data.source ?? goal.source;
-    const step = tx.insert(validationSteps).values({ goalId: goal.id, order, command: data.command, source, timestamp: nowOf(ctx) }).returning().get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.validationStepAdded, sessionId: goal.sessionId, entity: "validation_step", entityId: step.id, data: { goalId: goal.id, order, command: step.command } });
+    const step = tx
+      .insert(validationSteps)
+      .values({ goalId: goal.id, order, command: data.command, source, timestamp: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.validationStepAdded,
+      sessionId: goal.sessionId,
+      entity: "validation_step",
+      entityId: step.id,
+      data: { goalId: goal.id, order, command: step.command },
+    });
     return step;
   });
 }

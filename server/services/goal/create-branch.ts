@@ -25,7 +25,13 @@ export function createBranch(ctx: ServiceContext, input: CreateBranchInput): Bra
     if (data.createdByGoalId !== undefined && loadGoal(tx, data.createdByGoalId).sessionId !== data.sessionId) {
       throw new ValidationError("createdByGoalId", "branch.goal_other_session", `goal ${data.createdByGoalId} belongs to another session`);
     }
-    if (tx.select({ id: branches.id }).from(branches).where(and(eq(branches.sessionId, data.sessionId), eq(branches.name, data.name))).get()) {
+    if (
+      tx
+        .select({ id: branches.id })
+        .from(branches)
+        .where(and(eq(branches.sessionId, data.sessionId), eq(branches.name, data.name)))
+        .get()
+    ) {
       throw new ConflictError("branch.exists", `branch ${data.name} already exists in session ${data.sessionId}`);
     }
     const branch = tx
@@ -41,7 +47,13 @@ export function createBranch(ctx: ServiceContext, input: CreateBranchInput): Bra
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.branchCreated, sessionId: branch.sessionId, entity: "branch", entityId: branch.id, data: { name: branch.name, parentBranchId: branch.parentBranchId, goalId: branch.createdByGoalId } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.branchCreated,
+      sessionId: branch.sessionId,
+      entity: "branch",
+      entityId: branch.id,
+      data: { name: branch.name, parentBranchId: branch.parentBranchId, goalId: branch.createdByGoalId },
+    });
     return branch;
   });
 }

@@ -21,7 +21,13 @@ export function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeIn
       .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.worktreeCreated, sessionId: branch.sessionId, entity: "worktree", entityId: worktree.id, data: { branchId: branch.id, path: worktree.path } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.worktreeCreated,
+      sessionId: branch.sessionId,
+      entity: "worktree",
+      entityId: worktree.id,
+      data: { branchId: branch.id, path: worktree.path },
+    });
     return worktree;
   });
 }

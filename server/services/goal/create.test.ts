@@ -2,7 +2,18 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "@/server/domain/errors";
 import { createSession } from "../session/create";
 import { createGoal } from "./create";
-import { ADMIN, AGENT, ORCHESTRATOR, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
+import {
+  ADMIN,
+  AGENT,
+  ORCHESTRATOR,
+  expectNothingWritten,
+  expectRefused,
+  finishedAttempt,
+  lastEvent,
+  rootGoal,
+  rowCount,
+  setup,
+} from "@/test/support/goal-fixtures";
 
 describe("createGoal", () => {
   it("creates root goals from the command line, numbered in order, each with its event", () => {
@@ -11,7 +22,14 @@ describe("createGoal", () => {
     const second = createGoal(f.as(AGENT), { sessionId: "s1", goalText: "Keep tests green" });
     expect(first).toMatchObject({ sessionId: "s1", goalText: "Migrate to Bazel", parentGoalId: null, order: 1, source: "cli", createdByAttemptId: null });
     expect(second.order).toBe(2);
-    expect(lastEvent(f.db)).toMatchObject({ type: "goal.created", entity: "goal", entityId: String(second.id), sessionId: "s1", actor: "developer_1", data: { goalText: "Keep tests green", source: "cli", parentGoalId: null } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "goal.created",
+      entity: "goal",
+      entityId: String(second.id),
+      sessionId: "s1",
+      actor: "developer_1",
+      data: { goalText: "Keep tests green", source: "cli", parentGoalId: null },
+    });
     expect(rowCount(f.db, "events")).toBe(3); // session + two goals
   });
 
@@ -46,11 +64,27 @@ describe("createGoal", () => {
     const implementation = finishedAttempt(f, parent);
     const otherBreakdown = finishedAttempt(f, other, { attemptType: "breakdown" });
     const base = { sessionId: "s1", goalText: "sub" };
-    expectNothingWritten(f.db, () => createGoal(f.as(ORCHESTRATOR), { ...base, source: "breakdown", createdByAttemptId: otherBreakdown }), "goal.breakdown_requires_parent");
+    expectNothingWritten(
+      f.db,
+      () => createGoal(f.as(ORCHESTRATOR), { ...base, source: "breakdown", createdByAttemptId: otherBreakdown }),
+      "goal.breakdown_requires_parent",
+    );
     expectNothingWritten(f.db, () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "breakdown" }), "goal.breakdown_requires_attempt");
-    expectNothingWritten(f.db, () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: implementation }), "goal.created_by_not_breakdown");
-    expectNothingWritten(f.db, () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: otherBreakdown }), "goal.created_by_other_goal");
-    expectNothingWritten(f.db, () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "cli", createdByAttemptId: otherBreakdown }), "goal.created_by_requires_breakdown");
+    expectNothingWritten(
+      f.db,
+      () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: implementation }),
+      "goal.created_by_not_breakdown",
+    );
+    expectNothingWritten(
+      f.db,
+      () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: otherBreakdown }),
+      "goal.created_by_other_goal",
+    );
+    expectNothingWritten(
+      f.db,
+      () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "cli", createdByAttemptId: otherBreakdown }),
+      "goal.created_by_requires_breakdown",
+    );
     expectNothingWritten(f.db, () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: 999 }), "attempt.not_found");
   });
 

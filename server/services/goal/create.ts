@@ -29,16 +29,43 @@ export function createGoal(ctx: ServiceContext, unredacted: CreateGoalInput): Go
     assertGoalPlacement({ sessionId: data.sessionId, source, parent, createdByAttemptId: data.createdByAttemptId });
     if (source === "breakdown") assertBreakdownOrigin(loadAttempt(tx, data.createdByAttemptId!).attempt, parentGoalId!);
     const siblings = and(eq(goals.sessionId, data.sessionId), parentGoalId === null ? isNull(goals.parentGoalId) : eq(goals.parentGoalId, parentGoalId));
-    const order = data.order ?? (tx.select({ last: max(goals.order) }).from(goals).where(siblings).get()?.last ?? 0) + 1;
-    if (data.order !== undefined && tx.select({ id: goals.id }).from(goals).where(and(siblings, eq(goals.order, order))).get()) {
+    const order =
+      data.order ??
+      (tx
+        .select({ last: max(goals.order) })
+        .from(goals)
+        .where(siblings)
+        .get()?.last ?? 0) + 1;
+    if (
+      data.order !== undefined &&
+      tx
+        .select({ id: goals.id })
+        .from(goals)
+        .where(and(siblings, eq(goals.order, order)))
+        .get()
+    ) {
       throw new ConflictError("goal.order_taken", `a sibling goal already has order ${order}`);
     }
     const goal = tx
       .insert(goals)
-      .values({ sessionId: data.sessionId, goalText: data.goalText, parentGoalId, order, source, createdByAttemptId: data.createdByAttemptId ?? null, timestamp: nowOf(ctx) })
+      .values({
+        sessionId: data.sessionId,
+        goalText: data.goalText,
+        parentGoalId,
+        order,
+        source,
+        createdByAttemptId: data.createdByAttemptId ?? null,
+        timestamp: nowOf(ctx),
+      })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.goalCreated, sessionId: goal.sessionId, entity: "goal", entityId: goal.id, data: { goalText: goal.goalText, source, parentGoalId } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.goalCreated,
+      sessionId: goal.sessionId,
+      entity: "goal",
+      entityId: goal.id,
+      data: { goalText: goal.goalText, source, parentGoalId },
+    });
     return goal;
   });
 }

@@ -6,7 +6,19 @@ import { evaluateSessionCompletion } from "../completion/check";
 import { createSession } from "../session/create";
 import { createGoal } from "./create";
 import { setGoalContract } from "./set-contract";
-import { ADMIN, AGENT, LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
+import {
+  ADMIN,
+  AGENT,
+  LEAD,
+  ORCHESTRATOR,
+  VERIFIER,
+  expectNothingWritten,
+  expectRefused,
+  finishedAttempt,
+  lastEvent,
+  rootGoal,
+  setup,
+} from "@/test/support/goal-fixtures";
 
 const ACCURACY = (target: number, maxGoalAttempts = 3) => ({
   goalText: `Build model with >= ${target * 100}% accuracy`,
@@ -26,10 +38,28 @@ describe("evaluateGoalGate", () => {
     const { f, goal, contractId } = withContract();
     const attempt = finishedAttempt(f, goal, { evidence: { output: "training…\n[METRIC:cv_accuracy_mean] 0.85\ndone" }, score: 90 });
     const evaluation = evaluateGoalGate(f.as(LEAD), { attemptId: attempt });
-    expect(evaluation).toMatchObject({ goalId: goal, contractId, attemptId: attempt, attemptNumber: 1, maxAttempts: 3, trustScore: 90, trustPassed: true, goalStatus: "MET", metCount: 1, totalCount: 1, verdict: "SUCCESS", actor: "lead@example.com" });
+    expect(evaluation).toMatchObject({
+      goalId: goal,
+      contractId,
+      attemptId: attempt,
+      attemptNumber: 1,
+      maxAttempts: 3,
+      trustScore: 90,
+      trustPassed: true,
+      goalStatus: "MET",
+      metCount: 1,
+      totalCount: 1,
+      verdict: "SUCCESS",
+      actor: "lead@example.com",
+    });
     expect(evaluation.criteriaResults).toEqual([expect.objectContaining({ criterionId: "AC1", status: "MET", actual: 0.85 })]);
     expect(evaluation.summary).toBe("Goal criteria met: 1/1 criteria passed");
-    expect(lastEvent(f.db)).toMatchObject({ type: "goal.gate_evaluated", entity: "goal", entityId: String(goal), data: { verdict: "SUCCESS", attemptNumber: 1, attemptId: attempt } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "goal.gate_evaluated",
+      entity: "goal",
+      entityId: String(goal),
+      data: { verdict: "SUCCESS", attemptNumber: 1, attemptId: attempt },
+    });
   });
 
   it("uses the latest trust score, so a re-scored attempt can be evaluated again", () => {
@@ -97,7 +127,8 @@ describe("evaluateGoalGate", () => {
 });
 
 describe("the completion gate reads each contract goal's latest evaluation", () => {
-  const goalReasons = (f: ReturnType<typeof setup>, sessionId = f.sessionId) => evaluateSessionCompletion(f.db, sessionId).reasons.filter((r) => r.startsWith("Goal "));
+  const goalReasons = (f: ReturnType<typeof setup>, sessionId = f.sessionId) =>
+    evaluateSessionCompletion(f.db, sessionId).reasons.filter((r) => r.startsWith("Goal "));
 
   it("never evaluated, then PARTIAL, then SUCCESS after a re-score; goals without a contract and other sessions' goals are not gated", () => {
     const { f, goal } = withContract();

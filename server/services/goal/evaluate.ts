@@ -30,7 +30,11 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, data.attemptId);
     const earlier = goalEvaluations(tx, goal.id);
-    const { attemptNumber: number, result, trust } = assertMayEvaluate({
+    const {
+      attemptNumber: number,
+      result,
+      trust,
+    } = assertMayEvaluate({
       id: attempt.id,
       goalId: goal.id,
       attemptNumber: attemptNumber(tx, attempt),
@@ -76,7 +80,13 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.goalGateEvaluated, sessionId: goal.sessionId, entity: "goal", entityId: goal.id, data: { verdict: row.verdict, attemptNumber: number, attemptId: attempt.id } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.goalGateEvaluated,
+      sessionId: goal.sessionId,
+      entity: "goal",
+      entityId: goal.id,
+      data: { verdict: row.verdict, attemptNumber: number, attemptId: attempt.id },
+    });
     return { ...row, summary: outcome.goal.summary };
   });
 }

@@ -26,7 +26,14 @@ export function goalEvaluations(db: DbOrTx, goalId: number): EvaluationRow[] {
  * distinct approaches keep missing the goal.
  */
 export function evaluationHistory(db: DbOrTx, goalId: number, evaluations: readonly EvaluationRow[]): AttemptHistoryEntry[] {
-  const models = new Map(db.select({ id: attempts.id, model: attempts.model }).from(attempts).where(eq(attempts.goalId, goalId)).all().map((a) => [a.id, a.model]));
+  const models = new Map(
+    db
+      .select({ id: attempts.id, model: attempts.model })
+      .from(attempts)
+      .where(eq(attempts.goalId, goalId))
+      .all()
+      .map((a) => [a.id, a.model]),
+  );
   const latest = new Map<number, EvaluationRow>();
   for (const row of evaluations) latest.set(row.attemptNumber, row);
   return [...latest.values()].map((row) => ({

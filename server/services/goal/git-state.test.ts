@@ -13,9 +13,29 @@ describe("createBranch", () => {
     const f = setup();
     const goal = rootGoal(f);
     const main = createBranch(f.as(LEAD), { sessionId: "s1", name: "main" });
-    const branch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1", parentBranchId: main.id, parentCommitSha: SHA("a"), reason: "goal", createdByGoalId: goal });
-    expect(branch).toMatchObject({ sessionId: "s1", name: "goal-1", parentBranchId: main.id, parentCommitSha: SHA("a"), reason: "goal", createdByGoalId: goal });
-    expect(lastEvent(f.db)).toMatchObject({ type: "branch.created", entity: "branch", entityId: String(branch.id), sessionId: "s1", data: { name: "goal-1", parentBranchId: main.id, goalId: goal } });
+    const branch = createBranch(f.as(ORCHESTRATOR), {
+      sessionId: "s1",
+      name: "goal-1",
+      parentBranchId: main.id,
+      parentCommitSha: SHA("a"),
+      reason: "goal",
+      createdByGoalId: goal,
+    });
+    expect(branch).toMatchObject({
+      sessionId: "s1",
+      name: "goal-1",
+      parentBranchId: main.id,
+      parentCommitSha: SHA("a"),
+      reason: "goal",
+      createdByGoalId: goal,
+    });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "branch.created",
+      entity: "branch",
+      entityId: String(branch.id),
+      sessionId: "s1",
+      data: { name: "goal-1", parentBranchId: main.id, goalId: goal },
+    });
   });
 
   it("refuses a taken name, another session's parent or goal, and bad input", () => {
@@ -25,8 +45,16 @@ describe("createBranch", () => {
     const foreignGoal = rootGoal({ ...f, sessionId: "s2" });
     createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
     expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" }), "branch.exists");
-    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: foreignBranch.id }), "branch.parent_other_session");
-    expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", createdByGoalId: foreignGoal }), "branch.goal_other_session");
+    expectNothingWritten(
+      f.db,
+      () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: foreignBranch.id }),
+      "branch.parent_other_session",
+    );
+    expectNothingWritten(
+      f.db,
+      () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", createdByGoalId: foreignGoal }),
+      "branch.goal_other_session",
+    );
     expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: 404 }), "branch.not_found");
     expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentCommitSha: "not-a-sha" }), "branch.invalid_input");
     expectNothingWritten(f.db, () => createBranch(f.as(ORCHESTRATOR), { sessionId: "zz", name: "b" }), "session.not_found");
@@ -39,7 +67,13 @@ describe("createWorktree", () => {
     const branch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1" });
     const worktree = createWorktree(f.as(AGENT), { branchId: branch.id, path: "/tmp/wt/goal-1-1", startSha: SHA("b"), reason: "attempt" });
     expect(worktree).toMatchObject({ branchId: branch.id, path: "/tmp/wt/goal-1-1", startSha: SHA("b"), reason: "attempt" });
-    expect(lastEvent(f.db)).toMatchObject({ type: "worktree.created", entity: "worktree", entityId: String(worktree.id), sessionId: "s1", data: { branchId: branch.id } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "worktree.created",
+      entity: "worktree",
+      entityId: String(worktree.id),
+      sessionId: "s1",
+      data: { branchId: branch.id },
+    });
   });
 
   it("refuses an unknown branch, an empty path and a lead", () => {
@@ -56,9 +90,21 @@ describe("recordMerge", () => {
     const f = setup();
     const main = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
     const goal = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1", parentBranchId: main.id });
-    const merge = recordMerge(f.as(ORCHESTRATOR), { fromBranchId: goal.id, fromCommitSha: SHA("1"), toBranchId: main.id, toCommitSha: SHA("2"), resultCommitSha: SHA("3") });
+    const merge = recordMerge(f.as(ORCHESTRATOR), {
+      fromBranchId: goal.id,
+      fromCommitSha: SHA("1"),
+      toBranchId: main.id,
+      toCommitSha: SHA("2"),
+      resultCommitSha: SHA("3"),
+    });
     expect(merge).toMatchObject({ fromBranchId: goal.id, toBranchId: main.id, resultCommitSha: SHA("3") });
-    expect(lastEvent(f.db)).toMatchObject({ type: "merge.recorded", entity: "merge", entityId: String(merge.id), sessionId: "s1", data: { from: "goal-1", to: "main" } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "merge.recorded",
+      entity: "merge",
+      entityId: String(merge.id),
+      sessionId: "s1",
+      data: { from: "goal-1", to: "main" },
+    });
   });
 
   it("refuses a self-merge, branches of two sessions, unknown branches, bad shas and a lead", () => {
@@ -70,7 +116,11 @@ describe("recordMerge", () => {
     expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: main.id, toBranchId: main.id }), "merge.same_branch");
     expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.other_session");
     expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: 50, toBranchId: main.id }), "branch.not_found");
-    expectNothingWritten(f.db, () => recordMerge(f.as(ORCHESTRATOR), { ...shas, resultCommitSha: "xyz", fromBranchId: foreign.id, toBranchId: main.id }), "merge.invalid_input");
+    expectNothingWritten(
+      f.db,
+      () => recordMerge(f.as(ORCHESTRATOR), { ...shas, resultCommitSha: "xyz", fromBranchId: foreign.id, toBranchId: main.id }),
+      "merge.invalid_input",
+    );
     expectRefused(() => recordMerge(f.as(LEAD), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.record_role");
   });
 });
@@ -85,7 +135,13 @@ describe("getGoal's merges", () => {
     const theirs = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-2", parentBranchId: main.id, createdByGoalId: other });
     expect(getGoal(f.db, { goalId: goal }).merges).toEqual([]);
     recordMerge(f.as(ORCHESTRATOR), { fromBranchId: main.id, fromCommitSha: SHA("1"), toBranchId: mine.id, toCommitSha: SHA("2"), resultCommitSha: SHA("3") });
-    recordMerge(f.as(ORCHESTRATOR), { fromBranchId: theirs.id, fromCommitSha: SHA("4"), toBranchId: main.id, toCommitSha: SHA("5"), resultCommitSha: SHA("6") });
+    recordMerge(f.as(ORCHESTRATOR), {
+      fromBranchId: theirs.id,
+      fromCommitSha: SHA("4"),
+      toBranchId: main.id,
+      toCommitSha: SHA("5"),
+      resultCommitSha: SHA("6"),
+    });
     recordMerge(f.as(ORCHESTRATOR), { fromBranchId: mine.id, fromCommitSha: SHA("7"), toBranchId: main.id, toCommitSha: SHA("8"), resultCommitSha: SHA("9") });
     const merges = getGoal(f.db, { goalId: goal }).merges;
     expect(merges.map((m) => [m.fromBranch, m.toBranch, m.resultCommitSha])).toEqual([

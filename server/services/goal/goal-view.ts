@@ -78,7 +78,13 @@ function sessionRows(db: DbOrTx, sessionId: string) {
       .where(inSession)
       .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
       .all(),
-    evaluations: db.select({ row: goalGateEvaluations }).from(goalGateEvaluations).innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId)).where(inSession).orderBy(asc(goalGateEvaluations.id)).all(),
+    evaluations: db
+      .select({ row: goalGateEvaluations })
+      .from(goalGateEvaluations)
+      .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
+      .where(inSession)
+      .orderBy(asc(goalGateEvaluations.id))
+      .all(),
   };
 }
 
@@ -95,7 +101,16 @@ export function loadGoalForest(db: DbOrTx, sessionId: string): GoalNode[] {
   const nodes = new Map<number, GoalNode>();
   for (const goal of rows.goals) {
     const contract = contracts.get(goal.id) ?? null;
-    nodes.set(goal.id, { goal, contract, attempts: [], attemptsUsed: 0, maxAttempts: contract?.row.maxGoalAttempts ?? null, latestEvaluation: null, verdict: null, children: [] });
+    nodes.set(goal.id, {
+      goal,
+      contract,
+      attempts: [],
+      attemptsUsed: 0,
+      maxAttempts: contract?.row.maxGoalAttempts ?? null,
+      latestEvaluation: null,
+      verdict: null,
+      children: [],
+    });
   }
   const latestByAttempt = new Map<number, EvaluationRow>();
   for (const { row } of rows.evaluations) {

@@ -32,7 +32,12 @@ export function loadBranch(db: DbOrTx, id: number): BranchRow {
 export function loadContract(db: DbOrTx, goalId: number): StoredContract | null {
   const row = db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
   if (!row) return null;
-  const criteria = db.select().from(acceptanceCriteria).where(eq(acceptanceCriteria.contractId, row.id)).orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id)).all();
+  const criteria = db
+    .select()
+    .from(acceptanceCriteria)
+    .where(eq(acceptanceCriteria.contractId, row.id))
+    .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
+    .all();
   return { row, criteria, contract: toDomainContract(row, criteria) };
 }
 

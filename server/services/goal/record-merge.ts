@@ -20,8 +20,18 @@ export function recordMerge(ctx: ServiceContext, input: RecordMergeInput): Merge
     if (from.sessionId !== to.sessionId) {
       throw new ValidationError("toBranchId", "merge.other_session", `branches ${from.id} and ${to.id} belong to different sessions`);
     }
-    const merge = tx.insert(merges).values({ ...data, timestamp: nowOf(ctx) }).returning().get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.mergeRecorded, sessionId: from.sessionId, entity: "merge", entityId: merge.id, data: { from: from.name, to: to.name, resultCommitSha: merge.resultCommitSha } });
+    const merge = tx
+      .insert(merges)
+      .values({ ...data, timestamp: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.mergeRecorded,
+      sessionId: from.sessionId,
+      entity: "merge",
+      entityId: merge.id,
+      data: { from: from.name, to: to.name, resultCommitSha: merge.resultCommitSha },
+    });
     return merge;
   });
 }

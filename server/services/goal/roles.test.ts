@@ -28,49 +28,99 @@ type Prepare = (f: Fixture) => (ctx: ServiceContext) => unknown;
 
 const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] = [
   ["createGoal", "goal.create_role", PLAN, (f) => (ctx) => createGoal(ctx, { sessionId: f.sessionId, goalText: "g" })],
-  ["addValidationStep", "validation_step.create_role", PLAN, (f) => {
-    const goalId = rootGoal(f);
-    return (ctx) => addValidationStep(ctx, { goalId, command: "npm test" });
-  }],
-  ["setGoalContract", "goal_contract.set_role", PLAN, (f) => {
-    const goalId = rootGoal(f);
-    return (ctx) => setGoalContract(ctx, { goalId, contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }] } });
-  }],
+  [
+    "addValidationStep",
+    "validation_step.create_role",
+    PLAN,
+    (f) => {
+      const goalId = rootGoal(f);
+      return (ctx) => addValidationStep(ctx, { goalId, command: "npm test" });
+    },
+  ],
+  [
+    "setGoalContract",
+    "goal_contract.set_role",
+    PLAN,
+    (f) => {
+      const goalId = rootGoal(f);
+      return (ctx) => setGoalContract(ctx, { goalId, contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }] } });
+    },
+  ],
   ["createBranch", "branch.create_role", PLAN, (f) => (ctx) => createBranch(ctx, { sessionId: f.sessionId, name: "b" })],
-  ["createWorktree", "worktree.create_role", RECORD, (f) => {
-    const branchId = createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name: "b" }).id;
-    return (ctx) => createWorktree(ctx, { branchId, path: "/tmp/wt" });
-  }],
-  ["recordMerge", "merge.record_role", RECORD, (f) => {
-    const [from, to] = ["a", "b"].map((name) => createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name }).id);
-    return (ctx) => recordMerge(ctx, { fromBranchId: from!, toBranchId: to!, fromCommitSha: SHA, toCommitSha: SHA, resultCommitSha: SHA });
-  }],
-  ["startAttempt", "attempt.start_role", RECORD, (f) => {
-    const goalId = rootGoal(f);
-    return (ctx) => startAttempt(ctx, { goalId });
-  }],
-  ["recordToolCalls", "attempt.tool_calls_role", RECORD, (f) => {
-    const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
-    return (ctx) => recordToolCalls(ctx, { attemptId, calls: [{ tool: "read_file" }] });
-  }],
-  ["finishAttempt", "attempt.finish_role", RECORD, (f) => {
-    const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
-    return (ctx) => finishAttempt(ctx, { attemptId, status: "completed" });
-  }],
-  ["recordValidationRun", "validation_run.record_role", RECORD, (f) => {
-    const goalId = rootGoal(f);
-    const validationStepId = addValidationStep(f.as(ORCHESTRATOR), { goalId, command: "npm test" }).id;
-    const attemptId = finishedAttempt(f, goalId);
-    return (ctx) => recordValidationRun(ctx, { attemptId, validationStepId, exitCode: 0 });
-  }],
-  ["recordTrustScore", "trust_score.role", ["verifier", "lead", "admin"], (f) => {
-    const attemptId = finishedAttempt(f, rootGoal(f));
-    return (ctx) => recordTrustScore(ctx, { attemptId, score: 85 });
-  }],
-  ["evaluateGoalGate", "goal_gate.evaluate_role", ["verifier", "orchestrator", "lead", "admin"], (f) => {
-    const attemptId = finishedAttempt(f, rootGoal(f), { score: 90 });
-    return (ctx) => evaluateGoalGate(ctx, { attemptId });
-  }],
+  [
+    "createWorktree",
+    "worktree.create_role",
+    RECORD,
+    (f) => {
+      const branchId = createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name: "b" }).id;
+      return (ctx) => createWorktree(ctx, { branchId, path: "/tmp/wt" });
+    },
+  ],
+  [
+    "recordMerge",
+    "merge.record_role",
+    RECORD,
+    (f) => {
+      const [from, to] = ["a", "b"].map((name) => createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name }).id);
+      return (ctx) => recordMerge(ctx, { fromBranchId: from!, toBranchId: to!, fromCommitSha: SHA, toCommitSha: SHA, resultCommitSha: SHA });
+    },
+  ],
+  [
+    "startAttempt",
+    "attempt.start_role",
+    RECORD,
+    (f) => {
+      const goalId = rootGoal(f);
+      return (ctx) => startAttempt(ctx, { goalId });
+    },
+  ],
+  [
+    "recordToolCalls",
+    "attempt.tool_calls_role",
+    RECORD,
+    (f) => {
+      const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
+      return (ctx) => recordToolCalls(ctx, { attemptId, calls: [{ tool: "read_file" }] });
+    },
+  ],
+  [
+    "finishAttempt",
+    "attempt.finish_role",
+    RECORD,
+    (f) => {
+      const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
+      return (ctx) => finishAttempt(ctx, { attemptId, status: "completed" });
+    },
+  ],
+  [
+    "recordValidationRun",
+    "validation_run.record_role",
+    RECORD,
+    (f) => {
+      const goalId = rootGoal(f);
+      const validationStepId = addValidationStep(f.as(ORCHESTRATOR), { goalId, command: "npm test" }).id;
+      const attemptId = finishedAttempt(f, goalId);
+      return (ctx) => recordValidationRun(ctx, { attemptId, validationStepId, exitCode: 0 });
+    },
+  ],
+  [
+    "recordTrustScore",
+    "trust_score.role",
+    ["verifier", "lead", "admin"],
+    (f) => {
+      const attemptId = finishedAttempt(f, rootGoal(f));
+      return (ctx) => recordTrustScore(ctx, { attemptId, score: 85 });
+    },
+  ],
+  [
+    "evaluateGoalGate",
+    "goal_gate.evaluate_role",
+    ["verifier", "orchestrator", "lead", "admin"],
+    (f) => {
+      const attemptId = finishedAttempt(f, rootGoal(f), { score: 90 });
+      return (ctx) => evaluateGoalGate(ctx, { attemptId });
+    },
+  ],
 ];
 
 describe.each(VERBS)("%s", (_name, rule, allowed, prepare) => {

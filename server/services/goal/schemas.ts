@@ -7,7 +7,10 @@ export const Id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** A 1-based position among siblings. */
 export const Order = z.number().int().min(1).max(1_000_000);
 /** Full or abbreviated git object id, SHA-1 or SHA-256. */
-export const CommitSha = z.string().trim().regex(/^[0-9a-fA-F]{7,64}$/, "must be a git commit id (7 to 64 hex digits)");
+export const CommitSha = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{7,64}$/, "must be a git commit id (7 to 64 hex digits)");
 export const RequiredText = z.string().trim().min(1, "must not be empty").max(MAX_TEXT);
 export const FilePath = z.string().trim().min(1, "must not be empty").max(4000);
 

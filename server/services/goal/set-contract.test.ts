@@ -2,7 +2,18 @@ import { describe, expect, it } from "vitest";
 import type { ValidationError } from "@/server/domain/errors";
 import { evaluateGoalGate } from "./evaluate";
 import { setGoalContract } from "./set-contract";
-import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
+import {
+  LEAD,
+  ORCHESTRATOR,
+  VERIFIER,
+  expectNothingWritten,
+  expectRefused,
+  finishedAttempt,
+  lastEvent,
+  rootGoal,
+  rowCount,
+  setup,
+} from "@/test/support/goal-fixtures";
 
 const CHURN = {
   goalText: "Analyze customer churn with statistical evidence",
@@ -19,7 +30,14 @@ describe("setGoalContract", () => {
     const f = setup();
     const goal = rootGoal(f);
     const stored = setGoalContract(f.as(LEAD), { goalId: goal, contract: CHURN });
-    expect(stored.row).toMatchObject({ goalId: goal, goalText: CHURN.goalText, goalType: "ml_classification", maxGoalAttempts: 3, version: 1, createdBy: "lead@example.com" });
+    expect(stored.row).toMatchObject({
+      goalId: goal,
+      goalText: CHURN.goalText,
+      goalType: "ml_classification",
+      maxGoalAttempts: 3,
+      version: 1,
+      createdBy: "lead@example.com",
+    });
     expect(stored.criteria.map((c) => [c.key, c.position, c.kind])).toEqual([
       ["AC1", 0, "metric_threshold"],
       ["AC2", 1, "marker_required"],
@@ -27,7 +45,12 @@ describe("setGoalContract", () => {
     ]);
     expect(stored.criteria[0]).toMatchObject({ metric: "cv_accuracy_mean", op: ">=", target: 0.75, marker: null, minCount: null });
     expect(stored.contract.acceptanceCriteria[2]).toEqual({ id: "AC3", kind: "finding_count", minCount: 2 });
-    expect(lastEvent(f.db)).toMatchObject({ type: "goal.contract_set", entity: "goal", entityId: String(goal), data: { criteria: 3, maxGoalAttempts: 3, replaced: false } });
+    expect(lastEvent(f.db)).toMatchObject({
+      type: "goal.contract_set",
+      entity: "goal",
+      entityId: String(goal),
+      data: { criteria: 3, maxGoalAttempts: 3, replaced: false },
+    });
   });
 
   it("replaces the contract in place before any evaluation: criteria change, new ones are added", () => {
@@ -84,7 +107,11 @@ describe("setGoalContract", () => {
     const f = setup();
     const goal = rootGoal(f);
     const missingTarget = { ...CHURN, acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "acc", op: ">=" }] };
-    const error = expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: missingTarget }), "goal_contract.metric_threshold_requires_target");
+    const error = expectNothingWritten(
+      f.db,
+      () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: missingTarget }),
+      "goal_contract.metric_threshold_requires_target",
+    );
     expect((error as ValidationError).field).toBe("acceptanceCriteria[0].target");
     expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: null }), "goal_contract.not_an_object");
   });

@@ -30,20 +30,32 @@ export function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContract
     const fields = { goalText: contract.goalText, goalType: contract.goalType ?? null, maxGoalAttempts: contract.maxGoalAttempts, updatedAt: now };
     let contractId: number;
     if (existing) {
-      const evaluated = tx.select({ id: goalGateEvaluations.id }).from(goalGateEvaluations).where(eq(goalGateEvaluations.contractId, existing.row.id)).limit(1).get();
+      const evaluated = tx
+        .select({ id: goalGateEvaluations.id })
+        .from(goalGateEvaluations)
+        .where(eq(goalGateEvaluations.contractId, existing.row.id))
+        .limit(1)
+        .get();
       assertContractReplaceable(
         { goalId: existing.row.goalId, evaluated: evaluated !== undefined, criterionKeys: existing.criteria.map((row) => row.key) },
         contract.acceptanceCriteria.map((criterion) => criterion.id),
       );
       contractId = tx.update(goalContracts).set(fields).where(eq(goalContracts.id, existing.row.id)).returning().get()!.id;
     } else {
-      contractId = tx.insert(goalContracts).values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now }).returning().get().id;
+      contractId = tx
+        .insert(goalContracts)
+        .values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now })
+        .returning()
+        .get().id;
     }
     const byKey = new Map(existing?.criteria.map((row) => [row.key, row.id]));
     contract.acceptanceCriteria.forEach((criterion, position) => {
       const values = criterionValues(criterion, position);
       const id = byKey.get(criterion.id);
-      if (id === undefined) tx.insert(acceptanceCriteria).values({ ...values, contractId }).run();
+      if (id === undefined)
+        tx.insert(acceptanceCriteria)
+          .values({ ...values, contractId })
+          .run();
       else tx.update(acceptanceCriteria).set(values).where(eq(acceptanceCriteria.id, id)).run();
     });
     appendEvent(tx, ctx, {

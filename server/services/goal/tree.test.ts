@@ -20,7 +20,11 @@ function brokenDownSession(): { f: Fixture; root: number; subs: number[]; attemp
   rootGoal(f, "Second root");
   setGoalContract(f.as(ORCHESTRATOR), {
     goalId: root,
-    contract: { goalText: "Bazel build green", acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "tests_failed", op: "==", target: 0 }], maxGoalAttempts: 2 },
+    contract: {
+      goalText: "Bazel build green",
+      acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "tests_failed", op: "==", target: 0 }],
+      maxGoalAttempts: 2,
+    },
   });
   addValidationStep(f.as(ORCHESTRATOR), { goalId: root, command: "bazel build //..." });
   createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name: "goal-root", createdByGoalId: root });
@@ -33,7 +37,9 @@ function brokenDownSession(): { f: Fixture; root: number; subs: number[]; attemp
   evaluateGoalGate(f.as(VERIFIER), { attemptId: first.id });
 
   const breakdown = finishedAttempt(f, root, { attemptType: "breakdown", model: "model-b" });
-  const subs = ["Port //app", "Port //lib"].map((goalText) => createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText, parentGoalId: root, createdByAttemptId: breakdown }).id);
+  const subs = ["Port //app", "Port //lib"].map(
+    (goalText) => createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText, parentGoalId: root, createdByAttemptId: breakdown }).id,
+  );
   const subAttempt = finishedAttempt(f, subs[0]!, { status: "success", score: 92 });
   evaluateGoalGate(f.as(VERIFIER), { attemptId: subAttempt });
   const running = startAttempt(f.as(ORCHESTRATOR), { goalId: subs[1]! }).attempt.id;
@@ -49,8 +55,26 @@ describe("getGoalTree", () => {
     expect(node).toMatchObject({ attemptsUsed: 1, maxAttempts: 2, verdict: "PARTIAL" });
     expect(node.contract?.criteria.map((c) => c.key)).toEqual(["AC1"]);
     expect(node.attempts).toEqual([
-      expect.objectContaining({ id: attempts.first, number: 1, label: "attempt 1 of 2", status: "completed", durationMs: 90_000, toolCallCount: 3, latestTrustScore: 90, latestEvaluation: expect.objectContaining({ verdict: "PARTIAL" }) }),
-      expect.objectContaining({ id: attempts.breakdown, attemptType: "breakdown", number: null, label: "breakdown", status: "completed", durationMs: 60_000, toolCallCount: 0, latestEvaluation: null }),
+      expect.objectContaining({
+        id: attempts.first,
+        number: 1,
+        label: "attempt 1 of 2",
+        status: "completed",
+        durationMs: 90_000,
+        toolCallCount: 3,
+        latestTrustScore: 90,
+        latestEvaluation: expect.objectContaining({ verdict: "PARTIAL" }),
+      }),
+      expect.objectContaining({
+        id: attempts.breakdown,
+        attemptType: "breakdown",
+        number: null,
+        label: "breakdown",
+        status: "completed",
+        durationMs: 60_000,
+        toolCallCount: 0,
+        latestEvaluation: null,
+      }),
     ]);
     expect(node.children.map((c) => [c.goal.id, c.goal.order, c.goal.source, c.goal.createdByAttemptId])).toEqual([
       [subs[0], 1, "breakdown", attempts.breakdown],

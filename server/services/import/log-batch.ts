@@ -43,7 +43,17 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
       case "event":
         return { kind: "log", values: eventValues(input.sessionId, at, parsed) };
       case "tokens":
-        return { kind: "tokens", values: { sessionId: input.sessionId, timestamp: at, agentType: parsed.agentType, agentId: parsed.agentId ?? null, tokensEstimated: parsed.tokens, model: parsed.model ?? null } };
+        return {
+          kind: "tokens",
+          values: {
+            sessionId: input.sessionId,
+            timestamp: at,
+            agentType: parsed.agentType,
+            agentId: parsed.agentId ?? null,
+            tokensEstimated: parsed.tokens,
+            model: parsed.model ?? null,
+          },
+        };
     }
   });
   return write(ctx, (tx) => {
@@ -77,10 +87,22 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
       ids.push({ id, kind: "log", created: true });
     }
     if (logs.count > 0) {
-      appendEvent(tx, ctx, { type: EVENT_TYPES.logsAppended, sessionId: input.sessionId, entity: "session", entityId: input.sessionId, data: { ...logs, batch: true, imported: true } });
+      appendEvent(tx, ctx, {
+        type: EVENT_TYPES.logsAppended,
+        sessionId: input.sessionId,
+        entity: "session",
+        entityId: input.sessionId,
+        data: { ...logs, batch: true, imported: true },
+      });
     }
     if (tokens.count > 0) {
-      appendEvent(tx, ctx, { type: EVENT_TYPES.tokensLogged, sessionId: input.sessionId, entity: "session", entityId: input.sessionId, data: { ...tokens, batch: true, imported: true } });
+      appendEvent(tx, ctx, {
+        type: EVENT_TYPES.tokensLogged,
+        sessionId: input.sessionId,
+        entity: "session",
+        entityId: input.sessionId,
+        data: { ...tokens, batch: true, imported: true },
+      });
     }
     return { ids };
   });

@@ -18,21 +18,60 @@ export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: st
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
     return list.map((item) => {
-      const values = { status: item.status ?? "pending", actual: item.actual ?? null, evidence: item.evidence ?? null, requiredForCompletion: item.requiredForCompletion ?? true };
-      const existing = tx.select().from(successCriteria).where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion))).get();
+      const values = {
+        status: item.status ?? "pending",
+        actual: item.actual ?? null,
+        evidence: item.evidence ?? null,
+        requiredForCompletion: item.requiredForCompletion ?? true,
+      };
+      const existing = tx
+        .select()
+        .from(successCriteria)
+        .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion)))
+        .get();
       if (!existing) {
         const row = tx
           .insert(successCriteria)
-          .values({ sessionId: input.sessionId, criterion: item.criterion, ...values, migrated: true, createdBy: ctx.actor.label, createdAt: now, updatedAt: now })
+          .values({
+            sessionId: input.sessionId,
+            criterion: item.criterion,
+            ...values,
+            migrated: true,
+            createdBy: ctx.actor.label,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning()
           .get();
-        recordCriterionChange(tx, ctx, row, { kind: "import", toStatus: row.status, actual: row.actual, evidence: row.evidence, required: row.requiredForCompletion });
+        recordCriterionChange(tx, ctx, row, {
+          kind: "import",
+          toStatus: row.status,
+          actual: row.actual,
+          evidence: row.evidence,
+          required: row.requiredForCompletion,
+        });
         return row;
       }
-      const same = existing.status === values.status && existing.actual === values.actual && existing.evidence === values.evidence && existing.requiredForCompletion === values.requiredForCompletion;
+      const same =
+        existing.status === values.status &&
+        existing.actual === values.actual &&
+        existing.evidence === values.evidence &&
+        existing.requiredForCompletion === values.requiredForCompletion;
       if (same) return existing;
-      const row = tx.update(successCriteria).set({ ...values, updatedAt: now }).where(eq(successCriteria.id, existing.id)).returning().get()!;
-      recordCriterionChange(tx, ctx, row, { kind: "import", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence, required: row.requiredForCompletion });
+      const row = tx
+        .update(successCriteria)
+        .set({ ...values, updatedAt: now })
+        .where(eq(successCriteria.id, existing.id))
+        .returning()
+        .get()!;
+      recordCriterionChange(tx, ctx, row, {
+        kind: "import",
+        fromStatus: existing.status,
+        toStatus: row.status,
+        actual: row.actual,
+        evidence: row.evidence,
+        required: row.requiredForCompletion,
+      });
       return row;
     });
   });

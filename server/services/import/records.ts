@@ -29,10 +29,20 @@ export class RecordBook {
     readonly source: ImportSource,
   ) {
     // Prepared once: a large import writes one record per row.
-    this.insert = db.$client.prepare("INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    this.update = db.$client.prepare("UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?");
+    this.insert = db.$client.prepare(
+      "INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.update = db.$client.prepare(
+      "UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?",
+    );
     const rows = db
-      .select({ entity: importRecords.entity, sourceKey: importRecords.sourceKey, targetId: importRecords.targetId, sessionId: importRecords.sessionId, state: importRecords.state })
+      .select({
+        entity: importRecords.entity,
+        sourceKey: importRecords.sourceKey,
+        targetId: importRecords.targetId,
+        sessionId: importRecords.sessionId,
+        state: importRecords.state,
+      })
       .from(importRecords)
       .where(eq(importRecords.source, source))
       .all();

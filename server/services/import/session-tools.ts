@@ -24,7 +24,8 @@ export function recordTool(ctx: ServiceContext, input: RecordToolInput): { id: n
     loadSession(tx, data.sessionId);
     const { byName, created } = ensureTools(tx, data.sessionId, [{ name: data.name, description: data.description ?? undefined }], nowOf(ctx));
     const tool = byName.get(data.name)!;
-    if (created.length > 0) appendEvent(tx, ctx, { type: TOOL_RECORDED, sessionId: data.sessionId, entity: "tool", entityId: tool.id, data: { name: tool.name } });
+    if (created.length > 0)
+      appendEvent(tx, ctx, { type: TOOL_RECORDED, sessionId: data.sessionId, entity: "tool", entityId: tool.id, data: { name: tool.name } });
     return { id: tool.id, created: created.length > 0 };
   });
 }

@@ -26,25 +26,53 @@ export interface TimedToolCall {
  * `attempt.tool_calls_recorded` event — but each call keeps the time it was made.
  * @returns the order the first call got (the rest follow it).
  */
-export function importTimedToolCalls(ctx: ServiceContext, input: { attemptId: number; calls: readonly TimedToolCall[] }): { firstOrder: number; count: number } {
+export function importTimedToolCalls(
+  ctx: ServiceContext,
+  input: { attemptId: number; calls: readonly TimedToolCall[] },
+): { firstOrder: number; count: number } {
   authorize(ctx.actor, "attempt.toolCalls");
   const calls = input.calls.map((c) => ({ at: c.at, call: parseInput(ToolCallInput, c.call, "attempt.invalid_input") }));
   return write(ctx, (tx) => {
     const { attempt, goal } = loadAttempt(tx, input.attemptId);
-    if (findResult(tx, attempt.id)) throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} has finished: it takes no more tool calls`);
-    const { byName } = ensureTools(tx, goal.sessionId, calls.map((c) => c.call.tool), calls[0]?.at ?? new Date());
-    const last = tx.select({ last: max(toolCalls.order) }).from(toolCalls).where(eq(toolCalls.attemptId, attempt.id)).get()?.last ?? 0;
+    if (findResult(tx, attempt.id))
+      throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} has finished: it takes no more tool calls`);
+    const { byName } = ensureTools(
+      tx,
+      goal.sessionId,
+      calls.map((c) => c.call.tool),
+      calls[0]?.at ?? new Date(),
+    );
+    const last =
+      tx
+        .select({ last: max(toolCalls.order) })
+        .from(toolCalls)
+        .where(eq(toolCalls.attemptId, attempt.id))
+        .get()?.last ?? 0;
     let redacted = 0;
     calls.forEach(({ at, call }, i) => {
       const inputText = call.input === undefined ? null : typeof call.input === "string" ? redactSecrets(call.input) : redactedJson(call.input);
       const output = call.output === undefined ? null : redactSecrets(call.output);
       if (inputText?.redacted || output?.redacted) redacted += 1;
       tx.insert(toolCalls)
-        .values({ attemptId: attempt.id, order: last + i + 1, toolId: byName.get(call.tool)!.id, toolName: call.tool, input: inputText?.text ?? null, output: output?.text ?? null, timestamp: at })
+        .values({
+          attemptId: attempt.id,
+          order: last + i + 1,
+          toolId: byName.get(call.tool)!.id,
+          toolName: call.tool,
+          input: inputText?.text ?? null,
+          output: output?.text ?? null,
+          timestamp: at,
+        })
         .run();
     });
     const recorded = { attemptId: attempt.id, count: calls.length, firstOrder: last + 1, lastOrder: last + calls.length, redacted };
-    appendEvent(tx, ctx, { type: EVENT_TYPES.toolCallsRecorded, sessionId: goal.sessionId, entity: "attempt", entityId: attempt.id, data: { goalId: goal.id, ...recorded, imported: true } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.toolCallsRecorded,
+      sessionId: goal.sessionId,
+      entity: "attempt",
+      entityId: attempt.id,
+      data: { goalId: goal.id, ...recorded, imported: true },
+    });
     return { firstOrder: recorded.firstOrder, count: recorded.count };
   });
 }

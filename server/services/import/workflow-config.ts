@@ -9,14 +9,17 @@ import { authorize } from "@/server/domain/permissions";
 /** The event an imported configuration row writes (server-wide, so no session). */
 export const CONFIG_IMPORTED = "config.imported";
 
-const JsonText = z.string().max(100_000).refine((t) => {
-  try {
-    JSON.parse(t);
-    return true;
-  } catch {
-    return false;
-  }
-}, "must be JSON text");
+const JsonText = z
+  .string()
+  .max(100_000)
+  .refine((t) => {
+    try {
+      JSON.parse(t);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be JSON text");
 
 export const WorkflowTransitionRow = z.strictObject({
   currentAgent: Label,
@@ -60,14 +63,20 @@ export function importConfigRow(ctx: ServiceContext, row: ConfigRow): { id: stri
         const key = and(eq(workflowTransitions.currentAgent, v.currentAgent), eq(workflowTransitions.responseStatus, v.responseStatus));
         const existing = tx.select({ id: workflowTransitions.id }).from(workflowTransitions).where(key).get();
         created = !existing;
-        id = String(existing ? tx.update(workflowTransitions).set(v).where(key).returning().get()!.id : tx.insert(workflowTransitions).values(v).returning().get().id);
+        id = String(
+          existing ? tx.update(workflowTransitions).set(v).where(key).returning().get()!.id : tx.insert(workflowTransitions).values(v).returning().get().id,
+        );
         break;
       }
       case "agent_markers": {
         const v = parseRow(AgentMarkerRow, row.values);
         const existing = tx.select({ id: agentMarkers.id }).from(agentMarkers).where(eq(agentMarkers.agentType, v.agentType)).get();
         created = !existing;
-        id = String(existing ? tx.update(agentMarkers).set(v).where(eq(agentMarkers.id, existing.id)).returning().get()!.id : tx.insert(agentMarkers).values(v).returning().get().id);
+        id = String(
+          existing
+            ? tx.update(agentMarkers).set(v).where(eq(agentMarkers.id, existing.id)).returning().get()!.id
+            : tx.insert(agentMarkers).values(v).returning().get().id,
+        );
         break;
       }
       case "workflow_special_rules": {
@@ -75,7 +84,9 @@ export function importConfigRow(ctx: ServiceContext, row: ConfigRow): { id: stri
         const existing = tx.select({ id: workflowSpecialRules.id }).from(workflowSpecialRules).where(eq(workflowSpecialRules.ruleName, v.ruleName)).get();
         created = !existing;
         id = String(
-          existing ? tx.update(workflowSpecialRules).set(v).where(eq(workflowSpecialRules.id, existing.id)).returning().get()!.id : tx.insert(workflowSpecialRules).values(v).returning().get().id,
+          existing
+            ? tx.update(workflowSpecialRules).set(v).where(eq(workflowSpecialRules.id, existing.id)).returning().get()!.id
+            : tx.insert(workflowSpecialRules).values(v).returning().get().id,
         );
         break;
       }
@@ -84,7 +95,10 @@ export function importConfigRow(ctx: ServiceContext, row: ConfigRow): { id: stri
         const existing = tx.select({ key: configuration.key }).from(configuration).where(eq(configuration.key, v.key)).get();
         created = !existing;
         if (existing) tx.update(configuration).set({ value: v.value, updatedAt: now }).where(eq(configuration.key, v.key)).run();
-        else tx.insert(configuration).values({ ...v, updatedAt: now }).run();
+        else
+          tx.insert(configuration)
+            .values({ ...v, updatedAt: now })
+            .run();
         id = v.key;
         break;
       }
@@ -92,8 +106,12 @@ export function importConfigRow(ctx: ServiceContext, row: ConfigRow): { id: stri
         const v = parseRow(ModelConfigRow, row.values);
         const existing = tx.select({ agentRole: modelConfig.agentRole }).from(modelConfig).where(eq(modelConfig.agentRole, v.agentRole)).get();
         created = !existing;
-        if (existing) tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)).run();
-        else tx.insert(modelConfig).values({ ...v, updatedAt: now }).run();
+        if (existing)
+          tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)).run();
+        else
+          tx.insert(modelConfig)
+            .values({ ...v, updatedAt: now })
+            .run();
         id = v.agentRole;
         break;
       }

@@ -21,8 +21,18 @@ export function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput):
     loadSession(tx, input.sessionId);
     const existing = tx.select().from(consumptionScope).where(eq(consumptionScope.scopeId, scopeId)).get();
     if (existing) return { ...existing, inserted: false };
-    const row = tx.insert(consumptionScope).values({ scopeId, ...input, consumedAt: nowOf(ctx) }).returning().get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.consumptionSaved, sessionId: input.sessionId, entity: "consumption_scope", entityId: scopeId, data: { groupId: input.groupId, agentType: input.agentType, iteration: input.iteration, packageId: input.packageId } });
+    const row = tx
+      .insert(consumptionScope)
+      .values({ scopeId, ...input, consumedAt: nowOf(ctx) })
+      .returning()
+      .get();
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.consumptionSaved,
+      sessionId: input.sessionId,
+      entity: "consumption_scope",
+      entityId: scopeId,
+      data: { groupId: input.groupId, agentType: input.agentType, iteration: input.iteration, packageId: input.packageId },
+    });
     return { ...row, inserted: true };
   });
 }
@@ -35,7 +45,13 @@ export function getConsumption(db: DbOrTx, raw: GetConsumptionInput): Consumptio
   return db
     .select()
     .from(t)
-    .where(and(eq(t.sessionId, input.sessionId), input.groupId ? eq(t.groupId, input.groupId) : undefined, input.agentType ? eq(t.agentType, input.agentType) : undefined))
+    .where(
+      and(
+        eq(t.sessionId, input.sessionId),
+        input.groupId ? eq(t.groupId, input.groupId) : undefined,
+        input.agentType ? eq(t.agentType, input.agentType) : undefined,
+      ),
+    )
     .orderBy(desc(t.consumedAt))
     .limit(input.limit)
     .all();

@@ -3,7 +3,16 @@ import type { DbOrTx } from "@/db/client";
 import { errorPatterns } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { DEFAULT_TTL_DAYS, INITIAL_CONFIDENCE, INJECTABLE_CONFIDENCE, errorSignature, isExpired, nextConfidence, patternHash, pythonJson } from "@/server/domain/learning";
+import {
+  DEFAULT_TTL_DAYS,
+  INITIAL_CONFIDENCE,
+  INJECTABLE_CONFIDENCE,
+  errorSignature,
+  isExpired,
+  nextConfidence,
+  patternHash,
+  pythonJson,
+} from "@/server/domain/learning";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { requireLogWriter } from "../log/common";
 import { redactText } from "../log/redaction";
@@ -28,7 +37,12 @@ export function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatternInput
     redacted ||= result.redacted;
     return result.value;
   };
-  const signature = errorSignature(clean(input.errorType), clean(input.errorMessage), (input.contextHints ?? []).map(clean), (input.stackPattern ?? []).map(clean));
+  const signature = errorSignature(
+    clean(input.errorType),
+    clean(input.errorMessage),
+    (input.contextHints ?? []).map(clean),
+    (input.stackPattern ?? []).map(clean),
+  );
   const solution = clean(input.solution);
   const hash = patternHash(sha256Hex, signature);
   return write(ctx, (tx) => {
@@ -51,11 +65,30 @@ export function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatternInput
           .get()!
       : tx
           .insert(errorPatterns)
-          .values({ patternHash: hash, projectId: input.projectId, signatureJson: pythonJson(signature), solution, confidence: INITIAL_CONFIDENCE, occurrences: 1, lang: input.lang ?? null, lastSeen: now, createdAt: now, ttlDays: DEFAULT_TTL_DAYS, sessionId: input.sessionId ?? null, redacted })
+          .values({
+            patternHash: hash,
+            projectId: input.projectId,
+            signatureJson: pythonJson(signature),
+            solution,
+            confidence: INITIAL_CONFIDENCE,
+            occurrences: 1,
+            lang: input.lang ?? null,
+            lastSeen: now,
+            createdAt: now,
+            ttlDays: DEFAULT_TTL_DAYS,
+            sessionId: input.sessionId ?? null,
+            redacted,
+          })
           .returning()
           .get();
     const operation = existing ? "updated" : "created";
-    appendEvent(tx, ctx, { type: EVENT_TYPES.errorPatternSaved, sessionId: input.sessionId ?? null, entity: "error_pattern", entityId: hash, data: { projectId: input.projectId, operation, occurrences: row.occurrences, redacted } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.errorPatternSaved,
+      sessionId: input.sessionId ?? null,
+      entity: "error_pattern",
+      entityId: hash,
+      data: { projectId: input.projectId, operation, occurrences: row.occurrences, redacted },
+    });
     return { ...row, operation };
   });
 }
@@ -74,7 +107,10 @@ export function getErrorPatterns(db: DbOrTx, raw: GetErrorPatternsInput): ErrorP
 }
 
 /** +0.1 when the pattern's solution helped, −0.2 for a false match (`update-error-confidence`). */
-export function updateErrorConfidence(ctx: ServiceContext, raw: UpdateErrorConfidenceInput): { patternHash: string; previousConfidence: number; newConfidence: number; injectable: boolean } {
+export function updateErrorConfidence(
+  ctx: ServiceContext,
+  raw: UpdateErrorConfidenceInput,
+): { patternHash: string; previousConfidence: number; newConfidence: number; injectable: boolean } {
   requireLogWriter(ctx, "update error pattern confidence");
   const input = parseInput(UpdateErrorConfidenceInput, raw, "learning.invalid_input");
   return write(ctx, (tx) => {
@@ -82,9 +118,23 @@ export function updateErrorConfidence(ctx: ServiceContext, raw: UpdateErrorConfi
     const existing = tx.select().from(errorPatterns).where(key).get();
     if (!existing) throw new NotFoundError("error_pattern", `${input.projectId}/${input.patternHash}`);
     const confidence = nextConfidence(existing.confidence, input.outcome === "success");
-    tx.update(errorPatterns).set({ confidence, lastSeen: nowOf(ctx) }).where(key).run();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.errorConfidenceUpdated, sessionId: null, entity: "error_pattern", entityId: input.patternHash, data: { projectId: input.projectId, outcome: input.outcome, from: existing.confidence, to: confidence } });
-    return { patternHash: input.patternHash, previousConfidence: existing.confidence, newConfidence: confidence, injectable: confidence >= INJECTABLE_CONFIDENCE };
+    tx.update(errorPatterns)
+      .set({ confidence, lastSeen: nowOf(ctx) })
+      .where(key)
+      .run();
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.errorConfidenceUpdated,
+      sessionId: null,
+      entity: "error_pattern",
+      entityId: input.patternHash,
+      data: { projectId: input.projectId, outcome: input.outcome, from: existing.confidence, to: confidence },
+    });
+    return {
+      patternHash: input.patternHash,
+      previousConfidence: existing.confidence,
+      newConfidence: confidence,
+      injectable: confidence >= INJECTABLE_CONFIDENCE,
+    };
   });
 }
 
@@ -94,11 +144,32 @@ export function cleanupErrorPatterns(ctx: ServiceContext, raw: CleanupErrorPatte
   const input = parseInput(CleanupErrorPatternsInput, raw, "learning.invalid_input");
   return write(ctx, (tx) => {
     const now = nowOf(ctx);
-    const rows = tx.select().from(errorPatterns).where(input.projectId ? eq(errorPatterns.projectId, input.projectId) : undefined).all();
+    const rows = tx
+      .select()
+      .from(errorPatterns)
+      .where(input.projectId ? eq(errorPatterns.projectId, input.projectId) : undefined)
+      .all();
     const expired = rows.filter((row) => isExpired(row.lastSeen, row.ttlDays, now));
-    for (const row of expired) tx.delete(errorPatterns).where(and(eq(errorPatterns.patternHash, row.patternHash), eq(errorPatterns.projectId, row.projectId))).run();
+    for (const row of expired)
+      tx.delete(errorPatterns)
+        .where(and(eq(errorPatterns.patternHash, row.patternHash), eq(errorPatterns.projectId, row.projectId)))
+        .run();
     if (expired.length > 0) {
-      appendEvent(tx, ctx, { type: EVENT_TYPES.errorPatternsCleanedUp, sessionId: null, entity: "error_pattern", entityId: null, data: { projectId: input.projectId ?? null, removed: expired.map((row) => ({ projectId: row.projectId, patternHash: row.patternHash, lastSeen: row.lastSeen.toISOString(), ttlDays: row.ttlDays })) } });
+      appendEvent(tx, ctx, {
+        type: EVENT_TYPES.errorPatternsCleanedUp,
+        sessionId: null,
+        entity: "error_pattern",
+        entityId: null,
+        data: {
+          projectId: input.projectId ?? null,
+          removed: expired.map((row) => ({
+            projectId: row.projectId,
+            patternHash: row.patternHash,
+            lastSeen: row.lastSeen.toISOString(),
+            ttlDays: row.ttlDays,
+          })),
+        },
+      });
     }
     return { deletedCount: expired.length, projectId: input.projectId ?? null };
   });
@@ -140,10 +211,28 @@ export function recordErrorPattern(ctx: ServiceContext, record: ErrorPatternReco
     const row = tx
       .insert(errorPatterns)
       .values(values)
-      .onConflictDoUpdate({ target: [errorPatterns.patternHash, errorPatterns.projectId], set: { signatureJson: values.signatureJson, solution: values.solution, confidence: values.confidence, occurrences: values.occurrences, lang: values.lang, lastSeen: values.lastSeen, ttlDays: values.ttlDays, redacted: values.redacted } })
+      .onConflictDoUpdate({
+        target: [errorPatterns.patternHash, errorPatterns.projectId],
+        set: {
+          signatureJson: values.signatureJson,
+          solution: values.solution,
+          confidence: values.confidence,
+          occurrences: values.occurrences,
+          lang: values.lang,
+          lastSeen: values.lastSeen,
+          ttlDays: values.ttlDays,
+          redacted: values.redacted,
+        },
+      })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.errorPatternSaved, sessionId: null, entity: "error_pattern", entityId: row.patternHash, data: { projectId: row.projectId, operation: "imported", occurrences: row.occurrences, redacted: row.redacted } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.errorPatternSaved,
+      sessionId: null,
+      entity: "error_pattern",
+      entityId: row.patternHash,
+      data: { projectId: row.projectId, operation: "imported", occurrences: row.occurrences, redacted: row.redacted },
+    });
     return row;
   });
 }

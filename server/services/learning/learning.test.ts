@@ -9,11 +9,27 @@ describe("error patterns and strategies (BAZINGA's context engineering)", () => 
   it("saves a pattern once per signature, counts it again, redacts secrets, and writes an event each time", () => {
     const { db, as } = setup();
     const dev = as("agent", "developer_1");
-    const first = saveErrorPattern(dev, { projectId: "calc", errorType: "KeyError", errorMessage: `missing 'alpha' with key ${SECRETS.openaiKey}`, solution: "check the dict" });
-    const again = saveErrorPattern(dev, { projectId: "calc", errorType: "KeyError", errorMessage: `missing 'beta' with key ${SECRETS.openaiKey}`, solution: "check the dict before reading it" });
+    const first = saveErrorPattern(dev, {
+      projectId: "calc",
+      errorType: "KeyError",
+      errorMessage: `missing 'alpha' with key ${SECRETS.openaiKey}`,
+      solution: "check the dict",
+    });
+    const again = saveErrorPattern(dev, {
+      projectId: "calc",
+      errorType: "KeyError",
+      errorMessage: `missing 'beta' with key ${SECRETS.openaiKey}`,
+      solution: "check the dict before reading it",
+    });
     expect(first.operation).toBe("created");
     // Quoted values are not part of the signature: the same pattern, seen twice, the longer fix kept.
-    expect(again).toMatchObject({ operation: "updated", patternHash: first.patternHash, occurrences: 2, solution: "check the dict before reading it", redacted: true });
+    expect(again).toMatchObject({
+      operation: "updated",
+      patternHash: first.patternHash,
+      occurrences: 2,
+      solution: "check the dict before reading it",
+      redacted: true,
+    });
     expect(again.signatureJson).not.toContain(SECRETS.openaiKey);
     expect(eventsOfType(db, "error_pattern.saved")).toHaveLength(2);
     expect(() => saveErrorPattern(as("viewer"), { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" })).toThrow(/may not/);
@@ -23,7 +39,10 @@ describe("error patterns and strategies (BAZINGA's context engineering)", () => 
     const { admin, setClock } = setup();
     const p = saveErrorPattern(admin, { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" });
     expect(getErrorPatterns(admin.db, { projectId: "calc" })).toEqual([]);
-    expect(updateErrorConfidence(admin, { projectId: "calc", patternHash: p.patternHash, outcome: "success" })).toMatchObject({ previousConfidence: 0.5, newConfidence: 0.6 });
+    expect(updateErrorConfidence(admin, { projectId: "calc", patternHash: p.patternHash, outcome: "success" })).toMatchObject({
+      previousConfidence: 0.5,
+      newConfidence: 0.6,
+    });
     expect(getErrorPatterns(admin.db, { projectId: "calc", minConfidence: 0.6 })).toHaveLength(1);
     expect(cleanupErrorPatterns(admin, { projectId: "calc" })).toEqual({ deletedCount: 0, projectId: "calc" });
     setClock(92 * 86_400_000);

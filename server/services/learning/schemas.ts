@@ -64,9 +64,7 @@ export const SaveConsumptionInput = z
   .strict();
 export type SaveConsumptionInput = z.input<typeof SaveConsumptionInput>;
 
-export const GetConsumptionInput = z
-  .object({ sessionId: SessionId, groupId: Label.nullish(), agentType: Label.nullish(), limit: Limit(1000, 50) })
-  .strict();
+export const GetConsumptionInput = z.object({ sessionId: SessionId, groupId: Label.nullish(), agentType: Label.nullish(), limit: Limit(1000, 50) }).strict();
 export type GetConsumptionInput = z.input<typeof GetConsumptionInput>;
 
 export const SessionLearningInput = z.object({ sessionId: SessionId }).strict();

@@ -26,16 +26,32 @@ export function sessionLearning(db: DbOrTx, raw: SessionLearningInput): SessionL
   const session = loadSession(db, input.sessionId);
   const project = session.metadata?.project_id;
   const projectId = typeof project === "string" && project.length > 0 ? project : null;
-  const ofPatterns = projectId ? or(eq(errorPatterns.projectId, projectId), eq(errorPatterns.sessionId, input.sessionId)) : eq(errorPatterns.sessionId, input.sessionId);
-  const ofStrategies = projectId ? or(eq(strategies.projectId, projectId), eq(strategies.sessionId, input.sessionId)) : eq(strategies.sessionId, input.sessionId);
-  const patterns = db.select().from(errorPatterns).where(ofPatterns).orderBy(desc(errorPatterns.confidence), desc(errorPatterns.occurrences)).limit(SESSION_LEARNING_LIMIT).all();
+  const ofPatterns = projectId
+    ? or(eq(errorPatterns.projectId, projectId), eq(errorPatterns.sessionId, input.sessionId))
+    : eq(errorPatterns.sessionId, input.sessionId);
+  const ofStrategies = projectId
+    ? or(eq(strategies.projectId, projectId), eq(strategies.sessionId, input.sessionId))
+    : eq(strategies.sessionId, input.sessionId);
+  const patterns = db
+    .select()
+    .from(errorPatterns)
+    .where(ofPatterns)
+    .orderBy(desc(errorPatterns.confidence), desc(errorPatterns.occurrences))
+    .limit(SESSION_LEARNING_LIMIT)
+    .all();
   return {
     projectId,
     errorPatterns: patterns.map(({ signatureJson, ...row }) => {
       const signature = parseSignature(signatureJson);
       return { ...row, errorType: signature.error_type ?? null, messagePattern: signature.message_pattern ?? null };
     }),
-    strategies: db.select().from(strategies).where(ofStrategies).orderBy(desc(strategies.helpfulness), desc(strategies.lastSeen)).limit(SESSION_LEARNING_LIMIT).all(),
+    strategies: db
+      .select()
+      .from(strategies)
+      .where(ofStrategies)
+      .orderBy(desc(strategies.helpfulness), desc(strategies.lastSeen))
+      .limit(SESSION_LEARNING_LIMIT)
+      .all(),
   };
 }
 

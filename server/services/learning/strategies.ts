@@ -48,8 +48,23 @@ export function saveStrategy(ctx: ServiceContext, raw: SaveStrategyInput): Strat
   const id = input.strategyId ?? strategyId(sha256Hex, input.projectId, topic, input.insight);
   return write(ctx, (tx) => {
     if (input.sessionId) loadSession(tx, input.sessionId);
-    const row = upsert(tx, nowOf(ctx), { strategyId: id, projectId: input.projectId, topic, insight: insight.value, lang: input.lang ?? null, framework: input.framework ?? null, sessionId: input.sessionId ?? null, redacted: insight.redacted });
-    appendEvent(tx, ctx, { type: EVENT_TYPES.strategySaved, sessionId: input.sessionId ?? null, entity: "strategy", entityId: id, data: { projectId: input.projectId, topic, helpfulness: row.helpfulness } });
+    const row = upsert(tx, nowOf(ctx), {
+      strategyId: id,
+      projectId: input.projectId,
+      topic,
+      insight: insight.value,
+      lang: input.lang ?? null,
+      framework: input.framework ?? null,
+      sessionId: input.sessionId ?? null,
+      redacted: insight.redacted,
+    });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.strategySaved,
+      sessionId: input.sessionId ?? null,
+      entity: "strategy",
+      entityId: id,
+      data: { projectId: input.projectId, topic, helpfulness: row.helpfulness },
+    });
     return row;
   });
 }
@@ -75,15 +90,27 @@ export function getStrategies(db: DbOrTx, raw: GetStrategiesInput): StrategyRow[
 }
 
 /** Count a strategy as helpful `increment` more times (`update-strategy-helpfulness`). */
-export function updateStrategyHelpfulness(ctx: ServiceContext, raw: UpdateStrategyHelpfulnessInput): { strategyId: string; previousHelpfulness: number; newHelpfulness: number } {
+export function updateStrategyHelpfulness(
+  ctx: ServiceContext,
+  raw: UpdateStrategyHelpfulnessInput,
+): { strategyId: string; previousHelpfulness: number; newHelpfulness: number } {
   requireLogWriter(ctx, "update strategy helpfulness");
   const input = parseInput(UpdateStrategyHelpfulnessInput, raw, "learning.invalid_input");
   return write(ctx, (tx) => {
     const existing = tx.select().from(strategies).where(eq(strategies.strategyId, input.strategyId)).get();
     if (!existing) throw new NotFoundError("strategy", input.strategyId);
     const helpfulness = existing.helpfulness + input.increment;
-    tx.update(strategies).set({ helpfulness, lastSeen: nowOf(ctx) }).where(eq(strategies.strategyId, input.strategyId)).run();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.strategyHelpfulnessUpdated, sessionId: existing.sessionId, entity: "strategy", entityId: input.strategyId, data: { from: existing.helpfulness, to: helpfulness } });
+    tx.update(strategies)
+      .set({ helpfulness, lastSeen: nowOf(ctx) })
+      .where(eq(strategies.strategyId, input.strategyId))
+      .run();
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.strategyHelpfulnessUpdated,
+      sessionId: existing.sessionId,
+      entity: "strategy",
+      entityId: input.strategyId,
+      data: { from: existing.helpfulness, to: helpfulness },
+    });
     return { strategyId: input.strategyId, previousHelpfulness: existing.helpfulness, newHelpfulness: helpfulness };
   });
 }
@@ -102,16 +129,38 @@ export function extractStrategies(ctx: ServiceContext, raw: ExtractStrategiesInp
     const reasoning = tx
       .select({ phase: l.reasoningPhase, content: l.content, redacted: l.redacted })
       .from(l)
-      .where(and(eq(l.sessionId, input.sessionId), eq(l.groupId, input.groupId), eq(l.logType, "reasoning"), inArray(l.reasoningPhase, Object.keys(STRATEGY_PHASES) as never[])))
+      .where(
+        and(
+          eq(l.sessionId, input.sessionId),
+          eq(l.groupId, input.groupId),
+          eq(l.logType, "reasoning"),
+          inArray(l.reasoningPhase, Object.keys(STRATEGY_PHASES) as never[]),
+        ),
+      )
       .orderBy(desc(l.id))
       .limit(5)
       .all();
     const now = nowOf(ctx);
     const rows = reasoning.map((r) => {
       const topic = STRATEGY_PHASES[r.phase ?? ""] ?? "general";
-      return upsert(tx, now, { strategyId: strategyId(sha256Hex, input.projectId, topic, r.content), projectId: input.projectId, topic, insight: r.content.slice(0, MAX_INSIGHT_LENGTH), lang: input.lang ?? null, framework: input.framework ?? null, sessionId: input.sessionId, redacted: r.redacted });
+      return upsert(tx, now, {
+        strategyId: strategyId(sha256Hex, input.projectId, topic, r.content),
+        projectId: input.projectId,
+        topic,
+        insight: r.content.slice(0, MAX_INSIGHT_LENGTH),
+        lang: input.lang ?? null,
+        framework: input.framework ?? null,
+        sessionId: input.sessionId,
+        redacted: r.redacted,
+      });
     });
-    appendEvent(tx, ctx, { type: EVENT_TYPES.strategiesExtracted, sessionId: input.sessionId, entity: "strategy", entityId: null, data: { groupId: input.groupId, projectId: input.projectId, strategyIds: rows.map((r) => r.strategyId) } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.strategiesExtracted,
+      sessionId: input.sessionId,
+      entity: "strategy",
+      entityId: null,
+      data: { groupId: input.groupId, projectId: input.projectId, strategyIds: rows.map((r) => r.strategyId) },
+    });
     return { extracted: rows.length, strategies: rows };
   });
 }
@@ -125,10 +174,28 @@ export function recordStrategy(ctx: ServiceContext, record: Omit<StrategyRow, "r
     const row = tx
       .insert(strategies)
       .values(values)
-      .onConflictDoUpdate({ target: strategies.strategyId, set: { projectId: values.projectId, topic: values.topic, insight: values.insight, helpfulness: values.helpfulness, lang: values.lang, framework: values.framework, lastSeen: values.lastSeen, redacted: values.redacted } })
+      .onConflictDoUpdate({
+        target: strategies.strategyId,
+        set: {
+          projectId: values.projectId,
+          topic: values.topic,
+          insight: values.insight,
+          helpfulness: values.helpfulness,
+          lang: values.lang,
+          framework: values.framework,
+          lastSeen: values.lastSeen,
+          redacted: values.redacted,
+        },
+      })
       .returning()
       .get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.strategySaved, sessionId: null, entity: "strategy", entityId: row.strategyId, data: { projectId: row.projectId, topic: row.topic, helpfulness: row.helpfulness } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.strategySaved,
+      sessionId: null,
+      entity: "strategy",
+      entityId: row.strategyId,
+      data: { projectId: row.projectId, topic: row.topic, helpfulness: row.helpfulness },
+    });
     return row;
   });
 }

@@ -14,8 +14,21 @@ export interface TokenValues {
 }
 
 const LOG_KEYS = [
-  "sessionId", "timestamp", "iteration", "agentType", "agentId", "content", "logType", "reasoningPhase",
-  "confidenceLevel", "referencesJson", "redacted", "groupId", "eventSubtype", "eventPayload", "idempotencyKey",
+  "sessionId",
+  "timestamp",
+  "iteration",
+  "agentType",
+  "agentId",
+  "content",
+  "logType",
+  "reasoningPhase",
+  "confidenceLevel",
+  "referencesJson",
+  "redacted",
+  "groupId",
+  "eventSubtype",
+  "eventPayload",
+  "idempotencyKey",
 ] as const satisfies readonly (keyof LogValues)[];
 const TOKEN_KEYS = ["sessionId", "timestamp", "agentType", "agentId", "tokensEstimated", "model"] as const satisfies readonly (keyof TokenValues)[];
 
@@ -30,7 +43,9 @@ function inserter<K extends string>(sqlite: Database.Database, table: SQLiteTabl
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
     return column;
   });
-  const statement = sqlite.prepare(`INSERT INTO "${getTableName(table)}" (${encoders.map((c) => `"${c.name}"`).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`);
+  const statement = sqlite.prepare(
+    `INSERT INTO "${getTableName(table)}" (${encoders.map((c) => `"${c.name}"`).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`,
+  );
   return (values: Record<K, unknown>): number => {
     const params = keys.map((key, i) => (values[key] === null ? null : encoders[i]!.mapToDriverValue(values[key])));
     return Number(statement.run(...params).lastInsertRowid);
@@ -46,7 +61,9 @@ function build(sqlite: Database.Database) {
     insertTokens: inserter(sqlite, tokenUsage, TOKEN_KEYS) as (values: TokenValues) => number,
     /** The id an idempotency key already stored, if any (served by the unique idempotency index). */
     findEvent: (v: LogValues): number | undefined =>
-      v.eventSubtype !== null && v.groupId !== null && v.idempotencyKey !== null ? findEvent.get(v.sessionId, v.eventSubtype, v.groupId, v.idempotencyKey)?.id : undefined,
+      v.eventSubtype !== null && v.groupId !== null && v.idempotencyKey !== null
+        ? findEvent.get(v.sessionId, v.eventSubtype, v.groupId, v.idempotencyKey)?.id
+        : undefined,
   };
 }
 

@@ -15,7 +15,13 @@ function seed() {
   let second = 0;
   const save = (input: PackageInput) => {
     setClock(1000 * second++);
-    return saveContextPackage(admin, { sessionId: SESSION, filePath: `bazinga/artifacts/${SESSION}/ctx-${second}.md`, producerAgent: "requirements_engineer", summary: `package ${second}`, ...input }).package;
+    return saveContextPackage(admin, {
+      sessionId: SESSION,
+      filePath: `bazinga/artifacts/${SESSION}/ctx-${second}.md`,
+      producerAgent: "requirements_engineer",
+      summary: `package ${second}`,
+      ...input,
+    }).package;
   };
   const p = {
     researchHigh: save({ groupId: "group_a", packageType: "research", priority: "high", consumers: ["developer", "qa_expert"] }),
@@ -38,7 +44,11 @@ describe("saveContextPackage", () => {
     expect(p.globalCritical).toMatchObject({ groupId: null, scope: "global", priority: "critical", version: 1 });
     expect(p.researchHigh).toMatchObject({ groupId: "group_a", scope: "group", producerAgent: "requirements_engineer" });
     expect(p.failuresV2).toMatchObject({ version: 2, supersedesId: p.failuresV1.id, priority: "medium" });
-    const consumers = db.select().from(contextPackageConsumers).all().filter((c) => c.packageId === p.researchHigh.id || c.packageId === p.failuresV1.id);
+    const consumers = db
+      .select()
+      .from(contextPackageConsumers)
+      .all()
+      .filter((c) => c.packageId === p.researchHigh.id || c.packageId === p.failuresV1.id);
     expect(consumers.map((c) => [c.packageId, c.agentType, c.iteration, c.consumedAt])).toEqual([
       [p.researchHigh.id, "developer", 1, null],
       [p.researchHigh.id, "qa_expert", 1, null],
@@ -49,16 +59,31 @@ describe("saveContextPackage", () => {
 
   it("keeps the summary to one line of at most 200 characters", () => {
     const { admin } = setup();
-    const { package: pkg } = saveContextPackage(admin, { sessionId: SESSION, packageType: "research", filePath: "f.md", producerAgent: "investigator", consumers: ["developer"], summary: `Endpoints\nand scopes ${"x".repeat(300)}` });
+    const { package: pkg } = saveContextPackage(admin, {
+      sessionId: SESSION,
+      packageType: "research",
+      filePath: "f.md",
+      producerAgent: "investigator",
+      consumers: ["developer"],
+      summary: `Endpoints\nand scopes ${"x".repeat(300)}`,
+    });
     expect(pkg.summary).toBe(`Endpoints and scopes ${"x".repeat(176)}...`);
     expect(pkg.summary).toHaveLength(200);
   });
 
   it("refuses to supersede a package that is not in the session", () => {
     const { admin } = setup();
-    expect(() => saveContextPackage(admin, { sessionId: SESSION, packageType: "research", filePath: "f.md", producerAgent: "investigator", consumers: ["developer"], summary: "s", supersedesId: 999 })).toThrow(
-      expect.objectContaining({ field: "supersedesId", rule: "context.supersedes_unknown" }),
-    );
+    expect(() =>
+      saveContextPackage(admin, {
+        sessionId: SESSION,
+        packageType: "research",
+        filePath: "f.md",
+        producerAgent: "investigator",
+        consumers: ["developer"],
+        summary: "s",
+        supersedesId: 999,
+      }),
+    ).toThrow(expect.objectContaining({ field: "supersedesId", rule: "context.supersedes_unknown" }));
   });
 });
 
@@ -89,15 +114,24 @@ describe("markContextConsumed", () => {
     expect(row).toMatchObject({ agentType: "qa_expert", iteration: 1, consumedAt: new Date(T0 + 60_000) });
     setClock(120_000);
     expect(markContextConsumed(admin, { packageId: p.researchHigh.id, agentType: "qa_expert" })).toEqual(row);
-    expect(eventsOfType(db, "context_package.consumed")).toMatchObject([{ entityId: String(p.researchHigh.id), data: { agentType: "qa_expert", iteration: 1, created: false } }]);
+    expect(eventsOfType(db, "context_package.consumed")).toMatchObject([
+      { entityId: String(p.researchHigh.id), data: { agentType: "qa_expert", iteration: 1, created: false } },
+    ]);
   });
 
   it("creates the consumer row for a new iteration", () => {
     const { db, admin, p } = seed();
     const row = markContextConsumed(admin, { packageId: p.researchHigh.id, agentType: "developer", iteration: 2 });
     expect(row).toMatchObject({ agentType: "developer", iteration: 2, consumedAt: new Date(T0 + 6000) });
-    const rows = db.select().from(contextPackageConsumers).all().filter((c) => c.packageId === p.researchHigh.id && c.agentType === "developer");
-    expect(rows.map((c) => [c.iteration, c.consumedAt !== null])).toEqual([[1, false], [2, true]]);
+    const rows = db
+      .select()
+      .from(contextPackageConsumers)
+      .all()
+      .filter((c) => c.packageId === p.researchHigh.id && c.agentType === "developer");
+    expect(rows.map((c) => [c.iteration, c.consumedAt !== null])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     expect(eventsOfType(db, "context_package.consumed")[0]?.data).toMatchObject({ created: true });
   });
 

@@ -50,7 +50,15 @@ export function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput)
   const rows = db
     .selectDistinct({ phase: t.reasoningPhase })
     .from(t)
-    .where(and(eq(t.sessionId, input.sessionId), eq(t.logType, "reasoning"), eq(t.groupId, input.groupId), eq(t.agentType, input.agentType), sql`${t.reasoningPhase} is not null`))
+    .where(
+      and(
+        eq(t.sessionId, input.sessionId),
+        eq(t.logType, "reasoning"),
+        eq(t.groupId, input.groupId),
+        eq(t.agentType, input.agentType),
+        sql`${t.reasoningPhase} is not null`,
+      ),
+    )
     .all();
   const seen = new Set(rows.map((row) => row.phase));
   const missing = MANDATORY_PHASES.filter((phase) => !seen.has(phase));

@@ -25,22 +25,45 @@ describe("ingestBatch", () => {
       ],
     });
     const logs = listLogs(db, { sessionId: SESSION, order: "asc" }).items;
-    expect(logs.map((l) => [l.logType, l.agentType])).toEqual([["interaction", "pm"], ["reasoning", "developer"], ["event", "system"]]);
+    expect(logs.map((l) => [l.logType, l.agentType])).toEqual([
+      ["interaction", "pm"],
+      ["reasoning", "developer"],
+      ["event", "system"],
+    ]);
     expect(logs[1]).toMatchObject({ reasoningPhase: "understanding", confidenceLevel: "medium", referencesJson: ["docs/spec.md"], groupId: "global" });
     expect(logs[2]).toMatchObject({ eventSubtype: "pm_bazinga", eventPayload: { summary: "done" }, idempotencyKey: "bz-1" });
     const tokens = db.select().from(tokenUsage).orderBy(tokenUsage.id).all();
-    expect(tokens.map((t) => [t.agentType, t.tokensEstimated, t.model, t.agentId])).toEqual([["pm", 1200, "opus", null], ["developer", 800, null, "developer_1"]]);
+    expect(tokens.map((t) => [t.agentType, t.tokensEstimated, t.model, t.agentId])).toEqual([
+      ["pm", 1200, "opus", null],
+      ["developer", 800, null, "developer_1"],
+    ]);
     expect(result.ids).toEqual([logs[0]!.id, logs[1]!.id, logs[2]!.id, tokens[0]!.id, tokens[1]!.id]);
     expect(result.logs).toEqual({ count: 3, firstId: logs[0]!.id, lastId: logs[2]!.id, redacted: 0, duplicates: 0 });
     expect(result.tokens).toEqual({ count: 2, firstId: tokens[0]!.id, lastId: tokens[1]!.id, total: 2000 });
-    const batchEvents = db.select().from(events).all().filter((e) => e.type !== "session.created");
+    const batchEvents = db
+      .select()
+      .from(events)
+      .all()
+      .filter((e) => e.type !== "session.created");
     expect(batchEvents).toHaveLength(1);
-    expect(batchEvents[0]).toMatchObject({ type: "logs.appended", entity: "session", entityId: SESSION, actor: "orchestrator", data: { count: 3, firstId: logs[0]!.id, lastId: logs[2]!.id, tokens: { count: 2, total: 2000 } } });
+    expect(batchEvents[0]).toMatchObject({
+      type: "logs.appended",
+      entity: "session",
+      entityId: SESSION,
+      actor: "orchestrator",
+      data: { count: 3, firstId: logs[0]!.id, lastId: logs[2]!.id, tokens: { count: 2, total: 2000 } },
+    });
   });
 
   it("a tokens-only batch appends one tokens.logged event", () => {
     const { db, admin } = setup();
-    ingestBatch(admin, { sessionId: SESSION, rows: [{ kind: "tokens", agentType: "pm", tokens: 5 }, { kind: "tokens", agentType: "qa", tokens: 7 }] });
+    ingestBatch(admin, {
+      sessionId: SESSION,
+      rows: [
+        { kind: "tokens", agentType: "pm", tokens: 5 },
+        { kind: "tokens", agentType: "qa", tokens: 7 },
+      ],
+    });
     expect(eventsOfType(db, "logs.appended")).toHaveLength(0);
     expect(eventsOfType(db, "tokens.logged")).toMatchObject([{ data: { count: 2, total: 12 } }]);
   });

@@ -33,7 +33,10 @@ function prepare(sessionId: string, at: Date, row: BatchRow): Prepared {
     case "event":
       return { kind: "log", values: eventValues(sessionId, at, row) };
     case "tokens":
-      return { kind: "tokens", values: { sessionId, timestamp: at, agentType: row.agentType, agentId: row.agentId ?? null, tokensEstimated: row.tokens, model: row.model ?? null } };
+      return {
+        kind: "tokens",
+        values: { sessionId, timestamp: at, agentType: row.agentType, agentId: row.agentId ?? null, tokensEstimated: row.tokens, model: row.model ?? null },
+      };
   }
 }
 

@@ -63,7 +63,11 @@ describe("listLogs: keyset pagination", () => {
   it.each<[string, Omit<ListLogsPageInput, "sessionId">, (i: number) => boolean]>([
     ["agent type", { agentType: "developer" }, (i) => i % 3 === 0],
     ["reasoning in one group", { logType: "reasoning", groupId: "group_a" }, (i) => i % 10 === 0],
-    ["interactions of one agent in one group", { logType: "interaction", agentType: "qa_expert", groupId: "group_b" }, (i) => i % 5 !== 0 && i % 3 === 1 && i % 2 === 1],
+    [
+      "interactions of one agent in one group",
+      { logType: "interaction", agentType: "qa_expert", groupId: "group_b" },
+      (i) => i % 5 !== 0 && i % 3 === 1 && i % 2 === 1,
+    ],
     ["a reasoning phase", { reasoningPhase: "risks" }, (i) => i % 5 === 0 && (i / 5) % 7 === 3],
     ["text (LIKE)", { text: "entry 12" }, (i) => String(i).startsWith("12")],
     ["text, any case", { text: "ENTRY 12" }, (i) => String(i).startsWith("12")],
@@ -145,7 +149,9 @@ describe("listLogs: both directions, for a live timeline", () => {
     const empty = listLogs(fixture.db, { sessionId: SESSION });
     expect(empty).toEqual({ items: [], nextCursor: null, prevCursor: 0 });
     const written = ingestBatch(fixture.admin, { sessionId: SESSION, rows: [row(1), row(2)] });
-    expect(listLogs(fixture.db, { sessionId: SESSION, cursor: empty.prevCursor, direction: "backward" }).items.map((item) => item.id)).toEqual([...written.ids].reverse());
+    expect(listLogs(fixture.db, { sessionId: SESSION, cursor: empty.prevCursor, direction: "backward" }).items.map((item) => item.id)).toEqual(
+      [...written.ids].reverse(),
+    );
   });
 
   const { db, ids } = seed();

@@ -16,7 +16,14 @@ export function logTokens(ctx: ServiceContext, raw: LogTokensInput): TokenUsageR
     loadSession(tx, input.sessionId);
     const row = tx
       .insert(tokenUsage)
-      .values({ sessionId: input.sessionId, timestamp: nowOf(ctx), agentType: input.agentType, agentId: input.agentId ?? null, tokensEstimated: input.tokens, model: input.model ?? null })
+      .values({
+        sessionId: input.sessionId,
+        timestamp: nowOf(ctx),
+        agentType: input.agentType,
+        agentId: input.agentId ?? null,
+        tokensEstimated: input.tokens,
+        model: input.model ?? null,
+      })
       .returning()
       .get();
     appendEvent(tx, ctx, {

@@ -21,13 +21,37 @@ function expectValidation(run: () => unknown, field: string, rule = "log.invalid
 describe("logInteraction", () => {
   it("stores the interaction and appends one logs.appended event naming it", () => {
     const { db, as } = setup();
-    const row = logInteraction(as("agent", "developer_1"), { sessionId: SESSION, agentType: "developer", content: "Implemented the login form", iteration: 5, agentId: "developer_1", groupId: "group_a" });
+    const row = logInteraction(as("agent", "developer_1"), {
+      sessionId: SESSION,
+      agentType: "developer",
+      content: "Implemented the login form",
+      iteration: 5,
+      agentId: "developer_1",
+      groupId: "group_a",
+    });
     expect(db.select().from(orchestrationLogs).all()).toEqual([row]);
-    expect(row).toMatchObject({ sessionId: SESSION, logType: "interaction", agentType: "developer", agentId: "developer_1", iteration: 5, groupId: "group_a", content: "Implemented the login form", redacted: false, reasoningPhase: null });
+    expect(row).toMatchObject({
+      sessionId: SESSION,
+      logType: "interaction",
+      agentType: "developer",
+      agentId: "developer_1",
+      iteration: 5,
+      groupId: "group_a",
+      content: "Implemented the login form",
+      redacted: false,
+      reasoningPhase: null,
+    });
     expect(row.timestamp.getTime()).toBe(T0);
     const appended = eventsOfType(db, "logs.appended");
     expect(appended).toHaveLength(1);
-    expect(appended[0]).toMatchObject({ sessionId: SESSION, entity: "log", entityId: String(row.id), actor: "developer_1", role: "agent", data: { count: 1, firstId: row.id, lastId: row.id, logType: "interaction" } });
+    expect(appended[0]).toMatchObject({
+      sessionId: SESSION,
+      entity: "log",
+      entityId: String(row.id),
+      actor: "developer_1",
+      role: "agent",
+      data: { count: 1, firstId: row.id, lastId: row.id, logType: "interaction" },
+    });
   });
 
   it("refuses empty content, content over 1 MB, and unknown fields, writing nothing", () => {
@@ -50,9 +74,27 @@ describe("saveReasoning", () => {
   it("stores phase, confidence, references and the group (global by default)", () => {
     const { db, as } = setup();
     const ctx = as("agent", "developer_1");
-    const grouped = saveReasoning(ctx, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "understanding", content: "Analyzing OAuth2 requirements", confidence: "high", references: ["src/auth/oauth.ts", "docs/spec.md"], iteration: 2, agentId: "developer_1" });
+    const grouped = saveReasoning(ctx, {
+      sessionId: SESSION,
+      groupId: "group_a",
+      agentType: "developer",
+      phase: "understanding",
+      content: "Analyzing OAuth2 requirements",
+      confidence: "high",
+      references: ["src/auth/oauth.ts", "docs/spec.md"],
+      iteration: 2,
+      agentId: "developer_1",
+    });
     const global = saveReasoning(ctx, { sessionId: SESSION, agentType: "pm", phase: "approach", content: "Split into two groups" });
-    expect(grouped).toMatchObject({ logType: "reasoning", reasoningPhase: "understanding", confidenceLevel: "high", referencesJson: ["src/auth/oauth.ts", "docs/spec.md"], groupId: "group_a", iteration: 2, redacted: false });
+    expect(grouped).toMatchObject({
+      logType: "reasoning",
+      reasoningPhase: "understanding",
+      confidenceLevel: "high",
+      referencesJson: ["src/auth/oauth.ts", "docs/spec.md"],
+      groupId: "group_a",
+      iteration: 2,
+      redacted: false,
+    });
     expect(global).toMatchObject({ groupId: "global", confidenceLevel: null, referencesJson: null });
     expect(eventsOfType(db, "logs.appended").map((e) => e.entityId)).toEqual([String(grouped.id), String(global.id)]);
   });
@@ -60,7 +102,10 @@ describe("saveReasoning", () => {
   it("refuses a phase outside the seven and a confidence outside high|medium|low", () => {
     const { db, admin } = setup();
     expectValidation(() => saveReasoning(admin, { sessionId: SESSION, agentType: "qa", phase: "thinking" as never, content: "x" }), "phase");
-    expectValidation(() => saveReasoning(admin, { sessionId: SESSION, agentType: "qa", phase: "risks", confidence: "certain" as never, content: "x" }), "confidence");
+    expectValidation(
+      () => saveReasoning(admin, { sessionId: SESSION, agentType: "qa", phase: "risks", confidence: "certain" as never, content: "x" }),
+      "confidence",
+    );
     expect(rowCount(db, orchestrationLogs)).toBe(0);
   });
 });
@@ -70,7 +115,14 @@ describe("saveEvent", () => {
     const { admin } = setup();
     const { row, created } = saveEvent(admin, { sessionId: SESSION, subtype: "pm_bazinga", payload: { summary: "All criteria met", iteration: 5 } });
     expect(created).toBe(true);
-    expect(row).toMatchObject({ logType: "event", eventSubtype: "pm_bazinga", groupId: "global", agentType: "system", content: "Event: pm_bazinga", idempotencyKey: null });
+    expect(row).toMatchObject({
+      logType: "event",
+      eventSubtype: "pm_bazinga",
+      groupId: "global",
+      agentType: "system",
+      content: "Event: pm_bazinga",
+      idempotencyKey: null,
+    });
     expect(JSON.parse(row.eventPayload!)).toEqual({ summary: "All criteria met", iteration: 5 });
   });
 
@@ -83,8 +135,20 @@ describe("saveEvent", () => {
 
   it("stores nothing new for a repeated idempotency key and returns the first row", () => {
     const { db, admin } = setup();
-    const first = saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", groupId: "group_a", idempotencyKey: "verdict-1", payload: { verdict: "ACCEPT" } });
-    const repeat = saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", groupId: "group_a", idempotencyKey: "verdict-1", payload: { verdict: "REJECT" } });
+    const first = saveEvent(admin, {
+      sessionId: SESSION,
+      subtype: "validator_verdict",
+      groupId: "group_a",
+      idempotencyKey: "verdict-1",
+      payload: { verdict: "ACCEPT" },
+    });
+    const repeat = saveEvent(admin, {
+      sessionId: SESSION,
+      subtype: "validator_verdict",
+      groupId: "group_a",
+      idempotencyKey: "verdict-1",
+      payload: { verdict: "REJECT" },
+    });
     expect(repeat).toEqual({ row: first.row, created: false });
     expect(rowCount(db, orchestrationLogs)).toBe(1);
     expect(eventsOfType(db, "logs.appended")).toHaveLength(1);
@@ -101,7 +165,13 @@ describe("saveEvent", () => {
 describe("logTokens", () => {
   it("stores tokens with agent and model and appends tokens.logged", () => {
     const { db, as } = setup();
-    const row = logTokens(as("orchestrator", "orchestrator"), { sessionId: SESSION, agentType: "developer", tokens: 15000, agentId: "developer_1", model: "sonnet" });
+    const row = logTokens(as("orchestrator", "orchestrator"), {
+      sessionId: SESSION,
+      agentType: "developer",
+      tokens: 15000,
+      agentId: "developer_1",
+      model: "sonnet",
+    });
     expect(db.select().from(tokenUsage).all()).toEqual([row]);
     expect(row).toMatchObject({ agentType: "developer", agentId: "developer_1", tokensEstimated: 15000, model: "sonnet" });
     expect(eventsOfType(db, "tokens.logged")).toMatchObject([{ entity: "token_usage", entityId: String(row.id), data: { count: 1, tokens: 15000 } }]);

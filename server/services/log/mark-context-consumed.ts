@@ -17,15 +17,27 @@ export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsume
   requireLogWriter(ctx, "mark context consumed");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
-    const pkg = tx.select({ id: contextPackages.id, sessionId: contextPackages.sessionId }).from(contextPackages).where(eq(contextPackages.id, input.packageId)).get();
+    const pkg = tx
+      .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
+      .from(contextPackages)
+      .where(eq(contextPackages.id, input.packageId))
+      .get();
     if (!pkg) throw new NotFoundError("context_package", input.packageId);
-    const key = and(eq(contextPackageConsumers.packageId, pkg.id), eq(contextPackageConsumers.agentType, input.agentType), eq(contextPackageConsumers.iteration, input.iteration));
+    const key = and(
+      eq(contextPackageConsumers.packageId, pkg.id),
+      eq(contextPackageConsumers.agentType, input.agentType),
+      eq(contextPackageConsumers.iteration, input.iteration),
+    );
     const existing = tx.select().from(contextPackageConsumers).where(key).get();
     if (existing?.consumedAt) return existing;
     const now = nowOf(ctx);
     const row = existing
       ? tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning().get()!
-      : tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration, consumedAt: now }).returning().get();
+      : tx
+          .insert(contextPackageConsumers)
+          .values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration, consumedAt: now })
+          .returning()
+          .get();
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextConsumed,
       sessionId: pkg.sessionId,
@@ -45,13 +57,27 @@ export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedIn
   requireLogWriter(ctx, "add context package readers");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
-    const pkg = tx.select({ id: contextPackages.id, sessionId: contextPackages.sessionId }).from(contextPackages).where(eq(contextPackages.id, input.packageId)).get();
+    const pkg = tx
+      .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
+      .from(contextPackages)
+      .where(eq(contextPackages.id, input.packageId))
+      .get();
     if (!pkg) throw new NotFoundError("context_package", input.packageId);
-    const key = and(eq(contextPackageConsumers.packageId, pkg.id), eq(contextPackageConsumers.agentType, input.agentType), eq(contextPackageConsumers.iteration, input.iteration));
+    const key = and(
+      eq(contextPackageConsumers.packageId, pkg.id),
+      eq(contextPackageConsumers.agentType, input.agentType),
+      eq(contextPackageConsumers.iteration, input.iteration),
+    );
     const existing = tx.select().from(contextPackageConsumers).where(key).get();
     if (existing) return existing;
     const row = tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }).returning().get();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.contextPackageSaved, sessionId: pkg.sessionId, entity: "context_package", entityId: pkg.id, data: { readerAdded: row.agentType, iteration: row.iteration } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.contextPackageSaved,
+      sessionId: pkg.sessionId,
+      entity: "context_package",
+      entityId: pkg.id,
+      data: { readerAdded: row.agentType, iteration: row.iteration },
+    });
     return row;
   });
 }

@@ -15,8 +15,21 @@ function seed() {
     return saveReasoning(admin, { sessionId: SESSION, ...input });
   };
   const rows = [
-    save(0, { groupId: "group_a", agentType: "developer", agentId: "developer_1", phase: "understanding", content: "Need OAuth2 with PKCE", confidence: "high" }),
-    save(5_000, { groupId: "group_a", agentType: "developer", agentId: "developer_1", phase: "approach", content: `Use the client with api_key=${SECRETS.openaiKey}` }),
+    save(0, {
+      groupId: "group_a",
+      agentType: "developer",
+      agentId: "developer_1",
+      phase: "understanding",
+      content: "Need OAuth2 with PKCE",
+      confidence: "high",
+    }),
+    save(5_000, {
+      groupId: "group_a",
+      agentType: "developer",
+      agentId: "developer_1",
+      phase: "approach",
+      content: `Use the client with api_key=${SECRETS.openaiKey}`,
+    }),
     save(12_000, { groupId: "group_b", agentType: "qa_expert", phase: "risks", content: "Flaky e2e suite", confidence: "low" }),
     save(20_000, { groupId: "group_a", agentType: "tech_lead", phase: "completion", content: "x".repeat(600), confidence: "medium" }),
   ];
@@ -42,7 +55,12 @@ describe("reasoningTimeline", () => {
     const all = reasoningTimeline(db, { sessionId: SESSION });
     expect(all.format === "json" && all.entries.map((e) => e.id)).toEqual(rows.map((r) => r.id));
     const groupB = reasoningTimeline(db, { sessionId: SESSION, groupId: "group_b", format: "json" });
-    expect(groupB).toEqual({ format: "json", entries: [expect.objectContaining({ agentType: "qa_expert", reasoningPhase: "risks", confidenceLevel: "low", content: "Flaky e2e suite", redacted: false })] });
+    expect(groupB).toEqual({
+      format: "json",
+      entries: [
+        expect.objectContaining({ agentType: "qa_expert", reasoningPhase: "risks", confidenceLevel: "low", content: "Flaky e2e suite", redacted: false }),
+      ],
+    });
   });
 
   it("renders BAZINGA's markdown: a header per run of one group, badges, a lock when redacted, long content cut at 500", () => {
@@ -89,7 +107,10 @@ describe("reasoningTimeline", () => {
 
   it("says so when there is no reasoning", () => {
     const { db } = setup();
-    expect(reasoningTimeline(db, { sessionId: SESSION, format: "markdown" })).toEqual({ format: "markdown", text: "# Reasoning Timeline\n\nNo reasoning entries found." });
+    expect(reasoningTimeline(db, { sessionId: SESSION, format: "markdown" })).toEqual({
+      format: "markdown",
+      text: "# Reasoning Timeline\n\nNo reasoning entries found.",
+    });
   });
 });
 
@@ -116,7 +137,9 @@ describe("getEvents", () => {
     const verdict = saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: { verdict: "ACCEPT" } }).row;
     logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "not an event" });
     expect(getEvents(db, { sessionId: SESSION }).map((e) => e.id)).toEqual([verdict.id, bazinga.id]);
-    expect(getEvents(db, { sessionId: SESSION, subtype: "pm_bazinga" })).toEqual([expect.objectContaining({ id: bazinga.id, eventPayload: { summary: "All criteria met", iteration: 5 } })]);
+    expect(getEvents(db, { sessionId: SESSION, subtype: "pm_bazinga" })).toEqual([
+      expect.objectContaining({ id: bazinga.id, eventPayload: { summary: "All criteria met", iteration: 5 } }),
+    ]);
     expect(getEvents(db, { sessionId: SESSION, limit: 1 }).map((e) => e.id)).toEqual([verdict.id]);
   });
 });

@@ -42,13 +42,25 @@ describe("redaction on the way in", () => {
     const text = "Ran 42 tests; max_tokens=4096; the token bucket refills; see docs/api-keys.md — all green ✓";
     const row = logInteraction(admin, { sessionId: SESSION, agentType: "qa_expert", content: text });
     expect(row).toMatchObject({ content: text, redacted: false });
-    const reasoning = saveReasoning(admin, { sessionId: SESSION, agentType: "qa_expert", phase: "completion", content: text, references: ["src/token-bucket.ts"] });
+    const reasoning = saveReasoning(admin, {
+      sessionId: SESSION,
+      agentType: "qa_expert",
+      phase: "completion",
+      content: text,
+      references: ["src/token-bucket.ts"],
+    });
     expect(reasoning).toMatchObject({ content: text, referencesJson: ["src/token-bucket.ts"], redacted: false });
   });
 
   it("redacts reasoning references and flags the row even when the content is clean", () => {
     const { admin } = setup();
-    const row = saveReasoning(admin, { sessionId: SESSION, agentType: "developer", phase: "approach", content: "Read the deploy script", references: [`https://${githubToken}@github.com/o/r`, "scripts/deploy.sh"] });
+    const row = saveReasoning(admin, {
+      sessionId: SESSION,
+      agentType: "developer",
+      phase: "approach",
+      content: "Read the deploy script",
+      references: [`https://${githubToken}@github.com/o/r`, "scripts/deploy.sh"],
+    });
     expect(row.referencesJson).toEqual(["https://[REDACTED:github_token]@github.com/o/r", "scripts/deploy.sh"]);
     expect(row.redacted).toBe(true);
   });
@@ -66,17 +78,32 @@ describe("redaction on the way in", () => {
   it("redacts state JSON given as text and as a value; the event says so", () => {
     const { db, admin } = setup();
     saveState(admin, { sessionId: SESSION, stateType: "orchestrator", data: JSON.stringify({ env: `OPENAI_API_KEY=${openaiKey}`, phase: "development" }) });
-    expect(getLatestState(db, { sessionId: SESSION, stateType: "orchestrator" })?.data).toEqual({ env: "OPENAI_API_KEY=[REDACTED:openai_key]", phase: "development" });
+    expect(getLatestState(db, { sessionId: SESSION, stateType: "orchestrator" })?.data).toEqual({
+      env: "OPENAI_API_KEY=[REDACTED:openai_key]",
+      phase: "development",
+    });
     saveState(admin, { sessionId: SESSION, stateType: "pm", data: { notes: [pem], iteration: 2 } });
     expect(getLatestState(db, { sessionId: SESSION, stateType: "pm" })?.data).toEqual({ notes: ["[REDACTED:private_key]"], iteration: 2 });
-    expect(db.select({ data: events.data }).from(events).all().filter((e) => e.data?.stateType).map((e) => e.data?.redacted)).toEqual([true, true]);
+    expect(
+      db
+        .select({ data: events.data })
+        .from(events)
+        .all()
+        .filter((e) => e.data?.stateType)
+        .map((e) => e.data?.redacted),
+    ).toEqual([true, true]);
   });
 
   it("redacts skill outputs, decisions and development plans", () => {
     const { db, admin } = setup();
     saveSkillOutput(admin, { sessionId: SESSION, skillName: "security_scan", data: { finding: `token in ${githubToken}` } });
     saveDecision(admin, { sessionId: SESSION, decisionType: "spawn_agent", data: { header: `Bearer ${jwt}` } });
-    saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: `deploy with api_key=${openaiKey}`, planText: "Phase 1: deploy", phases: [{ phase: 1, name: "deploy", secret: "s3cr3t-value" }] });
+    saveDevelopmentPlan(admin, {
+      sessionId: SESSION,
+      originalPrompt: `deploy with api_key=${openaiKey}`,
+      planText: "Phase 1: deploy",
+      phases: [{ phase: 1, name: "deploy", secret: "s3cr3t-value" }],
+    });
     expect(JSON.parse(db.select().from(skillOutputs).get()!.outputData)).toEqual({ finding: "token in [REDACTED:github_token]" });
     expect(JSON.parse(db.select().from(decisions).get()!.decisionData)).toEqual({ header: "Bearer [REDACTED:bearer_token]" });
     const plan = getDevelopmentPlan(db, { sessionId: SESSION });

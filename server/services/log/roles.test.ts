@@ -41,7 +41,18 @@ const WRITES: [string, (ctx: ServiceContext, sessionId: string, packageId: numbe
   ["saveDecision", (ctx, sessionId) => saveDecision(ctx, { sessionId, decisionType: "route_to_qa", data: {} })],
   ["saveDevelopmentPlan", (ctx, sessionId) => saveDevelopmentPlan(ctx, { sessionId, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "one" }] })],
   ["updatePlanProgress", (ctx, sessionId) => updatePlanProgress(ctx, { sessionId, phase: 1, status: "in_progress" })],
-  ["saveContextPackage", (ctx, sessionId) => saveContextPackage(ctx, { sessionId, packageType: "handoff", filePath: "h.md", producerAgent: "developer", consumers: ["qa_expert"], summary: "handoff" })],
+  [
+    "saveContextPackage",
+    (ctx, sessionId) =>
+      saveContextPackage(ctx, {
+        sessionId,
+        packageType: "handoff",
+        filePath: "h.md",
+        producerAgent: "developer",
+        consumers: ["qa_expert"],
+        summary: "handoff",
+      }),
+  ],
   ["markContextConsumed", (ctx, _sessionId, packageId) => markContextConsumed(ctx, { packageId, agentType: "qa_expert", iteration: 3 })],
 ];
 
@@ -49,7 +60,14 @@ const WRITES: [string, (ctx: ServiceContext, sessionId: string, packageId: numbe
 function prepared() {
   const fixture = setup();
   saveDevelopmentPlan(fixture.admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "one" }] });
-  const { package: pkg } = saveContextPackage(fixture.admin, { sessionId: SESSION, packageType: "research", filePath: "r.md", producerAgent: "investigator", consumers: ["qa_expert"], summary: "r" });
+  const { package: pkg } = saveContextPackage(fixture.admin, {
+    sessionId: SESSION,
+    packageType: "research",
+    filePath: "r.md",
+    producerAgent: "investigator",
+    consumers: ["qa_expert"],
+    summary: "r",
+  });
   return { ...fixture, packageId: pkg.id };
 }
 

@@ -35,7 +35,8 @@ export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageI
         .from(contextPackages)
         .where(and(eq(contextPackages.id, input.supersedesId), eq(contextPackages.sessionId, input.sessionId)))
         .get();
-      if (!previous) throw new ValidationError("supersedesId", "context.supersedes_unknown", `no context package ${input.supersedesId} in this session to supersede`);
+      if (!previous)
+        throw new ValidationError("supersedesId", "context.supersedes_unknown", `no context package ${input.supersedesId} in this session to supersede`);
       version = previous.version + 1;
     }
     const pkg = tx
@@ -56,13 +57,21 @@ export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageI
       })
       .returning()
       .get();
-    const consumers = [...new Set(input.consumers)].map((agentType) => tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType }).returning().get());
+    const consumers = [...new Set(input.consumers)].map((agentType) =>
+      tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType }).returning().get(),
+    );
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextPackageSaved,
       sessionId: pkg.sessionId,
       entity: "context_package",
       entityId: pkg.id,
-      data: { packageType: pkg.packageType, groupId: pkg.groupId, priority: pkg.priority, consumers: consumers.map((c) => c.agentType), redacted: summary.redacted || filePath.redacted },
+      data: {
+        packageType: pkg.packageType,
+        groupId: pkg.groupId,
+        priority: pkg.priority,
+        consumers: consumers.map((c) => c.agentType),
+        redacted: summary.redacted || filePath.redacted,
+      },
     });
     return { package: pkg, consumers };
   });

@@ -18,7 +18,13 @@ export function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): Decis
     loadSession(tx, input.sessionId);
     const row = tx
       .insert(decisions)
-      .values({ sessionId: input.sessionId, decisionType: input.decisionType, decisionData: data.value, iteration: input.iteration ?? null, timestamp: nowOf(ctx) })
+      .values({
+        sessionId: input.sessionId,
+        decisionType: input.decisionType,
+        decisionData: data.value,
+        iteration: input.iteration ?? null,
+        timestamp: nowOf(ctx),
+      })
       .returning()
       .get();
     appendEvent(tx, ctx, {

@@ -39,7 +39,11 @@ export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPla
     const existing = tx.select({ id: developmentPlans.id }).from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
     const row = existing
       ? tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning().get()!
-      : tx.insert(developmentPlans).values({ ...values, sessionId: input.sessionId, createdAt: now }).returning().get();
+      : tx
+          .insert(developmentPlans)
+          .values({ ...values, sessionId: input.sessionId, createdAt: now })
+          .returning()
+          .get();
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.planSaved,
       sessionId: row.sessionId,

@@ -33,7 +33,10 @@ export function saveEvent(ctx: ServiceContext, raw: SaveEventInput): SavedEvent 
 }
 
 /** The event a key already stored (the lookup BAZINGA's unique idempotency index answers). */
-export function findByIdempotencyKey(tx: Tx, key: { sessionId: string; eventSubtype: string | null; groupId: string | null; idempotencyKey: string | null }): LogRow | undefined {
+export function findByIdempotencyKey(
+  tx: Tx,
+  key: { sessionId: string; eventSubtype: string | null; groupId: string | null; idempotencyKey: string | null },
+): LogRow | undefined {
   if (key.idempotencyKey === null || key.eventSubtype === null || key.groupId === null) return undefined;
   return tx
     .select()

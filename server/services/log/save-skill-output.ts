@@ -18,7 +18,15 @@ export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput):
     loadSession(tx, input.sessionId);
     const row = tx
       .insert(skillOutputs)
-      .values({ sessionId: input.sessionId, skillName: input.skillName, outputData: data.value, agentType: input.agentType ?? null, groupId: input.groupId ?? null, iteration: input.iteration, timestamp: nowOf(ctx) })
+      .values({
+        sessionId: input.sessionId,
+        skillName: input.skillName,
+        outputData: data.value,
+        agentType: input.agentType ?? null,
+        groupId: input.groupId ?? null,
+        iteration: input.iteration,
+        timestamp: nowOf(ctx),
+      })
       .returning()
       .get();
     appendEvent(tx, ctx, {

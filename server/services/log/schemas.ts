@@ -23,7 +23,8 @@ export function jsonDocument(maxChars: number) {
   return z.unknown().superRefine((value, ctx) => {
     const text = jsonTextOf(value);
     if (text === null) ctx.addIssue({ code: "custom", message: "must be JSON (an object, an array, or JSON text)", params: { rule: "log.invalid_json" } });
-    else if (text.length > maxChars) ctx.addIssue({ code: "custom", message: `must be at most ${maxChars} characters of JSON`, params: { rule: "log.content_too_large" } });
+    else if (text.length > maxChars)
+      ctx.addIssue({ code: "custom", message: `must be at most ${maxChars} characters of JSON`, params: { rule: "log.content_too_large" } });
   });
 }
 
@@ -110,9 +111,7 @@ export const SaveSkillOutputInput = z
   .strict();
 export type SaveSkillOutputInput = z.input<typeof SaveSkillOutputInput>;
 
-export const SaveDecisionInput = z
-  .object({ sessionId: SessionId, decisionType: Label, data: jsonDocument(MAX_TEXT), iteration: Iteration.nullish() })
-  .strict();
+export const SaveDecisionInput = z.object({ sessionId: SessionId, decisionType: Label, data: jsonDocument(MAX_TEXT), iteration: Iteration.nullish() }).strict();
 export type SaveDecisionInput = z.input<typeof SaveDecisionInput>;
 
 /** One phase of a development plan; BAZINGA's extra keys (`description`, `requested_now`…) are kept. */
@@ -122,7 +121,10 @@ export const PlanPhase = z
     name: Label,
     status: z.enum(PLAN_PHASE_STATUSES).default("pending"),
   })
-  .refine((phase) => (jsonTextOf(phase)?.length ?? Infinity) <= MAX_TEXT, { message: `must be at most ${MAX_TEXT} characters as JSON`, params: { rule: "log.content_too_large" } });
+  .refine((phase) => (jsonTextOf(phase)?.length ?? Infinity) <= MAX_TEXT, {
+    message: `must be at most ${MAX_TEXT} characters as JSON`,
+    params: { rule: "log.content_too_large" },
+  });
 
 export const SaveDevelopmentPlanInput = z
   .object({
@@ -133,7 +135,10 @@ export const SaveDevelopmentPlanInput = z
       .array(PlanPhase)
       .min(1)
       .max(500)
-      .refine((phases) => new Set(phases.map((p) => p.phase)).size === phases.length, { message: "phase numbers must be unique", params: { rule: "plan.duplicate_phase" } }),
+      .refine((phases) => new Set(phases.map((p) => p.phase)).size === phases.length, {
+        message: "phase numbers must be unique",
+        params: { rule: "plan.duplicate_phase" },
+      }),
     currentPhase: z.number().int().min(1).nullish(),
     /** Defaults to the number of phases. */
     totalPhases: z.number().int().min(1).max(10_000).optional(),
@@ -143,7 +148,12 @@ export const SaveDevelopmentPlanInput = z
 export type SaveDevelopmentPlanInput = z.input<typeof SaveDevelopmentPlanInput>;
 
 export const UpdatePlanProgressInput = z
-  .object({ sessionId: SessionId, phase: z.number().int().min(1), status: z.enum(PLAN_PHASE_STATUSES), progressPercent: z.number().int().min(0).max(100).optional() })
+  .object({
+    sessionId: SessionId,
+    phase: z.number().int().min(1),
+    status: z.enum(PLAN_PHASE_STATUSES),
+    progressPercent: z.number().int().min(0).max(100).optional(),
+  })
   .strict();
 export type UpdatePlanProgressInput = z.input<typeof UpdatePlanProgressInput>;
 
@@ -200,7 +210,9 @@ export const GetReasoningInput = z
   .strict();
 export type GetReasoningInput = z.input<typeof GetReasoningInput>;
 
-export const ReasoningTimelineInput = z.object({ sessionId: SessionId, groupId: Label.optional(), format: z.enum(["json", "markdown"]).default("json") }).strict();
+export const ReasoningTimelineInput = z
+  .object({ sessionId: SessionId, groupId: Label.optional(), format: z.enum(["json", "markdown"]).default("json") })
+  .strict();
 export type ReasoningTimelineInput = z.input<typeof ReasoningTimelineInput>;
 
 export const CheckMandatoryPhasesInput = z.object({ sessionId: SessionId, groupId: Label, agentType: Label }).strict();
@@ -223,12 +235,24 @@ export type GetSkillOutputInput = z.input<typeof GetSkillOutputInput>;
 
 /** Every output of some skills (newest first), optionally of one agent type and since a time (BAZINGA's get-skill-output-all, check-skill-evidence). */
 export const ListSkillOutputsInput = z
-  .object({ sessionId: SessionId, skillNames: z.array(Label).min(1).max(100), agentType: Label.optional(), sinceMs: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(MAX_PAGE).default(MAX_PAGE) })
+  .object({
+    sessionId: SessionId,
+    skillNames: z.array(Label).min(1).max(100),
+    agentType: Label.optional(),
+    sinceMs: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(MAX_PAGE).default(MAX_PAGE),
+  })
   .strict();
 export type ListSkillOutputsInput = z.input<typeof ListSkillOutputsInput>;
 
 export const GetContextPackagesInput = z
-  .object({ sessionId: SessionId, groupId: Label, agentType: AgentTypeKey, limit: z.number().int().min(1).max(MAX_PAGE).default(3), includeConsumed: z.boolean().default(false) })
+  .object({
+    sessionId: SessionId,
+    groupId: Label,
+    agentType: AgentTypeKey,
+    limit: z.number().int().min(1).max(MAX_PAGE).default(3),
+    includeConsumed: z.boolean().default(false),
+  })
   .strict();
 export type GetContextPackagesInput = z.input<typeof GetContextPackagesInput>;
 

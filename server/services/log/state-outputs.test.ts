@@ -29,7 +29,9 @@ describe("saveState / getLatestState", () => {
 
   it("refuses state that is not JSON, and an unknown state type", () => {
     const { db, admin } = setup();
-    expect(() => saveState(admin, { sessionId: SESSION, stateType: "pm", data: "{iteration: 1" })).toThrow(expect.objectContaining({ field: "data", rule: "log.invalid_json" }));
+    expect(() => saveState(admin, { sessionId: SESSION, stateType: "pm", data: "{iteration: 1" })).toThrow(
+      expect.objectContaining({ field: "data", rule: "log.invalid_json" }),
+    );
     expect(() => saveState(admin, { sessionId: SESSION, stateType: "pm" } as never)).toThrow(expect.objectContaining({ field: "data" }));
     expect(() => saveState(admin, { sessionId: SESSION, stateType: "memory" as never, data: {} })).toThrow(expect.objectContaining({ field: "stateType" }));
     expect(rowCount(db, stateSnapshots)).toBe(0);
@@ -42,8 +44,16 @@ describe("saveSkillOutput / getSkillOutput", () => {
     saveSkillOutput(admin, { sessionId: SESSION, skillName: "test_coverage", data: { coverage: 61 }, agentType: "qa_expert", groupId: "group_a" });
     saveSkillOutput(admin, { sessionId: SESSION, skillName: "test_coverage", data: { coverage: 74 }, agentType: "developer", iteration: 2 });
     saveSkillOutput(admin, { sessionId: SESSION, skillName: "security_scan", data: '{"findings": 0}' });
-    expect(getSkillOutput(db, { sessionId: SESSION, skillName: "test_coverage" })).toMatchObject({ agentType: "developer", iteration: 2, data: { coverage: 74 } });
-    expect(getSkillOutput(db, { sessionId: SESSION, skillName: "test_coverage", agentType: "qa_expert" })).toMatchObject({ groupId: "group_a", iteration: 1, data: { coverage: 61 } });
+    expect(getSkillOutput(db, { sessionId: SESSION, skillName: "test_coverage" })).toMatchObject({
+      agentType: "developer",
+      iteration: 2,
+      data: { coverage: 74 },
+    });
+    expect(getSkillOutput(db, { sessionId: SESSION, skillName: "test_coverage", agentType: "qa_expert" })).toMatchObject({
+      groupId: "group_a",
+      iteration: 1,
+      data: { coverage: 61 },
+    });
     expect(getSkillOutput(db, { sessionId: SESSION, skillName: "security_scan" })?.data).toEqual({ findings: 0 });
     expect(getSkillOutput(db, { sessionId: SESSION, skillName: "lint_check" })).toBeNull();
     expect(eventsOfType(db, "skill_output.saved").map((e) => e.data?.skillName)).toEqual(["test_coverage", "test_coverage", "security_scan"]);
@@ -53,7 +63,12 @@ describe("saveSkillOutput / getSkillOutput", () => {
 describe("saveDecision", () => {
   it("stores the decision and appends decision.saved", () => {
     const { db, as } = setup();
-    const row = saveDecision(as("orchestrator", "orchestrator"), { sessionId: SESSION, decisionType: "escalate_model", data: { group: "group_a", to: "opus" }, iteration: 3 });
+    const row = saveDecision(as("orchestrator", "orchestrator"), {
+      sessionId: SESSION,
+      decisionType: "escalate_model",
+      data: { group: "group_a", to: "opus" },
+      iteration: 3,
+    });
     expect(db.select().from(decisions).all()).toEqual([row]);
     expect(row).toMatchObject({ decisionType: "escalate_model", iteration: 3, decisionData: '{"group":"group_a","to":"opus"}' });
     expect(eventsOfType(db, "decision.saved")).toMatchObject([{ entity: "decision", entityId: String(row.id), actor: "orchestrator" }]);
@@ -68,10 +83,23 @@ describe("development plans", () => {
 
   it("saves one plan per session; saving again replaces it and keeps its creation time", () => {
     const { db, admin, setClock } = setup();
-    const first = saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "Do phase 1 only", planText: "Phase 1: JWT\nPhase 2: Registration", phases, currentPhase: 1 });
+    const first = saveDevelopmentPlan(admin, {
+      sessionId: SESSION,
+      originalPrompt: "Do phase 1 only",
+      planText: "Phase 1: JWT\nPhase 2: Registration",
+      phases,
+      currentPhase: 1,
+    });
     expect(first).toMatchObject({ totalPhases: 2, currentPhase: 1, metadata: null });
     setClock(60_000);
-    const second = saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "Now phase 2", planText: "Phase 2: Registration", phases: [phases[1]!], totalPhases: 3, metadata: { plan_type: "user_provided_partial" } });
+    const second = saveDevelopmentPlan(admin, {
+      sessionId: SESSION,
+      originalPrompt: "Now phase 2",
+      planText: "Phase 2: Registration",
+      phases: [phases[1]!],
+      totalPhases: 3,
+      metadata: { plan_type: "user_provided_partial" },
+    });
     expect(second.id).toBe(first.id);
     expect(second.createdAt.getTime()).toBe(T0);
     expect(second.updatedAt.getTime()).toBe(T0 + 60_000);
@@ -98,7 +126,10 @@ describe("development plans", () => {
         { phase: 2, name: "User registration", status: "in_progress" },
       ],
     });
-    expect(eventsOfType(db, "plan.progress_updated").map((e) => e.data)).toEqual([{ phase: 1, from: "pending", to: "completed" }, { phase: 2, from: "pending", to: "in_progress" }]);
+    expect(eventsOfType(db, "plan.progress_updated").map((e) => e.data)).toEqual([
+      { phase: 1, from: "pending", to: "completed" },
+      { phase: 2, from: "pending", to: "in_progress" },
+    ]);
   });
 
   it("refuses progress without a plan or for a phase it does not have, and duplicate phase numbers", () => {
@@ -106,9 +137,17 @@ describe("development plans", () => {
     expect(() => updatePlanProgress(admin, { sessionId: SESSION, phase: 1, status: "completed" })).toThrow(NotFoundError);
     saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases });
     expect(() => updatePlanProgress(admin, { sessionId: SESSION, phase: 9, status: "completed" })).toThrow(NotFoundError);
-    expect(() => saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "a" }, { phase: 1, name: "b" }] })).toThrow(
-      expect.objectContaining({ field: "phases", rule: "plan.duplicate_phase" }),
-    );
+    expect(() =>
+      saveDevelopmentPlan(admin, {
+        sessionId: SESSION,
+        originalPrompt: "p",
+        planText: "t",
+        phases: [
+          { phase: 1, name: "a" },
+          { phase: 1, name: "b" },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ field: "phases", rule: "plan.duplicate_phase" }));
     expect(() => saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases: [] })).toThrow(ValidationError);
   });
 

@@ -68,7 +68,13 @@ describe("tokenSummary", () => {
   it("counts batch-ingested tokens and is zero for a session without any", () => {
     const { db, admin } = setup();
     expect(tokenSummary(db, { sessionId: SESSION })).toEqual({ by: "agent_type", groups: [], total: 0 });
-    ingestBatch(admin, { sessionId: SESSION, rows: [{ kind: "tokens", agentType: "pm", tokens: 11 }, { kind: "tokens", agentType: "pm", tokens: 31 }] });
+    ingestBatch(admin, {
+      sessionId: SESSION,
+      rows: [
+        { kind: "tokens", agentType: "pm", tokens: 11 },
+        { kind: "tokens", agentType: "pm", tokens: 31 },
+      ],
+    });
     expect(tokenSummary(db, { sessionId: SESSION }).total).toBe(42);
   });
 });
@@ -89,6 +95,8 @@ describe("tokensOverTime", () => {
       ["2025-01-12T14:31:00.000Z", 8_000, 30_500],
       ["2025-01-12T15:30:00.000Z", 1_000, 31_500],
     ]);
-    expect(tokensOverTime(db, { sessionId: SESSION, bucket: "day" }).map((b) => [b.start.toISOString(), b.tokens])).toEqual([["2025-01-12T00:00:00.000Z", 31_500]]);
+    expect(tokensOverTime(db, { sessionId: SESSION, bucket: "day" }).map((b) => [b.start.toISOString(), b.tokens])).toEqual([
+      ["2025-01-12T00:00:00.000Z", 31_500],
+    ]);
   });
 });

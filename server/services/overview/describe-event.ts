@@ -82,11 +82,15 @@ const LEDGER: Record<LedgerEventType, Describer> = {
     const tally = met !== undefined && total !== undefined ? ` (${met}/${total} required criteria met)` : "";
     return `${actor} ran the completion check: ${d.accepted === true ? "accepted" : "rejected"}${tally}`;
   },
-  "goal.created": ({ actor, d }) => `${actor} created ${typeof d.parentGoalId === "number" ? `a sub-goal of goal #${d.parentGoalId}` : "goal"}${quoted(text(d, "goalText"))}`,
+  "goal.created": ({ actor, d }) =>
+    `${actor} created ${typeof d.parentGoalId === "number" ? `a sub-goal of goal #${d.parentGoalId}` : "goal"}${quoted(text(d, "goalText"))}`,
   "goal.contract_set": ({ actor, id, d }) => {
     const criteria = count(d, "criteria");
     const max = count(d, "maxGoalAttempts");
-    const details = [criteria !== undefined ? plural(criteria, "acceptance criterion", "acceptance criteria") : undefined, max !== undefined ? `at most ${plural(max, "attempt")}` : undefined].filter(Boolean);
+    const details = [
+      criteria !== undefined ? plural(criteria, "acceptance criterion", "acceptance criteria") : undefined,
+      max !== undefined ? `at most ${plural(max, "attempt")}` : undefined,
+    ].filter(Boolean);
     return `${actor} ${d.replaced === true ? "replaced" : "set"} the contract of ${ref("goal", id)}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   },
   "attempt.started": ({ actor, id, d }) =>
@@ -123,12 +127,15 @@ const LEDGER: Record<LedgerEventType, Describer> = {
     return `${actor} shared a ${kindOf(text(d, "packageType"), "context package")}${consumers.length > 0 ? ` with ${consumers.join(", ")}` : ""}`;
   },
   "context_package.consumed": ({ actor, id, d }) => `${text(d, "agentType") ?? actor} read ${ref("context package", id)}`,
-  "error_pattern.saved": ({ actor, d }) => `${actor} ${text(d, "operation") === "updated" ? "saw a known" : "saved an"} error pattern for ${text(d, "projectId") ?? "a project"}`,
-  "error_pattern.confidence_updated": ({ actor, d }) => `${actor} marked an error pattern's fix as ${text(d, "outcome") === "success" ? "helpful" : "a false match"}`,
+  "error_pattern.saved": ({ actor, d }) =>
+    `${actor} ${text(d, "operation") === "updated" ? "saw a known" : "saved an"} error pattern for ${text(d, "projectId") ?? "a project"}`,
+  "error_pattern.confidence_updated": ({ actor, d }) =>
+    `${actor} marked an error pattern's fix as ${text(d, "outcome") === "success" ? "helpful" : "a false match"}`,
   "error_pattern.cleaned_up": ({ actor, d }) => `${actor} removed ${Array.isArray(d.removed) ? d.removed.length : 0} expired error patterns`,
   "strategy.saved": ({ actor, d }) => `${actor} saved a ${text(d, "topic") ?? "general"} strategy for ${text(d, "projectId") ?? "a project"}`,
   "strategy.helpfulness_updated": ({ actor }) => `${actor} marked a strategy as helpful`,
-  "strategy.extracted": ({ actor, d }) => `${actor} extracted ${Array.isArray(d.strategyIds) ? d.strategyIds.length : 0} strategies from group ${text(d, "groupId") ?? "?"}`,
+  "strategy.extracted": ({ actor, d }) =>
+    `${actor} extracted ${Array.isArray(d.strategyIds) ? d.strategyIds.length : 0} strategies from group ${text(d, "groupId") ?? "?"}`,
   "consumption.saved": ({ actor, d }) => `${text(d, "agentType") ?? actor} read ${ref("context package", count(d, "packageId"))}`,
   "goal.validation_step_added": ({ actor, d }) => `${actor} added validation step${quoted(text(d, "command"))} to ${ref("goal", count(d, "goalId"))}`,
   "branch.created": ({ actor, d }) => `${actor} created branch ${text(d, "name") ?? "?"}`,
@@ -139,9 +146,12 @@ const LEDGER: Record<LedgerEventType, Describer> = {
     const exit = count(d, "exitCode");
     return `${actor} recorded a validation run for ${ref("attempt", id)}${exit === undefined ? "" : `: exit ${exit} (${exit === 0 ? "passed" : "failed"})`}`;
   },
-  "runtime.session_started": ({ actor, d }) => `${actor} ${RUNTIME_STARTS[text(d, "source") ?? "startup"] ?? "started"} ${text(d, "runtime") ?? "runtime"} session ${text(d, "runtimeSessionId") ?? "?"}`,
-  "runtime.stop_held": ({ actor, d }) => `${actor} tried to stop and was held (${count(d, "block") ?? "?"} of ${count(d, "maxBlocks") ?? "?"}): the completion gate rejects`,
-  "runtime.stop_unverified": ({ actor, d }) => `${actor} stopped with the completion gate rejected${text(d, "cause") === "max_blocks" ? " (after the cap of held stops)" : ""}`,
+  "runtime.session_started": ({ actor, d }) =>
+    `${actor} ${RUNTIME_STARTS[text(d, "source") ?? "startup"] ?? "started"} ${text(d, "runtime") ?? "runtime"} session ${text(d, "runtimeSessionId") ?? "?"}`,
+  "runtime.stop_held": ({ actor, d }) =>
+    `${actor} tried to stop and was held (${count(d, "block") ?? "?"} of ${count(d, "maxBlocks") ?? "?"}): the completion gate rejects`,
+  "runtime.stop_unverified": ({ actor, d }) =>
+    `${actor} stopped with the completion gate rejected${text(d, "cause") === "max_blocks" ? " (after the cap of held stops)" : ""}`,
   "runtime.stop_released": ({ actor, d }) => `${actor} stopped after ${plural(count(d, "afterHeld") ?? 0, "held stop")}`,
 };
 

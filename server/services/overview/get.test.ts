@@ -64,14 +64,35 @@ describe("session.overview", () => {
     expect(overview.sessions).toEqual({ total: 4, active: 2, completed: 1, failed: 1 });
     expect(overview.live.total).toBe(2);
     expect(overview.live.items).toEqual([
-      { id: "s4", requirements: null, mode: null, source: "api", enforcement: "observe", startedAt: new Date(T0 + 30 * 60_000), tasks: { total: 1, completed: 1, blocked: 0, claimed: 0, unverified: 1 }, criteria: { required: 0, met: 0 } },
-      { id: "s1", requirements: "Add JWT auth", mode: null, source: "api", enforcement: "enforce", startedAt: new Date(T0), tasks: { total: 5, completed: 1, blocked: 1, claimed: 1, unverified: 0 }, criteria: { required: 2, met: 1 } },
+      {
+        id: "s4",
+        requirements: null,
+        mode: null,
+        source: "api",
+        enforcement: "observe",
+        startedAt: new Date(T0 + 30 * 60_000),
+        tasks: { total: 1, completed: 1, blocked: 0, claimed: 0, unverified: 1 },
+        criteria: { required: 0, met: 0 },
+      },
+      {
+        id: "s1",
+        requirements: "Add JWT auth",
+        mode: null,
+        source: "api",
+        enforcement: "enforce",
+        startedAt: new Date(T0),
+        tasks: { total: 5, completed: 1, blocked: 1, claimed: 1, unverified: 0 },
+        criteria: { required: 2, met: 1 },
+      },
     ]);
 
     // The same figures counted independently from the task rows.
-    const counted = Object.fromEntries(rows<{ status: string; n: number }>(f.db, "select status, count(*) as n from tasks group by status").map((r) => [r.status, r.n]));
+    const counted = Object.fromEntries(
+      rows<{ status: string; n: number }>(f.db, "select status, count(*) as n from tasks group by status").map((r) => [r.status, r.n]),
+    );
     expect(overview.tasks).toEqual({ total: 7, pending: 1, in_progress: 1, claimed: 1, verified: 0, blocked: 1, completed: 3, unverified: 1 });
-    for (const status of ["pending", "in_progress", "claimed", "verified", "blocked", "completed"] as const) expect(overview.tasks[status]).toBe(counted[status] ?? 0);
+    for (const status of ["pending", "in_progress", "claimed", "verified", "blocked", "completed"] as const)
+      expect(overview.tasks[status]).toBe(counted[status] ?? 0);
     expect(overview.inbox).toEqual({ blocked: 1, resetRequested: 1 });
   });
 
@@ -91,7 +112,14 @@ describe("session.overview", () => {
     const { recentChecks } = await f.as("viewer").session.overview();
     expect(recentChecks).toHaveLength(10);
     expect(recentChecks.map((c) => c.at.getTime())).toEqual(Array.from({ length: 10 }, (_, i) => T0 + (50 - i) * 60_000));
-    expect(recentChecks[0]).toMatchObject({ sessionId: "s3", accepted: false, metCount: 0, totalCount: 0, actor: "orchestrator_1", reasons: [expect.stringContaining("No required success criteria")] });
+    expect(recentChecks[0]).toMatchObject({
+      sessionId: "s3",
+      accepted: false,
+      metCount: 0,
+      totalCount: 0,
+      actor: "orchestrator_1",
+      reasons: [expect.stringContaining("No required success criteria")],
+    });
     expect(recentChecks[1]).toMatchObject({ sessionId: "s1", accepted: false, metCount: 1, totalCount: 2 });
     expect(recentChecks[1]!.reasons).toContain("1 task is blocked: b");
     // The accepted check s2 made when it completed is older than these ten.
@@ -108,7 +136,14 @@ describe("session.overview", () => {
     const { activity } = await f.as("viewer").session.overview();
     const last = rows<{ id: number; type: string }>(f.db, "select id, type from events order by id desc limit 20");
     expect(activity.map((a) => [a.id, a.type])).toEqual(last.map((e) => [e.id, e.type]));
-    expect(activity[0]).toMatchObject({ type: "unverified_completion", sessionId: "s4", actor: "orchestrator_1", role: "orchestrator", entity: "task", summary: "orchestrator_1 reported task legacy completed without verification" });
+    expect(activity[0]).toMatchObject({
+      type: "unverified_completion",
+      sessionId: "s4",
+      actor: "orchestrator_1",
+      role: "orchestrator",
+      entity: "task",
+      summary: "orchestrator_1 reported task legacy completed without verification",
+    });
     expect(activity.map((a) => a.summary)).toContain("orchestrator_1 changed session s3 from active to failed");
     expect(activity.map((a) => a.summary)).toContain("developer_1 claimed task t as done");
   });
@@ -117,7 +152,10 @@ describe("session.overview", () => {
     const f = setup();
     const hook = { db: f.db, actor: operatorActor("claude") };
     const inRuntime = (id: string) => callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: id } });
-    for (const [runtime, session] of [["rt-a", "a"], ["rt-b", "b"]] as const) {
+    for (const [runtime, session] of [
+      ["rt-a", "a"],
+      ["rt-b", "b"],
+    ] as const) {
       handleClaudeCodeHook(hook, sessionStart("startup", runtime));
       await inRuntime(runtime).session.create({ id: session });
     }

@@ -129,7 +129,18 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
 
   const c = completionChecks;
   const recentChecks = db
-    .select({ id: c.id, sessionId: c.sessionId, accepted: c.accepted, reasons: c.reasons, metCount: c.metCount, totalCount: c.totalCount, source: c.source, claimedVerdict: c.claimedVerdict, actor: c.actor, at: c.at })
+    .select({
+      id: c.id,
+      sessionId: c.sessionId,
+      accepted: c.accepted,
+      reasons: c.reasons,
+      metCount: c.metCount,
+      totalCount: c.totalCount,
+      source: c.source,
+      claimedVerdict: c.claimedVerdict,
+      actor: c.actor,
+      at: c.at,
+    })
     .from(c)
     .orderBy(desc(c.at), desc(c.id))
     .limit(RECENT_CHECKS)
@@ -172,6 +183,16 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
     inbox: inboxCount(db),
     runtimeStops: stops,
     recentChecks,
-    activity: activity.map((e) => ({ id: e.id, at: e.at, type: e.type, sessionId: e.sessionId, actor: e.actor, role: e.role, entity: e.entity, entityId: e.entityId, summary: describeEvent(e) })),
+    activity: activity.map((e) => ({
+      id: e.id,
+      at: e.at,
+      type: e.type,
+      sessionId: e.sessionId,
+      actor: e.actor,
+      role: e.role,
+      entity: e.entity,
+      entityId: e.entityId,
+      summary: describeEvent(e),
+    })),
   };
 }

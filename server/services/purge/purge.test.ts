@@ -23,7 +23,12 @@ afterAll(removeTemps);
 type Owners = Map<string, Map<number, string>>;
 
 function tables(sqlite: Database.Database): string[] {
-  return sqlite.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name").pluck().all() as string[];
+  return sqlite
+    .prepare(
+      "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '__drizzle_migrations' ORDER BY name",
+    )
+    .pluck()
+    .all() as string[];
 }
 
 /**
@@ -34,7 +39,7 @@ function owners(sqlite: Database.Database): Owners {
   const all = new Map(tables(sqlite).map((t) => [t, sqlite.prepare(`SELECT rowid AS __rowid, * FROM "${t}"`).all() as Record<string, unknown>[]]));
   const keys = new Map(tables(sqlite).map((t) => [t, sqlite.pragma(`foreign_key_list("${t}")`) as { table: string; from: string; to: string | null }[]]));
   const owned: Owners = new Map(tables(sqlite).map((t) => [t, new Map()]));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [table, rows] of all) {
       for (const row of rows) {
@@ -57,7 +62,15 @@ function owners(sqlite: Database.Database): Owners {
 }
 
 function rowsOf(owned: Owners, sessions: Set<string>): Record<string, number[]> {
-  return Object.fromEntries([...owned].map(([table, rows]) => [table, [...rows].filter(([, s]) => sessions.has(s)).map(([id]) => id).sort((a, b) => a - b)]));
+  return Object.fromEntries(
+    [...owned].map(([table, rows]) => [
+      table,
+      [...rows]
+        .filter(([, s]) => sessions.has(s))
+        .map(([id]) => id)
+        .sort((a, b) => a - b),
+    ]),
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -119,7 +132,18 @@ describe("purge --before", () => {
     }
     expect([...result.sessions].sort()).toEqual([...purged].sort());
     // It reached rows in every kind of table a session owns.
-    for (const table of ["task_transitions", "criterion_updates", "orchestration_logs", "tool_calls", "validation_runs", "merges", "acceptance_criteria", "context_package_consumers", "events"]) expect(result.rows[table], table).toBeGreaterThan(0);
+    for (const table of [
+      "task_transitions",
+      "criterion_updates",
+      "orchestration_logs",
+      "tool_calls",
+      "validation_runs",
+      "merges",
+      "acceptance_criteria",
+      "context_package_consumers",
+      "events",
+    ])
+      expect(result.rows[table], table).toBeGreaterThan(0);
   });
 
   it("takes the purged sessions out of the sessions search index and keeps the others'", () => {
@@ -131,15 +155,33 @@ describe("purge --before", () => {
     expect(rowsOf(after, kept)).toEqual(rowsOf(before, kept));
     expect(sqlite.prepare("SELECT id FROM sessions ORDER BY id").pluck().all()).toEqual([...kept].sort());
     // Import records outlive the purge, so importing the same file again does not bring the history back.
-    expect(sqlite.prepare("SELECT count(*) FROM import_records WHERE session_id IN (SELECT value FROM json_each(?))").pluck().get(JSON.stringify([...purged]))).toBeGreaterThan(0);
+    expect(
+      sqlite
+        .prepare("SELECT count(*) FROM import_records WHERE session_id IN (SELECT value FROM json_each(?))")
+        .pluck()
+        .get(JSON.stringify([...purged])),
+    ).toBeGreaterThan(0);
     const again = importBazinga(db, bazinga);
     expect(again).toBeDefined();
-    expect(sqlite.prepare("SELECT count(*) FROM sessions WHERE id IN (SELECT value FROM json_each(?))").pluck().get(JSON.stringify([...purged]))).toBe(0);
+    expect(
+      sqlite
+        .prepare("SELECT count(*) FROM sessions WHERE id IN (SELECT value FROM json_each(?))")
+        .pluck()
+        .get(JSON.stringify([...purged])),
+    ).toBe(0);
   });
 
   it("records itself: a finished purges row with the count, and an event with every table's count", () => {
     const record = sqlite.prepare("SELECT * FROM purges").all();
-    expect(record).toEqual([expect.objectContaining({ id: result.purgeId, actor: "retention", before: cutoff.getTime(), sessions_deleted: purged.size, reason: `retention: sessions ended before ${cutoff.toISOString()}` })]);
+    expect(record).toEqual([
+      expect.objectContaining({
+        id: result.purgeId,
+        actor: "retention",
+        before: cutoff.getTime(),
+        sessions_deleted: purged.size,
+        reason: `retention: sessions ended before ${cutoff.toISOString()}`,
+      }),
+    ]);
     expect((record[0] as { finished_at: number | null }).finished_at).not.toBeNull();
     const event = sqlite.prepare("SELECT * FROM events WHERE type = ?").get(PURGED_EVENT) as { entity: string; entity_id: string; actor: string; data: string };
     expect(event).toMatchObject({ entity: "purge", entity_id: String(result.purgeId), actor: "retention" });
@@ -179,10 +221,16 @@ describe("purge, refused or dry", () => {
     await callerFor(db, ACTORS.orchestrator).session.create({ id: "keeps-a-link" });
     const branch = db.$client.prepare("SELECT id FROM branches WHERE session_id = 'old' LIMIT 1").pluck().get() as number;
     db.$client.prepare("INSERT INTO branches (session_id, name, parent_branch_id) VALUES ('keeps-a-link', 'fork', ?)").run(branch);
-    const total = () => db.$client.prepare("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events) + (SELECT count(*) FROM tasks) + (SELECT count(*) FROM purges)").pluck().get();
+    const total = () =>
+      db.$client
+        .prepare("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events) + (SELECT count(*) FROM tasks) + (SELECT count(*) FROM purges)")
+        .pluck()
+        .get();
     const counted = total();
     const before = await cutoffAfterNow();
-    expect(() => purgeSessions(admin(db), { before })).toThrow(/^rows outside the purged sessions refer to rows under them \(branches row \d+ → branches\); nothing was purged$/);
+    expect(() => purgeSessions(admin(db), { before })).toThrow(
+      /^rows outside the purged sessions refer to rows under them \(branches row \d+ → branches\); nothing was purged$/,
+    );
     expect(total()).toBe(counted);
   });
 
@@ -195,7 +243,9 @@ describe("purge, refused or dry", () => {
   it("refuses a reason no text may hold (NUL, a lone surrogate), naming it, even on a dry run", () => {
     const db = createMemoryDb();
     expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "a\u0000b" })).toThrow("reason: must not contain NUL characters");
-    expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "\uD800" })).toThrow("reason: must be valid Unicode (no lone surrogate halves)");
+    expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "\uD800" })).toThrow(
+      "reason: must be valid Unicode (no lone surrogate halves)",
+    );
   });
 
   it("outside a purge, every history and ledger table refuses DELETE, and a purge record cannot be reopened or removed", async () => {

@@ -43,7 +43,8 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult
     const ids = JSON.stringify(sessions);
     const rows: Record<string, number> = {};
     if (input.dryRun || sessions.length === 0) {
-      for (const { table, where } of PURGE_SCOPE) rows[table] = sessions.length === 0 ? 0 : (sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number);
+      for (const { table, where } of PURGE_SCOPE)
+        rows[table] = sessions.length === 0 ? 0 : (sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number);
       return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
     }
     const reason = input.reason ?? `retention: sessions ended before ${input.before.toISOString()}`;
@@ -53,11 +54,23 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult
     for (const { table, where } of PURGE_SCOPE) rows[table] = sqlite.prepare(`DELETE FROM ${table} WHERE ${where}`).run({ ids }).changes;
     const dangling = sqlite.pragma("foreign_key_check") as { table: string; rowid: number; parent: string }[];
     if (dangling.length > 0) {
-      const named = dangling.slice(0, 5).map((d) => `${d.table} row ${d.rowid} → ${d.parent}`).join(", ");
+      const named = dangling
+        .slice(0, 5)
+        .map((d) => `${d.table} row ${d.rowid} → ${d.parent}`)
+        .join(", ");
       throw new ConflictError("purge.still_referenced", `rows outside the purged sessions refer to rows under them (${named}); nothing was purged`);
     }
-    tx.update(purges).set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length }).where(eq(purges.id, purge.id)).run();
-    appendEvent(tx, ctx, { type: PURGED_EVENT, sessionId: null, entity: "purge", entityId: purge.id, data: { before: input.before.toISOString(), reason, sessions, rows } });
+    tx.update(purges)
+      .set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length })
+      .where(eq(purges.id, purge.id))
+      .run();
+    appendEvent(tx, ctx, {
+      type: PURGED_EVENT,
+      sessionId: null,
+      entity: "purge",
+      entityId: purge.id,
+      data: { before: input.before.toISOString(), reason, sessions, rows },
+    });
     return { purgeId: purge.id, dryRun: false, before: input.before, sessions, rows };
   });
 }

@@ -9,7 +9,10 @@ const ATTEMPTS = `(SELECT id FROM attempts WHERE goal_id IN ${GOALS})`;
 const BRANCHES = `(SELECT id FROM branches WHERE session_id IN ${IDS})`;
 
 export const PURGE_SCOPE: readonly { table: string; where: string }[] = [
-  { table: "validation_runs", where: `attempt_result_id IN (SELECT id FROM attempt_results WHERE attempt_id IN ${ATTEMPTS}) OR validation_step_id IN (SELECT id FROM validation_steps WHERE goal_id IN ${GOALS})` },
+  {
+    table: "validation_runs",
+    where: `attempt_result_id IN (SELECT id FROM attempt_results WHERE attempt_id IN ${ATTEMPTS}) OR validation_step_id IN (SELECT id FROM validation_steps WHERE goal_id IN ${GOALS})`,
+  },
   { table: "tool_calls", where: `attempt_id IN ${ATTEMPTS}` },
   { table: "attempt_tools", where: `attempt_id IN ${ATTEMPTS}` },
   { table: "trust_scores", where: `attempt_id IN ${ATTEMPTS}` },

@@ -9,14 +9,28 @@ describe("runtime.activity: what the session page shows of its runtime session",
     const f = setup();
     const hook = { db: f.db, actor: operatorActor("claude") };
     handleClaudeCodeHook(hook, sessionStart());
-    await callerFor(f.db, { principalId: "token:3", principalKind: "token", role: "orchestrator", label: "orchestrator_1" }, { runtimeSession: { runtime: "claude-code", externalId: RUNTIME_ID } }).session.create({ id: "s1" });
+    await callerFor(
+      f.db,
+      { principalId: "token:3", principalKind: "token", role: "orchestrator", label: "orchestrator_1" },
+      { runtimeSession: { runtime: "claude-code", externalId: RUNTIME_ID } },
+    ).session.create({ id: "s1" });
     await f.as("orchestrator").session.create({ id: "s_unlinked" });
     handleClaudeCodeHook(hook, stop(false), { maxBlocks: 1 });
     handleClaudeCodeHook(hook, stop(true), { maxBlocks: 1 });
     handleClaudeCodeHook(hook, subagentStop(false), { maxBlocks: 1 });
 
     const activity = await f.as("viewer").runtime.activity({ sessionId: "s1" });
-    expect(activity.runtimeSessions).toEqual([{ runtime: "claude-code", externalId: RUNTIME_ID, cwd: "/home/dev/app", source: "startup", firstSeenAt: expect.any(Date), lastSeenAt: expect.any(Date), linkedAt: expect.any(Date) }]);
+    expect(activity.runtimeSessions).toEqual([
+      {
+        runtime: "claude-code",
+        externalId: RUNTIME_ID,
+        cwd: "/home/dev/app",
+        source: "startup",
+        firstSeenAt: expect.any(Date),
+        lastSeenAt: expect.any(Date),
+        linkedAt: expect.any(Date),
+      },
+    ]);
     expect(activity.stops.map((s) => [s.kind, s.event, s.block, s.cause])).toEqual([
       ["held", "SubagentStop", 1, null],
       ["unverified", "Stop", null, "max_blocks"],

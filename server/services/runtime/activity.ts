@@ -35,7 +35,15 @@ export interface SessionRuntimeActivity {
 export function sessionRuntimeActivity(db: DbOrTx, input: { sessionId: string }): SessionRuntimeActivity {
   loadSession(db, input.sessionId);
   const linked = db
-    .select({ runtime: runtimeSessions.runtime, externalId: runtimeSessions.externalId, cwd: runtimeSessions.cwd, source: runtimeSessions.source, firstSeenAt: runtimeSessions.firstSeenAt, lastSeenAt: runtimeSessions.lastSeenAt, linkedAt: runtimeSessionLinks.linkedAt })
+    .select({
+      runtime: runtimeSessions.runtime,
+      externalId: runtimeSessions.externalId,
+      cwd: runtimeSessions.cwd,
+      source: runtimeSessions.source,
+      firstSeenAt: runtimeSessions.firstSeenAt,
+      lastSeenAt: runtimeSessions.lastSeenAt,
+      linkedAt: runtimeSessionLinks.linkedAt,
+    })
     .from(runtimeSessionLinks)
     .innerJoin(runtimeSessions, eq(runtimeSessions.id, runtimeSessionLinks.runtimeSessionId))
     .where(eq(runtimeSessionLinks.sessionId, input.sessionId))

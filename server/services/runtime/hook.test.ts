@@ -32,7 +32,9 @@ describe("SessionStart", () => {
     const answer = handleClaudeCodeHook(ctxOf(db), sessionStart(source));
     expect(answer).toEqual({ decision: "allow", exportEnv: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });
     expect(claudeCodeOutput(answer)).toBeNull();
-    expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([{ runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source }]);
+    expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([
+      { runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source },
+    ]);
     expect(eventTypes(db)).toEqual(["runtime.session_started"]);
   });
 
@@ -49,7 +51,9 @@ describe("linking ledger sessions created inside a runtime session", () => {
     const db = createMemoryDb();
     handleClaudeCodeHook(ctxOf(db), sessionStart());
     linkedSession(db);
-    expect(rows(db, "select l.session_id, r.external_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id")).toEqual([{ session_id: "bazinga_20250112_143022", external_id: RUNTIME_ID }]);
+    expect(rows(db, "select l.session_id, r.external_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id")).toEqual([
+      { session_id: "bazinga_20250112_143022", external_id: RUNTIME_ID },
+    ]);
     const created = rows<{ data: string }>(db, "select data from events where type = 'session.created'")[0]!;
     expect(JSON.parse(created.data)).toMatchObject({ runtime: { runtime: "claude-code", runtimeSessionId: RUNTIME_ID } });
   });
@@ -78,8 +82,22 @@ describe("PostToolUse and PostToolUseFailure", () => {
     const id = linkedSession(db);
     const big = "y".repeat(100_000);
     handleClaudeCodeHook(ctxOf(db), secretBash());
-    handleClaudeCodeHook(ctxOf(db), postToolUse("Edit", { file_path: "/home/dev/app/src/auth.ts", old_string: "a", new_string: `password = "hunter2-very-secret"\n${big}` }, { filePath: "/home/dev/app/src/auth.ts", success: true }));
-    handleClaudeCodeHook(ctxOf(db), postToolUse("Write", { file_path: "/home/dev/app/.env", content: `DB_PASSWORD=hunter2-very-secret\n${big}` }, { type: "create", filePath: "/home/dev/app/.env" }));
+    handleClaudeCodeHook(
+      ctxOf(db),
+      postToolUse(
+        "Edit",
+        { file_path: "/home/dev/app/src/auth.ts", old_string: "a", new_string: `password = "hunter2-very-secret"\n${big}` },
+        { filePath: "/home/dev/app/src/auth.ts", success: true },
+      ),
+    );
+    handleClaudeCodeHook(
+      ctxOf(db),
+      postToolUse(
+        "Write",
+        { file_path: "/home/dev/app/.env", content: `DB_PASSWORD=hunter2-very-secret\n${big}` },
+        { type: "create", filePath: "/home/dev/app/.env" },
+      ),
+    );
     handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/home/dev/app/README.md" }, { type: "text", file: { content: big } }));
     const logs = rows<{ content: string; event_subtype: string; event_payload: string; redacted: number; agent_type: string; log_type: string }>(
       db,
@@ -172,7 +190,13 @@ describe("Stop and SubagentStop", () => {
     const held = rows<{ data: string; session_id: string }>(db, "select data, session_id from events where type = 'runtime.stop_held'");
     expect(held).toHaveLength(1);
     expect(held[0]!.session_id).toBe(id);
-    expect(JSON.parse(held[0]!.data)).toMatchObject({ block: 1, maxBlocks: 3, event: "Stop", reasons: ["Only 0/1 criteria met", 'Criterion "All tests passing" is not met: pending'], message: output.reason });
+    expect(JSON.parse(held[0]!.data)).toMatchObject({
+      block: 1,
+      maxBlocks: 3,
+      event: "Stop",
+      reasons: ["Only 0/1 criteria met", 'Criterion "All tests passing" is not met: pending'],
+      message: output.reason,
+    });
   });
 
   it("holds at most --max-blocks stops in a row, then lets one through recorded as runtime.stop_unverified", () => {
@@ -182,10 +206,22 @@ describe("Stop and SubagentStop", () => {
     expect(handleClaudeCodeHook(ctxOf(db), stop(true)).decision).toBe("block");
     expect(handleClaudeCodeHook(ctxOf(db), stop(true)).decision).toBe("block");
     const through = handleClaudeCodeHook(ctxOf(db), stop(true));
-    expect(through).toEqual({ decision: "allow", systemMessage: expect.stringContaining(`after 3 held stops in a row, with the completion gate still rejecting ${id}`) });
+    expect(through).toEqual({
+      decision: "allow",
+      systemMessage: expect.stringContaining(`after 3 held stops in a row, with the completion gate still rejecting ${id}`),
+    });
     expect(claudeCodeOutput(through)).toEqual({ systemMessage: through.decision === "allow" ? through.systemMessage : "" });
-    expect(eventTypes(db, id).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_held", "runtime.stop_held", "runtime.stop_held", "runtime.stop_unverified"]);
-    expect(JSON.parse(rows<{ data: string }>(db, "select data from events where type = 'runtime.stop_unverified'")[0]!.data)).toMatchObject({ cause: "max_blocks", held: 3, reasons: expect.arrayContaining(["Only 0/1 criteria met"]) });
+    expect(eventTypes(db, id).filter((t) => t.startsWith("runtime."))).toEqual([
+      "runtime.stop_held",
+      "runtime.stop_held",
+      "runtime.stop_held",
+      "runtime.stop_unverified",
+    ]);
+    expect(JSON.parse(rows<{ data: string }>(db, "select data from events where type = 'runtime.stop_unverified'")[0]!.data)).toMatchObject({
+      cause: "max_blocks",
+      held: 3,
+      reasons: expect.arrayContaining(["Only 0/1 criteria met"]),
+    });
     // The next turn's stop is a fresh one: held again.
     expect(handleClaudeCodeHook(ctxOf(db), stop(false)).decision).toBe("block");
   });
@@ -201,7 +237,10 @@ describe("Stop and SubagentStop", () => {
   it("lets through (recorded unverified) a stop another hook is already continuing", () => {
     const db = createMemoryDb();
     const id = linkedSession(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({ decision: "allow", systemMessage: expect.stringContaining("because another stop hook is already continuing this turn") });
+    expect(handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({
+      decision: "allow",
+      systemMessage: expect.stringContaining("because another stop hook is already continuing this turn"),
+    });
     expect(eventTypes(db, id).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_unverified"]);
   });
 
@@ -222,8 +261,14 @@ describe("Stop and SubagentStop", () => {
     expect(handleClaudeCodeHook(ctxOf(db), stop()).decision).toBe("block");
     const answer = handleClaudeCodeHook(ctxOf(db), subagentStop());
     expect(answer.decision).toBe("block");
-    expect(rows(db, "select consecutive_blocks, subagent_consecutive_blocks from runtime_sessions")).toEqual([{ consecutive_blocks: 1, subagent_consecutive_blocks: 1 }]);
-    expect(JSON.parse(rows<{ data: string }>(db, "select data from events where type = 'runtime.stop_held' order by id desc limit 1")[0]!.data)).toMatchObject({ event: "SubagentStop", agentId: "agent-7f3a", agentType: "Explore" });
+    expect(rows(db, "select consecutive_blocks, subagent_consecutive_blocks from runtime_sessions")).toEqual([
+      { consecutive_blocks: 1, subagent_consecutive_blocks: 1 },
+    ]);
+    expect(JSON.parse(rows<{ data: string }>(db, "select data from events where type = 'runtime.stop_held' order by id desc limit 1")[0]!.data)).toMatchObject({
+      event: "SubagentStop",
+      agentId: "agent-7f3a",
+      agentType: "Explore",
+    });
   });
 
   it("ignores sessions no longer active", () => {
@@ -267,6 +312,8 @@ describe("refusals", () => {
 
   it("refuses a viewer", () => {
     const db = createMemoryDb();
-    expect(() => handleClaudeCodeHook({ db, actor: { principalId: "token:9", principalKind: "token", role: "viewer", label: "v" } }, stop())).toThrow(RoleForbiddenError);
+    expect(() => handleClaudeCodeHook({ db, actor: { principalId: "token:9", principalKind: "token", role: "viewer", label: "v" } }, stop())).toThrow(
+      RoleForbiddenError,
+    );
   });
 });

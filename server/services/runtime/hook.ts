@@ -66,13 +66,22 @@ function sessionStart(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extrac
   return { decision: "allow", exportEnv: { [RUNTIME_SESSION_ENV]: ref.externalId } };
 }
 
-function toolCall(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<ClaudeCodeHookInput, { hook_event_name: "PostToolUse" | "PostToolUseFailure" }>): HookAnswer {
+function toolCall(
+  ctx: ServiceContext,
+  ref: RuntimeSessionRef,
+  input: Extract<ClaudeCodeHookInput, { hook_event_name: "PostToolUse" | "PostToolUseFailure" }>,
+): HookAnswer {
   const runtime = findRuntimeSession(ctx.db, ref);
   if (!runtime || activeLinkedSessions(ctx.db, runtime.id).length === 0) return ALLOW;
   const failed = input.hook_event_name === "PostToolUseFailure";
   const summary = summarizeToolCall(
     failed
-      ? { tool: input.tool_name, input: input.tool_input, error: "error" in input ? input.error : undefined, interrupted: "is_interrupt" in input ? input.is_interrupt : undefined }
+      ? {
+          tool: input.tool_name,
+          input: input.tool_input,
+          error: "error" in input ? input.error : undefined,
+          interrupted: "is_interrupt" in input ? input.is_interrupt : undefined,
+        }
       : { tool: input.tool_name, input: input.tool_input, response: "tool_response" in input ? input.tool_response : undefined },
   );
   write(ctx, (tx) => {
@@ -115,7 +124,14 @@ function toolCall(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<Cl
 }
 
 /** The session's newest attempt that has no result yet gets the call too, numbered after its last one. */
-function recordInOpenAttempt(tx: Tx, ctx: ServiceContext, sessionId: string, tool: string, summary: { input: string; outcome: string | null; redacted: boolean }, now: Date): void {
+function recordInOpenAttempt(
+  tx: Tx,
+  ctx: ServiceContext,
+  sessionId: string,
+  tool: string,
+  summary: { input: string; outcome: string | null; redacted: boolean },
+  now: Date,
+): void {
   const open = tx
     .select({ id: attempts.id, goalId: goals.id })
     .from(attempts)
@@ -127,8 +143,15 @@ function recordInOpenAttempt(tx: Tx, ctx: ServiceContext, sessionId: string, too
     .get();
   if (!open) return;
   const { byName } = ensureTools(tx, sessionId, [tool], now);
-  const order = (tx.select({ last: max(toolCalls.order) }).from(toolCalls).where(eq(toolCalls.attemptId, open.id)).get()?.last ?? 0) + 1;
-  tx.insert(toolCalls).values({ attemptId: open.id, order, toolId: byName.get(tool)!.id, toolName: tool, input: summary.input, output: summary.outcome, timestamp: now }).run();
+  const order =
+    (tx
+      .select({ last: max(toolCalls.order) })
+      .from(toolCalls)
+      .where(eq(toolCalls.attemptId, open.id))
+      .get()?.last ?? 0) + 1;
+  tx.insert(toolCalls)
+    .values({ attemptId: open.id, order, toolId: byName.get(tool)!.id, toolName: tool, input: summary.input, output: summary.outcome, timestamp: now })
+    .run();
   appendEvent(tx, ctx, {
     type: EVENT_TYPES.toolCallsRecorded,
     sessionId,
@@ -138,7 +161,12 @@ function recordInOpenAttempt(tx: Tx, ctx: ServiceContext, sessionId: string, too
   });
 }
 
-function stop(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<ClaudeCodeHookInput, { hook_event_name: "Stop" | "SubagentStop" }>, maxBlocks: number): HookAnswer {
+function stop(
+  ctx: ServiceContext,
+  ref: RuntimeSessionRef,
+  input: Extract<ClaudeCodeHookInput, { hook_event_name: "Stop" | "SubagentStop" }>,
+  maxBlocks: number,
+): HookAnswer {
   const runtime = findRuntimeSession(ctx.db, ref);
   if (!runtime) return ALLOW;
   const subagent = input.hook_event_name === "SubagentStop";
@@ -148,7 +176,13 @@ function stop(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<Claude
   const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
   if (decision.kind === "allow" && !decision.release) return ALLOW;
   const count = decision.kind === "hold" ? decision.block : 0;
-  const base = { runtime: ref.runtime, runtimeSessionId: ref.externalId, event: input.hook_event_name, agentId: input.agent_id ?? null, agentType: input.agent_type ?? null };
+  const base = {
+    runtime: ref.runtime,
+    runtimeSessionId: ref.externalId,
+    event: input.hook_event_name,
+    agentId: input.agent_id ?? null,
+    agentType: input.agent_type ?? null,
+  };
   write(ctx, (tx) => {
     const now = nowOf(ctx);
     tx.update(runtimeSessions)
@@ -156,7 +190,13 @@ function stop(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<Claude
       .where(eq(runtimeSessions.id, runtime.id))
       .run();
     if (decision.kind === "allow") {
-      appendEvent(tx, ctx, { type: EVENT_TYPES.runtimeStopReleased, sessionId: null, entity: "runtime_session", entityId: runtime.id, data: { ...base, afterHeld: counted } });
+      appendEvent(tx, ctx, {
+        type: EVENT_TYPES.runtimeStopReleased,
+        sessionId: null,
+        entity: "runtime_session",
+        entityId: runtime.id,
+        data: { ...base, afterHeld: counted },
+      });
       return;
     }
     for (const held of decision.held) {
@@ -164,7 +204,13 @@ function stop(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<Claude
         decision.kind === "hold"
           ? { ...base, block: decision.block, maxBlocks, reasons: held.reasons, fixes: held.fixes, message: decision.reason }
           : { ...base, cause: decision.cause, held: counted, maxBlocks, reasons: held.reasons };
-      appendEvent(tx, ctx, { type: decision.kind === "hold" ? EVENT_TYPES.runtimeStopHeld : EVENT_TYPES.runtimeStopUnverified, sessionId: held.sessionId, entity: "runtime_session", entityId: runtime.id, data });
+      appendEvent(tx, ctx, {
+        type: decision.kind === "hold" ? EVENT_TYPES.runtimeStopHeld : EVENT_TYPES.runtimeStopUnverified,
+        sessionId: held.sessionId,
+        entity: "runtime_session",
+        entityId: runtime.id,
+        data,
+      });
     }
   });
   if (decision.kind === "hold") return { decision: "block", reason: decision.reason };
@@ -173,7 +219,8 @@ function stop(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<Claude
 }
 
 function unverifiedMessage(held: readonly HeldSession[], cause: "max_blocks" | "stop_hook_active", count: number): string {
-  const why = cause === "max_blocks" ? `after ${count} held ${count === 1 ? "stop" : "stops"} in a row` : "because another stop hook is already continuing this turn";
+  const why =
+    cause === "max_blocks" ? `after ${count} held ${count === 1 ? "stop" : "stops"} in a row` : "because another stop hook is already continuing this turn";
   const ids = held.map((h) => h.sessionId).join(", ");
   return `Proofgate let this stop through ${why}, with the completion gate still rejecting ${ids} (recorded as runtime.stop_unverified). See why: proofgate check-completion ${held[0]?.sessionId ?? "<session>"}`;
 }

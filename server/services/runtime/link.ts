@@ -21,7 +21,14 @@ export function ensureRuntimeSession(
   if (seen.source && seen.source !== "command") update.source = seen.source;
   return tx
     .insert(runtimeSessions)
-    .values({ runtime: ref.runtime, externalId: ref.externalId, cwd: seen.cwd ?? null, source: seen.source ?? "command", firstSeenAt: seen.at, lastSeenAt: seen.at })
+    .values({
+      runtime: ref.runtime,
+      externalId: ref.externalId,
+      cwd: seen.cwd ?? null,
+      source: seen.source ?? "command",
+      firstSeenAt: seen.at,
+      lastSeenAt: seen.at,
+    })
     .onConflictDoUpdate({ target: [runtimeSessions.runtime, runtimeSessions.externalId], set: update })
     .returning()
     .get();

@@ -46,8 +46,20 @@ const Common = {
 
 export const SESSION_START_SOURCES = ["startup", "resume", "clear", "compact"] as const;
 
-const SessionStart = z.looseObject({ ...Common, hook_event_name: z.literal("SessionStart"), source: z.enum(SESSION_START_SOURCES).default("startup"), model: z.string().max(200).optional() });
-const PostToolUse = z.looseObject({ ...Common, hook_event_name: z.literal("PostToolUse"), tool_name: z.string().min(1).max(200), tool_input: z.unknown(), tool_response: z.unknown(), tool_use_id: z.string().max(200).optional() });
+const SessionStart = z.looseObject({
+  ...Common,
+  hook_event_name: z.literal("SessionStart"),
+  source: z.enum(SESSION_START_SOURCES).default("startup"),
+  model: z.string().max(200).optional(),
+});
+const PostToolUse = z.looseObject({
+  ...Common,
+  hook_event_name: z.literal("PostToolUse"),
+  tool_name: z.string().min(1).max(200),
+  tool_input: z.unknown(),
+  tool_response: z.unknown(),
+  tool_use_id: z.string().max(200).optional(),
+});
 const PostToolUseFailure = z.looseObject({
   ...Common,
   hook_event_name: z.literal("PostToolUseFailure"),

@@ -29,8 +29,16 @@ export function createSession(ctx: ServiceContext, unredacted: CreateSessionInpu
       .get();
     if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
     // Created inside a runtime session (a Claude Code session's commands): its stops now answer to this session's gate.
-    const runtime = ctx.runtimeSession ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: linkToRuntimeSession(tx, ctx.runtimeSession, id, now).externalId } : undefined;
-    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionCreated, sessionId: id, entity: "session", entityId: id, data: { enforcement, source: session.source, ...(runtime ? { runtime } : {}) } });
+    const runtime = ctx.runtimeSession
+      ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: linkToRuntimeSession(tx, ctx.runtimeSession, id, now).externalId }
+      : undefined;
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.sessionCreated,
+      sessionId: id,
+      entity: "session",
+      entityId: id,
+      data: { enforcement, source: session.source, ...(runtime ? { runtime } : {}) },
+    });
     return session;
   });
 }

@@ -33,7 +33,12 @@ export function listEnforcementSwitches(db: DbOrTx, raw: EnforcementHistoryInput
     .orderBy(desc(events.id))
     .limit(input.limit)
     .all();
-  return rows.map(({ data, ...row }) => ({ ...row, from: enforcementOf(data?.from), to: enforcementOf(data?.to), reason: typeof data?.reason === "string" ? data.reason : null }));
+  return rows.map(({ data, ...row }) => ({
+    ...row,
+    from: enforcementOf(data?.from),
+    to: enforcementOf(data?.to),
+    reason: typeof data?.reason === "string" ? data.reason : null,
+  }));
 }
 
 const enforcementOf = (value: unknown): Enforcement | null => ((ENFORCEMENTS as readonly unknown[]).includes(value) ? (value as Enforcement) : null);

@@ -63,7 +63,7 @@ describe("session.list at scale: every filter and sort reads an index in order",
 describe("session.list search: a substring of the id or the requirements, case-insensitive", () => {
   const f = setup();
   const REQUIREMENTS: Record<string, string> = {
-    "ab": "Rotate the signing keys",
+    ab: "Rotate the signing keys",
     "sess-upload-1": "Make the UPLOAD retry idempotent",
     "sess-quote": 'Parse "quoted" flags and 100% of the_underscored names',
   };
@@ -120,7 +120,10 @@ describe("session.list flags the sessions with a stop let through while the gate
   it("counts runtime.stop_unverified per session of the page, from the (type, id) index", async () => {
     const f = setup();
     const hook = { db: f.db, actor: operatorActor("claude") };
-    for (const [runtime, session] of [["rt-a", "a"], ["rt-b", "b"]] as const) {
+    for (const [runtime, session] of [
+      ["rt-a", "a"],
+      ["rt-b", "b"],
+    ] as const) {
       handleClaudeCodeHook(hook, sessionStart("startup", runtime));
       await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: runtime } }).session.create({ id: session });
     }

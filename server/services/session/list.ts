@@ -55,7 +55,13 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
     where.push(or(before(sessions.startedAt, at), and(eq(sessions.startedAt, at), before(sessions.id, id))));
   }
   const order = newest ? [desc(sessions.startedAt), desc(sessions.id)] : [asc(sessions.startedAt), asc(sessions.id)];
-  const rows = db.select().from(sessions).where(and(...where)).orderBy(...order).limit(input.limit + 1).all();
+  const rows = db
+    .select()
+    .from(sessions)
+    .where(and(...where))
+    .orderBy(...order)
+    .limit(input.limit + 1)
+    .all();
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null, unverifiedStops: unverifiedStopsOf(db, items) };
@@ -91,7 +97,9 @@ const SELECTIVE_MATCHES = 200;
 function searchFilter(db: DbOrTx, search: string): SQL {
   if ([...search].length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    const { matches } = db.get<{ matches: number }>(sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`);
+    const { matches } = db.get<{ matches: number }>(
+      sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`,
+    );
     if (matches < SELECTIVE_MATCHES) return sql`${sessions.id} IN (SELECT id FROM sessions_search WHERE sessions_search MATCH ${phrase})`;
   }
   return or(like(sessions.id, pattern(search)), like(sessions.requirements, pattern(search)))!;

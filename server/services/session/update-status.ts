@@ -15,7 +15,10 @@ import { authorize } from "@/server/domain/permissions";
  * an `enforce` session that fails it stays as it is (GateRejectedError with every reason); an
  * `observe` session is marked completed as its orchestrator said, with the rejected check on record.
  */
-export function updateSessionStatus(ctx: ServiceContext, raw: UpdateSessionStatusInput): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
+export function updateSessionStatus(
+  ctx: ServiceContext,
+  raw: UpdateSessionStatusInput,
+): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
   authorize(ctx.actor, "session.updateStatus");
   const input = parseInput(UpdateSessionStatusInput, raw, "session.invalid_input");
   const result = write(ctx, (tx) => {
@@ -29,12 +32,22 @@ export function updateSessionStatus(ctx: ServiceContext, raw: UpdateSessionStatu
       .where(eq(sessions.id, session.id))
       .returning()
       .get()!;
-    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionStatusChanged, sessionId: session.id, entity: "session", entityId: session.id, data: { from: session.status, to: input.status } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.sessionStatusChanged,
+      sessionId: session.id,
+      entity: "session",
+      entityId: session.id,
+      data: { from: session.status, to: input.status },
+    });
     return { rejected: null, session: updated, check };
   });
   // The rejected check stays recorded (its transaction committed); the session did not change.
   if (result.rejected) {
-    throw new GateRejectedError("completion.rejected", `session ${input.sessionId} cannot complete: the completion gate rejected it (${result.rejected.metCount}/${result.rejected.totalCount} required criteria met)`, result.rejected.reasons);
+    throw new GateRejectedError(
+      "completion.rejected",
+      `session ${input.sessionId} cannot complete: the completion gate rejected it (${result.rejected.metCount}/${result.rejected.totalCount} required criteria met)`,
+      result.rejected.reasons,
+    );
   }
   return { session: result.session, check: result.check };
 }
@@ -45,8 +58,19 @@ export function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforc
   const input = redactInput(parseInput(SetEnforcementInput, unredacted, "session.invalid_input"));
   return write(ctx, (tx) => {
     const session = loadSession(tx, input.sessionId);
-    const updated = tx.update(sessions).set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) }).where(eq(sessions.id, session.id)).returning().get()!;
-    appendEvent(tx, ctx, { type: EVENT_TYPES.sessionEnforcementChanged, sessionId: session.id, entity: "session", entityId: session.id, data: { from: session.enforcement, to: input.enforcement, reason: input.reason } });
+    const updated = tx
+      .update(sessions)
+      .set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) })
+      .where(eq(sessions.id, session.id))
+      .returning()
+      .get()!;
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.sessionEnforcementChanged,
+      sessionId: session.id,
+      entity: "session",
+      entityId: session.id,
+      data: { from: session.enforcement, to: input.enforcement, reason: input.reason },
+    });
     return updated;
   });
 }

@@ -24,9 +24,24 @@ export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): Ta
       .get();
     if (!task) throw new ConflictError("task.exists", `task ${input.key} already exists in session ${input.sessionId}`);
     tx.insert(taskTransitions)
-      .values({ taskId: task.id, sessionId: task.sessionId, move: "create", toStatus: "pending", actor: ctx.actor.label, principalId: ctx.actor.principalId, role: ctx.actor.role, at: now })
+      .values({
+        taskId: task.id,
+        sessionId: task.sessionId,
+        move: "create",
+        toStatus: "pending",
+        actor: ctx.actor.label,
+        principalId: ctx.actor.principalId,
+        role: ctx.actor.role,
+        at: now,
+      })
       .run();
-    appendEvent(tx, ctx, { type: EVENT_TYPES.taskCreated, sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, title: task.title } });
+    appendEvent(tx, ctx, {
+      type: EVENT_TYPES.taskCreated,
+      sessionId: task.sessionId,
+      entity: "task",
+      entityId: task.id,
+      data: { key: task.key, title: task.title },
+    });
     return task;
   });
 }

@@ -26,10 +26,23 @@ describe("task.board: every task with its full history in one call", () => {
 
     const board = await f.as("viewer").task.board(S);
     expect(board.sessionId).toBe("s1");
-    expect(board.tasks.map((t) => [t.key, t.status])).toEqual([["done", "completed"], ["retry", "blocked"], ["idle", "pending"]]);
+    expect(board.tasks.map((t) => [t.key, t.status])).toEqual([
+      ["done", "completed"],
+      ["retry", "blocked"],
+      ["idle", "pending"],
+    ]);
 
     const [done, retry, idle] = board.tasks;
-    expect(done).toMatchObject({ claimedBy: "developer_1", claimedByPrincipal: "token:1", verifiedBy: "verifier_1", verifiedByPrincipal: "token:2", completedBy: "orchestrator_1", evidence: ["ci/run/1"], proofpack: { verdict: "PASSED" }, verification: "verified" });
+    expect(done).toMatchObject({
+      claimedBy: "developer_1",
+      claimedByPrincipal: "token:1",
+      verifiedBy: "verifier_1",
+      verifiedByPrincipal: "token:2",
+      completedBy: "orchestrator_1",
+      evidence: ["ci/run/1"],
+      proofpack: { verdict: "PASSED" },
+      verification: "verified",
+    });
     expect(done!.transitions.map((t) => t.move)).toEqual(["create", "claim", "verify", "complete"]);
     expect(retry).toMatchObject({
       claimedBy: "developer_2",
@@ -62,8 +75,16 @@ describe("task.board: every task with its full history in one call", () => {
     await f.as("orchestrator").session.create({ id: "s1" });
     // Written straight into the tables (the board only reads them): 200 tasks, five transitions each.
     const task = f.db.$client.prepare("insert into tasks (session_id, key, title) values ('s1', ?, ?)");
-    const transition = f.db.$client.prepare("insert into task_transitions (task_id, session_id, move, from_status, to_status, actor) values (?, 's1', ?, ?, ?, 'agent')");
-    const moves = [["create", null, "pending"], ["start", "pending", "in_progress"], ["claim", "in_progress", "claimed"], ["block", "claimed", "blocked"], ["approve_reset", "blocked", "pending"]] as const;
+    const transition = f.db.$client.prepare(
+      "insert into task_transitions (task_id, session_id, move, from_status, to_status, actor) values (?, 's1', ?, ?, ?, 'agent')",
+    );
+    const moves = [
+      ["create", null, "pending"],
+      ["start", "pending", "in_progress"],
+      ["claim", "in_progress", "claimed"],
+      ["block", "claimed", "blocked"],
+      ["approve_reset", "blocked", "pending"],
+    ] as const;
     f.db.$client.transaction(() => {
       for (let i = 0; i < 200; i++) {
         const id = Number(task.run(`task_${i}`, `Task ${i}`).lastInsertRowid);

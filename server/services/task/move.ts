@@ -30,7 +30,10 @@ export function moveParsedTask(ctx: ServiceContext, unredacted: MoveTaskInput): 
   return write(ctx, () => {
     const task = loadTask(ctx.db, input.sessionId, input.key);
     if (input.expectedVersion !== undefined && input.expectedVersion !== task.version) {
-      throw new ConflictError("task.version_conflict", `task ${input.key} changed since version ${input.expectedVersion} (now ${task.version}, ${task.status}): reload and retry`);
+      throw new ConflictError(
+        "task.version_conflict",
+        `task ${input.key} changed since version ${input.expectedVersion} (now ${task.version}, ${task.status}): reload and retry`,
+      );
     }
     const now = nowOf(ctx);
     const outcome = applyMove(task, input.move, ctx.actor, input, now);
@@ -43,7 +46,13 @@ export function moveParsedTask(ctx: ServiceContext, unredacted: MoveTaskInput): 
       updatedAt: now,
     });
     insertTransition(ctx.db, moveTransitionValues(task, input.move, outcome, ctx.actor, now));
-    appendEventPrepared(ctx, { type: TASK_MOVE_EVENTS[input.move], sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version } });
+    appendEventPrepared(ctx, {
+      type: TASK_MOVE_EVENTS[input.move],
+      sessionId: task.sessionId,
+      entity: "task",
+      entityId: task.id,
+      data: { key: task.key, from: outcome.from, to: outcome.to, version: updated.version },
+    });
     return updated;
   });
 }

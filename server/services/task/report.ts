@@ -34,7 +34,13 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
     if (status === undefined || status === task.status) {
       const updated = compareAndSetTask(ctx.db, task, base);
       const changed = Object.keys(details).filter((k) => details[k as keyof typeof details] !== undefined);
-      appendEvent(tx, ctx, { type: EVENT_TYPES.taskUpdated, sessionId, entity: "task", entityId: task.id, data: { key, fields: changed, sourceStatus: sourceStatus ?? null } });
+      appendEvent(tx, ctx, {
+        type: EVENT_TYPES.taskUpdated,
+        sessionId,
+        entity: "task",
+        entityId: task.id,
+        data: { key, fields: changed, sourceStatus: sourceStatus ?? null },
+      });
       return updated;
     }
 
@@ -85,5 +91,11 @@ function record(
       at: change.now,
     })
     .run();
-  appendEvent(tx, ctx, { type: change.type, sessionId: task.sessionId, entity: "task", entityId: task.id, data: { key: task.key, from: task.status, to: change.to, verification: change.verification } });
+  appendEvent(tx, ctx, {
+    type: change.type,
+    sessionId: task.sessionId,
+    entity: "task",
+    entityId: task.id,
+    data: { key: task.key, from: task.status, to: change.to, verification: change.verification },
+  });
 }

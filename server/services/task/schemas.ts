@@ -83,7 +83,5 @@ export type TaskRef = z.infer<typeof TaskRef>;
 export const TaskBoardInput = z.object({ sessionId: SessionId }).strict();
 export type TaskBoardInput = z.infer<typeof TaskBoardInput>;
 
-export const ListTasksInput = z
-  .object({ sessionId: SessionId, status: z.enum(TASK_STATUSES).optional() })
-  .strict();
+export const ListTasksInput = z.object({ sessionId: SessionId, status: z.enum(TASK_STATUSES).optional() }).strict();
 export type ListTasksInput = z.infer<typeof ListTasksInput>;

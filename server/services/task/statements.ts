@@ -46,8 +46,21 @@ export function compareAndSetTask(db: Db, task: { id: number; key: string; versi
 }
 
 const TRANSITION_KEYS = [
-  "taskId", "sessionId", "move", "fromStatus", "toStatus", "actor", "principalId", "role", "reason",
-  "evidence", "proofpack", "failures", "verification", "claimant", "at",
+  "taskId",
+  "sessionId",
+  "move",
+  "fromStatus",
+  "toStatus",
+  "actor",
+  "principalId",
+  "role",
+  "reason",
+  "evidence",
+  "proofpack",
+  "failures",
+  "verification",
+  "claimant",
+  "at",
 ] as const satisfies readonly (keyof TransitionValues)[];
 
 export function insertTransition(db: Db, values: TransitionValues): void {

@@ -88,7 +88,9 @@ export function CompletionChecks({ sessionId }: { sessionId: string }) {
               ))}
             </tbody>
           </table>
-          {checks.length === COMPLETION_HISTORY_LIMIT && <p className="px-3 py-2 text-xs text-zinc-500">Showing the newest {COMPLETION_HISTORY_LIMIT} checks.</p>}
+          {checks.length === COMPLETION_HISTORY_LIMIT && (
+            <p className="px-3 py-2 text-xs text-zinc-500">Showing the newest {COMPLETION_HISTORY_LIMIT} checks.</p>
+          )}
         </div>
       )}
     </section>

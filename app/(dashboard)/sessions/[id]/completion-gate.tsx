@@ -45,8 +45,7 @@ export function CompletionGate({ sessionId }: { sessionId: string }) {
           </h2>
           <div data-testid="gate-now">
             <p className="flex flex-wrap items-center gap-2 text-sm">
-              <span>Right now the gate would</span>{" "}
-              <Badge tone={now.accepted ? "good" : "bad"}>{now.accepted ? "accept" : "reject"}</Badge>{" "}
+              <span>Right now the gate would</span> <Badge tone={now.accepted ? "good" : "bad"}>{now.accepted ? "accept" : "reject"}</Badge>{" "}
               <span className="tabular-nums">
                 {now.metCount}/{now.totalCount} required criteria met
               </span>
@@ -97,7 +96,12 @@ export function Verdict({ accepted }: { accepted: boolean }) {
 }
 
 export function Reasons({ check }: { check: Pick<CheckRow, "accepted" | "reasons"> }) {
-  if (check.reasons.length === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{check.accepted ? "Every required criterion is met and every task is completed and verified." : "No reasons were recorded."}</p>;
+  if (check.reasons.length === 0)
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        {check.accepted ? "Every required criterion is met and every task is completed and verified." : "No reasons were recorded."}
+      </p>
+    );
   return (
     <ul aria-label="Reasons" className="mt-1 list-disc space-y-0.5 pl-5 text-sm">
       {check.reasons.map((reason, i) => (

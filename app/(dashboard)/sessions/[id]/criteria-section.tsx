@@ -97,11 +97,23 @@ function CriterionCard({ criterion: c }: { criterion: Criterion }) {
           Discrepancy: the PM says <strong>{c.status}</strong>, the verifier found <strong>{c.verifierStatus}</strong>. The gate trusts the verifier.
         </p>
       )}
-      {external && <p className="mt-2 text-amber-900 dark:text-amber-200">Blocked by something outside the team&apos;s control (evidence names it); the gate counts it as satisfied.</p>}
+      {external && (
+        <p className="mt-2 text-amber-900 dark:text-amber-200">
+          Blocked by something outside the team&apos;s control (evidence names it); the gate counts it as satisfied.
+        </p>
+      )}
       <div className="mt-2 grid gap-3 sm:grid-cols-2">
         <Finding title="PM's claim" status={c.status} actual={c.actual} evidence={c.evidence} highlight={c.discrepancy} />
         {c.verifierStatus ? (
-          <Finding title="Verifier's finding" status={c.verifierStatus} actual={c.verifierActual} evidence={c.verifierEvidence} highlight={c.discrepancy} by={c.verifierBy} at={c.verifierAt} />
+          <Finding
+            title="Verifier's finding"
+            status={c.verifierStatus}
+            actual={c.verifierActual}
+            evidence={c.verifierEvidence}
+            highlight={c.discrepancy}
+            by={c.verifierBy}
+            at={c.verifierAt}
+          />
         ) : (
           <div className="rounded border border-dashed border-zinc-300 p-2 text-zinc-500 dark:border-zinc-700">
             <p className="font-medium">Verifier&apos;s finding</p>
@@ -115,7 +127,23 @@ function CriterionCard({ criterion: c }: { criterion: Criterion }) {
   );
 }
 
-function Finding({ title, status, actual, evidence, highlight, by, at }: { title: string; status: string; actual: string | null; evidence: string | null; highlight: boolean; by?: string | null; at?: Date | null }) {
+function Finding({
+  title,
+  status,
+  actual,
+  evidence,
+  highlight,
+  by,
+  at,
+}: {
+  title: string;
+  status: string;
+  actual: string | null;
+  evidence: string | null;
+  highlight: boolean;
+  by?: string | null;
+  at?: Date | null;
+}) {
   return (
     <div className={`rounded border p-2 ${highlight ? "border-rose-300 dark:border-rose-800" : "border-zinc-200 dark:border-zinc-800"}`}>
       <p className="flex flex-wrap items-center gap-1.5 font-medium">
@@ -161,7 +189,9 @@ function CriterionHistory({ history }: { history: CriterionUpdate[] }) {
   if (history.length === 0) return null;
   return (
     <details className="mt-2">
-      <summary className="cursor-pointer select-none text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">Change history ({history.length})</summary>
+      <summary className="cursor-pointer select-none text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
+        Change history ({history.length})
+      </summary>
       <ol className="mt-1.5 space-y-1.5 border-l border-zinc-200 pl-2 dark:border-zinc-700">
         {history.map((u) => (
           <li key={u.id} data-testid="criterion-update">

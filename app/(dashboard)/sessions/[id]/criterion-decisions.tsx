@@ -101,7 +101,13 @@ function FindingDialog({ criterion, onClose }: { criterion: CriterionRef; onClos
           busyLabel="Recording…"
           cancelLabel={confirming ? "Back" : "Cancel"}
           onCancel={confirming ? () => setConfirming(false) : onClose}
-          note={confirming && <ConfirmNote>Record “{status}” as the verifier&apos;s finding? Where it differs from the PM&apos;s claim, the completion gate trusts this finding.</ConfirmNote>}
+          note={
+            confirming && (
+              <ConfirmNote>
+                Record “{status}” as the verifier&apos;s finding? Where it differs from the PM&apos;s claim, the completion gate trusts this finding.
+              </ConfirmNote>
+            )
+          }
         />
       </form>
     </Modal>
@@ -118,7 +124,11 @@ function RequiredDialog({ criterion, onClose }: { criterion: CriterionRef; onClo
     mutation.mutate({ sessionId: criterion.sessionId, criterion: criterion.criterion, required }, { onSuccess: onClose });
   }
   return (
-    <Modal title={required ? "Make this criterion required" : "Make this criterion optional"} onClose={onClose} description={<p className="break-words">{criterion.criterion}</p>}>
+    <Modal
+      title={required ? "Make this criterion required" : "Make this criterion optional"}
+      onClose={onClose}
+      description={<p className="break-words">{criterion.criterion}</p>}
+    >
       <form onSubmit={submit}>
         <ConfirmNote>
           {required

@@ -7,7 +7,11 @@ import { sessionIdOf } from "./session-id";
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const sessionId = await sessionIdOf(params);
   if (!(await requireSession(sessionId))) return null;
-  await prefetch(trpc.task.board.queryOptions({ sessionId }), trpc.criteria.list.queryOptions({ sessionId }), trpc.runtime.activity.queryOptions({ sessionId }));
+  await prefetch(
+    trpc.task.board.queryOptions({ sessionId }),
+    trpc.criteria.list.queryOptions({ sessionId }),
+    trpc.runtime.activity.queryOptions({ sessionId }),
+  );
   return (
     <HydrateClient>
       <SessionOverview sessionId={sessionId} />

@@ -17,7 +17,12 @@ export function RuntimeSection({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.runtime.activity.queryOptions({ sessionId }));
   const activity = query.data;
-  if (activity === undefined) return <QueryFallback query={query} errorTitle="Could not load the runtime session">{null}</QueryFallback>;
+  if (activity === undefined)
+    return (
+      <QueryFallback query={query} errorTitle="Could not load the runtime session">
+        {null}
+      </QueryFallback>
+    );
   if (activity.runtimeSessions.length === 0 && activity.stops.length === 0) return null;
   const unverified = activity.stops.filter((s) => s.kind === "unverified").length;
   return (
@@ -37,7 +42,8 @@ export function RuntimeSection({ sessionId }: { sessionId: string }) {
             {r.cwd && <span className="text-zinc-500"> in {r.cwd}</span>}
             <span className="text-zinc-500">
               {" "}
-              · linked <Time at={r.linkedAt} /> · last seen <Time at={r.lastSeenAt} /> ({r.source === "command" ? "no SessionStart reported" : `last ${r.source}`})
+              · linked <Time at={r.linkedAt} /> · last seen <Time at={r.lastSeenAt} /> (
+              {r.source === "command" ? "no SessionStart reported" : `last ${r.source}`})
             </span>
           </li>
         ))}
@@ -54,9 +60,7 @@ export function RuntimeSection({ sessionId }: { sessionId: string }) {
             >
               <p className="flex flex-wrap items-center gap-2">
                 {stop.kind === "held" ? (
-                  <Badge tone="warn">
-                    Stop held{stop.block !== null && stop.maxBlocks !== null ? ` ${stop.block} of ${stop.maxBlocks}` : ""}
-                  </Badge>
+                  <Badge tone="warn">Stop held{stop.block !== null && stop.maxBlocks !== null ? ` ${stop.block} of ${stop.maxBlocks}` : ""}</Badge>
                 ) : (
                   <Badge tone="bad">Stopped with the gate rejected</Badge>
                 )}
@@ -64,7 +68,9 @@ export function RuntimeSection({ sessionId }: { sessionId: string }) {
                   {stop.event === "SubagentStop" ? `subagent${stop.agentType ? ` ${stop.agentType}` : ""}` : "agent"} · {stop.actor} · <Time at={stop.at} />
                 </span>
               </p>
-              {stop.kind === "unverified" && stop.cause && <p className="mt-1 text-xs text-rose-800 dark:text-rose-300">Let through {CAUSE[stop.cause as keyof typeof CAUSE] ?? stop.cause}.</p>}
+              {stop.kind === "unverified" && stop.cause && (
+                <p className="mt-1 text-xs text-rose-800 dark:text-rose-300">Let through {CAUSE[stop.cause as keyof typeof CAUSE] ?? stop.cause}.</p>
+              )}
               <ul className="mt-2 list-disc space-y-1 pl-5">
                 {stop.reasons.map((reason, i) => (
                   <li key={i}>

@@ -60,10 +60,19 @@ function EnforcementDialog({ session, target, onClose }: { session: Session; tar
     mutation.mutate({ sessionId: session.id, enforcement: target, reason }, { onSuccess: onClose, onError: () => setConfirming(false) });
   }
   return (
-    <Modal title={`Switch ${session.id} to ${target}`} onClose={onClose} description={<p>Now {session.enforcement}. Only a lead decides this; the switch and its reason are kept on the session.</p>}>
+    <Modal
+      title={`Switch ${session.id} to ${target}`}
+      onClose={onClose}
+      description={<p>Now {session.enforcement}. Only a lead decides this; the switch and its reason are kept on the session.</p>}
+    >
       <form onSubmit={submit} className="space-y-3">
         <fieldset disabled={confirming}>
-          <TextArea label="Reason" hint="Why the session's enforcement changes. Required; shown on the session." value={reason} onChange={(e) => setReason(e.target.value)} />
+          <TextArea
+            label="Reason"
+            hint="Why the session's enforcement changes. Required; shown on the session."
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
         </fieldset>
         <FormFooter
           error={mutation.error?.message ?? null}

@@ -34,7 +34,9 @@ export function TaskCard({ task, onOpen }: { task: TaskItem; onOpen: (move: Huma
         {task.resetCount > 0 && <Badge>attempt {task.resetCount + 1}</Badge>}
         {task.sourceStatus && task.sourceStatus !== task.status && <Badge>reported {task.sourceStatus}</Badge>}
       </div>
-      {task.verification === "none" && <p className="mt-1 text-rose-800 dark:text-rose-300">Reached {task.status} without a verify move: nobody checked this work.</p>}
+      {task.verification === "none" && (
+        <p className="mt-1 text-rose-800 dark:text-rose-300">Reached {task.status} without a verify move: nobody checked this work.</p>
+      )}
 
       <dl className="mt-2 space-y-1">
         {task.claimedBy ? (
@@ -94,5 +96,9 @@ function Who({ term, label, principal, at }: { term: string; label: string; prin
 }
 
 function Box({ children }: { children: ReactNode }) {
-  return <div className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100">{children}</div>;
+  return (
+    <div className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100">
+      {children}
+    </div>
+  );
 }

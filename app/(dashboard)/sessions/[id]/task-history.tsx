@@ -17,7 +17,9 @@ export function TaskHistory({ transitions, children }: { transitions: readonly T
   const attempts = splitAttempts(transitions);
   return (
     <details className="mt-2 border-t border-zinc-100 pt-1.5 dark:border-zinc-800" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="cursor-pointer select-none rounded text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-zinc-400 dark:hover:text-zinc-100">Details and history</summary>
+      <summary className="cursor-pointer select-none rounded text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-zinc-400 dark:hover:text-zinc-100">
+        Details and history
+      </summary>
       {open && (
         <div className="mt-1.5 space-y-2">
           {children}

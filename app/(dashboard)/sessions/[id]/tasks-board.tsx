@@ -47,12 +47,15 @@ export function TasksBoard({ sessionId }: { sessionId: string }) {
           {TASK_STATUSES.map((status) => {
             const column = byStatus.get(status) ?? [];
             return (
-              <section key={status} aria-labelledby={`column-${status}`} data-testid={`column-${status}`} className="min-w-0 rounded-lg bg-zinc-100 p-2 dark:bg-zinc-900/70">
+              <section
+                key={status}
+                aria-labelledby={`column-${status}`}
+                data-testid={`column-${status}`}
+                className="min-w-0 rounded-lg bg-zinc-100 p-2 dark:bg-zinc-900/70"
+              >
                 <h3 id={`column-${status}`} className="mb-2 flex items-center justify-between px-1 text-sm font-semibold">
                   <span>{STATUS_LABEL[status]}</span>
-                  <span className="tabular-nums text-zinc-500">
-                    {column.length}
-                  </span>
+                  <span className="tabular-nums text-zinc-500">{column.length}</span>
                 </h3>
                 {column.length === 0 ? (
                   <p className="px-1 pb-1 text-xs text-zinc-500">None</p>

@@ -14,7 +14,9 @@ import { TableSkeleton } from "../table-skeleton";
 export function ConfigurationClient() {
   return (
     <div className="space-y-6">
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">Read-only. These tables are the orchestrator&apos;s configuration (BAZINGA&apos;s, kept with its column names), written by imports and the demo data.</p>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        Read-only. These tables are the orchestrator&apos;s configuration (BAZINGA&apos;s, kept with its column names), written by imports and the demo data.
+      </p>
       <Card title="Models by agent role" id="model-config">
         <ModelConfigTable />
       </Card>

@@ -13,8 +13,8 @@ export default async function RolesSettingsPage() {
     <div className="space-y-4">
       <Card title="Roles" id="roles-summary">
         <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
-          People sign in as viewer, lead or admin; API tokens may also be agents, verifiers and orchestrators. Whatever the role, a claimant never verifies or blocks its own claim, and
-          nobody scores an attempt they recorded.
+          People sign in as viewer, lead or admin; API tokens may also be agents, verifiers and orchestrators. Whatever the role, a claimant never verifies or
+          blocks its own claim, and nobody scores an attempt they recorded.
         </p>
         <dl className="grid gap-2 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-4">
           {ROLES.map((role) => (
@@ -58,7 +58,13 @@ export default async function RolesSettingsPage() {
                     </th>
                     {ROLES.map((role) => (
                       <td key={role} className="px-2 py-1.5 text-center">
-                        {may(role, action) ? <span aria-label={`${role} may`}>✓</span> : <span aria-label={`${role} may not`} className="text-zinc-300 dark:text-zinc-700">–</span>}
+                        {may(role, action) ? (
+                          <span aria-label={`${role} may`}>✓</span>
+                        ) : (
+                          <span aria-label={`${role} may not`} className="text-zinc-300 dark:text-zinc-700">
+                            –
+                          </span>
+                        )}
                       </td>
                     ))}
                     <td className="py-1.5 pl-3 font-mono text-xs text-zinc-600 dark:text-zinc-400">{PERMISSIONS[action].rule}</td>

@@ -43,7 +43,9 @@ function CreateTokenForm() {
   const [errors, setErrors] = useState<FormErrors<TokenField>>({ form: null, fields: {} });
   const [role, setRole] = useState<TokenRole>("agent");
   const [created, setCreated] = useState<NewToken | null>(null);
-  const create = useMutation(trpc.admin.createToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }));
+  const create = useMutation(
+    trpc.admin.createToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }),
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -65,9 +67,33 @@ function CreateTokenForm() {
   return (
     <Card title="Create an API token" id="create-token">
       <form onSubmit={onSubmit} noValidate className="space-y-3">
-        <InputField label="Name" name="name" autoComplete="off" required hint="Who or what uses it, e.g. developer agents on ci-3. It is the agent label unless the caller sends its own." error={errors.fields.name} />
-        <SelectField label="Role" name="role" value={role} onChange={(event) => setRole(event.target.value as TokenRole)} options={ROLE_OPTIONS} hint={`${role}: ${roleSummary(role)}.`} error={errors.fields.role} />
-        <InputField label="Expires in (days)" name="expiresInDays" type="number" inputMode="numeric" min={1} max={3650} hint="Optional; empty means it never expires." error={errors.fields.expiresInDays} />
+        <InputField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          required
+          hint="Who or what uses it, e.g. developer agents on ci-3. It is the agent label unless the caller sends its own."
+          error={errors.fields.name}
+        />
+        <SelectField
+          label="Role"
+          name="role"
+          value={role}
+          onChange={(event) => setRole(event.target.value as TokenRole)}
+          options={ROLE_OPTIONS}
+          hint={`${role}: ${roleSummary(role)}.`}
+          error={errors.fields.role}
+        />
+        <InputField
+          label="Expires in (days)"
+          name="expiresInDays"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={3650}
+          hint="Optional; empty means it never expires."
+          error={errors.fields.expiresInDays}
+        />
         <FormError message={errors.form} />
         <Button type="submit" className="w-full" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create token"}
@@ -93,7 +119,10 @@ function NewTokenPanel({ token, onDone }: { token: NewToken; onDone: () => void 
   return (
     <Card title="Copy the new token now" id="new-token">
       <div className="space-y-3 text-sm">
-        <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+        <p
+          role="alert"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
           This is the only time Proofgate shows this token. Only a hash of it is stored: if it is lost, revoke it and create another.
         </p>
         <p>
@@ -101,7 +130,12 @@ function NewTokenPanel({ token, onDone }: { token: NewToken; onDone: () => void 
         </p>
         <label className="block">
           <span className="mb-1 block font-medium">New API token</span>
-          <input readOnly value={token.token} onFocus={(event) => event.currentTarget.select()} className="w-full rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950" />
+          <input
+            readOnly
+            value={token.token}
+            onFocus={(event) => event.currentTarget.select()}
+            className="w-full rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+          />
         </label>
         <div className="flex flex-wrap items-center gap-2">
           <Button onClick={copyToken}>Copy token</Button>
@@ -110,7 +144,8 @@ function NewTokenPanel({ token, onDone }: { token: NewToken; onDone: () => void 
           </span>
         </div>
         <p className="text-zinc-600 dark:text-zinc-400">
-          Agents send it as <Code>Authorization: Bearer …</Code>; the command line takes <Code>--token</Code> or <Code>PROOFGATE_TOKEN</Code> with <Code>--url</Code>.
+          Agents send it as <Code>Authorization: Bearer …</Code>; the command line takes <Code>--token</Code> or <Code>PROOFGATE_TOKEN</Code> with{" "}
+          <Code>--url</Code>.
         </p>
         <Button variant="secondary" className="w-full" onClick={onDone}>
           I have saved it
@@ -133,7 +168,9 @@ function TokensTable() {
   const query = useQuery(trpc.admin.tokens.queryOptions());
   const [revoking, setRevoking] = useState<Token | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const revoke = useMutation(trpc.admin.revokeToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }));
+  const revoke = useMutation(
+    trpc.admin.revokeToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }),
+  );
   const tokens = query.data;
   if (tokens === undefined) {
     return (
@@ -146,7 +183,8 @@ function TokensTable() {
   if (tokens.length === 0) {
     return (
       <EmptyState title="No API tokens yet.">
-        Create one for each agent or script that reports to Proofgate, with the narrowest role it needs — or on the server: <Code>npx proofgate token create --name developer-agents --role agent</Code>
+        Create one for each agent or script that reports to Proofgate, with the narrowest role it needs — or on the server:{" "}
+        <Code>npx proofgate token create --name developer-agents --role agent</Code>
       </EmptyState>
     );
   }
@@ -236,11 +274,21 @@ function TokensTable() {
           </tbody>
         </table>
       </div>
-      <ConfirmDialog open={revoking !== null} title="Revoke this token?" confirmLabel="Revoke token" variant="danger" pending={revoke.isPending} error={error} onConfirm={confirm} onClose={close}>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this token?"
+        confirmLabel="Revoke token"
+        variant="danger"
+        pending={revoke.isPending}
+        error={error}
+        onConfirm={confirm}
+        onClose={close}
+      >
         {revoking && (
           <>
             <p>
-              <strong className="break-all">{revoking.name}</strong> ({revoking.role}, <span className="font-mono">{revoking.prefix}…</span>) stops working at once: every request with it gets 401.
+              <strong className="break-all">{revoking.name}</strong> ({revoking.role}, <span className="font-mono">{revoking.prefix}…</span>) stops working at
+              once: every request with it gets 401.
             </p>
             <p>This cannot be undone; create a new token if it is needed again.</p>
           </>

@@ -46,7 +46,10 @@ export class AppendBatcher {
     if (items.length === 0) return;
     try {
       const result = this.run.writer.row(() => {
-        const saved = importTimedLogBatch(at(this.run, items.at(-1)!.at), { sessionId: items[0]!.sessionId, rows: items.map((i) => ({ at: i.at, checked: i.checked })) });
+        const saved = importTimedLogBatch(at(this.run, items.at(-1)!.at), {
+          sessionId: items[0]!.sessionId,
+          rows: items.map((i) => ({ at: i.at, checked: i.checked })),
+        });
         saved.ids.forEach((id, n) => this.run.book.put(items[n]!.recordKind, items[n]!.key, { targetId: id.id, sessionId: items[n]!.sessionId }, items[n]!.at));
         return saved;
       });

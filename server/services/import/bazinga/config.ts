@@ -39,7 +39,10 @@ export function importConfig(run: ImportRun, config: BazingaPass["config"]): voi
     ...config.markers.map((r): [string, string, ConfigRow, unknown] => [
       "agent markers",
       text(r.agent_type) ?? "",
-      { table: "agent_markers", values: { agentType: label(r.agent_type) ?? "", requiredMarkers: raw(r.required_markers) ?? "", workflowMarkers: raw(r.workflow_markers) } },
+      {
+        table: "agent_markers",
+        values: { agentType: label(r.agent_type) ?? "", requiredMarkers: raw(r.required_markers) ?? "", workflowMarkers: raw(r.workflow_markers) },
+      },
       null,
     ]),
     ...config.rules.map((r): [string, string, ConfigRow, unknown] => [

@@ -69,13 +69,19 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
     const key = consumerKey(sessionId, consumer);
     const pkg = run.book.get("context_package", `${sessionId}|${packageId}`);
     if (!pkg) {
-      run.tally.skip("context consumers", key, sessionOf.has(packageId) ? `its context package ${packageId} was not imported` : `its context package ${packageId} is not in the BAZINGA database (an orphaned row): Proofgate keeps a reader only with its package`);
+      run.tally.skip(
+        "context consumers",
+        key,
+        sessionOf.has(packageId)
+          ? `its context package ${packageId} was not imported`
+          : `its context package ${packageId} is not in the BAZINGA database (an orphaned row): Proofgate keeps a reader only with its package`,
+      );
       continue;
     }
     const consumedAt = parseTime(consumer.consumed_at);
     const record = run.book.get("context_consumer", key);
     const created = justCreated.has(key);
-    const applied = record ? (JSON.parse(record.state ?? "{}") as { consumedAt?: string | null }).consumedAt ?? null : null;
+    const applied = record ? ((JSON.parse(record.state ?? "{}") as { consumedAt?: string | null }).consumedAt ?? null) : null;
     if (record && (consumedAt === null || applied !== null)) {
       run.tally.count("context consumers", created ? "imported" : "unchanged");
       continue;
@@ -83,14 +89,22 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
     if (!record && consumedAt === null) {
       // A reader added after its package (a later iteration), not yet consumed: waiting, as in BAZINGA.
       apply(run, "context consumers", key, () => {
-        const row = addContextReader(at(run, run.startedAt), { packageId: Number(pkg.targetId), agentType: label(consumer.agent_type) ?? "", iteration: Math.max(1, int(consumer.iteration) ?? 1) });
+        const row = addContextReader(at(run, run.startedAt), {
+          packageId: Number(pkg.targetId),
+          agentType: label(consumer.agent_type) ?? "",
+          iteration: Math.max(1, int(consumer.iteration) ?? 1),
+        });
         run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: null } }, run.startedAt);
         return "imported";
       });
       continue;
     }
     apply(run, "context consumers", key, () => {
-      const row = markContextConsumed(at(run, consumedAt!), { packageId: Number(pkg.targetId), agentType: label(consumer.agent_type) ?? "", iteration: Math.max(1, int(consumer.iteration) ?? 1) });
+      const row = markContextConsumed(at(run, consumedAt!), {
+        packageId: Number(pkg.targetId),
+        agentType: label(consumer.agent_type) ?? "",
+        iteration: Math.max(1, int(consumer.iteration) ?? 1),
+      });
       run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: consumedAt!.toISOString() } }, consumedAt!);
       return record && !created ? "updated" : "imported";
     });

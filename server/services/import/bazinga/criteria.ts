@@ -20,7 +20,13 @@ function statusOf(value: unknown): CriterionStatus | null {
 
 const required = (value: unknown) => !(value === 0 || value === false || value === "0" || value === "false");
 
-const item = (criterion: string, s: CriterionState): CriterionInput => ({ criterion, status: s.status, actual: s.actual, evidence: s.evidence, requiredForCompletion: s.required });
+const item = (criterion: string, s: CriterionState): CriterionInput => ({
+  criterion,
+  status: s.status,
+  actual: s.actual,
+  evidence: s.evidence,
+  requiredForCompletion: s.required,
+});
 
 /**
  * BAZINGA's success criteria with their status, actual and evidence, through the criteria service
@@ -80,10 +86,19 @@ export function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[],
       run.tally.read("migrated criteria");
       const status = statusOf(fields.status);
       if (criterion === "" || !status) {
-        run.tally.skip("migrated criteria", `${sessionId}|pm success_criteria[${i}]`, criterion === "" ? "it has no criterion text" : `status ${JSON.stringify(fields.status)} is not one of ${CRITERION_STATUSES.join(", ")}`);
+        run.tally.skip(
+          "migrated criteria",
+          `${sessionId}|pm success_criteria[${i}]`,
+          criterion === "" ? "it has no criterion text" : `status ${JSON.stringify(fields.status)} is not one of ${CRITERION_STATUSES.join(", ")}`,
+        );
         continue;
       }
-      const state: CriterionState = { status, actual: text(fields.actual), evidence: text(fields.evidence), required: required(fields.required_for_completion) };
+      const state: CriterionState = {
+        status,
+        actual: text(fields.actual),
+        evidence: text(fields.evidence),
+        required: required(fields.required_for_completion),
+      };
       const record = run.book.get("migrated_criterion", key);
       if (record && record.state === JSON.stringify(state)) {
         run.tally.count("migrated criteria", "unchanged");

@@ -134,7 +134,10 @@ describe("following a BAZINGA database another process keeps writing", () => {
 
     await writer.run(["INSERT INTO success_criteria (session_id, criterion) VALUES (?, 'SSO works with Okta')"], [[S]]);
     await arrives(() => expect(count("SELECT count(*) FROM success_criteria WHERE session_id = ?", S)).toBe(1));
-    await writer.run(["UPDATE success_criteria SET status = 'met', actual = 'login ok', evidence = 'e2e.log', updated_at = CURRENT_TIMESTAMP WHERE session_id = ?"], [[S]]);
+    await writer.run(
+      ["UPDATE success_criteria SET status = 'met', actual = 'login ok', evidence = 'e2e.log', updated_at = CURRENT_TIMESTAMP WHERE session_id = ?"],
+      [[S]],
+    );
     await arrives(() => expect(count("SELECT count(*) FROM success_criteria WHERE session_id = ? AND status = 'met' AND evidence = 'e2e.log'", S)).toBe(1));
 
     await writer.run(
@@ -145,17 +148,38 @@ describe("following a BAZINGA database another process keeps writing", () => {
       ],
       [[S], [S], [S]],
     );
-    await arrives(() => expect([count("SELECT count(*) FROM orchestration_logs"), count("SELECT count(*) FROM token_usage WHERE session_id = ?", S)]).toEqual([logs + 2, 1]));
+    await arrives(() =>
+      expect([count("SELECT count(*) FROM orchestration_logs"), count("SELECT count(*) FROM token_usage WHERE session_id = ?", S)]).toEqual([logs + 2, 1]),
+    );
     expect(count("SELECT count(*) FROM orchestration_logs WHERE content LIKE '%abc123def456%'")).toBe(0);
 
     // The group moves on, then BAZINGA's pm state (overwritten in place) changes.
-    await writer.run(["UPDATE task_groups SET status = 'approved_pending_merge', last_review_status = 'APPROVED', updated_at = CURRENT_TIMESTAMP WHERE session_id = ? AND id = 'A'"], [[S]]);
-    await arrives(() => expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'verified' AND source_status = 'approved_pending_merge' AND last_review_status = 'APPROVED'", S)).toBe(1));
-    await writer.run(["UPDATE state_snapshots SET state_data = '{\"phase\":\"merge\"}', timestamp = CURRENT_TIMESTAMP WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'"]);
-    await arrives(() => expect(count("SELECT count(*) FROM state_snapshots WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'")).toBe(2));
+    await writer.run(
+      [
+        "UPDATE task_groups SET status = 'approved_pending_merge', last_review_status = 'APPROVED', updated_at = CURRENT_TIMESTAMP WHERE session_id = ? AND id = 'A'",
+      ],
+      [[S]],
+    );
+    await arrives(() =>
+      expect(
+        count(
+          "SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'verified' AND source_status = 'approved_pending_merge' AND last_review_status = 'APPROVED'",
+          S,
+        ),
+      ).toBe(1),
+    );
+    await writer.run([
+      "UPDATE state_snapshots SET state_data = '{\"phase\":\"merge\"}', timestamp = CURRENT_TIMESTAMP WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'",
+    ]);
+    await arrives(() =>
+      expect(count("SELECT count(*) FROM state_snapshots WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'")).toBe(2),
+    );
 
     // A long write transaction: the follower neither waits for it nor holds it up, and imports the row once committed.
-    const committed = await writer.hold("INSERT INTO orchestration_logs (session_id, agent_type, content) VALUES ('bazinga_20261121_150000_200', 'qa_expert', 'Tests: 30 passed')", 1500);
+    const committed = await writer.hold(
+      "INSERT INTO orchestration_logs (session_id, agent_type, content) VALUES ('bazinga_20261121_150000_200', 'qa_expert', 'Tests: 30 passed')",
+      1500,
+    );
     const passesBefore = follower.passes.length;
     expect(await committed).toBe("ok");
     await arrives(() => expect(count("SELECT count(*) FROM orchestration_logs WHERE content = 'Tests: 30 passed'")).toBe(1));
@@ -202,7 +226,11 @@ describe("following a database whose writer locks readers out (rollback journal)
     const writer = new Writer(source);
     const follower = startFollowing(db, source);
     await arrives(() => expect(follower.passes).toHaveLength(1));
-    const released = await writer.hold("INSERT INTO orchestration_logs (session_id, agent_type, content) VALUES ('bazinga_20250828_146740_110', 'tech_lead', 'APPROVED after lock')", 2500, true);
+    const released = await writer.hold(
+      "INSERT INTO orchestration_logs (session_id, agent_type, content) VALUES ('bazinga_20250828_146740_110', 'tech_lead', 'APPROVED after lock')",
+      2500,
+      true,
+    );
     expect(await released).toBe("ok");
     await arrives(() => expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content = 'APPROVED after lock'")).toBe(1));
     await writer.close();

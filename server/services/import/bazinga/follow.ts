@@ -80,5 +80,14 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
   } finally {
     importer.close();
   }
-  return importer.info ? importer.report(total, Math.round(performance.now() - started)) : { source: "bazinga", file, schema: { version: "unknown", detectedFrom: "never opened", notes: [] }, entities: total.entities(), notMapped: [], milliseconds: 0 };
+  return importer.info
+    ? importer.report(total, Math.round(performance.now() - started))
+    : {
+        source: "bazinga",
+        file,
+        schema: { version: "unknown", detectedFrom: "never opened", notes: [] },
+        entities: total.entities(),
+        notMapped: [],
+        milliseconds: 0,
+      };
 }

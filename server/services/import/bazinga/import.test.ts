@@ -4,7 +4,17 @@ import type { Db } from "@/db/client";
 import { ValidationError } from "@/server/domain/errors";
 import type { ImportReport } from "../report";
 import { SourceMissingError } from "../source";
-import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "@/test/support/import-fixtures";
+import {
+  copyFixture,
+  freshLedger,
+  ledgerCount,
+  ledgerFingerprint,
+  removeTemps,
+  sha256,
+  sourceCount,
+  tempDir,
+  withSource,
+} from "@/test/support/import-fixtures";
 import { importBazinga } from "./importer";
 
 // Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
@@ -18,9 +28,11 @@ const entity = (report: ImportReport, name: string) => report.entities.find((e) 
 function pmOnlyCriteria(file: string): { sessionId: string; criterion: string; required: boolean }[] {
   return withSource(file, (db) => {
     const latest = db
-      .prepare(`SELECT s.session_id, s.state_data FROM state_snapshots s WHERE s.state_type = 'pm' AND s.id = (SELECT id FROM state_snapshots t WHERE t.session_id = s.session_id AND t.state_type = 'pm' ORDER BY t.timestamp DESC, t.id DESC LIMIT 1)`)
+      .prepare(
+        `SELECT s.session_id, s.state_data FROM state_snapshots s WHERE s.state_type = 'pm' AND s.id = (SELECT id FROM state_snapshots t WHERE t.session_id = s.session_id AND t.state_type = 'pm' ORDER BY t.timestamp DESC, t.id DESC LIMIT 1)`,
+      )
       .all() as { session_id: string; state_data: string }[];
-    const inTable = new Set((db.prepare("SELECT session_id || '|' || criterion FROM success_criteria").pluck().all() as string[]));
+    const inTable = new Set(db.prepare("SELECT session_id || '|' || criterion FROM success_criteria").pluck().all() as string[]);
     return latest.flatMap((s) =>
       ((JSON.parse(s.state_data) as { success_criteria?: { criterion: string; required_for_completion?: boolean }[] }).success_criteria ?? [])
         .filter((c) => !inTable.has(`${s.session_id}|${c.criterion}`))
@@ -78,7 +90,9 @@ describe("importing the BAZINGA v19 fixture", () => {
     expect(ledgerCount(db, "SELECT count(*) FROM tasks")).toBe(sourceCount(source, "SELECT count(*) FROM task_groups"));
     expect(ledgerCount(db, "SELECT count(*) FROM success_criteria WHERE NOT migrated")).toBe(sourceCount(source, "SELECT count(*) FROM success_criteria"));
     for (const type of ["interaction", "reasoning", "event"]) {
-      expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE log_type = ?", type), type).toBe(sourceCount(source, "SELECT count(*) FROM orchestration_logs WHERE log_type = ?", type));
+      expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE log_type = ?", type), type).toBe(
+        sourceCount(source, "SELECT count(*) FROM orchestration_logs WHERE log_type = ?", type),
+      );
     }
     expect(ledgerCount(db, "SELECT sum(tokens_estimated) FROM token_usage")).toBe(sourceCount(source, "SELECT sum(tokens_estimated) FROM token_usage"));
     expect(ledgerCount(db, "SELECT count(*) FROM state_snapshots")).toBe(sourceCount(source, "SELECT count(*) FROM state_snapshots"));
@@ -86,8 +100,18 @@ describe("importing the BAZINGA v19 fixture", () => {
     expect(ledgerCount(db, "SELECT count(*) FROM context_packages")).toBe(sourceCount(source, "SELECT count(*) FROM context_packages"));
     expect(ledgerCount(db, "SELECT count(*) FROM context_package_consumers")).toBe(sourceCount(source, "SELECT count(*) FROM context_package_consumers"));
     // Each reasoning row keeps its phase, confidence and group.
-    const reasoning = withSource(source, (s) => s.prepare("SELECT reasoning_phase || '/' || confidence_level || '/' || group_id FROM orchestration_logs WHERE log_type = 'reasoning' ORDER BY id").pluck().all());
-    expect(db.$client.prepare("SELECT reasoning_phase || '/' || confidence_level || '/' || group_id FROM orchestration_logs WHERE log_type = 'reasoning' ORDER BY id").pluck().all()).toEqual(reasoning);
+    const reasoning = withSource(source, (s) =>
+      s
+        .prepare("SELECT reasoning_phase || '/' || confidence_level || '/' || group_id FROM orchestration_logs WHERE log_type = 'reasoning' ORDER BY id")
+        .pluck()
+        .all(),
+    );
+    expect(
+      db.$client
+        .prepare("SELECT reasoning_phase || '/' || confidence_level || '/' || group_id FROM orchestration_logs WHERE log_type = 'reasoning' ORDER BY id")
+        .pluck()
+        .all(),
+    ).toEqual(reasoning);
   });
 
   it("writes every imported row through the services: each has its event", () => {
@@ -96,23 +120,40 @@ describe("importing the BAZINGA v19 fixture", () => {
     expect(ledgerCount(db, "SELECT sum(json_extract(data, '$.count')) FROM events WHERE type = 'logs.appended'")).toBe(logs);
     expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'session.created'")).toBe(sourceCount(source, "SELECT count(*) FROM sessions"));
     expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'task.created'")).toBe(sourceCount(source, "SELECT count(*) FROM task_groups"));
-    expect(ledgerCount(db, "SELECT sum(json_extract(data, '$.count')) FROM events WHERE type = 'tokens.logged'")).toBe(sourceCount(source, "SELECT count(*) FROM token_usage"));
+    expect(ledgerCount(db, "SELECT sum(json_extract(data, '$.count')) FROM events WHERE type = 'tokens.logged'")).toBe(
+      sourceCount(source, "SELECT count(*) FROM token_usage"),
+    );
     // Each log row keeps the time BAZINGA wrote it.
     const times = withSource(source, (s) => s.prepare("SELECT timestamp FROM orchestration_logs ORDER BY id").pluck().all() as string[]);
-    expect((db.$client.prepare("SELECT timestamp FROM orchestration_logs ORDER BY id").pluck().all() as number[]).map((t) => new Date(t).toISOString())).toEqual(times.map((t) => `${t.replace(" ", "T")}.000Z`));
-    expect(ledgerCount(db, "SELECT count(*) FROM events WHERE actor = 'bazinga' AND principal_id = 'operator'")).toBe(ledgerCount(db, "SELECT count(*) FROM events"));
+    expect(
+      (db.$client.prepare("SELECT timestamp FROM orchestration_logs ORDER BY id").pluck().all() as number[]).map((t) => new Date(t).toISOString()),
+    ).toEqual(times.map((t) => `${t.replace(" ", "T")}.000Z`));
+    expect(ledgerCount(db, "SELECT count(*) FROM events WHERE actor = 'bazinga' AND principal_id = 'operator'")).toBe(
+      ledgerCount(db, "SELECT count(*) FROM events"),
+    );
   });
 
   it("maps every task-group status as DESIGN.md says, keeps BAZINGA's word, and records the history as transitions", () => {
-    const groups = withSource(source, (s) => s.prepare("SELECT session_id, id, status FROM task_groups").all() as { session_id: string; id: string; status: string }[]);
+    const groups = withSource(
+      source,
+      (s) => s.prepare("SELECT session_id, id, status FROM task_groups").all() as { session_id: string; id: string; status: string }[],
+    );
     expect(new Set(groups.map((g) => g.status))).toEqual(new Set(["pending", "in_progress", "approved_pending_merge", "merging", "failed"]));
     for (const g of groups) {
-      const task = db.$client.prepare("SELECT id, status, verification, source_status FROM tasks WHERE session_id = ? AND key = ?").get(g.session_id, g.id) as { id: number; status: string; verification: string | null; source_status: string | null };
+      const task = db.$client.prepare("SELECT id, status, verification, source_status FROM tasks WHERE session_id = ? AND key = ?").get(g.session_id, g.id) as {
+        id: number;
+        status: string;
+        verification: string | null;
+        source_status: string | null;
+      };
       const expected = { approved_pending_merge: "verified", merging: "verified", failed: "blocked" }[g.status] ?? g.status;
       expect(task.status, `${g.id} ${g.status}`).toBe(expected);
       // A verified or blocked status BAZINGA reported was never a verify or block move.
       expect(task.verification).toBe(expected === "verified" || expected === "blocked" ? "none" : null);
-      const moves = db.$client.prepare("SELECT move || ':' || coalesce(from_status, '') || '>' || to_status FROM task_transitions WHERE task_id = ? ORDER BY id").pluck().all(task.id);
+      const moves = db.$client
+        .prepare("SELECT move || ':' || coalesce(from_status, '') || '>' || to_status FROM task_transitions WHERE task_id = ? ORDER BY id")
+        .pluck()
+        .all(task.id);
       expect(moves).toEqual(g.status === "pending" ? ["create:>pending"] : ["create:>pending", `report:pending>${expected}`]);
       if (g.status !== "pending") expect(task.source_status).toBe(g.status);
     }
@@ -121,26 +162,46 @@ describe("importing the BAZINGA v19 fixture", () => {
   it("migrates the criteria that exist only in a pm state snapshot, marked migrated, with an import history row", () => {
     const expected = pmOnlyCriteria(source);
     expect(new Set(expected.map((c) => c.sessionId)).size).toBe(3);
-    const migrated = db.$client.prepare("SELECT session_id AS sessionId, criterion, required_for_completion AS required FROM success_criteria WHERE migrated ORDER BY id").all() as { sessionId: string; criterion: string; required: number }[];
+    const migrated = db.$client
+      .prepare("SELECT session_id AS sessionId, criterion, required_for_completion AS required FROM success_criteria WHERE migrated ORDER BY id")
+      .all() as { sessionId: string; criterion: string; required: number }[];
     expect(migrated.map((c) => ({ ...c, required: c.required === 1 }))).toEqual(expected);
     expect(ledgerCount(db, "SELECT count(*) FROM criterion_updates WHERE kind = 'import'")).toBe(expected.length);
     // Criteria saved in BAZINGA's own table keep their status, actual and evidence.
     const table = withSource(source, (s) => s.prepare("SELECT session_id, criterion, status, actual, evidence FROM success_criteria ORDER BY id").all());
-    expect(db.$client.prepare("SELECT session_id, criterion, status, actual, evidence FROM success_criteria WHERE NOT migrated ORDER BY id").all()).toEqual(table);
+    expect(db.$client.prepare("SELECT session_id, criterion, status, actual, evidence FROM success_criteria WHERE NOT migrated ORDER BY id").all()).toEqual(
+      table,
+    );
   });
 
   it("stores no secret BAZINGA left in its logs, and flags every row it redacted", () => {
     const withSecrets = sourceCount(source, "SELECT count(*) FROM orchestration_logs WHERE content LIKE '%sk-%'");
     expect(withSecrets).toBeGreaterThan(0);
-    expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content LIKE '%sk-%' OR references_json LIKE '%sk-%' OR event_payload LIKE '%sk-%'")).toBe(0);
+    expect(
+      ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content LIKE '%sk-%' OR references_json LIKE '%sk-%' OR event_payload LIKE '%sk-%'"),
+    ).toBe(0);
     expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE redacted AND content LIKE '%[REDACTED:%'")).toBe(withSecrets);
   });
 
   it("records each pm_bazinga and validator_verdict as a completion claim, BAZINGA's verdict beside the gate's", () => {
-    const claims = withSource(source, (s) => s.prepare("SELECT session_id, event_subtype, event_payload FROM orchestration_logs WHERE event_subtype IN ('pm_bazinga', 'validator_verdict') ORDER BY id").all() as { session_id: string; event_subtype: string; event_payload: string }[]);
-    const checks = db.$client.prepare("SELECT session_id, source, claimed_verdict, accepted, reasons FROM completion_checks WHERE source != 'gate' ORDER BY id").all() as { session_id: string; source: string; claimed_verdict: string; accepted: number; reasons: string }[];
+    const claims = withSource(
+      source,
+      (s) =>
+        s
+          .prepare(
+            "SELECT session_id, event_subtype, event_payload FROM orchestration_logs WHERE event_subtype IN ('pm_bazinga', 'validator_verdict') ORDER BY id",
+          )
+          .all() as { session_id: string; event_subtype: string; event_payload: string }[],
+    );
+    const checks = db.$client
+      .prepare("SELECT session_id, source, claimed_verdict, accepted, reasons FROM completion_checks WHERE source != 'gate' ORDER BY id")
+      .all() as { session_id: string; source: string; claimed_verdict: string; accepted: number; reasons: string }[];
     expect(checks.map((c) => [c.session_id, c.source, c.claimed_verdict])).toEqual(
-      claims.map((c) => [c.session_id, c.event_subtype, c.event_subtype === "validator_verdict" ? (JSON.parse(c.event_payload) as { verdict: string }).verdict : "BAZINGA"]),
+      claims.map((c) => [
+        c.session_id,
+        c.event_subtype,
+        c.event_subtype === "validator_verdict" ? (JSON.parse(c.event_payload) as { verdict: string }).verdict : "BAZINGA",
+      ]),
     );
     // BAZINGA's validator accepted every one; Proofgate's gate, looking at the same rows, accepted none.
     expect(checks.every((c) => c.accepted === 0 && (JSON.parse(c.reasons) as string[]).length > 0)).toBe(true);
@@ -183,11 +244,17 @@ describe("importing a later copy of the file", () => {
     withSource(later, (s) => {
       s.prepare("INSERT INTO sessions (session_id, mode, original_requirements, status) VALUES (?, 'simple', 'Add an audit log', 'active')").run(session);
       s.prepare("INSERT INTO task_groups (id, session_id, name, status) VALUES ('A', ?, 'Audit log', 'in_progress')").run(session);
-      s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, agent_id, content, iteration) VALUES (?, 'developer', 'developer_1', 'Started the audit log', 1)").run(session);
+      s.prepare(
+        "INSERT INTO orchestration_logs (session_id, agent_type, agent_id, content, iteration) VALUES (?, 'developer', 'developer_1', 'Started the audit log', 1)",
+      ).run(session);
       s.prepare("INSERT INTO token_usage (session_id, agent_type, tokens_estimated) VALUES (?, 'developer', 1200)").run(session);
       // An existing group moves on; an existing criterion is now met; its session's pm state changes.
-      s.prepare("UPDATE task_groups SET status = 'completed', updated_at = '2026-11-21 12:00:00' WHERE session_id = 'bazinga_20250216_204458_114' AND id = 'A'").run();
-      s.prepare("UPDATE success_criteria SET status = 'met', actual = '12/12', updated_at = '2026-11-21 12:00:00' WHERE session_id = 'bazinga_20250622_192126_113' AND criterion = 'All tests passing'").run();
+      s.prepare(
+        "UPDATE task_groups SET status = 'completed', updated_at = '2026-11-21 12:00:00' WHERE session_id = 'bazinga_20250216_204458_114' AND id = 'A'",
+      ).run();
+      s.prepare(
+        "UPDATE success_criteria SET status = 'met', actual = '12/12', updated_at = '2026-11-21 12:00:00' WHERE session_id = 'bazinga_20250622_192126_113' AND criterion = 'All tests passing'",
+      ).run();
     });
     const report = importBazinga(db, later);
     const after = ledgerFingerprint(db);
@@ -203,18 +270,28 @@ describe("importing a later copy of the file", () => {
     expect(after.token_usage!.rows - before.token_usage!.rows).toBe(1);
     expect(after.success_criteria!.rows).toBe(before.success_criteria!.rows);
     // The completed group: one more transition, an unverified completion, flagged in the rollup.
-    const task = db.$client.prepare("SELECT id, status, verification, source_status FROM tasks WHERE session_id = 'bazinga_20250216_204458_114' AND key = 'A'").get() as { id: number };
+    const task = db.$client
+      .prepare("SELECT id, status, verification, source_status FROM tasks WHERE session_id = 'bazinga_20250216_204458_114' AND key = 'A'")
+      .get() as { id: number };
     expect(task).toMatchObject({ status: "completed", verification: "none", source_status: "completed" });
-    expect(db.$client.prepare("SELECT move || ':' || coalesce(from_status, '') || '>' || to_status FROM task_transitions WHERE task_id = ? ORDER BY id").pluck().all(task.id)).toEqual([
-      "create:>pending",
-      "report:pending>in_progress",
-      "report:in_progress>completed",
-    ]);
+    expect(
+      db.$client
+        .prepare("SELECT move || ':' || coalesce(from_status, '') || '>' || to_status FROM task_transitions WHERE task_id = ? ORDER BY id")
+        .pluck()
+        .all(task.id),
+    ).toEqual(["create:>pending", "report:pending>in_progress", "report:in_progress>completed"]);
     expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'unverified_completion' AND entity_id = ?", String(task.id))).toBe(1);
     expect(ledgerCount(db, "SELECT tasks_unverified FROM sessions WHERE id = 'bazinga_20250216_204458_114'")).toBe(1);
-    const criterion = db.$client.prepare("SELECT id, status, actual FROM success_criteria WHERE session_id = 'bazinga_20250622_192126_113' AND criterion = 'All tests passing'").get() as { id: number };
+    const criterion = db.$client
+      .prepare("SELECT id, status, actual FROM success_criteria WHERE session_id = 'bazinga_20250622_192126_113' AND criterion = 'All tests passing'")
+      .get() as { id: number };
     expect(criterion).toMatchObject({ status: "met", actual: "12/12" });
-    expect(db.$client.prepare("SELECT kind || ':' || coalesce(from_status, '') || '>' || to_status FROM criterion_updates WHERE criterion_id = ? ORDER BY id").pluck().all(criterion.id)).toEqual(["create:>failed", "claim:failed>met"]);
+    expect(
+      db.$client
+        .prepare("SELECT kind || ':' || coalesce(from_status, '') || '>' || to_status FROM criterion_updates WHERE criterion_id = ? ORDER BY id")
+        .pluck()
+        .all(criterion.id),
+    ).toEqual(["create:>failed", "claim:failed>met"]);
     // Importing the later copy again changes nothing.
     const settled = ledgerFingerprint(db);
     importBazinga(db, later);
@@ -240,10 +317,14 @@ describe("refusals", () => {
     const taken = "bazinga_20250828_146740_110";
     db.$client.prepare("INSERT INTO sessions (id, source) VALUES (?, 'api')").run(taken);
     const report = importBazinga(db, source);
-    expect(entity(report, "sessions").skips).toEqual([{ key: taken, reason: "a session with this id already exists in Proofgate and was not imported from BAZINGA" }]);
+    expect(entity(report, "sessions").skips).toEqual([
+      { key: taken, reason: "a session with this id already exists in Proofgate and was not imported from BAZINGA" },
+    ]);
     const groups = sourceCount(source, "SELECT count(*) FROM task_groups WHERE session_id = ?", taken);
     expect(entity(report, "task groups").skipped).toBe(groups);
-    expect(entity(report, "task groups").skips[0]!.reason).toBe(`its session ${taken} was not imported (a session with this id already exists in Proofgate and was not imported from BAZINGA)`);
+    expect(entity(report, "task groups").skips[0]!.reason).toBe(
+      `its session ${taken} was not imported (a session with this id already exists in Proofgate and was not imported from BAZINGA)`,
+    );
     expect(ledgerCount(db, "SELECT count(*) FROM tasks WHERE session_id = ?", taken)).toBe(0);
     expect(db.$client.prepare("SELECT source FROM sessions WHERE id = ?").pluck().get(taken)).toBe("api");
   });
@@ -258,8 +339,13 @@ describe("refusals", () => {
     db.$client.prepare("UPDATE purges SET finished_at = ?, sessions_deleted = 1 WHERE id = ?").run(Date.now(), purge);
     const before = ledgerFingerprint(db);
     const report = importBazinga(db, source);
-    expect(entity(report, "sessions").skips).toEqual([{ key: purged, reason: "it was imported before and has since been purged from Proofgate: it is not brought back" }]);
-    expect(entity(report, "task groups")).toMatchObject({ imported: 0, skipped: sourceCount(source, "SELECT count(*) FROM task_groups WHERE session_id = ?", purged) });
+    expect(entity(report, "sessions").skips).toEqual([
+      { key: purged, reason: "it was imported before and has since been purged from Proofgate: it is not brought back" },
+    ]);
+    expect(entity(report, "task groups")).toMatchObject({
+      imported: 0,
+      skipped: sourceCount(source, "SELECT count(*) FROM task_groups WHERE session_id = ?", purged),
+    });
     expect(ledgerFingerprint(db)).toEqual(before);
   });
 });

@@ -21,9 +21,29 @@ import { fingerprint, importDecisions, importPlans, importTokens, importVersione
 
 /** The order entities are listed in a summary. */
 export const BAZINGA_ENTITIES = [
-  "sessions", "task groups", "success criteria", "migrated criteria", "interactions", "reasoning", "events", "completion claims",
-  "token usage", "state snapshots", "skill outputs", "decisions", "development plans", "context packages", "context consumers",
-  "error patterns", "strategies", "consumption scope", "workflow transitions", "agent markers", "special rules", "configuration", "model config",
+  "sessions",
+  "task groups",
+  "success criteria",
+  "migrated criteria",
+  "interactions",
+  "reasoning",
+  "events",
+  "completion claims",
+  "token usage",
+  "state snapshots",
+  "skill outputs",
+  "decisions",
+  "development plans",
+  "context packages",
+  "context consumers",
+  "error patterns",
+  "strategies",
+  "consumption scope",
+  "workflow transitions",
+  "agent markers",
+  "special rules",
+  "configuration",
+  "model config",
 ] as const;
 
 /** The label imported rows are recorded under (the principal is the local operator). */
@@ -69,7 +89,8 @@ export class BazingaImporter {
     this.source = source;
     const identity = identityOf(this.file);
     // A replaced file is another database: its ids start over, so read it from the start (the records dedupe).
-    if (!identity || !this.identity || identity.ino !== this.identity.ino || identity.dev !== this.identity.dev) this.marks = { logs: 0, tokens: 0, decisions: 0 };
+    if (!identity || !this.identity || identity.ino !== this.identity.ino || identity.dev !== this.identity.dev)
+      this.marks = { logs: 0, tokens: 0, decisions: 0 };
     this.identity = identity;
     this.dataVersion = null;
     return this.info;

@@ -25,25 +25,47 @@ describe("importing BAZINGA's context-engineering tables", () => {
       db.prepare(
         `INSERT INTO error_patterns (pattern_hash, project_id, signature_json, solution, confidence, occurrences, lang, last_seen, created_at, ttl_days)
          VALUES (?, 'calc', ?, ?, 0.8, 2, 'python', '2026-01-10 10:00:00', '2026-01-09 09:00:00', 90)`,
-      ).run(HASH, JSON.stringify({ error_type: "test", message_pattern: `AssertionError (key ${SECRET})`, context_hints: ["math"], stack_pattern: [] }), "Fixed off-by-one");
-      db.prepare("INSERT INTO strategies (strategy_id, project_id, topic, insight, helpfulness, lang, framework, last_seen, created_at) VALUES ('strat_tdd', 'calc', 'implementation', 'Write the failing test first', 3, 'python', 'pytest', '2026-01-10 10:00:00', '2026-01-09 09:00:00')").run();
-      db.prepare("INSERT INTO consumption_scope (scope_id, session_id, group_id, agent_type, iteration, package_id, consumed_at) VALUES ('scope_1', ?, 'A', 'developer', 1, ?, '2026-01-10 10:05:00')").run(pkg.session_id, pkg.id);
+      ).run(
+        HASH,
+        JSON.stringify({ error_type: "test", message_pattern: `AssertionError (key ${SECRET})`, context_hints: ["math"], stack_pattern: [] }),
+        "Fixed off-by-one",
+      );
+      db.prepare(
+        "INSERT INTO strategies (strategy_id, project_id, topic, insight, helpfulness, lang, framework, last_seen, created_at) VALUES ('strat_tdd', 'calc', 'implementation', 'Write the failing test first', 3, 'python', 'pytest', '2026-01-10 10:00:00', '2026-01-09 09:00:00')",
+      ).run();
+      db.prepare(
+        "INSERT INTO consumption_scope (scope_id, session_id, group_id, agent_type, iteration, package_id, consumed_at) VALUES ('scope_1', ?, 'A', 'developer', 1, ?, '2026-01-10 10:05:00')",
+      ).run(pkg.session_id, pkg.id);
       return { sessionId: pkg.session_id, packageId: pkg.id };
     });
 
     const { db } = freshLedger();
     const report = importBazinga(db, source);
-    for (const name of ["error patterns", "strategies", "consumption scope"]) expect(entity(report, name), name).toMatchObject({ read: 1, imported: 1, skipped: 0 });
+    for (const name of ["error patterns", "strategies", "consumption scope"])
+      expect(entity(report, name), name).toMatchObject({ read: 1, imported: 1, skipped: 0 });
     expect(report.notMapped.filter((n) => /error_patterns|strategies|consumption_scope/.test(n))).toEqual([]);
 
     const sqlite = db.$client;
-    const assembler = sqlite.prepare("SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.7 ORDER BY confidence DESC, occurrences DESC LIMIT 3").all() as { signature_json: string }[];
+    const assembler = sqlite
+      .prepare(
+        "SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.7 ORDER BY confidence DESC, occurrences DESC LIMIT 3",
+      )
+      .all() as { signature_json: string }[];
     expect(assembler).toEqual([{ signature_json: expect.stringContaining("[REDACTED"), solution: "Fixed off-by-one", confidence: 0.8, occurrences: 2 }]);
     expect(assembler[0]!.signature_json).not.toContain(SECRET);
-    expect(sqlite.prepare("SELECT pattern_hash, lang, ttl_days, redacted FROM error_patterns").all()).toEqual([{ pattern_hash: HASH, lang: "python", ttl_days: 90, redacted: 1 }]);
-    expect(sqlite.prepare("SELECT strategy_id, topic, insight, helpfulness FROM strategies").all()).toEqual([{ strategy_id: "strat_tdd", topic: "implementation", insight: "Write the failing test first", helpfulness: 3 }]);
-    const ledgerPackage = sqlite.prepare("SELECT target_id FROM import_records WHERE entity = 'context_package' AND source_key = ?").pluck().get(`${sessionId}|${packageId}`);
-    expect(sqlite.prepare("SELECT session_id, group_id, agent_type, iteration, package_id FROM consumption_scope").all()).toEqual([{ session_id: sessionId, group_id: "A", agent_type: "developer", iteration: 1, package_id: Number(ledgerPackage) }]);
+    expect(sqlite.prepare("SELECT pattern_hash, lang, ttl_days, redacted FROM error_patterns").all()).toEqual([
+      { pattern_hash: HASH, lang: "python", ttl_days: 90, redacted: 1 },
+    ]);
+    expect(sqlite.prepare("SELECT strategy_id, topic, insight, helpfulness FROM strategies").all()).toEqual([
+      { strategy_id: "strat_tdd", topic: "implementation", insight: "Write the failing test first", helpfulness: 3 },
+    ]);
+    const ledgerPackage = sqlite
+      .prepare("SELECT target_id FROM import_records WHERE entity = 'context_package' AND source_key = ?")
+      .pluck()
+      .get(`${sessionId}|${packageId}`);
+    expect(sqlite.prepare("SELECT session_id, group_id, agent_type, iteration, package_id FROM consumption_scope").all()).toEqual([
+      { session_id: sessionId, group_id: "A", agent_type: "developer", iteration: 1, package_id: Number(ledgerPackage) },
+    ]);
 
     // BAZINGA sees the pattern again and a strategy helps once more: the next sync updates both.
     withSource(source, (src) => {

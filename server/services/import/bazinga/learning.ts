@@ -6,7 +6,12 @@ import { firstTime, int, parseTime, text } from "../values";
 import type { BazingaPass, Row } from "./read";
 import type { SessionGate } from "./sessions";
 
-const num = (value: unknown, fallback: number) => (typeof value === "number" && Number.isFinite(value) ? value : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : fallback);
+const num = (value: unknown, fallback: number) =>
+  typeof value === "number" && Number.isFinite(value)
+    ? value
+    : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))
+      ? Number(value)
+      : fallback;
 
 /** Import a project-level row when it is new, or again when what BAZINGA holds of it changed. */
 function sync(run: ImportRun, entity: string, bookEntity: string, key: string, state: Record<string, unknown>, when: Date, write: () => string | number): void {
@@ -34,7 +39,13 @@ export function importLearning(run: ImportRun, pass: Pick<BazingaPass, "errorPat
     const projectId = text(row.project_id) ?? "";
     const hash = text(row.pattern_hash) ?? "";
     const lastSeen = firstTime(run.startedAt, row.last_seen);
-    const state = { confidence: num(row.confidence, 0.5), occurrences: num(row.occurrences, 1), solution: text(row.solution), lastSeen: lastSeen.toISOString(), ttlDays: num(row.ttl_days, 90) };
+    const state = {
+      confidence: num(row.confidence, 0.5),
+      occurrences: num(row.occurrences, 1),
+      solution: text(row.solution),
+      lastSeen: lastSeen.toISOString(),
+      ttlDays: num(row.ttl_days, 90),
+    };
     sync(run, "error patterns", "error_pattern", `${projectId}|${hash}`, state, lastSeen, () => {
       const saved = recordErrorPattern(at(run, lastSeen), {
         patternHash: hash,

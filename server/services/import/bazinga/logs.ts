@@ -94,7 +94,12 @@ export function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGa
     const ok = apply(run, entity, key, (): Outcome => {
       const ctx = at(run, time);
       const [saved] = importTimedLogBatch(ctx, { sessionId, rows: [{ at: time, row: batchRowOf(row, logType) as BatchRow }] }).ids;
-      if (saved!.created) recordCompletionClaim(ctx, { sessionId, source: subtype as (typeof CLAIM_SUBTYPES)[number], claimedVerdict: claimedVerdictOf(subtype, row.event_payload) });
+      if (saved!.created)
+        recordCompletionClaim(ctx, {
+          sessionId,
+          source: subtype as (typeof CLAIM_SUBTYPES)[number],
+          claimedVerdict: claimedVerdictOf(subtype, row.event_payload),
+        });
       else linked = true;
       run.book.put("log", key, { targetId: saved!.id, sessionId }, time);
       return saved!.created ? "imported" : "unchanged";
@@ -117,7 +122,10 @@ function referencesOf(value: unknown): string[] | null {
   if (raw === null) return null;
   const parsed = parseJson(raw);
   if (Array.isArray(parsed)) {
-    const list = parsed.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).map((s) => s.trim()).filter((s) => s.length > 0);
+    const list = parsed
+      .map((item) => (typeof item === "string" ? item : JSON.stringify(item)))
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
     return list.length > 0 ? list : null;
   }
   return [raw];

@@ -50,7 +50,9 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
   const all = (table: string, columns: readonly string[], order = "rowid"): Row[] =>
     schema.hasTable(table) ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" ORDER BY ${order}`).all() as Row[]) : [];
   const after = (table: string, columns: readonly string[], mark: number): Row[] =>
-    schema.hasTable(table) ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" WHERE id > ? ORDER BY id LIMIT ${APPEND_CHUNK}`).all(mark) as Row[]) : [];
+    schema.hasTable(table)
+      ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" WHERE id > ? ORDER BY id LIMIT ${APPEND_CHUNK}`).all(mark) as Row[])
+      : [];
 
   return readSnapshot(db, () => {
     const logs = after("orchestration_logs", LOG_COLUMNS, marks.logs);
@@ -75,9 +77,29 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
           .all() as Row[])
       : [];
     return {
-      sessions: all("sessions", ["session_id", "start_time", "end_time", "mode", "original_requirements", "status", "initial_branch", "metadata", "created_at"]),
+      sessions: all("sessions", [
+        "session_id",
+        "start_time",
+        "end_time",
+        "mode",
+        "original_requirements",
+        "status",
+        "initial_branch",
+        "metadata",
+        "created_at",
+      ]),
       taskGroups: all("task_groups", TASK_GROUP_COLUMNS),
-      criteria: all("success_criteria", ["id", "session_id", "criterion", "status", "actual", "evidence", "required_for_completion", "created_at", "updated_at"]),
+      criteria: all("success_criteria", [
+        "id",
+        "session_id",
+        "criterion",
+        "status",
+        "actual",
+        "evidence",
+        "required_for_completion",
+        "created_at",
+        "updated_at",
+      ]),
       pmStates,
       logs,
       tokens,
@@ -86,14 +108,63 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
       statesRead: states.read,
       skillOutputs: skills.rows,
       skillOutputsRead: skills.read,
-      plans: all("development_plans", ["id", "session_id", "original_prompt", "plan_text", "phases", "current_phase", "total_phases", "created_at", "updated_at", "metadata"]),
-      packages: all("context_packages", ["id", "session_id", "group_id", "package_type", "file_path", "producer_agent", "priority", "summary", "size_bytes", "supersedes_id", "scope", "created_at"], "id"),
+      plans: all("development_plans", [
+        "id",
+        "session_id",
+        "original_prompt",
+        "plan_text",
+        "phases",
+        "current_phase",
+        "total_phases",
+        "created_at",
+        "updated_at",
+        "metadata",
+      ]),
+      packages: all(
+        "context_packages",
+        [
+          "id",
+          "session_id",
+          "group_id",
+          "package_type",
+          "file_path",
+          "producer_agent",
+          "priority",
+          "summary",
+          "size_bytes",
+          "supersedes_id",
+          "scope",
+          "created_at",
+        ],
+        "id",
+      ),
       consumers: all("context_package_consumers", ["id", "package_id", "agent_type", "consumed_at", "iteration"], "id"),
-      errorPatterns: all("error_patterns", ["pattern_hash", "project_id", "signature_json", "solution", "confidence", "occurrences", "lang", "last_seen", "created_at", "ttl_days"], "project_id, pattern_hash"),
-      strategies: all("strategies", ["strategy_id", "project_id", "topic", "insight", "helpfulness", "lang", "framework", "last_seen", "created_at"], "strategy_id"),
+      errorPatterns: all(
+        "error_patterns",
+        ["pattern_hash", "project_id", "signature_json", "solution", "confidence", "occurrences", "lang", "last_seen", "created_at", "ttl_days"],
+        "project_id, pattern_hash",
+      ),
+      strategies: all(
+        "strategies",
+        ["strategy_id", "project_id", "topic", "insight", "helpfulness", "lang", "framework", "last_seen", "created_at"],
+        "strategy_id",
+      ),
       consumption: all("consumption_scope", ["scope_id", "session_id", "group_id", "agent_type", "iteration", "package_id", "consumed_at"], "scope_id"),
       config: {
-        transitions: all("workflow_transitions", ["id", "current_agent", "response_status", "next_agent", "action", "include_context", "escalation_check", "model_override", "fallback_agent", "bypass_qa", "max_parallel", "then_action"]),
+        transitions: all("workflow_transitions", [
+          "id",
+          "current_agent",
+          "response_status",
+          "next_agent",
+          "action",
+          "include_context",
+          "escalation_check",
+          "model_override",
+          "fallback_agent",
+          "bypass_qa",
+          "max_parallel",
+          "then_action",
+        ]),
         markers: all("agent_markers", ["id", "agent_type", "required_markers", "workflow_markers"]),
         rules: all("workflow_special_rules", ["id", "rule_name", "description", "config"]),
         configuration: all("configuration", ["key", "value", "updated_at"]),
@@ -105,12 +176,47 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
 }
 
 const LOG_COLUMNS = [
-  "id", "session_id", "timestamp", "iteration", "agent_type", "agent_id", "content", "log_type", "reasoning_phase", "confidence_level",
-  "references_json", "redacted", "group_id", "event_subtype", "event_payload", "idempotency_key",
+  "id",
+  "session_id",
+  "timestamp",
+  "iteration",
+  "agent_type",
+  "agent_id",
+  "content",
+  "log_type",
+  "reasoning_phase",
+  "confidence_level",
+  "references_json",
+  "redacted",
+  "group_id",
+  "event_subtype",
+  "event_payload",
+  "idempotency_key",
 ] as const;
 
 const TASK_GROUP_COLUMNS = [
-  "id", "session_id", "name", "status", "assigned_to", "revision_count", "last_review_status", "feature_branch", "merge_status", "complexity",
-  "initial_tier", "context_references", "specializations", "item_count", "security_sensitive", "qa_attempts", "tl_review_attempts",
-  "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "speckit_task_ids", "created_at", "updated_at",
+  "id",
+  "session_id",
+  "name",
+  "status",
+  "assigned_to",
+  "revision_count",
+  "last_review_status",
+  "feature_branch",
+  "merge_status",
+  "complexity",
+  "initial_tier",
+  "context_references",
+  "specializations",
+  "item_count",
+  "security_sensitive",
+  "qa_attempts",
+  "tl_review_attempts",
+  "component_path",
+  "review_iteration",
+  "no_progress_count",
+  "blocking_issues_count",
+  "speckit_task_ids",
+  "created_at",
+  "updated_at",
 ] as const;

@@ -13,27 +13,83 @@ import type { SourceSchema } from "../source";
 export const BAZINGA_TABLES: Readonly<Record<string, readonly string[]>> = {
   sessions: ["session_id", "start_time", "end_time", "mode", "original_requirements", "status", "initial_branch", "metadata", "created_at"],
   orchestration_logs: [
-    "id", "session_id", "timestamp", "iteration", "agent_type", "agent_id", "content", "log_type", "reasoning_phase", "confidence_level",
-    "references_json", "redacted", "group_id", "event_subtype", "event_payload", "idempotency_key",
+    "id",
+    "session_id",
+    "timestamp",
+    "iteration",
+    "agent_type",
+    "agent_id",
+    "content",
+    "log_type",
+    "reasoning_phase",
+    "confidence_level",
+    "references_json",
+    "redacted",
+    "group_id",
+    "event_subtype",
+    "event_payload",
+    "idempotency_key",
   ],
   state_snapshots: ["id", "session_id", "group_id", "timestamp", "state_type", "state_data"],
   task_groups: [
-    "id", "session_id", "name", "status", "assigned_to", "revision_count", "last_review_status", "feature_branch", "merge_status", "complexity",
-    "initial_tier", "context_references", "specializations", "item_count", "security_sensitive", "qa_attempts", "tl_review_attempts",
-    "component_path", "review_iteration", "no_progress_count", "blocking_issues_count", "speckit_task_ids", "created_at", "updated_at",
+    "id",
+    "session_id",
+    "name",
+    "status",
+    "assigned_to",
+    "revision_count",
+    "last_review_status",
+    "feature_branch",
+    "merge_status",
+    "complexity",
+    "initial_tier",
+    "context_references",
+    "specializations",
+    "item_count",
+    "security_sensitive",
+    "qa_attempts",
+    "tl_review_attempts",
+    "component_path",
+    "review_iteration",
+    "no_progress_count",
+    "blocking_issues_count",
+    "speckit_task_ids",
+    "created_at",
+    "updated_at",
   ],
   token_usage: ["id", "session_id", "timestamp", "agent_type", "agent_id", "tokens_estimated"],
   skill_outputs: ["id", "session_id", "timestamp", "skill_name", "output_data", "agent_type", "group_id", "iteration"],
   development_plans: ["id", "session_id", "original_prompt", "plan_text", "phases", "current_phase", "total_phases", "created_at", "updated_at", "metadata"],
   success_criteria: ["id", "session_id", "criterion", "status", "actual", "evidence", "required_for_completion", "created_at", "updated_at"],
   context_packages: [
-    "id", "session_id", "group_id", "package_type", "file_path", "producer_agent", "priority", "summary", "size_bytes", "version",
-    "supersedes_id", "scope", "created_at",
+    "id",
+    "session_id",
+    "group_id",
+    "package_type",
+    "file_path",
+    "producer_agent",
+    "priority",
+    "summary",
+    "size_bytes",
+    "version",
+    "supersedes_id",
+    "scope",
+    "created_at",
   ],
   context_package_consumers: ["id", "package_id", "agent_type", "consumed_at", "iteration"],
   workflow_transitions: [
-    "id", "current_agent", "response_status", "next_agent", "action", "include_context", "escalation_check", "model_override",
-    "fallback_agent", "bypass_qa", "max_parallel", "then_action",
+    "id",
+    "current_agent",
+    "response_status",
+    "next_agent",
+    "action",
+    "include_context",
+    "escalation_check",
+    "model_override",
+    "fallback_agent",
+    "bypass_qa",
+    "max_parallel",
+    "then_action",
   ],
   agent_markers: ["id", "agent_type", "required_markers", "workflow_markers"],
   workflow_special_rules: ["id", "rule_name", "description", "config"],
@@ -57,7 +113,18 @@ type Feature = { table: string; column?: string };
 /** What each version added, on top of the v12 base. */
 export const VERSION_FEATURES: Readonly<Record<number, readonly Feature[]>> = {
   12: [
-    ...["sessions", "orchestration_logs", "state_snapshots", "task_groups", "token_usage", "skill_outputs", "development_plans", "success_criteria", "context_packages", "context_package_consumers"].map((table) => ({ table })),
+    ...[
+      "sessions",
+      "orchestration_logs",
+      "state_snapshots",
+      "task_groups",
+      "token_usage",
+      "skill_outputs",
+      "development_plans",
+      "success_criteria",
+      "context_packages",
+      "context_package_consumers",
+    ].map((table) => ({ table })),
     { table: "sessions", column: "initial_branch" },
     { table: "sessions", column: "metadata" },
     { table: "orchestration_logs", column: "log_type" },
@@ -68,9 +135,17 @@ export const VERSION_FEATURES: Readonly<Record<number, readonly Feature[]>> = {
     { table: "context_packages", column: "priority" },
   ],
   13: [{ table: "workflow_transitions" }, { table: "agent_markers" }, { table: "workflow_special_rules" }],
-  14: [{ table: "task_groups", column: "security_sensitive" }, { table: "task_groups", column: "qa_attempts" }, { table: "task_groups", column: "tl_review_attempts" }],
+  14: [
+    { table: "task_groups", column: "security_sensitive" },
+    { table: "task_groups", column: "qa_attempts" },
+    { table: "task_groups", column: "tl_review_attempts" },
+  ],
   15: [{ table: "task_groups", column: "component_path" }],
-  16: [{ table: "task_groups", column: "review_iteration" }, { table: "task_groups", column: "no_progress_count" }, { table: "task_groups", column: "blocking_issues_count" }],
+  16: [
+    { table: "task_groups", column: "review_iteration" },
+    { table: "task_groups", column: "no_progress_count" },
+    { table: "task_groups", column: "blocking_issues_count" },
+  ],
   17: [{ table: "state_snapshots", column: "group_id" }],
   18: [{ table: "orchestration_logs", column: "idempotency_key" }],
   19: [{ table: "task_groups", column: "speckit_task_ids" }],
@@ -98,10 +173,19 @@ const present = (schema: SourceSchema, f: Feature) => (f.column ? schema.has(f.t
  */
 export function detectBazinga(db: Database.Database, schema: SourceSchema, file: string): BazingaSchemaInfo {
   if (!schema.has("sessions", "session_id") || !(schema.hasTable("task_groups") || schema.hasTable("orchestration_logs"))) {
-    const hint = schema.hasTable("session") && (schema.hasTable("goal") || schema.hasTable("goals")) ? " — it looks like a shots-on-goal database: use `proofgate import shots-on-goal`" : "";
-    throw new ValidationError("path", "import.not_bazinga", `${file} is not a BAZINGA database: it has no sessions(session_id) table with task_groups or orchestration_logs${hint}`);
+    const hint =
+      schema.hasTable("session") && (schema.hasTable("goal") || schema.hasTable("goals"))
+        ? " — it looks like a shots-on-goal database: use `proofgate import shots-on-goal`"
+        : "";
+    throw new ValidationError(
+      "path",
+      "import.not_bazinga",
+      `${file} is not a BAZINGA database: it has no sessions(session_id) table with task_groups or orchestration_logs${hint}`,
+    );
   }
-  const declared = schema.has("schema_version", "version") ? ((db.prepare("SELECT max(version) FROM schema_version").pluck().get() as number | null) ?? null) : null;
+  const declared = schema.has("schema_version", "version")
+    ? ((db.prepare("SELECT max(version) FROM schema_version").pluck().get() as number | null) ?? null)
+    : null;
   let inferred = OLDEST_VERSION - 1;
   const missingAt = new Map<number, string[]>();
   for (let v = OLDEST_VERSION; v <= NEWEST_VERSION; v++) {
@@ -112,7 +196,10 @@ export function detectBazinga(db: Database.Database, schema: SourceSchema, file:
   const notes: string[] = [];
   let detectedFrom: string;
   if (declared !== null) {
-    detectedFrom = inferred === declared ? "schema_version, and the columns agree" : `schema_version; the columns match v${inferred < OLDEST_VERSION ? `<${OLDEST_VERSION}` : inferred}`;
+    detectedFrom =
+      inferred === declared
+        ? "schema_version, and the columns agree"
+        : `schema_version; the columns match v${inferred < OLDEST_VERSION ? `<${OLDEST_VERSION}` : inferred}`;
     if (inferred < declared && declared <= NEWEST_VERSION) {
       const missing = [...missingAt].filter(([v]) => v <= declared).flatMap(([, m]) => m);
       notes.push(`schema_version says ${declared} but the file lacks ${missing.join(", ")}: those are imported as empty`);
@@ -122,14 +209,20 @@ export function detectBazinga(db: Database.Database, schema: SourceSchema, file:
   }
   const version = declared ?? (inferred >= OLDEST_VERSION ? inferred : null);
   if (version === null || version < OLDEST_VERSION || version > NEWEST_VERSION) {
-    notes.push(`version ${version ?? "unknown"} is outside ${OLDEST_VERSION}–${NEWEST_VERSION}, the versions this importer knows: the tables and columns it recognises are imported`);
+    notes.push(
+      `version ${version ?? "unknown"} is outside ${OLDEST_VERSION}–${NEWEST_VERSION}, the versions this importer knows: the tables and columns it recognises are imported`,
+    );
   }
   return { version, declared, inferred, detectedFrom, notes, notMapped: notMapped(db, schema) };
 }
 
 function notMapped(db: Database.Database, schema: SourceSchema): string[] {
   const out: string[] = [];
-  const rows = (table: string) => db.prepare(`SELECT count(*) FROM "${table.replaceAll('"', '""')}"`).pluck().get() as number;
+  const rows = (table: string) =>
+    db
+      .prepare(`SELECT count(*) FROM "${table.replaceAll('"', '""')}"`)
+      .pluck()
+      .get() as number;
   for (const table of schema.tables()) {
     if (UNMAPPED_TABLES.includes(table)) out.push(`table ${table} (${rows(table)} rows): Proofgate has no place for it`);
     else if (!(table in BAZINGA_TABLES)) out.push(`table ${table} (${rows(table)} rows): not a table this importer knows`);

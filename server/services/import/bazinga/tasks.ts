@@ -51,8 +51,10 @@ function detailsOf(row: Row): TaskDetails {
   const metadata: Record<string, unknown> = {};
   if (merge !== null && !(MERGE_STATUSES as readonly string[]).includes(merge)) metadata.merge_status = merge;
   if (review !== null && !(REVIEW_STATUSES as readonly string[]).includes(review)) metadata.last_review_status = review;
-  if (row.complexity !== null && row.complexity !== undefined && (complexity === null || complexity < 1 || complexity > 10)) metadata.complexity = row.complexity;
-  if (row.item_count !== null && row.item_count !== undefined && (int(row.item_count) === null || int(row.item_count)! < 0)) metadata.item_count = row.item_count;
+  if (row.complexity !== null && row.complexity !== undefined && (complexity === null || complexity < 1 || complexity > 10))
+    metadata.complexity = row.complexity;
+  if (row.item_count !== null && row.item_count !== undefined && (int(row.item_count) === null || int(row.item_count)! < 0))
+    metadata.item_count = row.item_count;
   const speckit = parseJson(row.speckit_task_ids);
   if (speckit !== null && speckit !== undefined && !(Array.isArray(speckit) && speckit.length === 0)) metadata.speckit_task_ids = speckit;
   return {

@@ -13,7 +13,15 @@ import type { SessionGate } from "./sessions";
 export const fingerprint = (row: Row) => JSON.stringify({ t: row.timestamp ?? null, n: row.data_length ?? null });
 
 /** Append-only rows (tokens, decisions): imported once each. Returns the highest id read. */
-function appendOnly(run: ImportRun, entity: string, recordKind: string, rows: readonly Row[], gate: SessionGate, mark: number, save: (row: Row, when: Date) => { id: number }): number {
+function appendOnly(
+  run: ImportRun,
+  entity: string,
+  recordKind: string,
+  rows: readonly Row[],
+  gate: SessionGate,
+  mark: number,
+  save: (row: Row, when: Date) => { id: number },
+): number {
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -57,7 +65,14 @@ export function importTokens(run: ImportRun, rows: readonly Row[], gate: Session
       continue;
     }
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
-    batcher.add({ entity: "token usage", recordKind: "tokens", key, sessionId, at: when, row: { kind: "tokens", agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), tokens: int(row.tokens_estimated) ?? -1 } });
+    batcher.add({
+      entity: "token usage",
+      recordKind: "tokens",
+      key,
+      sessionId,
+      at: when,
+      row: { kind: "tokens", agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), tokens: int(row.tokens_estimated) ?? -1 },
+    });
   }
   batcher.flush();
   return mark;
@@ -65,7 +80,12 @@ export function importTokens(run: ImportRun, rows: readonly Row[], gate: Session
 
 export function importDecisions(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): number {
   return appendOnly(run, "decisions", "decision", rows, gate, mark, (row, when) =>
-    saveDecision(at(run, when), { sessionId: text(row.session_id) ?? "", decisionType: label(row.decision_type) ?? "", data: String(row.decision_data ?? ""), iteration: int(row.iteration) }),
+    saveDecision(at(run, when), {
+      sessionId: text(row.session_id) ?? "",
+      decisionType: label(row.decision_type) ?? "",
+      data: String(row.decision_data ?? ""),
+      iteration: int(row.iteration),
+    }),
   );
 }
 
@@ -94,7 +114,14 @@ export function importVersioned(run: ImportRun, table: "state_snapshots" | "skil
       const saved =
         table === "state_snapshots"
           ? saveState(at(run, when), { sessionId, stateType: text(row.state_type) as "pm", groupId: label(row.group_id) ?? "global", data })
-          : saveSkillOutput(at(run, when), { sessionId, skillName: label(row.skill_name) ?? "", data, agentType: label(row.agent_type), groupId: label(row.group_id), iteration: Math.max(1, int(row.iteration) ?? 1) });
+          : saveSkillOutput(at(run, when), {
+              sessionId,
+              skillName: label(row.skill_name) ?? "",
+              data,
+              agentType: label(row.agent_type),
+              groupId: label(row.group_id),
+              iteration: Math.max(1, int(row.iteration) ?? 1),
+            });
       run.book.put(kind, key, { targetId: saved.id, sessionId, state: JSON.parse(fingerprint(row)) }, when);
       return record ? "updated" : "imported";
     });

@@ -15,7 +15,10 @@ export class Unresolved extends Error {}
 
 /** A session id that stays the same on every import of the same file (or a later copy): the source id and a hash of what never changes. */
 export function stableSessionId(prefix: string, sourceId: unknown, ...stable: unknown[]): string {
-  const id = String(sourceId ?? "").replace(/[^A-Za-z0-9._:-]+/g, "-").slice(0, 80) || "session";
+  const id =
+    String(sourceId ?? "")
+      .replace(/[^A-Za-z0-9._:-]+/g, "-")
+      .slice(0, 80) || "session";
   const hash = createHash("sha256").update(JSON.stringify(stable)).digest("hex").slice(0, 10);
   return `${prefix}_${id}_${hash}`;
 }
@@ -92,7 +95,12 @@ export class Resolver {
 
 /** Create an imported session once (its id is stable); an id Proofgate has from elsewhere is left alone. */
 /** Returns whether the session is in Proofgate, and whether this run created it. */
-export function ensureSession(run: ImportRun, sessionId: string, when: Date, values: Omit<CreateSessionInput, "id" | "source" | "enforcement">): { ok: boolean; created: boolean } {
+export function ensureSession(
+  run: ImportRun,
+  sessionId: string,
+  when: Date,
+  values: Omit<CreateSessionInput, "id" | "source" | "enforcement">,
+): { ok: boolean; created: boolean } {
   run.tally.read("sessions");
   if (run.book.get("sog_session", sessionId)) {
     if (run.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId)) {
@@ -159,7 +167,10 @@ export function importToolCalls(run: ImportRun, entity: string, attemptId: numbe
       run.writer.row(() => {
         const result = importTimedToolCalls(at(run, batch.at(-1)!.time), {
           attemptId,
-          calls: batch.map((call) => ({ at: call.time, call: { tool: call.tool, ...(call.input === null ? {} : { input: call.input }), ...(call.output === null ? {} : { output: call.output }) } })),
+          calls: batch.map((call) => ({
+            at: call.time,
+            call: { tool: call.tool, ...(call.input === null ? {} : { input: call.input }), ...(call.output === null ? {} : { output: call.output }) },
+          })),
         });
         batch.forEach((call, n) => run.book.put("tool_call", call.key, { targetId: result.firstOrder + n, sessionId }, call.time));
       });

@@ -1,7 +1,17 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import type { ImportReport } from "../report";
-import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, sourceCount, tempDir, withSource } from "@/test/support/import-fixtures";
+import {
+  copyFixture,
+  freshLedger,
+  ledgerCount,
+  ledgerFingerprint,
+  removeTemps,
+  sha256,
+  sourceCount,
+  tempDir,
+  withSource,
+} from "@/test/support/import-fixtures";
 import { importShotsOnGoal } from "./importer";
 
 // Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
@@ -14,12 +24,32 @@ const rows = <T>(db: Db, sql: string, ...params: unknown[]) => db.$client.prepar
 describe("importing the shots-on-goal v2 fixture (the append-only model, twelve tables)", () => {
   const V2 = "shots-on-goal-v2-sample.db";
   const TABLES: [string, string][] = [
-    ["sessions", "session"], ["tools", "tool"], ["goals", "goal"], ["validation steps", "validation_step"], ["branches", "branch"], ["worktrees", "worktree"],
-    ["attempts", "attempt"], ["attempt tools", "attempt_tool"], ["attempt results", "attempt_result"], ["tool calls", "tool_call"], ["validation runs", "validation_run"], ["merges", "merge"],
+    ["sessions", "session"],
+    ["tools", "tool"],
+    ["goals", "goal"],
+    ["validation steps", "validation_step"],
+    ["branches", "branch"],
+    ["worktrees", "worktree"],
+    ["attempts", "attempt"],
+    ["attempt tools", "attempt_tool"],
+    ["attempt results", "attempt_result"],
+    ["tool calls", "tool_call"],
+    ["validation runs", "validation_run"],
+    ["merges", "merge"],
   ];
   const LEDGER: Record<string, string> = {
-    session: "sessions WHERE source = 'shots-on-goal'", tool: "tools", goal: "goals", validation_step: "validation_steps", branch: "branches", worktree: "worktrees",
-    attempt: "attempts", attempt_tool: "attempt_tools", attempt_result: "attempt_results", tool_call: "tool_calls", validation_run: "validation_runs", merge: "merges",
+    session: "sessions WHERE source = 'shots-on-goal'",
+    tool: "tools",
+    goal: "goals",
+    validation_step: "validation_steps",
+    branch: "branches",
+    worktree: "worktrees",
+    attempt: "attempts",
+    attempt_tool: "attempt_tools",
+    attempt_result: "attempt_results",
+    tool_call: "tool_calls",
+    validation_run: "validation_runs",
+    merge: "merges",
   };
 
   it("imports every row of every table, once, and a second import changes nothing", () => {
@@ -47,23 +77,78 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
     importShotsOnGoal(db, source);
     // Sessions: one Proofgate session per source session, its goals under it.
     const perSession = withSource(source, (s) => s.prepare("SELECT count(*) FROM goal GROUP BY session_id ORDER BY session_id").pluck().all());
-    expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM goals g JOIN sessions s ON s.id = g.session_id GROUP BY s.id ORDER BY s.started_at, s.id").map((r) => r.n)).toEqual(perSession);
+    expect(
+      rows<{ n: number }>(db, "SELECT count(*) AS n FROM goals g JOIN sessions s ON s.id = g.session_id GROUP BY s.id ORDER BY s.started_at, s.id").map(
+        (r) => r.n,
+      ),
+    ).toEqual(perSession);
     // The tree: each goal's parent text and the type of the attempt that created it.
     const tree = (sql: string, db2: { prepare: (s: string) => { all: () => unknown[] } }) => db2.prepare(sql).all();
-    expect(tree("SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goals g LEFT JOIN goals p ON p.id = g.parent_goal_id LEFT JOIN attempts a ON a.id = g.created_by_attempt_id ORDER BY g.id", db.$client)).toEqual(
-      withSource(source, (s) => tree("SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goal g LEFT JOIN goal p ON p.id = g.parent_goal_id LEFT JOIN attempt a ON a.id = g.created_by_attempt_id ORDER BY g.id", s)),
+    expect(
+      tree(
+        "SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goals g LEFT JOIN goals p ON p.id = g.parent_goal_id LEFT JOIN attempts a ON a.id = g.created_by_attempt_id ORDER BY g.id",
+        db.$client,
+      ),
+    ).toEqual(
+      withSource(source, (s) =>
+        tree(
+          "SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goal g LEFT JOIN goal p ON p.id = g.parent_goal_id LEFT JOIN attempt a ON a.id = g.created_by_attempt_id ORDER BY g.id",
+          s,
+        ),
+      ),
     );
     // Attempts are numbered in the order the services needed them (a breakdown before the sub-goals it made): compare as sets.
     const sorted = (list: unknown[]) => list.map((r) => JSON.stringify(r)).sort();
-    const results = withSource(source, (s) => s.prepare("SELECT g.goal_text, a.attempt_type, a.model, r.status, r.status_detail FROM attempt_result r JOIN attempt a ON a.id = r.attempt_id JOIN goal g ON g.id = a.goal_id").all());
-    expect(sorted(rows(db, "SELECT g.goal_text, a.attempt_type, a.model, r.status, r.status_detail FROM attempt_results r JOIN attempts a ON a.id = r.attempt_id JOIN goals g ON g.id = a.goal_id"))).toEqual(sorted(results));
+    const results = withSource(source, (s) =>
+      s
+        .prepare(
+          "SELECT g.goal_text, a.attempt_type, a.model, r.status, r.status_detail FROM attempt_result r JOIN attempt a ON a.id = r.attempt_id JOIN goal g ON g.id = a.goal_id",
+        )
+        .all(),
+    );
+    expect(
+      sorted(
+        rows(
+          db,
+          "SELECT g.goal_text, a.attempt_type, a.model, r.status, r.status_detail FROM attempt_results r JOIN attempts a ON a.id = r.attempt_id JOIN goals g ON g.id = a.goal_id",
+        ),
+      ),
+    ).toEqual(sorted(results));
     // Each attempt's calls, in order: the same tools, inputs and outputs.
-    const calls = withSource(source, (s) => s.prepare("SELECT a.prompt, a.model, group_concat(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ') AS calls FROM attempt a JOIN (SELECT * FROM tool_call ORDER BY attempt_id, order_num) c ON c.attempt_id = a.id GROUP BY a.id").all());
-    expect(sorted(rows(db, "SELECT a.prompt, a.model, group_concat(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ') AS calls FROM attempts a JOIN (SELECT * FROM tool_calls ORDER BY attempt_id, \"order\") c ON c.attempt_id = a.id GROUP BY a.id"))).toEqual(sorted(calls));
-    const runs = withSource(source, (s) => s.prepare("SELECT vs.command, vr.exit_code FROM validation_run vr JOIN validation_step vs ON vs.id = vr.validation_step_id ORDER BY vr.id").all());
-    expect(rows(db, "SELECT vs.command, vr.exit_code FROM validation_runs vr JOIN validation_steps vs ON vs.id = vr.validation_step_id ORDER BY vr.id")).toEqual(runs);
-    const merges = withSource(source, (s) => s.prepare("SELECT f.name AS from_branch, t.name AS to_branch, m.result_commit_sha FROM merge m JOIN branch f ON f.id = m.from_branch_id JOIN branch t ON t.id = m.to_branch_id ORDER BY m.id").all());
-    expect(rows(db, "SELECT f.name AS from_branch, t.name AS to_branch, m.result_commit_sha FROM merges m JOIN branches f ON f.id = m.from_branch_id JOIN branches t ON t.id = m.to_branch_id ORDER BY m.id")).toEqual(merges);
+    const calls = withSource(source, (s) =>
+      s
+        .prepare(
+          "SELECT a.prompt, a.model, group_concat(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ') AS calls FROM attempt a JOIN (SELECT * FROM tool_call ORDER BY attempt_id, order_num) c ON c.attempt_id = a.id GROUP BY a.id",
+        )
+        .all(),
+    );
+    expect(
+      sorted(
+        rows(
+          db,
+          "SELECT a.prompt, a.model, group_concat(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ') AS calls FROM attempts a JOIN (SELECT * FROM tool_calls ORDER BY attempt_id, \"order\") c ON c.attempt_id = a.id GROUP BY a.id",
+        ),
+      ),
+    ).toEqual(sorted(calls));
+    const runs = withSource(source, (s) =>
+      s.prepare("SELECT vs.command, vr.exit_code FROM validation_run vr JOIN validation_step vs ON vs.id = vr.validation_step_id ORDER BY vr.id").all(),
+    );
+    expect(
+      rows(db, "SELECT vs.command, vr.exit_code FROM validation_runs vr JOIN validation_steps vs ON vs.id = vr.validation_step_id ORDER BY vr.id"),
+    ).toEqual(runs);
+    const merges = withSource(source, (s) =>
+      s
+        .prepare(
+          "SELECT f.name AS from_branch, t.name AS to_branch, m.result_commit_sha FROM merge m JOIN branch f ON f.id = m.from_branch_id JOIN branch t ON t.id = m.to_branch_id ORDER BY m.id",
+        )
+        .all(),
+    );
+    expect(
+      rows(
+        db,
+        "SELECT f.name AS from_branch, t.name AS to_branch, m.result_commit_sha FROM merges m JOIN branches f ON f.id = m.from_branch_id JOIN branches t ON t.id = m.to_branch_id ORDER BY m.id",
+      ),
+    ).toEqual(merges);
     // Every write went through a service: each created goal, attempt and merge has its event.
     expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'goal.created'")).toBe(sourceCount(source, "SELECT count(*) FROM goal"));
     expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'attempt.finished'")).toBe(sourceCount(source, "SELECT count(*) FROM attempt_result"));
@@ -88,9 +173,18 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
     const before = ledgerFingerprint(db);
     const later = copyFixture(V2, tempDir());
     withSource(later, (s) => {
-      const goal = s.prepare("INSERT INTO goal (session_id, goal_text, order_num, source) VALUES (1, 'Pin every external dependency', 1, 'cli')").run().lastInsertRowid;
-      const attempt = s.prepare("INSERT INTO attempt (goal_id, worktree_id, start_commit_sha, prompt, model, attempt_type) VALUES (?, 1, 'abcdef1234567', 'Pin them', 'm', 'implementation')").run(goal).lastInsertRowid;
-      for (let i = 0; i < 3; i++) s.prepare("INSERT INTO tool_call (attempt_id, order_num, tool_id, tool_name, input, output) VALUES (?, ?, 2, 'read_file', '{\"path\":\"WORKSPACE\"}', 'ok')").run(attempt, i);
+      const goal = s
+        .prepare("INSERT INTO goal (session_id, goal_text, order_num, source) VALUES (1, 'Pin every external dependency', 1, 'cli')")
+        .run().lastInsertRowid;
+      const attempt = s
+        .prepare(
+          "INSERT INTO attempt (goal_id, worktree_id, start_commit_sha, prompt, model, attempt_type) VALUES (?, 1, 'abcdef1234567', 'Pin them', 'm', 'implementation')",
+        )
+        .run(goal).lastInsertRowid;
+      for (let i = 0; i < 3; i++)
+        s.prepare(
+          "INSERT INTO tool_call (attempt_id, order_num, tool_id, tool_name, input, output) VALUES (?, ?, 2, 'read_file', '{\"path\":\"WORKSPACE\"}', 'ok')",
+        ).run(attempt, i);
       s.prepare("INSERT INTO attempt_result (attempt_id, end_commit_sha, status) VALUES (?, 'abcdef1234568', 'success')").run(attempt);
     });
     const report = importShotsOnGoal(db, later);
@@ -135,15 +229,38 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
     expect(sessions[0]!.id).toMatch(/^sog1_session_5_[0-9a-f]{10}$/);
     // Sub-goals hang off their parents, each made by the breakdown attempt standing for v1's decomposition.
     expect(rows(db, "SELECT g.goal_text, p.goal_text AS parent FROM goals g LEFT JOIN goals p ON p.id = g.parent_goal_id ORDER BY g.id")).toEqual(
-      withSource(source, (s) => s.prepare("SELECT g.description AS goal_text, p.description AS parent FROM goals g LEFT JOIN goals p ON p.id = g.parent_id ORDER BY g.id").all()),
+      withSource(source, (s) =>
+        s.prepare("SELECT g.description AS goal_text, p.description AS parent FROM goals g LEFT JOIN goals p ON p.id = g.parent_id ORDER BY g.id").all(),
+      ),
     );
-    expect(ledgerCount(db, "SELECT count(*) FROM goals g JOIN attempts a ON a.id = g.created_by_attempt_id WHERE a.attempt_type = 'breakdown' AND a.goal_id = g.parent_goal_id")).toBe(sourceCount(source, "SELECT count(*) FROM goals WHERE parent_id IS NOT NULL"));
-    expect(ledgerCount(db, "SELECT count(*) FROM attempt_results r JOIN attempts a ON a.id = r.attempt_id WHERE a.attempt_type = 'breakdown' AND r.status_detail LIKE 'shots-on-goal v1 decomposed this goal%'")).toBe(parents);
+    expect(
+      ledgerCount(
+        db,
+        "SELECT count(*) FROM goals g JOIN attempts a ON a.id = g.created_by_attempt_id WHERE a.attempt_type = 'breakdown' AND a.goal_id = g.parent_goal_id",
+      ),
+    ).toBe(sourceCount(source, "SELECT count(*) FROM goals WHERE parent_id IS NOT NULL"));
+    expect(
+      ledgerCount(
+        db,
+        "SELECT count(*) FROM attempt_results r JOIN attempts a ON a.id = r.attempt_id WHERE a.attempt_type = 'breakdown' AND r.status_detail LIKE 'shots-on-goal v1 decomposed this goal%'",
+      ),
+    ).toBe(parents);
     // Implementation attempts: model, outcome as a result status, failure reason, actions as calls.
-    const expected = withSource(source, (s) => s.prepare("SELECT model_id, outcome, failure_reason FROM attempts ORDER BY id").all() as { model_id: string; outcome: string; failure_reason: string | null }[]);
-    expect(rows(db, "SELECT a.model, r.status, r.status_detail FROM attempts a JOIN attempt_results r ON r.attempt_id = a.id WHERE a.attempt_type = 'implementation' ORDER BY a.id")).toEqual(
-      expected.map((a) => ({ model: a.model_id, status: OUTCOME[a.outcome], status_detail: a.failure_reason })),
+    const expected = withSource(
+      source,
+      (s) =>
+        s.prepare("SELECT model_id, outcome, failure_reason FROM attempts ORDER BY id").all() as {
+          model_id: string;
+          outcome: string;
+          failure_reason: string | null;
+        }[],
     );
+    expect(
+      rows(
+        db,
+        "SELECT a.model, r.status, r.status_detail FROM attempts a JOIN attempt_results r ON r.attempt_id = a.id WHERE a.attempt_type = 'implementation' ORDER BY a.id",
+      ),
+    ).toEqual(expected.map((a) => ({ model: a.model_id, status: OUTCOME[a.outcome], status_detail: a.failure_reason })));
     expect(ledgerCount(db, "SELECT count(*) FROM tool_calls")).toBe(actions);
     expect(ledgerCount(db, "SELECT count(*) FROM validation_steps")).toBe(1);
     expect(ledgerCount(db, "SELECT count(*) FROM worktrees")).toBe(sourceCount(source, "SELECT count(*) FROM attempts WHERE worktree_path IS NOT NULL"));

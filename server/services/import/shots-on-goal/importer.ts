@@ -11,7 +11,20 @@ import { V2_ENTITIES, importShotsOnGoalV2 } from "./v2";
 
 export type ShotsOnGoalSchema = "v1" | "v2";
 
-const V2_TABLES = ["session", "tool", "goal", "validation_step", "branch", "worktree", "attempt", "attempt_tool", "attempt_result", "tool_call", "validation_run", "merge"];
+const V2_TABLES = [
+  "session",
+  "tool",
+  "goal",
+  "validation_step",
+  "branch",
+  "worktree",
+  "attempt",
+  "attempt_tool",
+  "attempt_result",
+  "tool_call",
+  "validation_run",
+  "merge",
+];
 const V1_TABLES = ["session", "goals", "attempts", "actions"];
 
 /**
@@ -22,7 +35,8 @@ const V1_TABLES = ["session", "goals", "attempts", "actions"];
 export function detectShotsOnGoal(schema: SourceSchema, file: string): ShotsOnGoalSchema {
   if (V2_TABLES.every((t) => schema.hasTable(t)) && schema.has("session", "initial_goal")) return "v2";
   if (V1_TABLES.every((t) => schema.hasTable(t)) && schema.has("session", "session_id")) return "v1";
-  const hint = schema.has("sessions", "session_id") && schema.hasTable("task_groups") ? " — it looks like a BAZINGA database: use `proofgate import bazinga`" : "";
+  const hint =
+    schema.has("sessions", "session_id") && schema.hasTable("task_groups") ? " — it looks like a BAZINGA database: use `proofgate import bazinga`" : "";
   throw new ValidationError(
     "path",
     "import.not_shots_on_goal",
@@ -64,11 +78,18 @@ export function importShotsOnGoal(db: Db, file: string): ImportReport {
       throw error;
     }
     const known = version === "v2" ? V2_TABLES : V1_TABLES;
-    const extra = schema.tables().filter((t) => !known.includes(t)).map((t) => `table ${t}: not a table this importer knows`);
+    const extra = schema
+      .tables()
+      .filter((t) => !known.includes(t))
+      .map((t) => `table ${t}: not a table this importer knows`);
     return {
       source: "shots-on-goal",
       file,
-      schema: { version, detectedFrom: version === "v2" ? "the twelve tables of the append-only model" : "the single-session tables session, goals, attempts, actions", notes: [] },
+      schema: {
+        version,
+        detectedFrom: version === "v2" ? "the twelve tables of the append-only model" : "the single-session tables session, goals, attempts, actions",
+        notes: [],
+      },
       entities: tally.entities(),
       notMapped: [...(version === "v1" ? V1_NOT_MAPPED.filter((c) => schema.has(c.split(".")[0]!, c.split(".")[1]!.split(":")[0]!)) : []), ...extra],
       milliseconds: Math.round(performance.now() - started),

@@ -8,9 +8,32 @@ import { createWorktree } from "../../goal/create-worktree";
 import { type ImportRun, at } from "../run";
 import { readSnapshot } from "../source";
 import { commitSha, isObject, parseJson } from "../values";
-import { RESULT_STATUS, Resolver, type Row, Unresolved, applySessionStatus, ensureSession, importToolCalls, int, label, stableSessionId, text, when } from "./common";
+import {
+  RESULT_STATUS,
+  Resolver,
+  type Row,
+  Unresolved,
+  applySessionStatus,
+  ensureSession,
+  importToolCalls,
+  int,
+  label,
+  stableSessionId,
+  text,
+  when,
+} from "./common";
 
-export const V1_ENTITIES = ["sessions", "goals", "breakdowns", "validation steps", "branches", "worktrees", "attempts", "attempt results", "tool calls"] as const;
+export const V1_ENTITIES = [
+  "sessions",
+  "goals",
+  "breakdowns",
+  "validation steps",
+  "branches",
+  "worktrees",
+  "attempts",
+  "attempt results",
+  "tool calls",
+] as const;
 
 /** v1 columns Proofgate has no place for (listed when the file has them). */
 export const V1_NOT_MAPPED = [
@@ -43,10 +66,15 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
   const goals = new Map(data.goals.map((row) => [int(row.id)!, row]));
   const attempts = new Map(data.attempts.map((row) => [int(row.id)!, row]));
   const parents = [...new Set(data.goals.map((g) => int(g.parent_id)).filter((p): p is number => p !== null))];
-  const branchNames = new Set([...data.goals.map((g) => text(g.git_branch)), ...data.attempts.map((a) => text(a.git_branch))].filter((b): b is string => b !== null));
+  const branchNames = new Set(
+    [...data.goals.map((g) => text(g.git_branch)), ...data.attempts.map((a) => text(a.git_branch))].filter((b): b is string => b !== null),
+  );
   run.tally.read("goals", data.goals.length);
   run.tally.read("breakdowns", parents.length);
-  run.tally.read("validation steps", data.goals.reduce((n, g) => n + commandsOf(g.validation_commands).length, 0));
+  run.tally.read(
+    "validation steps",
+    data.goals.reduce((n, g) => n + commandsOf(g.validation_commands).length, 0),
+  );
   run.tally.read("branches", branchNames.size);
   run.tally.read("worktrees", data.attempts.filter((a) => text(a.worktree_path) !== null).length);
   run.tally.read("attempts", data.attempts.length);
@@ -73,13 +101,23 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
 
   /** The breakdown attempt standing for v1's decomposition of a goal into sub-goals. */
   const breakdown = (parentId: number): number =>
-    resolver.resolve("breakdowns", "breakdown", key("breakdown", parentId), () => goal(parentId), (goalId) => {
-      const first = childrenOf(parentId)[0];
-      const time = when(run, first?.created_at, goals.get(parentId)?.created_at);
-      const started = startAttempt(at(run, time), { goalId, attemptType: "breakdown" });
-      finishAttempt(at(run, time), { attemptId: started.attempt.id, status: "completed", statusDetail: `${BREAKDOWN_NOTE} (${childrenOf(parentId).length} sub-goals)` });
-      return started.attempt.id;
-    });
+    resolver.resolve(
+      "breakdowns",
+      "breakdown",
+      key("breakdown", parentId),
+      () => goal(parentId),
+      (goalId) => {
+        const first = childrenOf(parentId)[0];
+        const time = when(run, first?.created_at, goals.get(parentId)?.created_at);
+        const started = startAttempt(at(run, time), { goalId, attemptType: "breakdown" });
+        finishAttempt(at(run, time), {
+          attemptId: started.attempt.id,
+          status: "completed",
+          statusDetail: `${BREAKDOWN_NOTE} (${childrenOf(parentId).length} sub-goals)`,
+        });
+        return started.attempt.id;
+      },
+    );
 
   const goal = (id: number): number => {
     const row = goals.get(id);
@@ -107,8 +145,12 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
   };
 
   const branch = (name: string, goalId: number, reason: "goal" | "attempt", time: unknown): number =>
-    resolver.resolve("branches", "branch", key("branch", name), () => goal(goalId), (createdByGoalId) =>
-      createBranch(at(run, when(run, time)), { sessionId, name, reason, createdByGoalId }).id,
+    resolver.resolve(
+      "branches",
+      "branch",
+      key("branch", name),
+      () => goal(goalId),
+      (createdByGoalId) => createBranch(at(run, when(run, time)), { sessionId, name, reason, createdByGoalId }).id,
     );
 
   const worktree = (row: Row): number =>
@@ -121,7 +163,13 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
         if (name === null) throw new Unresolved("the attempt names no git branch for its worktree");
         return branch(name, int(row.goal_id)!, "attempt", row.started_at);
       },
-      (branchId) => createWorktree(at(run, when(run, row.started_at)), { branchId, path: text(row.worktree_path) ?? "", startSha: commitSha(row.git_commit_sha) ?? undefined, reason: "attempt" }).id,
+      (branchId) =>
+        createWorktree(at(run, when(run, row.started_at)), {
+          branchId,
+          path: text(row.worktree_path) ?? "",
+          startSha: commitSha(row.git_commit_sha) ?? undefined,
+          reason: "attempt",
+        }).id,
     );
 
   const attempt = (row: Row): number =>
@@ -135,7 +183,12 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
         if (text(row.worktree_path) !== null) resolver.attempt(() => (worktreeId = worktree(row)));
         return { goalId: goal(int(row.goal_id) ?? -1), worktreeId };
       },
-      (deps) => startAttempt(at(run, when(run, row.started_at)), { ...deps, model: label(row.model_id) ?? undefined, startCommitSha: commitSha(row.git_commit_sha) ?? undefined }).attempt.id,
+      (deps) =>
+        startAttempt(at(run, when(run, row.started_at)), {
+          ...deps,
+          model: label(row.model_id) ?? undefined,
+          startCommitSha: commitSha(row.git_commit_sha) ?? undefined,
+        }).attempt.id,
     );
 
   for (const id of goals.keys()) resolver.attempt(() => goal(id));
@@ -144,8 +197,12 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
     if (name !== null) resolver.attempt(() => branch(name, int(row.id)!, "goal", row.created_at));
     commandsOf(row.validation_commands).forEach((command, i) =>
       resolver.attempt(() =>
-        resolver.resolve("validation steps", "validation_step", key("step", row.id, i), () => goal(int(row.id)!), (goalId) =>
-          addValidationStep(at(run, when(run, row.created_at)), { goalId, command, order: i + 1 }).id,
+        resolver.resolve(
+          "validation steps",
+          "validation_step",
+          key("step", row.id, i),
+          () => goal(int(row.id)!),
+          (goalId) => addValidationStep(at(run, when(run, row.created_at)), { goalId, command, order: i + 1 }).id,
         ),
       ),
     );
@@ -153,7 +210,13 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
   for (const row of attempts.values()) {
     const calls = data.actions
       .filter((a) => int(a.attempt_id) === int(row.id))
-      .map((a) => ({ key: key("action", a.id), tool: label(a.tool_name) ?? "", input: text(a.parameters), output: a.result === null ? null : String(a.result), time: when(run, a.executed_at, row.started_at) }));
+      .map((a) => ({
+        key: key("action", a.id),
+        tool: label(a.tool_name) ?? "",
+        input: text(a.parameters),
+        output: a.result === null ? null : String(a.result),
+        time: when(run, a.executed_at, row.started_at),
+      }));
     const outcome = text(row.outcome);
     let attemptId: number;
     try {
@@ -167,24 +230,32 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
     resolver.attempt(() => {
       importToolCalls(run, "tool calls", attemptId, calls, sessionId);
       if (outcome === null) return;
-      resolver.resolve("attempt results", "attempt_result", key("result", row.id), () => attemptId, (id) => {
-        const status = RESULT_STATUS[outcome];
-        if (!status) throw new Unresolved(`outcome ${JSON.stringify(outcome)} is not one v1 writes (success, error, llm_timeout, tool_limit_exceeded)`);
-        return finishAttempt(at(run, when(run, row.completed_at, row.started_at)), {
-          attemptId: id,
-          status,
-          endCommitSha: commitSha(row.final_commit_sha) ?? undefined,
-          statusDetail: text(row.failure_reason) ?? undefined,
-        }).id;
-      });
+      resolver.resolve(
+        "attempt results",
+        "attempt_result",
+        key("result", row.id),
+        () => attemptId,
+        (id) => {
+          const status = RESULT_STATUS[outcome];
+          if (!status) throw new Unresolved(`outcome ${JSON.stringify(outcome)} is not one v1 writes (success, error, llm_timeout, tool_limit_exceeded)`);
+          return finishAttempt(at(run, when(run, row.completed_at, row.started_at)), {
+            attemptId: id,
+            status,
+            endCommitSha: commitSha(row.final_commit_sha) ?? undefined,
+            statusDetail: text(row.failure_reason) ?? undefined,
+          }).id;
+        },
+      );
     });
   }
   // Tool calls of attempts that could not be imported.
   for (const action of data.actions) {
-    if (!attempts.has(int(action.attempt_id) ?? -1)) run.tally.skip("tool calls", key("action", action.id), `its attempt ${String(action.attempt_id)} does not exist in the file`);
+    if (!attempts.has(int(action.attempt_id) ?? -1))
+      run.tally.skip("tool calls", key("action", action.id), `its attempt ${String(action.attempt_id)} does not exist in the file`);
   }
   if (sessionOk) {
     const status = text(session.status);
-    if (status === "completed" || status === "failed") applySessionStatus(run, sessionId, status, when(run, session.completed_at, session.started_at), ensured.created);
+    if (status === "completed" || status === "failed")
+      applySessionStatus(run, sessionId, status, when(run, session.completed_at, session.started_at), ensured.created);
   }
 }

@@ -14,7 +14,20 @@ import { readSnapshot } from "../source";
 import { commitSha, isObject, parseJson } from "../values";
 import { RESULT_STATUS, Resolver, type Row, Unresolved, ensureSession, importToolCalls, int, label, stableSessionId, text, when } from "./common";
 
-export const V2_ENTITIES = ["sessions", "tools", "goals", "validation steps", "branches", "worktrees", "attempts", "attempt tools", "attempt results", "tool calls", "validation runs", "merges"] as const;
+export const V2_ENTITIES = [
+  "sessions",
+  "tools",
+  "goals",
+  "validation steps",
+  "branches",
+  "worktrees",
+  "attempts",
+  "attempt tools",
+  "attempt results",
+  "tool calls",
+  "validation runs",
+  "merges",
+] as const;
 
 const optional = <T>(value: T | null) => value ?? undefined;
 const goalSource = (value: unknown) => (text(value) === "breakdown" ? ("breakdown" as const) : text(value) === "cli" ? ("cli" as const) : undefined);
@@ -28,7 +41,24 @@ const goalSource = (value: unknown) => (text(value) === "breakdown" ? ("breakdow
  */
 export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): void {
   const all = (table: string) => source.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Row[];
-  const data = readSnapshot(source, () => Object.fromEntries(["session", "tool", "goal", "validation_step", "branch", "worktree", "attempt", "attempt_tool", "attempt_result", "tool_call", "validation_run", "merge"].map((t) => [t, all(t)])));
+  const data = readSnapshot(source, () =>
+    Object.fromEntries(
+      [
+        "session",
+        "tool",
+        "goal",
+        "validation_step",
+        "branch",
+        "worktree",
+        "attempt",
+        "attempt_tool",
+        "attempt_result",
+        "tool_call",
+        "validation_run",
+        "merge",
+      ].map((t) => [t, all(t)]),
+    ),
+  );
   const byId = (table: string) => new Map(data[table]!.map((row) => [int(row.id)!, row]));
   const tools = byId("tool");
   const goals = byId("goal");
@@ -39,8 +69,18 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
   const steps = byId("validation_step");
   const resolver = new Resolver(run);
   const TABLE_OF: Record<(typeof V2_ENTITIES)[number], string> = {
-    sessions: "session", tools: "tool", goals: "goal", "validation steps": "validation_step", branches: "branch", worktrees: "worktree", attempts: "attempt",
-    "attempt tools": "attempt_tool", "attempt results": "attempt_result", "tool calls": "tool_call", "validation runs": "validation_run", merges: "merge",
+    sessions: "session",
+    tools: "tool",
+    goals: "goal",
+    "validation steps": "validation_step",
+    branches: "branch",
+    worktrees: "worktree",
+    attempts: "attempt",
+    "attempt tools": "attempt_tool",
+    "attempt results": "attempt_result",
+    "tool calls": "tool_call",
+    "validation runs": "validation_run",
+    merges: "merge",
   };
   // Sessions are counted as they are ensured; every other entity reads its whole table.
   for (const entity of V2_ENTITIES.slice(1)) run.tally.read(entity, data[TABLE_OF[entity]]!.length);
@@ -53,7 +93,10 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
     const { ok } = ensureSession(run, id, when(run, row.timestamp), {
       requirements: text(row.initial_goal),
       models: Object.fromEntries(
-        [["model_a", label(row.model_a)], ["model_b", label(row.model_b)]].filter((pair): pair is [string, string] => pair[1] !== null),
+        [
+          ["model_a", label(row.model_a)],
+          ["model_b", label(row.model_b)],
+        ].filter((pair): pair is [string, string] => pair[1] !== null),
       ),
       flags: isObject(flags) ? flags : flags === undefined || flags === null ? null : { value: flags },
       repoPath: text(row.repo_path),
@@ -71,8 +114,12 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
   const tool = (id: number): number => {
     const row = tools.get(id);
     if (!row) throw new Unresolved(`tool ${id} does not exist in the file`);
-    return resolver.resolve("tools", "tool", key(sessionOf(row.session_id), id), () => sessionOf(row.session_id), (sessionId) =>
-      recordTool(at(run, when(run, row.timestamp)), { sessionId, name: label(row.name) ?? "", description: text(row.description) }).id,
+    return resolver.resolve(
+      "tools",
+      "tool",
+      key(sessionOf(row.session_id), id),
+      () => sessionOf(row.session_id),
+      (sessionId) => recordTool(at(run, when(run, row.timestamp)), { sessionId, name: label(row.name) ?? "", description: text(row.description) }).id,
     );
   };
 
@@ -90,7 +137,12 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
       }),
       (deps) => {
         const order = int(row.order_num);
-        const input = { ...deps, goalText: text(row.goal_text) ?? "", source: goalSource(row.source), order: order === null || order < 0 ? undefined : order + 1 };
+        const input = {
+          ...deps,
+          goalText: text(row.goal_text) ?? "",
+          source: goalSource(row.source),
+          order: order === null || order < 0 ? undefined : order + 1,
+        };
         const ctx = at(run, when(run, row.timestamp));
         try {
           return createGoal(ctx, input).id;
@@ -115,7 +167,13 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
         parentBranchId: int(row.parent_branch_id) === null ? undefined : branch(int(row.parent_branch_id)!),
         createdByGoalId: int(row.created_by_goal_id) === null ? undefined : goal(int(row.created_by_goal_id)!),
       }),
-      (deps) => createBranch(at(run, when(run, row.timestamp)), { ...deps, name: label(row.name) ?? "", parentCommitSha: optional(commitSha(row.parent_commit_sha)), reason: optional(label(row.reason)) }).id,
+      (deps) =>
+        createBranch(at(run, when(run, row.timestamp)), {
+          ...deps,
+          name: label(row.name) ?? "",
+          parentCommitSha: optional(commitSha(row.parent_commit_sha)),
+          reason: optional(label(row.reason)),
+        }).id,
     );
   };
 
@@ -123,8 +181,18 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
     const row = worktrees.get(id);
     if (!row) throw new Unresolved(`worktree ${id} does not exist in the file`);
     const b = branches.get(int(row.branch_id) ?? -1);
-    return resolver.resolve("worktrees", "worktree", key(sessionOf(b?.session_id), id), () => branch(int(row.branch_id)!), (branchId) =>
-      createWorktree(at(run, when(run, row.timestamp)), { branchId, path: text(row.path) ?? "", startSha: optional(commitSha(row.start_sha)), reason: optional(label(row.reason)) }).id,
+    return resolver.resolve(
+      "worktrees",
+      "worktree",
+      key(sessionOf(b?.session_id), id),
+      () => branch(int(row.branch_id)!),
+      (branchId) =>
+        createWorktree(at(run, when(run, row.timestamp)), {
+          branchId,
+          path: text(row.path) ?? "",
+          startSha: optional(commitSha(row.start_sha)),
+          reason: optional(label(row.reason)),
+        }).id,
     );
   };
 
@@ -170,15 +238,22 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
   /** An attempt's tool calls, once per run, before its result; skipped with the reason when the attempt is not in. */
   const callsDone = new Set<number>();
   const importCalls = (attemptSourceId: number, sessionId: string): number => {
-    const calls = data.tool_call!
-      .filter((c) => int(c.attempt_id) === attemptSourceId)
+    const calls = data
+      .tool_call!.filter((c) => int(c.attempt_id) === attemptSourceId)
       .sort((x, y) => (int(x.order_num) ?? 0) - (int(y.order_num) ?? 0) || (int(x.id) ?? 0) - (int(y.id) ?? 0))
-      .map((c) => ({ key: key(sessionId, c.id), tool: label(c.tool_name) ?? label(tools.get(int(c.tool_id) ?? -1)?.name) ?? "", input: text(c.input), output: c.output === null ? null : String(c.output), time: when(run, c.timestamp) }));
+      .map((c) => ({
+        key: key(sessionId, c.id),
+        tool: label(c.tool_name) ?? label(tools.get(int(c.tool_id) ?? -1)?.name) ?? "",
+        input: text(c.input),
+        output: c.output === null ? null : String(c.output),
+        time: when(run, c.timestamp),
+      }));
     let attemptId: number;
     try {
       attemptId = attempt(attemptSourceId);
     } catch (error) {
-      if (error instanceof Unresolved && !callsDone.has(attemptSourceId)) for (const call of calls) run.tally.skip("tool calls", call.key, `its attempt was not imported (${error.message})`);
+      if (error instanceof Unresolved && !callsDone.has(attemptSourceId))
+        for (const call of calls) run.tally.skip("tool calls", call.key, `its attempt was not imported (${error.message})`);
       callsDone.add(attemptSourceId);
       throw error;
     }
@@ -213,10 +288,21 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
   const step = (id: number): number => {
     const row = steps.get(id);
     if (!row) throw new Unresolved(`validation step ${id} does not exist in the file`);
-    return resolver.resolve("validation steps", "validation_step", key(sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id), id), () => goal(int(row.goal_id)!), (goalId) => {
-      const order = int(row.order_num);
-      return addValidationStep(at(run, when(run, row.timestamp)), { goalId, command: text(row.command) ?? "", order: order === null || order < 0 ? undefined : order + 1, source: goalSource(row.source) }).id;
-    });
+    return resolver.resolve(
+      "validation steps",
+      "validation_step",
+      key(sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id), id),
+      () => goal(int(row.goal_id)!),
+      (goalId) => {
+        const order = int(row.order_num);
+        return addValidationStep(at(run, when(run, row.timestamp)), {
+          goalId,
+          command: text(row.command) ?? "",
+          order: order === null || order < 0 ? undefined : order + 1,
+          source: goalSource(row.source),
+        }).id;
+      },
+    );
   };
 
   for (const id of tools.keys()) resolver.attempt(() => tool(id));
@@ -229,7 +315,8 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
   // Tool calls of attempts that have no result yet (still running when the file was copied), or whose result failed.
   for (const [id, row] of attempts) resolver.attempt(() => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id)));
   for (const call of data.tool_call!) {
-    if (!attempts.has(int(call.attempt_id) ?? -1)) run.tally.skip("tool calls", String(call.id), `its attempt ${String(call.attempt_id)} does not exist in the file`);
+    if (!attempts.has(int(call.attempt_id) ?? -1))
+      run.tally.skip("tool calls", String(call.id), `its attempt ${String(call.attempt_id)} does not exist in the file`);
   }
   for (const row of data.attempt_tool!) {
     const a = attempts.get(int(row.attempt_id) ?? -1);
@@ -259,7 +346,12 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
             validationStepId: step(int(row.validation_step_id) ?? -1),
           };
         },
-        (deps) => recordValidationRun(at(run, when(run, row.timestamp)), { ...deps, exitCode: int(row.exit_code) ?? -1, output: optional(row.output === null ? null : String(row.output)) }).id,
+        (deps) =>
+          recordValidationRun(at(run, when(run, row.timestamp)), {
+            ...deps,
+            exitCode: int(row.exit_code) ?? -1,
+            output: optional(row.output === null ? null : String(row.output)),
+          }).id,
       ),
     );
   }

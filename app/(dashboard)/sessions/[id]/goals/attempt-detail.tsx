@@ -32,7 +32,12 @@ export function AttemptDetail({ attemptId, level }: { attemptId: number; level: 
     getNextPageParam: (page: Detail) => page.nextCursor,
   });
 
-  if (query.isPending) return <p className="text-sm text-zinc-500" aria-busy="true">Loading attempt {attemptId}…</p>;
+  if (query.isPending)
+    return (
+      <p className="text-sm text-zinc-500" aria-busy="true">
+        Loading attempt {attemptId}…
+      </p>
+    );
   // A failed "load more" keeps the pages already shown; only a failed first load replaces them.
   if (!query.data) return <ErrorState title={`Could not load attempt ${attemptId}`} error={query.error} />;
   const first = query.data.pages[0]!;
@@ -104,7 +109,9 @@ export function AttemptDetail({ attemptId, level }: { attemptId: number; level: 
                   <span>
                     Step {run.stepOrder}: <code className="font-mono text-xs break-all">{run.command}</code>
                   </span>
-                  <span className={run.exitCode === 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}>exit code {run.exitCode}</span>
+                  <span className={run.exitCode === 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}>
+                    exit code {run.exitCode}
+                  </span>
                 </p>
                 {run.output && <LongText text={run.output} label={`Output of validation step ${run.stepOrder}`} lines={8} />}
               </li>

@@ -20,7 +20,8 @@ export function EvaluationView({ evaluation, label }: { evaluation: Evaluation; 
           <span className="text-zinc-500">Goal gate</span> {statusLabel(evaluation.goalStatus)} ({evaluation.metCount}/{evaluation.totalCount} met)
         </span>
         <span data-testid="evaluation-trust">
-          <span className="text-zinc-500">Trust score</span> {evaluation.trustScore === null ? "none" : formatValue(evaluation.trustScore)} ({evaluation.trustPassed ? "trust gate passed" : "trust gate failed"})
+          <span className="text-zinc-500">Trust score</span> {evaluation.trustScore === null ? "none" : formatValue(evaluation.trustScore)} (
+          {evaluation.trustPassed ? "trust gate passed" : "trust gate failed"})
         </span>
         <span className="text-xs text-zinc-500">
           by {evaluation.actor}, <Time at={evaluation.at} />
@@ -32,17 +33,26 @@ export function EvaluationView({ evaluation, label }: { evaluation: Evaluation; 
             <caption className="sr-only">Criteria of this evaluation</caption>
             <thead className="text-xs text-zinc-500 uppercase">
               <tr>
-                <th scope="col" className="py-1 pr-3">Criterion</th>
-                <th scope="col" className="py-1 pr-3">Status</th>
-                <th scope="col" className="py-1 pr-3">Actual</th>
-                <th scope="col" className="py-1 pr-3">Target</th>
+                <th scope="col" className="py-1 pr-3">
+                  Criterion
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Status
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Actual
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Target
+                </th>
               </tr>
             </thead>
             <tbody>
               {criteria.map((c, i) => (
                 <tr key={`${c.criterionId}-${i}`} className="border-t border-zinc-100 align-top dark:border-zinc-800">
                   <th scope="row" className="py-1 pr-3 font-normal">
-                    <span className="font-mono text-xs">{c.criterionId}</span> <span className="text-zinc-600 wrap-anywhere dark:text-zinc-400">{c.subject}</span>
+                    <span className="font-mono text-xs">{c.criterionId}</span>{" "}
+                    <span className="text-zinc-600 wrap-anywhere dark:text-zinc-400">{c.subject}</span>
                   </th>
                   <td className="py-1 pr-3">
                     <StatusBadge status={c.status} />
@@ -61,7 +71,12 @@ export function EvaluationView({ evaluation, label }: { evaluation: Evaluation; 
       {pivot && (pivot.shouldPivot || pivot.unachievable || pivot.suggestions.length > 0) && (
         <div className="rounded-md border border-amber-200 bg-amber-50 p-2 dark:border-amber-900 dark:bg-amber-950/40">
           <p className="font-medium">
-            Pivot advice: {pivot.unachievable ? "distinct approaches keep missing the goal — it may be unachievable as stated" : pivot.shouldPivot ? "try another approach" : "no pivot needed"}
+            Pivot advice:{" "}
+            {pivot.unachievable
+              ? "distinct approaches keep missing the goal — it may be unachievable as stated"
+              : pivot.shouldPivot
+                ? "try another approach"
+                : "no pivot needed"}
             {pivot.attemptsLeft !== null && ` (${pivot.attemptsLeft} attempt${pivot.attemptsLeft === 1 ? "" : "s"} left)`}
           </p>
           {pivot.suggestions.length > 0 && (

@@ -4,9 +4,33 @@ import { attemptOf, describeCriterion, formatValue, readCriteriaResults, readPiv
 describe("readCriteriaResults", () => {
   it("reads the goal gate's stored results, numbers rounded and missing values as none", () => {
     const stored = [
-      { criterionId: "AC1", kind: "metric_threshold", subject: "cv_accuracy_mean", target: ">= 0.8", status: "NOT_MET", actual: 0.7169524561380968, message: "cv_accuracy_mean is 0.71…" },
-      { criterionId: "AC2", kind: "marker_required", subject: "METRIC:baseline_*", target: "[METRIC:baseline_*]", status: "NOT_MET", actual: null, message: "no marker" },
-      { criterionId: "AC3", kind: "finding_count", subject: "verified findings", target: ">= 2 verified findings", status: "MET", actual: 4, message: "4 verified findings" },
+      {
+        criterionId: "AC1",
+        kind: "metric_threshold",
+        subject: "cv_accuracy_mean",
+        target: ">= 0.8",
+        status: "NOT_MET",
+        actual: 0.7169524561380968,
+        message: "cv_accuracy_mean is 0.71…",
+      },
+      {
+        criterionId: "AC2",
+        kind: "marker_required",
+        subject: "METRIC:baseline_*",
+        target: "[METRIC:baseline_*]",
+        status: "NOT_MET",
+        actual: null,
+        message: "no marker",
+      },
+      {
+        criterionId: "AC3",
+        kind: "finding_count",
+        subject: "verified findings",
+        target: ">= 2 verified findings",
+        status: "MET",
+        actual: 4,
+        message: "4 verified findings",
+      },
     ];
     expect(readCriteriaResults(stored).map((c) => [c.criterionId, c.status, c.actual, c.target])).toEqual([
       ["AC1", "NOT_MET", "0.717", ">= 0.8"],
@@ -52,7 +76,13 @@ describe("describeCriterion", () => {
 
 describe("small formats", () => {
   it("formats values, statuses and attempt counts", () => {
-    expect([formatValue(0.8), formatValue(12), formatValue(undefined), formatValue("dist/a.tar.gz"), formatValue({ a: 1 })]).toEqual(["0.8", "12", "none", "dist/a.tar.gz", '{"a":1}']);
+    expect([formatValue(0.8), formatValue(12), formatValue(undefined), formatValue("dist/a.tar.gz"), formatValue({ a: 1 })]).toEqual([
+      "0.8",
+      "12",
+      "none",
+      "dist/a.tar.gz",
+      '{"a":1}',
+    ]);
     expect(statusLabel("NOT_MET")).toBe("NOT MET");
     expect([attemptOf(2, 3), attemptOf(2, null)]).toEqual(["attempt 2 of 3", "attempt 2"]);
   });

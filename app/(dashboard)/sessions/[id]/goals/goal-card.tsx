@@ -27,7 +27,9 @@ export function GoalCard({ node, level }: { node: GoalNode; level: number }) {
             {node.attemptsUsed} implementation attempt{node.attemptsUsed === 1 ? "" : "s"}
             {node.maxAttempts !== null && ` of ${node.maxAttempts} allowed`}
           </span>
-          {goal.source === "breakdown" && <Badge tone="accent">from breakdown{goal.createdByAttemptId !== null && ` (attempt ${goal.createdByAttemptId})`}</Badge>}
+          {goal.source === "breakdown" && (
+            <Badge tone="accent">from breakdown{goal.createdByAttemptId !== null && ` (attempt ${goal.createdByAttemptId})`}</Badge>
+          )}
           <span>
             created <Time at={goal.timestamp} />
           </span>
@@ -54,9 +56,15 @@ export function GoalCard({ node, level }: { node: GoalNode; level: number }) {
                   <caption className="sr-only">Acceptance criteria of goal {goal.id}</caption>
                   <thead className="text-xs text-zinc-500 uppercase">
                     <tr>
-                      <th scope="col" className="py-1 pr-3">Criterion</th>
-                      <th scope="col" className="py-1 pr-3">Kind</th>
-                      <th scope="col" className="py-1 pr-3">Requires</th>
+                      <th scope="col" className="py-1 pr-3">
+                        Criterion
+                      </th>
+                      <th scope="col" className="py-1 pr-3">
+                        Kind
+                      </th>
+                      <th scope="col" className="py-1 pr-3">
+                        Requires
+                      </th>
                     </tr>
                   </thead>
                   <tbody>

@@ -37,7 +37,12 @@ export function GoalExtras({ goalId, level }: { goalId: number; level: number })
 function GoalExtrasPanel({ goalId, level }: { goalId: number; level: number }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.goal.get.queryOptions({ goalId }));
-  if (query.isPending) return <p className="text-sm text-zinc-500" aria-busy="true">Loading goal {goalId}…</p>;
+  if (query.isPending)
+    return (
+      <p className="text-sm text-zinc-500" aria-busy="true">
+        Loading goal {goalId}…
+      </p>
+    );
   if (query.isError) return <ErrorState title={`Could not load goal ${goalId}`} error={query.error} />;
   const { validationSteps, branches, merges, evaluations } = query.data;
   return (
@@ -47,7 +52,9 @@ function GoalExtrasPanel({ goalId, level }: { goalId: number; level: number }) {
           Validation steps ({validationSteps.length})
         </Heading>
         {validationSteps.length === 0 ? (
-          <p className="text-zinc-500">None: add one with <code className="font-mono text-xs">proofgate add-validation-step {goalId} &apos;npm test&apos;</code>.</p>
+          <p className="text-zinc-500">
+            None: add one with <code className="font-mono text-xs">proofgate add-validation-step {goalId} &apos;npm test&apos;</code>.
+          </p>
         ) : (
           <ol className="list-decimal space-y-1 pl-5">
             {validationSteps.map((step) => (
@@ -110,11 +117,21 @@ function GoalExtrasPanel({ goalId, level }: { goalId: number; level: number }) {
             <table className="w-full text-left">
               <thead className="text-xs text-zinc-500 uppercase">
                 <tr>
-                  <th scope="col" className="py-1 pr-3">Attempt</th>
-                  <th scope="col" className="py-1 pr-3">Verdict</th>
-                  <th scope="col" className="py-1 pr-3">Criteria met</th>
-                  <th scope="col" className="py-1 pr-3">Trust</th>
-                  <th scope="col" className="py-1 pr-3">When</th>
+                  <th scope="col" className="py-1 pr-3">
+                    Attempt
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Verdict
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Criteria met
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Trust
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    When
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -33,8 +33,8 @@ export function GoalsClient({ sessionId }: { sessionId: string }) {
   if (data.goals.length === 0) {
     return (
       <EmptyState title="No goals in this session.">
-        Agents create goals with <Code>proofgate create-goal {sessionId} &quot;…&quot;</Code>, give them a contract with <Code>proofgate set-goal-contract</Code>, and record
-        attempts with <Code>proofgate start-attempt</Code>.
+        Agents create goals with <Code>proofgate create-goal {sessionId} &quot;…&quot;</Code>, give them a contract with{" "}
+        <Code>proofgate set-goal-contract</Code>, and record attempts with <Code>proofgate start-attempt</Code>.
       </EmptyState>
     );
   }

@@ -7,7 +7,19 @@ import { clip, isWebLink } from "./text-format";
  * Stored text (tool output, diffs, log content) rendered as text, never as HTML. Past `lines`
  * lines or `chars` characters it is collapsed behind a "Show more" button.
  */
-export function LongText({ text, label, lines = 12, chars = 1500, mono = true }: { text: string; label: string; lines?: number; chars?: number; mono?: boolean }) {
+export function LongText({
+  text,
+  label,
+  lines = 12,
+  chars = 1500,
+  mono = true,
+}: {
+  text: string;
+  label: string;
+  lines?: number;
+  chars?: number;
+  mono?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const { shown, hiddenLines, clipped } = clip(text, lines, chars);

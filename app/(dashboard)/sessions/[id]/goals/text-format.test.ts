@@ -5,7 +5,16 @@ describe("isWebLink", () => {
   it("makes only absolute http(s) URLs clickable", () => {
     expect(isWebLink("https://ci.example.com/run/42")).toBe(true);
     expect(isWebLink("HTTP://example.com")).toBe(true);
-    for (const unsafe of ["javascript:alert(1)", "data:text/html,<b>x</b>", "//evil.example.com", "src/auth.ts", "/tmp/worktrees/a", "https://", "vbscript:x", " javascript:https://x"]) {
+    for (const unsafe of [
+      "javascript:alert(1)",
+      "data:text/html,<b>x</b>",
+      "//evil.example.com",
+      "src/auth.ts",
+      "/tmp/worktrees/a",
+      "https://",
+      "vbscript:x",
+      " javascript:https://x",
+    ]) {
       expect(isWebLink(unsafe), unsafe).toBe(false);
     }
   });

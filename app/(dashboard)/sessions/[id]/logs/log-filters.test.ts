@@ -3,7 +3,12 @@ import { LOG_PAGE_SIZE, logFiltersQuery, logListInput, readLogFilters } from "./
 
 describe("readLogFilters", () => {
   it("reads every filter from the URL", () => {
-    expect(readLogFilters(new URLSearchParams("agent=developer&type=reasoning&phase=approach&q=JWT%20middleware"))).toEqual({ agent: "developer", type: "reasoning", phase: "approach", q: "JWT middleware" });
+    expect(readLogFilters(new URLSearchParams("agent=developer&type=reasoning&phase=approach&q=JWT%20middleware"))).toEqual({
+      agent: "developer",
+      type: "reasoning",
+      phase: "approach",
+      q: "JWT middleware",
+    });
   });
 
   it("drops an unknown type or phase instead of sending it, and blank text", () => {
@@ -32,6 +37,11 @@ describe("logFiltersQuery and logListInput", () => {
 
   it("maps the filters onto log.list's input, unfiltered fields left out", () => {
     expect(logListInput("s1", { agent: "developer", q: "jwt" })).toEqual({ sessionId: "s1", limit: LOG_PAGE_SIZE, agentType: "developer", text: "jwt" });
-    expect(logListInput("s1", { type: "reasoning", phase: "pivot" })).toEqual({ sessionId: "s1", limit: LOG_PAGE_SIZE, logType: "reasoning", reasoningPhase: "pivot" });
+    expect(logListInput("s1", { type: "reasoning", phase: "pivot" })).toEqual({
+      sessionId: "s1",
+      limit: LOG_PAGE_SIZE,
+      logType: "reasoning",
+      reasoningPhase: "pivot",
+    });
   });
 });

@@ -25,7 +25,8 @@ function param(params: Params, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-const oneOf = <T extends string>(list: readonly T[], value: string | undefined): T | undefined => (list as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
+const oneOf = <T extends string>(list: readonly T[], value: string | undefined): T | undefined =>
+  (list as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
 
 function textParam(value: string | undefined): string | undefined {
   const trimmed = value?.trim().slice(0, MAX_FILTER_TEXT);
@@ -37,7 +38,12 @@ function textParam(value: string | undefined): string | undefined {
  * what the API takes, and a phase only applies to reasoning (with another type it is dropped).
  */
 export function readLogFilters(params: Params): LogFilters {
-  return normalizeLogFilters({ agent: param(params, "agent"), type: param(params, "type") as LogType, phase: param(params, "phase") as ReasoningPhase, q: param(params, "q") });
+  return normalizeLogFilters({
+    agent: param(params, "agent"),
+    type: param(params, "type") as LogType,
+    phase: param(params, "phase") as ReasoningPhase,
+    q: param(params, "q"),
+  });
 }
 
 /** The same rules for filters a form produced. */

@@ -63,7 +63,12 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
 
   return (
     <div className="space-y-4">
-      <form role="search" aria-label="Filter logs" className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end" onSubmit={(e) => e.preventDefault()}>
+      <form
+        role="search"
+        aria-label="Filter logs"
+        className="grid grid-cols-2 gap-3 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end"
+        onSubmit={(e) => e.preventDefault()}
+      >
         {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
         <fieldset disabled={!hydrated} className="contents">
           <div className="text-sm">
@@ -88,7 +93,12 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
             <label htmlFor={ids.type} className="mb-1 block font-medium">
               Type
             </label>
-            <select id={ids.type} className={controlClass} value={filters.type ?? ""} onChange={(e) => patch({ type: (e.currentTarget.value || undefined) as LogFilters["type"] })}>
+            <select
+              id={ids.type}
+              className={controlClass}
+              value={filters.type ?? ""}
+              onChange={(e) => patch({ type: (e.currentTarget.value || undefined) as LogFilters["type"] })}
+            >
               <option value="">all types</option>
               {LOG_TYPES.map((type) => (
                 <option key={type} value={type}>
@@ -120,7 +130,14 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
             <label htmlFor={ids.q} className="mb-1 block font-medium">
               Search text
             </label>
-            <input id={ids.q} type="search" className={controlClass} placeholder="words in the content or payload" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+            <input
+              id={ids.q}
+              type="search"
+              className={controlClass}
+              placeholder="words in the content or payload"
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+            />
           </div>
           <Button
             variant="secondary"
@@ -138,7 +155,11 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
       </form>
 
       {query.isPending ? (
-        <div aria-busy="true" aria-label="Loading logs" className="h-64 animate-pulse rounded-lg border border-zinc-200 bg-zinc-100 dark:border-zinc-800 dark:bg-zinc-900" />
+        <div
+          aria-busy="true"
+          aria-label="Loading logs"
+          className="h-64 animate-pulse rounded-lg border border-zinc-200 bg-zinc-100 dark:border-zinc-800 dark:bg-zinc-900"
+        />
       ) : query.isError && !query.data ? (
         <ErrorState title="Could not load the logs" error={query.error} />
       ) : entries.length === 0 ? (
@@ -146,7 +167,8 @@ export function LogsClient({ sessionId, initialFilters }: { sessionId: string; i
           <EmptyState title="No log entries match these filters.">Change or clear the filters to see more.</EmptyState>
         ) : (
           <EmptyState title="No logs in this session yet.">
-            Agents log with <Code>proofgate log-interaction {sessionId} developer &quot;…&quot;</Code> and record reasoning with <Code>proofgate save-reasoning</Code>.
+            Agents log with <Code>proofgate log-interaction {sessionId} developer &quot;…&quot;</Code> and record reasoning with{" "}
+            <Code>proofgate save-reasoning</Code>.
           </EmptyState>
         )
       ) : (

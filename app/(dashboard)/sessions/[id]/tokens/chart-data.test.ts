@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { AUTO_MAX_PERIODS, type BucketInput, UNNAMED, autoBucket, bucketLabel, formatTokens, readBucket, rebucket, shapeGroups, shapeOverTime } from "./chart-data";
+import {
+  AUTO_MAX_PERIODS,
+  type BucketInput,
+  UNNAMED,
+  autoBucket,
+  bucketLabel,
+  formatTokens,
+  readBucket,
+  rebucket,
+  shapeGroups,
+  shapeOverTime,
+} from "./chart-data";
 
 describe("shapeGroups", () => {
   it("orders groups by tokens with their share, and totals them", () => {
@@ -73,7 +84,12 @@ describe("rebucket and autoBucket", () => {
 
   it("picks the finest bucket that keeps the chart readable", () => {
     expect(autoBucket(minutes)).toBe("minute");
-    const spread = Array.from({ length: AUTO_MAX_PERIODS + 1 }, (_, i) => ({ start: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000), tokens: 1, cumulative: i + 1, byAgentType: { developer: 1 } }));
+    const spread = Array.from({ length: AUTO_MAX_PERIODS + 1 }, (_, i) => ({
+      start: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000),
+      tokens: 1,
+      cumulative: i + 1,
+      byAgentType: { developer: 1 },
+    }));
     expect(autoBucket(spread)).toBe("day");
     expect(autoBucket(spread.slice(0, 30))).toBe("minute");
     const busyHour = spread.map((m, i) => ({ ...m, start: new Date(Date.UTC(2026, 0, 1) + i * 60_000) }));

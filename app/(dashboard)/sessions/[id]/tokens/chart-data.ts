@@ -38,7 +38,12 @@ export interface GroupTable {
 export function shapeGroups(summary: SummaryInput): GroupTable {
   const tokens = summary.groups.reduce((sum, group) => sum + group.tokens, 0);
   const rows = summary.groups
-    .map((group) => ({ name: group.key ?? UNNAMED, tokens: group.tokens, entries: group.entries, share: tokens === 0 ? 0 : Math.round((group.tokens / tokens) * 1000) / 10 }))
+    .map((group) => ({
+      name: group.key ?? UNNAMED,
+      tokens: group.tokens,
+      entries: group.entries,
+      share: tokens === 0 ? 0 : Math.round((group.tokens / tokens) * 1000) / 10,
+    }))
     .sort((a, b) => b.tokens - a.tokens || a.name.localeCompare(b.name));
   return { rows, tokens, entries: summary.groups.reduce((sum, group) => sum + group.entries, 0) };
 }

@@ -6,7 +6,13 @@ import { TokensClient } from "./tokens-client";
 export const dynamic = "force-dynamic";
 
 /** Tokens the session's agents reported, by agent, by model and over time. */
-export default async function SessionTokensPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SessionTokensPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const sessionId = decodeURIComponent((await params).id);
   const bucket = readBucket((await searchParams).bucket);
   const summary = trpc.log.tokenSummary.queryOptions({ sessionId, by: "agent_type" });

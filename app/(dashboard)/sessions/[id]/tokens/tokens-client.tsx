@@ -10,7 +10,6 @@ import { useHydrated } from "@/app/ui/use-hydrated";
 import { BUCKETS, type BucketChoice, type BucketInput, type GroupTable, autoBucket, formatTokens, rebucket, shapeGroups, shapeOverTime } from "./chart-data";
 import { TokensByAgentChart, TokensOverTimeChart } from "./token-charts";
 
-
 /** Tokens by agent and over time, each chart with its numbers as a table. */
 export function TokensClient({ sessionId, initialBucket }: { sessionId: string; initialBucket: BucketChoice }) {
   const trpc = useTRPC();
@@ -28,7 +27,19 @@ export function TokensClient({ sessionId, initialBucket }: { sessionId: string; 
   return <TokenFigures sessionId={sessionId} initialBucket={initialBucket} byAgent={byAgent.data} byModel={byModel.data} minutes={minutes.data} />;
 }
 
-function TokenFigures({ sessionId, initialBucket, byAgent, byModel, minutes }: { sessionId: string; initialBucket: BucketChoice; byAgent: GroupTable; byModel: GroupTable; minutes: readonly BucketInput[] }) {
+function TokenFigures({
+  sessionId,
+  initialBucket,
+  byAgent,
+  byModel,
+  minutes,
+}: {
+  sessionId: string;
+  initialBucket: BucketChoice;
+  byAgent: GroupTable;
+  byModel: GroupTable;
+  minutes: readonly BucketInput[];
+}) {
   const [choice, setChoice] = useState(initialBucket);
   const bucketId = useId();
   // Charts measure their container, so they draw only in the browser; the tables carry the same numbers on the server.
@@ -55,7 +66,8 @@ function TokenFigures({ sessionId, initialBucket, byAgent, byModel, minutes }: {
   return (
     <div className="space-y-6">
       <p className="text-sm" data-testid="token-total">
-        <span className="text-2xl font-semibold tabular-nums">{formatTokens(byAgent.tokens)}</span> tokens in {formatTokens(byAgent.entries)} report{byAgent.entries === 1 ? "" : "s"}
+        <span className="text-2xl font-semibold tabular-nums">{formatTokens(byAgent.tokens)}</span> tokens in {formatTokens(byAgent.entries)} report
+        {byAgent.entries === 1 ? "" : "s"}
       </p>
 
       <section aria-labelledby="tokens-by-agent" className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
@@ -91,10 +103,18 @@ function TokenFigures({ sessionId, initialBucket, byAgent, byModel, minutes }: {
             <caption className="sr-only">Tokens per {bucket}</caption>
             <thead className="sticky top-0 bg-white text-xs text-zinc-500 uppercase dark:bg-zinc-900">
               <tr>
-                <th scope="col" className="py-1 pr-3">Period starting</th>
-                <th scope="col" className="py-1 pr-3 text-right">Tokens</th>
-                <th scope="col" className="py-1 pr-3 text-right">Running total</th>
-                <th scope="col" className="py-1 pr-3">By agent</th>
+                <th scope="col" className="py-1 pr-3">
+                  Period starting
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Tokens
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Running total
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  By agent
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -135,10 +155,18 @@ function GroupTableView({ table, caption, nameHeader }: { table: GroupTable; cap
         <caption className="sr-only">{caption}</caption>
         <thead className="text-xs text-zinc-500 uppercase">
           <tr>
-            <th scope="col" className="py-1 pr-3">{nameHeader}</th>
-            <th scope="col" className="py-1 pr-3 text-right">Tokens</th>
-            <th scope="col" className="py-1 pr-3 text-right">Reports</th>
-            <th scope="col" className="py-1 pr-3 text-right">Share</th>
+            <th scope="col" className="py-1 pr-3">
+              {nameHeader}
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right">
+              Tokens
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right">
+              Reports
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right">
+              Share
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -156,11 +156,15 @@ function generateSession(w: ReturnType<typeof createBulkWriter>, seed: number, i
     r.around(logsPerSession, 1),
   );
 
-  if (status !== "active" || r.chance(0.4)) recordCheck(ctx, criteria, gateTasks, gateGoals, observe);
-  if (status !== "active") {
+  const accepted = status !== "active" || r.chance(0.4) ? recordCheck(ctx, criteria, gateTasks, gateGoals, observe) : null;
+  // The generator aims an enforce session it means to complete at an accepted check, but the real
+  // gate has the last word (a session drawn with no criteria, say): one it rejects is marked failed,
+  // as a team would, since the database refuses the completion (migration 0008).
+  const final = status === "completed" && !observe && accepted === false ? "failed" : status;
+  if (final !== "active") {
     const ended = tick(ctx, 1, 10);
-    w.update(sessions, id, { status, endedAt: ended, updatedAt: ended });
-    emit(ctx, EVENT_TYPES.sessionStatusChanged, "session", id, ORCHESTRATOR, { from: "active", to: status });
+    w.update(sessions, id, { status: final, endedAt: ended, updatedAt: ended });
+    emit(ctx, EVENT_TYPES.sessionStatusChanged, "session", id, ORCHESTRATOR, { from: "active", to: final });
   }
 }
 
@@ -192,8 +196,8 @@ function fateFor(ctx: SessionContext, status: "completed" | "failed" | "active",
   ] as const);
 }
 
-/** Run the real completion gate on the session's state at this moment and record the check. */
-function recordCheck(ctx: SessionContext, criteria: CriterionState[], tasks: GateTask[], goals: GateGoal[], observe: boolean): void {
+/** Run the real completion gate on the session's state at this moment and record the check; says whether it accepted. */
+function recordCheck(ctx: SessionContext, criteria: CriterionState[], tasks: GateTask[], goals: GateGoal[], observe: boolean): boolean {
   const verdict = evaluateCompletion({ criteria, tasks, contractGoals: goals });
   const at = tick(ctx, 1, 5);
   const checkId = ctx.w.insert(completionChecks, {
@@ -215,4 +219,5 @@ function recordCheck(ctx: SessionContext, criteria: CriterionState[], tasks: Gat
     met: verdict.metCount,
     total: verdict.totalCount,
   });
+  return verdict.accepted;
 }

@@ -5,6 +5,7 @@ import { type ReactNode, memo, startTransition, useEffect, useRef, useState } fr
 import type { Bucket } from "@/server/services/analytics/schemas";
 import { Button } from "@/app/ui/button";
 import { EmptyState } from "@/app/ui/states";
+import { useDetailsOpen } from "@/app/ui/use-details-open";
 import { csvFileName } from "./csv";
 import type { Block, Section, Stat } from "./section-kit";
 import { type Table, formatCell, tableCsv } from "./table";
@@ -115,7 +116,7 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
   const headingId = `${block.id}-heading`;
   const caption = `${sectionTitle}: ${block.title}`;
   const hasRows = block.table.rows.length > 0;
-  const [tableOpen, setTableOpen] = useState(false);
+  const { ref: tableRef, open: tableOpen, onToggle: onTableToggle } = useDetailsOpen();
   return (
     <figure aria-labelledby={headingId} className="min-w-0" data-block={block.id}>
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
@@ -140,7 +141,7 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
           <WhenNear>
             <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
           </WhenNear>
-          <details className="mt-2 text-sm" onToggle={(event) => setTableOpen(event.currentTarget.open)}>
+          <details ref={tableRef} className="mt-2 text-sm" onToggle={onTableToggle}>
             <summary className="cursor-pointer rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-300">
               Show as table
             </summary>

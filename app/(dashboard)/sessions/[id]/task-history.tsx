@@ -1,9 +1,10 @@
 "use client";
 
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { EvidenceList, FailureList, ProofpackView } from "@/app/components/task-actions";
 import { Badge, StatusBadge } from "@/app/ui/badge";
 import { Time } from "@/app/ui/time";
+import { useDetailsOpen } from "@/app/ui/use-details-open";
 import { splitAttempts } from "./attempts";
 import type { TransitionItem } from "./task-types";
 
@@ -13,10 +14,10 @@ import type { TransitionItem } from "./task-types";
  */
 export function TaskHistory({ transitions, children }: { transitions: readonly TransitionItem[]; children?: ReactNode }) {
   // Rendered once opened: a board of hundreds of tasks keeps its DOM small.
-  const [open, setOpen] = useState(false);
+  const { ref, open, onToggle } = useDetailsOpen();
   const attempts = splitAttempts(transitions);
   return (
-    <details className="mt-2 border-t border-zinc-100 pt-1.5 dark:border-zinc-800" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details ref={ref} className="mt-2 border-t border-zinc-100 pt-1.5 dark:border-zinc-800" onToggle={onToggle}>
       <summary className="cursor-pointer select-none rounded text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-zinc-400 dark:hover:text-zinc-100">
         Details and history
       </summary>

@@ -2,6 +2,7 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { contextPackageConsumers, contextPackages } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
+import type { Tx } from "@/db/client";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { requireLogWriter } from "./common";
 import { MarkContextConsumedInput } from "./schemas";
@@ -17,18 +18,7 @@ export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsume
   requireLogWriter(ctx, "mark context consumed");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
-    const pkg = tx
-      .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
-      .from(contextPackages)
-      .where(eq(contextPackages.id, input.packageId))
-      .get();
-    if (!pkg) throw new NotFoundError("context_package", input.packageId);
-    const key = and(
-      eq(contextPackageConsumers.packageId, pkg.id),
-      eq(contextPackageConsumers.agentType, input.agentType),
-      eq(contextPackageConsumers.iteration, input.iteration),
-    );
-    const existing = tx.select().from(contextPackageConsumers).where(key).get();
+    const { pkg, existing } = findReader(tx, input);
     if (existing?.consumedAt) return existing;
     const now = nowOf(ctx);
     const row = existing
@@ -57,18 +47,7 @@ export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedIn
   requireLogWriter(ctx, "add context package readers");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
-    const pkg = tx
-      .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
-      .from(contextPackages)
-      .where(eq(contextPackages.id, input.packageId))
-      .get();
-    if (!pkg) throw new NotFoundError("context_package", input.packageId);
-    const key = and(
-      eq(contextPackageConsumers.packageId, pkg.id),
-      eq(contextPackageConsumers.agentType, input.agentType),
-      eq(contextPackageConsumers.iteration, input.iteration),
-    );
-    const existing = tx.select().from(contextPackageConsumers).where(key).get();
+    const { pkg, existing } = findReader(tx, input);
     if (existing) return existing;
     const row = tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }).returning().get();
     appendEvent(tx, ctx, {
@@ -80,4 +59,20 @@ export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedIn
     });
     return row;
   });
+}
+
+/** The package (refused if unknown) and its reader row for that agent type and iteration, if any. */
+function findReader(tx: Tx, input: { packageId: number; agentType: string; iteration: number }) {
+  const pkg = tx
+    .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
+    .from(contextPackages)
+    .where(eq(contextPackages.id, input.packageId))
+    .get();
+  if (!pkg) throw new NotFoundError("context_package", input.packageId);
+  const key = and(
+    eq(contextPackageConsumers.packageId, pkg.id),
+    eq(contextPackageConsumers.agentType, input.agentType),
+    eq(contextPackageConsumers.iteration, input.iteration),
+  );
+  return { pkg, existing: tx.select().from(contextPackageConsumers).where(key).get() };
 }

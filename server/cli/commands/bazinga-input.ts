@@ -33,7 +33,18 @@ export function noteTranslation(globals: GlobalOptions, notes: readonly string[]
  * `extract-strategies` …): accept unknown flags and extra arguments, and return a note naming them.
  */
 export function ignoreExtras(command: Command): Command {
-  return command.allowUnknownOption(true).allowExcessArguments(true);
+  return command
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .hook("preAction", (self) => {
+      // After `--` every word is an operand, the global --db or --url too: ignoring them would
+      // silently run against the default database instead of the one named.
+      if ((self.parent as { rawArgs?: string[] } | null)?.rawArgs?.includes("--"))
+        self.error('error: "--" is not accepted here: it would make the arguments after it, --db included, ignored', {
+          exitCode: 2,
+          code: "commander.invalidArgument",
+        });
+    });
 }
 
 /** The arguments commander left over (unknown flags, excess positionals) as a note, or none. */

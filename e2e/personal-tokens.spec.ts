@@ -133,6 +133,8 @@ test.describe("as a viewer", () => {
       await expect(page.getByRole("table")).toHaveCount(0);
     }
     await screenshot(page, "account-viewer-settings-refused", testInfo.project.name);
+    await page.getByRole("main").getByRole("link", { name: "Account" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
   });
 });
 

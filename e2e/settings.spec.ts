@@ -261,7 +261,8 @@ test.describe("roles (read-only)", () => {
     await expect(row("approve a reset of a task")).toContainText("task.approve_reset_role");
     await expect(row("approve a reset of a task").getByLabel("orchestrator may not", { exact: true })).toBeVisible();
     await expect(row("manage API tokens").getByLabel("lead may not", { exact: true })).toBeVisible();
-    await expect(page.getByRole("definition").filter({ hasText: "reads everything, changes nothing" })).toHaveCount(1);
+    // A viewer changes nothing in the ledger; only their own personal API tokens.
+    await expect(page.getByRole("definition").filter({ hasText: "reads everything; personal API tokens: all" })).toHaveCount(1);
     await expect(page.getByRole("main").getByRole("button")).toHaveCount(0);
     await screenshot(page, "settings-roles", testInfo.project.name);
   });

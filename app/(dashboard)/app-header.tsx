@@ -21,7 +21,12 @@ export function AppHeader() {
   const pathname = usePathname();
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
-  const links = viewer.role === "admin" ? [...LINKS, { href: "/settings", label: "Settings" } as const] : LINKS;
+  // Everyone has an account page (their personal API tokens); only admins have Settings.
+  const links = [
+    ...LINKS,
+    ...(viewer.role === "admin" ? [{ href: "/settings", label: "Settings" } as const] : []),
+    { href: "/account", label: "Account" } as const,
+  ];
 
   async function signOut() {
     setSigningOut(true);

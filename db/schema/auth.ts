@@ -72,13 +72,18 @@ export const authVerifications = sqliteTable("auth_verifications", {
   updatedAt: timestampMs("updated_at").notNull().default(nowMs),
 });
 
-/** API tokens for agents and scripts: one role each, shown once, stored as a SHA-256 hash. */
+/**
+ * API tokens, shown once and stored as a SHA-256 hash. An agent token (no owner) has one role of
+ * its own; a personal token belongs to a person and has none: it acts with its owner's role as it
+ * is at each request, so demoting the person demotes their tokens.
+ */
 export const apiTokens = sqliteTable(
   "api_tokens",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    role: text("role", { enum: ROLES }).notNull(),
+    /** The agent token's role; null for a personal token (its owner's role counts). */
+    role: text("role", { enum: ROLES }),
     /** SHA-256 of the token (tokens are 256-bit random, so a fast hash is enough). */
     tokenHash: text("token_hash").notNull(),
     /** The first characters, to recognise a token in lists without revealing it. */
@@ -97,5 +102,6 @@ export const apiTokens = sqliteTable(
       .on(t.userId)
       .where(sql`${t.userId} IS NOT NULL`),
     check("api_tokens_role_check", sql`${t.role} in (${inList(ROLES)})`),
+    check("api_tokens_owner_or_role_check", sql`(${t.userId} IS NULL) = (${t.role} IS NOT NULL)`),
   ],
 );

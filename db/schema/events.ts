@@ -18,6 +18,8 @@ export const events = sqliteTable(
     actor: text("actor").notNull(),
     principalId: text("principal_id"),
     role: text("role"),
+    /** How a person acted when not in the browser: `token:<id> <name>` for a personal API token; null otherwise. */
+    via: text("via"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [

@@ -37,7 +37,15 @@ export async function createRequestContext(req: Request, db: Db, auth: Auth): Pr
 export function createTokenContext(req: Request, db: Db): ApiContext | null {
   const authorization = req.headers.get("authorization");
   if (!authorization?.toLowerCase().startsWith("bearer ")) return null;
-  const actor = authenticateToken(db, authorization.slice(7).trim(), agentLabel(req));
+  const label = agentLabel(req);
+  const actor = authenticateToken(db, authorization.slice(7).trim(), label);
+  if (actor?.token && label !== undefined) {
+    // A person's token acts as the person: another label would put a name that is not theirs in the history.
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `${AGENT_HEADER}: a personal API token acts as its owner (${actor.label}); agent labels go with agent tokens`,
+    });
+  }
   const runtimeSession = runtimeSessionOf(req);
   // An unknown, revoked or expired token keeps `via: "token"`: the refusal says so (auth.token).
   return { db, actor, via: "token", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };

@@ -87,6 +87,13 @@ const SPEC: Record<string, readonly Role[]> = {
 };
 /** Users, tokens and the configuration tables are an admin's. */
 const ADMIN_ONLY = /^admin\./;
+/**
+ * "a human's personal token with their own role": people (viewer, lead, admin) hold personal tokens,
+ * agent tokens do not. (The matrix's callers are tokens, so an allowed role is still refused here,
+ * by account.person_required: the person-only rule is the service tests'.)
+ */
+const PERSONAL = /^account\./;
+const PEOPLE: readonly Role[] = ["viewer", "lead", "admin"];
 /** Callable without signing in: first-run setup (setup.test.ts). */
 const PUBLIC = new Set(["setup.status", "setup.createFirstAdmin"]);
 
@@ -99,6 +106,7 @@ function actionOf(procedure: string, type: string): Action {
     if (/^admin\.(tokens|createToken|revokeToken)$/.test(procedure)) return "admin.tokens";
     return "admin.config";
   }
+  if (PERSONAL.test(procedure)) return procedure as Action;
   if (type !== "mutation") return "read";
   if (procedure.startsWith("log.")) return "log.write";
   if (procedure in PERMISSIONS) return procedure as Action;
@@ -112,6 +120,7 @@ function expectedRoles(procedure: string, type: string): readonly Role[] {
 /** What DESIGN.md says, independently of the table. */
 function specRoles(procedure: string, type: string): readonly Role[] {
   if (ADMIN_ONLY.test(procedure)) return ["admin"];
+  if (PERSONAL.test(procedure)) return PEOPLE;
   if (type !== "mutation") return READ;
   const allowed = SPEC[procedure];
   if (!allowed) throw new Error(`${procedure}: add it to SPEC (who may call it, per DESIGN.md)`);

@@ -1,3 +1,4 @@
+import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
 import { analyticsRouter } from "./routers/analytics";
 import { attemptRouter } from "./routers/attempt";
@@ -22,6 +23,7 @@ export const appRouter = router({
   log: logRouter,
   events: eventsRouter,
   admin: adminRouter,
+  account: accountRouter,
   analytics: analyticsRouter,
   setup: setupRouter,
   runtime: runtimeRouter,

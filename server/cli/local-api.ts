@@ -34,6 +34,7 @@ export const ROUTERS = {
   log: () => import("@/server/api/routers/log").then((m) => m.logRouter),
   events: () => import("@/server/api/routers/events").then((m) => m.eventsRouter),
   admin: () => import("@/server/api/routers/admin").then((m) => m.adminRouter),
+  account: () => import("@/server/api/routers/account").then((m) => m.accountRouter),
   analytics: () => import("@/server/api/routers/analytics").then((m) => m.analyticsRouter),
   setup: () => import("@/server/api/routers/setup").then((m) => m.setupRouter),
   runtime: () => import("@/server/api/routers/runtime").then((m) => m.runtimeRouter),

@@ -14,6 +14,16 @@ export interface Actor {
   role: Role;
   /** The agent label it acts as, e.g. `developer_1`; for humans, their email or name. */
   label: string;
+  /**
+   * The personal API token a person is acting through (a script of theirs), if any: the principal
+   * is still the person (`user:<id>`, with their current role), and events note the token.
+   */
+  token?: { id: number; name: string };
+}
+
+/** What `events.via` records for an actor: `token:<id> <name>` when a person acts through a personal token. */
+export function viaOf(actor: Actor): string | null {
+  return actor.token ? `token:${actor.token.id} ${actor.token.name}` : null;
 }
 
 /** The roles a person who signs in can hold; API tokens may also be agents, verifiers and orchestrators. */

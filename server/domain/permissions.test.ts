@@ -16,8 +16,17 @@ describe("the permission table", () => {
     }
   });
 
-  it("lets a viewer read and nothing else", () => {
-    expect(ACTIONS.filter((action) => may("viewer", action))).toEqual(["read"]);
+  it("lets a viewer read and manage their own personal tokens, and nothing else", () => {
+    expect(ACTIONS.filter((action) => may("viewer", action))).toEqual(["read", "account.tokens", "account.createToken", "account.revokeToken"]);
+  });
+
+  it("gives personal tokens to people only: agent tokens have no owner", () => {
+    for (const action of ["account.tokens", "account.createToken", "account.revokeToken"] as const) {
+      expect(
+        ROLES.filter((role) => may(role, action)),
+        action,
+      ).toEqual(["viewer", "lead", "admin"]);
+    }
   });
 
   it("is where the task machine's moves get their roles", () => {
@@ -51,9 +60,11 @@ describe("the permission table", () => {
 
 describe("what people are shown", () => {
   it("summarises each role from the table", () => {
-    expect(roleSummary("viewer")).toBe("reads everything, changes nothing");
+    // A viewer changes nothing in the ledger; their own personal tokens are theirs to manage.
+    expect(roleSummary("viewer")).toBe("reads everything; personal API tokens: all");
+    expect(roleSummary("agent")).not.toContain("personal API tokens");
     expect(roleSummary("admin")).toBe(
-      "reads everything; sessions: all; task moves: all; criteria and completion: all; goals and attempts: all; telemetry: all; administration: all",
+      "reads everything; sessions: all; task moves: all; criteria and completion: all; goals and attempts: all; telemetry: all; personal API tokens: all; administration: all",
     );
     expect(roleSummary("verifier")).toContain("task moves: verify a task, block a task");
     expect(roleSummary("verifier")).toContain("criteria and completion: record a verifier finding on a criterion, run the completion check");

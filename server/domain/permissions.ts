@@ -6,7 +6,7 @@
  * "not your own attempt" — are not here: they live beside the state they read (task-machine.ts,
  * attempt-lifecycle.ts).
  */
-import { type Actor, ROLES, type Role } from "./actors";
+import { type Actor, ROLES, type Role, USER_ROLES } from "./actors";
 import { RoleForbiddenError } from "./errors";
 
 export interface Permission {
@@ -20,7 +20,16 @@ export interface Permission {
   area: PermissionArea;
 }
 
-export const PERMISSION_AREAS = ["read", "sessions", "task moves", "criteria and completion", "goals and attempts", "telemetry", "administration"] as const;
+export const PERMISSION_AREAS = [
+  "read",
+  "sessions",
+  "task moves",
+  "criteria and completion",
+  "goals and attempts",
+  "telemetry",
+  "personal API tokens",
+  "administration",
+] as const;
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 
 const ALL: readonly Role[] = ROLES;
@@ -39,6 +48,13 @@ const RECORDERS: readonly Role[] = ["agent", "orchestrator", "admin"];
 /** Everyone who acts in a session logs; viewers only read. */
 const LOGGERS: readonly Role[] = ["agent", "orchestrator", "verifier", "lead", "admin"];
 const ADMIN: readonly Role[] = ["admin"];
+/**
+ * The roles a person who signs in holds. A personal API token belongs to a person, so only they
+ * manage one; agent tokens (agent, verifier, orchestrator) have no owner. Whether the caller really
+ * is a person, and not an agent token with a person's role, is checked where the owner is read
+ * (personal-tokens.ts).
+ */
+const PEOPLE: readonly Role[] = USER_ROLES;
 
 /**
  * The table. Action names match the API's procedure paths where one exists (`task.claim`), so the
@@ -112,8 +128,22 @@ export const PERMISSIONS = {
     area: "telemetry",
   },
 
+  "account.tokens": { roles: PEOPLE, rule: "account.token_role", does: "list their own personal API tokens", area: "personal API tokens" },
+  "account.createToken": {
+    roles: PEOPLE,
+    rule: "account.token_role",
+    does: "create personal API tokens (acting with their own role)",
+    area: "personal API tokens",
+  },
+  "account.revokeToken": { roles: PEOPLE, rule: "account.token_role", does: "revoke their own personal API tokens", area: "personal API tokens" },
+
   "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration" },
-  "admin.tokens": { roles: ADMIN, rule: "admin.token_role", does: "manage API tokens", area: "administration" },
+  "admin.tokens": {
+    roles: ADMIN,
+    rule: "admin.token_role",
+    does: "manage API tokens (agent tokens, and everyone's personal tokens: list and revoke)",
+    area: "administration",
+  },
   "admin.config": { roles: ADMIN, rule: "admin.config_role", does: "read the configuration tables", area: "administration" },
   "import.workflowConfig": { roles: ADMIN, rule: "config.import_role", does: "import workflow configuration", area: "administration" },
   purge: { roles: ADMIN, rule: "purge.role", does: "purge sessions", area: "administration" },

@@ -1,6 +1,6 @@
 import { type Db, type Tx, writeTransaction } from "@/db/client";
 import { events } from "@/db/schema";
-import type { Actor } from "@/server/domain/actors";
+import { type Actor, viaOf } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
 import { toDomainError } from "./sqlite-errors";
 import type { RuntimeSessionRef } from "./runtime/schemas";
@@ -57,6 +57,7 @@ export function eventRow(ctx: ServiceContext, event: EventInput) {
     actor: ctx.actor.label,
     principalId: ctx.actor.principalId,
     role: ctx.actor.role,
+    via: viaOf(ctx.actor),
     data: event.data ?? null,
   } satisfies typeof events.$inferInsert;
 }

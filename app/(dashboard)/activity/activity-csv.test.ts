@@ -13,6 +13,7 @@ const EVENT: CsvEvent = {
   actor: "=developer_1",
   principalId: "token:1",
   role: "agent",
+  via: null,
   summary: 'developer_1 claimed task "a, b" as done',
   data: { key: "a, b" },
 };
@@ -20,16 +21,22 @@ const EVENT: CsvEvent = {
 describe("the audit log as CSV", () => {
   it("starts with a byte-order mark and the header, and writes one CRLF record per event", () => {
     const csv =
-      csvStart() + csvRecords([EVENT, { ...EVENT, id: 11, sessionId: null, source: null, entityId: null, principalId: null, role: null, data: null }]);
-    expect(csv.startsWith("\uFEFFid,at,type,session,source,entity,entity_id,actor,principal,role,summary,data\r\n")).toBe(true);
+      csvStart() +
+      csvRecords([
+        EVENT,
+        { ...EVENT, id: 11, sessionId: null, source: null, entityId: null, principalId: null, role: null, via: "token:3 release script", data: null },
+      ]);
+    expect(csv.startsWith("\uFEFFid,at,type,session,source,entity,entity_id,actor,principal,role,via,summary,data\r\n")).toBe(true);
     const lines = csv.slice(1).split("\r\n");
     expect(lines).toHaveLength(4);
     expect(lines[0]!.split(",")).toEqual([...CSV_HEADER]);
     // Text a spreadsheet would run as a formula is defused; commas and quotes are quoted.
     expect(lines[1]).toBe(
-      `12,2026-11-21T14:03:00.000Z,task.claimed,s1,bazinga,task,4,'=developer_1,token:1,agent,"developer_1 claimed task ""a, b"" as done","{""key"":""a, b""}"`,
+      `12,2026-11-21T14:03:00.000Z,task.claimed,s1,bazinga,task,4,'=developer_1,token:1,agent,,"developer_1 claimed task ""a, b"" as done","{""key"":""a, b""}"`,
     );
-    expect(lines[2]).toBe('11,2026-11-21T14:03:00.000Z,task.claimed,,,task,,\'=developer_1,,,"developer_1 claimed task ""a, b"" as done",');
+    expect(lines[2]).toBe(
+      '11,2026-11-21T14:03:00.000Z,task.claimed,,,task,,\'=developer_1,,,token:3 release script,"developer_1 claimed task ""a, b"" as done",',
+    );
     expect(lines[3]).toBe("");
     expect(csvRecords([])).toBe("");
   });

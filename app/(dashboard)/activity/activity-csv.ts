@@ -17,11 +17,13 @@ export interface CsvEvent {
   actor: string;
   principalId: string | null;
   role: string | null;
+  /** `token:<id> <name>` when a person acted through a personal API token. */
+  via: string | null;
   summary: string;
   data: Record<string, unknown> | null;
 }
 
-export const CSV_HEADER = ["id", "at", "type", "session", "source", "entity", "entity_id", "actor", "principal", "role", "summary", "data"] as const;
+export const CSV_HEADER = ["id", "at", "type", "session", "source", "entity", "entity_id", "actor", "principal", "role", "via", "summary", "data"] as const;
 
 function record(event: CsvEvent): (string | number | null)[] {
   return [
@@ -35,6 +37,7 @@ function record(event: CsvEvent): (string | number | null)[] {
     event.actor,
     event.principalId,
     event.role,
+    event.via,
     event.summary,
     event.data === null ? null : JSON.stringify(event.data),
   ];

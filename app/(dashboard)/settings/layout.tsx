@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { getViewer } from "@/app/trpc/server";
 import { SettingsTabs } from "./settings-tabs";
@@ -30,7 +31,11 @@ export default async function SettingsLayout({ children }: { children: ReactNode
           </h2>
           <p className="mt-1">
             You are signed in as {viewer?.label ?? "someone"} with the role {viewer?.role ?? "none"}. Ask an admin if you need an account created, a role
-            changed or an API token.
+            changed or an agent&apos;s API token. Your own personal API tokens are on your{" "}
+            <Link href="/account" prefetch={false} className="font-medium underline">
+              Account
+            </Link>{" "}
+            page.
           </p>
         </section>
       )}

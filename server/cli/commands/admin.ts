@@ -7,8 +7,11 @@ import { act, example, int, oneOf, read, validate, wrote } from "./shared";
 interface TokenSummaryRow {
   id: number;
   name: string;
+  /** An agent token's role, or the role a personal token acts with (its owner's, now). */
   role: string;
   prefix: string;
+  /** The person a personal token belongs to; null for an agent token. */
+  owner: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
@@ -42,7 +45,11 @@ export function adminCommands(program: Command, out: Output): void {
     act(out, () => async (api) => read(await api.query<UserSummary[]>("admin.users"))),
   );
 
-  const token = program.command("token").description("API tokens for agents and scripts (one role each; shown once, stored hashed)");
+  const token = program
+    .command("token")
+    .description(
+      "API tokens for agents and scripts (one role each; shown once, stored hashed). People create personal tokens, which act with their own role, in the dashboard (Settings → My tokens)",
+    );
   example(
     token
       .command("create")
@@ -68,7 +75,7 @@ export function adminCommands(program: Command, out: Output): void {
       const tokens = await api.query<TokenSummaryRow[]>("admin.tokens");
       const lines = tokens.map(
         (t) =>
-          `#${t.id}  ${t.prefix}…  ${t.name}  ${t.role}${t.revokedAt ? "  revoked" : ""}${t.lastUsedAt ? `  last used ${new Date(t.lastUsedAt).toISOString()}` : ""}`,
+          `#${t.id}  ${t.prefix}…  ${t.name}  ${t.role}${t.owner ? `  personal token of ${t.owner}` : ""}${t.revokedAt ? "  revoked" : ""}${t.lastUsedAt ? `  last used ${new Date(t.lastUsedAt).toISOString()}` : ""}`,
       );
       return read(tokens, lines.length > 0 ? lines.join("\n") : "No API tokens.");
     }),

@@ -3,8 +3,8 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { prepared } from "@/db/prepared";
-import { apiTokens } from "@/db/schema";
-import { type Actor, ROLES } from "@/server/domain/actors";
+import { apiTokens, users } from "@/db/schema";
+import { type Actor, ROLES, type Role } from "@/server/domain/actors";
 import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { parseInput } from "../parse-input";
@@ -23,11 +23,17 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/** A new token's text (256 random bits), its hash and the prefix lists show. */
+export function newTokenText(): { token: string; tokenHash: string; prefix: string } {
+  const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  return { token, tokenHash: hashToken(token), prefix: token.slice(0, 10) };
+}
+
 /** Create an API token. The plaintext is returned once and never stored; only its hash is. */
 export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: number; token: string; name: string; role: string; prefix: string } {
   authorize(ctx.actor, "admin.tokens", "create API tokens");
   const input = parseInput(CreateTokenInput, raw, "admin.invalid_input");
-  const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const { token, tokenHash, prefix } = newTokenText();
   return write(ctx, (tx) => {
     const now = nowOf(ctx);
     const row = tx
@@ -35,8 +41,8 @@ export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: n
       .values({
         name: input.name,
         role: input.role,
-        tokenHash: hashToken(token),
-        prefix: token.slice(0, 10),
+        tokenHash,
+        prefix,
         createdBy: ctx.actor.label,
         createdAt: now,
         expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
@@ -44,17 +50,23 @@ export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: n
       .returning()
       .get();
     appendEvent(tx, ctx, { type: "admin.token_created", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name, role: row.role } });
-    return { id: row.id, token, name: row.name, role: row.role, prefix: row.prefix };
+    return { id: row.id, token, name: row.name, role: input.role, prefix: row.prefix };
   });
 }
 
+/**
+ * Every token, agent and personal, newest first. A personal token has no role of its own: `role`
+ * is its owner's current role (what it acts with), and `owner` names the person.
+ */
 export function listTokens(db: DbOrTx) {
   return db
     .select({
       id: apiTokens.id,
       name: apiTokens.name,
-      role: apiTokens.role,
+      role: sql<Role>`coalesce(${apiTokens.role}, ${users.role})`,
       prefix: apiTokens.prefix,
+      /** The person a personal token belongs to; null for an agent token. */
+      owner: users.email,
       createdBy: apiTokens.createdBy,
       createdAt: apiTokens.createdAt,
       lastUsedAt: apiTokens.lastUsedAt,
@@ -62,6 +74,7 @@ export function listTokens(db: DbOrTx) {
       revokedAt: apiTokens.revokedAt,
     })
     .from(apiTokens)
+    .leftJoin(users, eq(users.id, apiTokens.userId))
     .orderBy(desc(apiTokens.id))
     .all();
 }
@@ -77,7 +90,14 @@ export function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): void {
       .returning()
       .get();
     if (!row) throw new NotFoundError("active API token", input.id);
-    appendEvent(tx, ctx, { type: "admin.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
+    const owner = row.userId ? tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get()?.email : undefined;
+    appendEvent(tx, ctx, {
+      type: "admin.token_revoked",
+      sessionId: null,
+      entity: "api_token",
+      entityId: row.id,
+      data: { name: row.name, ...(owner ? { owner } : {}) },
+    });
   });
 }
 
@@ -86,22 +106,34 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * The actor a bearer token stands for, or null when it is unknown, revoked or expired. Every
  * request with a token asks, so the lookup is one indexed read through a statement prepared once
- * per connection, and nothing is cached: a revocation or an expiry counts from the next request.
- * The last-used time is kept to the minute, so a busy agent does not write on every request.
+ * per connection, and nothing is cached: a revocation, an expiry or a change of the owner's role
+ * counts from the next request. The last-used time is kept to the minute, so a busy agent does not
+ * write on every request.
+ *
+ * An agent token is its own principal (`token:<id>`) with its own role, labelled by the agent
+ * label it sends or its name. A personal token is its owner: `user:<id>` with the person's role
+ * now and their email as the label, as if they had signed in, with the token noted (`actor.token`,
+ * recorded in `events.via`). A person who no longer exists has no tokens (they go with the user row).
  */
 export function authenticateToken(db: Db, token: string, agentLabel?: string, now = new Date()): Actor | null {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
-  const byHash = prepared(db, "api_tokens.by_hash", () =>
+  const byHash = prepared(db, "api_tokens.by_hash_with_owner", () =>
     db
-      .select()
+      .select({ token: apiTokens, owner: { id: users.id, email: users.email, role: users.role } })
       .from(apiTokens)
+      .leftJoin(users, eq(users.id, apiTokens.userId))
       .where(eq(apiTokens.tokenHash, sql.placeholder("tokenHash")))
       .prepare(),
   );
-  const row = byHash.get({ tokenHash: hashToken(token) });
+  const found = byHash.get({ tokenHash: hashToken(token) });
+  const row = found?.token;
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+  const owner = found.owner;
+  if (row.userId !== null && owner === null) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();
   }
+  if (owner) return { principalId: `user:${owner.id}`, principalKind: "user", role: owner.role, label: owner.email, token: { id: row.id, name: row.name } };
+  if (row.role === null) return null;
   return { principalId: `token:${row.id}`, principalKind: "token", role: row.role, label: agentLabel?.trim() || row.name };
 }

@@ -11,6 +11,7 @@ const EVENT_KEYS = [
   "actor",
   "principalId",
   "role",
+  "via",
   "data",
 ] as const satisfies readonly (keyof typeof events.$inferInsert)[];
 

@@ -232,6 +232,16 @@ const CASES: [type: string, event: DescribableEvent, line: string][] = [
     "admin@example.com created API token developer_1 (agent)",
   ],
   ["admin.token_revoked", ev("admin.token_revoked", "3", { name: "developer_1" }, "admin@example.com"), "admin@example.com revoked API token developer_1"],
+  [
+    "account.token_created",
+    ev("account.token_created", "4", { name: "release script" }, "lead@example.com"),
+    "lead@example.com created personal API token release script",
+  ],
+  [
+    "account.token_revoked",
+    ev("account.token_revoked", "4", { name: "release script" }, "lead@example.com"),
+    "lead@example.com revoked personal API token release script",
+  ],
 ];
 
 describe("describeEvent", () => {
@@ -243,6 +253,14 @@ describe("describeEvent", () => {
 
   it.each(CASES)("describes %s", (_type, event, line) => {
     expect(describeEvent(event)).toBe(line);
+  });
+
+  it("names the personal token a person acted through, and whose token an admin revoked", () => {
+    const viaToken = { ...ev("task.reset_approved", "7", { key: "group_a" }, "lead@example.com"), via: "token:12 release script" };
+    expect(describeEvent(viaToken)).toBe("lead@example.com (via token release script) approved the reset of task group_a: back to pending");
+    expect(describeEvent(ev("admin.token_revoked", "4", { name: "laptop", owner: "lead@example.com" }, "admin@example.com"))).toBe(
+      "admin@example.com revoked API token laptop of lead@example.com",
+    );
   });
 
   it("words the variants a writer records", () => {

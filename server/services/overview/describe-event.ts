@@ -14,13 +14,22 @@ export interface DescribableEvent {
   entity?: string;
   entityId: string | null;
   data: Record<string, unknown> | null;
+  /** `token:<id> <name>` when a person acted through a personal API token (events.via). */
+  via?: string | null;
 }
 
 type Describer = (e: { actor: string; id: string | null; d: Record<string, unknown> }) => string;
 type LedgerEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
 
-/** The events admins cause (users and tokens), written by the admin services. */
-export const ADMIN_EVENT_TYPES = ["admin.user_created", "admin.user_role_changed", "admin.token_created", "admin.token_revoked"] as const;
+/** The events admins cause (users and tokens), and people's own personal tokens: written by the admin and account services. */
+export const ADMIN_EVENT_TYPES = [
+  "admin.user_created",
+  "admin.user_role_changed",
+  "admin.token_created",
+  "admin.token_revoked",
+  "account.token_created",
+  "account.token_revoked",
+] as const;
 
 const text = (d: Record<string, unknown>, key: string): string | undefined => {
   const value = d[key];
@@ -159,8 +168,16 @@ const ADMIN: Record<(typeof ADMIN_EVENT_TYPES)[number], Describer> = {
   "admin.user_created": ({ actor, d }) => `${actor} added user ${text(d, "email") ?? "?"}${suffix(text(d, "role"), " as ")}`,
   "admin.user_role_changed": ({ actor, d }) => `${actor} changed a user's role${change(d)}`,
   "admin.token_created": ({ actor, d }) => `${actor} created API token ${text(d, "name") ?? "?"}${paren(text(d, "role"))}`,
-  "admin.token_revoked": ({ actor, d }) => `${actor} revoked API token ${text(d, "name") ?? "?"}`,
+  "admin.token_revoked": ({ actor, d }) => `${actor} revoked API token ${text(d, "name") ?? "?"}${suffix(text(d, "owner"), " of ")}`,
+  "account.token_created": ({ actor, d }) => `${actor} created personal API token ${text(d, "name") ?? "?"}`,
+  "account.token_revoked": ({ actor, d }) => `${actor} revoked personal API token ${text(d, "name") ?? "?"}`,
 };
+
+/** "alice@example.com (via token ci-script)": who acted, and the personal token they acted through. */
+function actorOf(event: DescribableEvent): string {
+  const token = event.via ? /^token:\d+ (.+)$/s.exec(event.via)?.[1] : undefined;
+  return token === undefined ? event.actor : `${event.actor} (via token ${token})`;
+}
 
 const BY_TYPE: ReadonlyMap<string, Describer> = new Map<string, Describer>([
   ...(Object.entries(MOVES) as [TaskMove, Describer][]).map(([move, describe]) => [TASK_MOVE_EVENTS[move], describe] as const),
@@ -177,6 +194,7 @@ export function isDescribed(type: string): boolean {
 export function describeEvent(event: DescribableEvent): string {
   const describe = BY_TYPE.get(event.type);
   const d = event.data ?? {};
-  if (!describe) return `${event.actor}: ${event.type}${event.entityId !== null ? ` (${event.entity ?? "entity"} ${event.entityId})` : ""}`;
-  return describe({ actor: event.actor, id: event.entityId, d });
+  const actor = actorOf(event);
+  if (!describe) return `${actor}: ${event.type}${event.entityId !== null ? ` (${event.entity ?? "entity"} ${event.entityId})` : ""}`;
+  return describe({ actor, id: event.entityId, d });
 }

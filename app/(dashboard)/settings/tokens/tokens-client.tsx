@@ -13,6 +13,7 @@ import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time, useNow } from "@/app/ui/time";
 import { ConfirmDialog } from "../confirm-dialog";
+import { NewTokenPanel } from "../new-token-panel";
 import { type FormErrors, toFormErrors } from "../form-errors";
 import { InputField, SelectField } from "../form-field";
 import { TableSkeleton } from "../table-skeleton";
@@ -62,7 +63,15 @@ function CreateTokenForm() {
     }
   }
 
-  if (created) return <NewTokenPanel token={created} onDone={() => setCreated(null)} />;
+  if (created) {
+    return (
+      <NewTokenPanel token={created.token} onDone={() => setCreated(null)}>
+        <p>
+          <strong>{created.name}</strong> · role <strong>{created.role}</strong>
+        </p>
+      </NewTokenPanel>
+    );
+  }
 
   return (
     <Card title="Create an API token" id="create-token">
@@ -99,58 +108,6 @@ function CreateTokenForm() {
           {create.isPending ? "Creating…" : "Create token"}
         </Button>
       </form>
-    </Card>
-  );
-}
-
-/** The only time the token's text exists outside the caller's hands: only its hash is stored. */
-function NewTokenPanel({ token, onDone }: { token: NewToken; onDone: () => void }) {
-  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
-
-  async function copyToken() {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      setCopy("copied");
-    } catch {
-      setCopy("failed");
-    }
-  }
-
-  return (
-    <Card title="Copy the new token now" id="new-token">
-      <div className="space-y-3 text-sm">
-        <p
-          role="alert"
-          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          This is the only time Proofgate shows this token. Only a hash of it is stored: if it is lost, revoke it and create another.
-        </p>
-        <p>
-          <strong>{token.name}</strong> · role <strong>{token.role}</strong>
-        </p>
-        <label className="block">
-          <span className="mb-1 block font-medium">New API token</span>
-          <input
-            readOnly
-            value={token.token}
-            onFocus={(event) => event.currentTarget.select()}
-            className="w-full rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
-          />
-        </label>
-        <div className="flex flex-wrap items-center gap-2">
-          <Button onClick={copyToken}>Copy token</Button>
-          <span role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-            {copy === "copied" ? "Copied to the clipboard." : copy === "failed" ? "The browser refused the clipboard: select the text and copy it." : ""}
-          </span>
-        </div>
-        <p className="text-zinc-600 dark:text-zinc-400">
-          Agents send it as <Code>Authorization: Bearer …</Code>; the command line takes <Code>--token</Code> or <Code>PROOFGATE_TOKEN</Code> with{" "}
-          <Code>--url</Code>.
-        </p>
-        <Button variant="secondary" className="w-full" onClick={onDone}>
-          I have saved it
-        </Button>
-      </div>
     </Card>
   );
 }
@@ -239,9 +196,11 @@ function TokensTable() {
                   <td className="py-2 pr-3 align-top">
                     <div className="font-medium wrap-anywhere">{token.name}</div>
                     <div className="font-mono text-xs text-zinc-500">{token.prefix}…</div>
+                    {token.owner && <div className="text-xs wrap-anywhere text-zinc-500">personal token of {token.owner}</div>}
                   </td>
                   <td className="py-2 pr-3 align-top">
                     <Badge>{token.role}</Badge>
+                    {token.owner && <div className="text-xs text-zinc-500">the owner&apos;s role</div>}
                   </td>
                   <td className="hidden py-2 pr-3 align-top sm:table-cell">
                     <Time at={token.createdAt} />
@@ -287,8 +246,8 @@ function TokensTable() {
         {revoking && (
           <>
             <p>
-              <strong className="break-all">{revoking.name}</strong> ({revoking.role}, <span className="font-mono">{revoking.prefix}…</span>) stops working at
-              once: every request with it gets 401.
+              <strong className="break-all">{revoking.name}</strong> ({revoking.owner ? `personal token of ${revoking.owner}` : revoking.role},{" "}
+              <span className="font-mono">{revoking.prefix}…</span>) stops working at once: every request with it gets 401.
             </p>
             <p>This cannot be undone; create a new token if it is needed again.</p>
           </>

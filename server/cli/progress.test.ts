@@ -132,8 +132,13 @@ describe("on a terminal", () => {
       display.listener({ phase: "generating", done, total: 300, unit: "sessions" });
     }
     const plain = out.plain();
-    expect(plain).toContain("demo: generating ");
-    expect(plain).toMatch(/40% \| 120\/300 sessions \| 100 sessions\/s \| 1\.8 s left/);
+    // Every frame in between says how far, how fast and how long still: 10 ms a session.
+    const frames = [...plain.matchAll(/demo: generating [█░]+ (\d+)% \| (\d+)\/300 sessions \| 100 sessions\/s \| ([\d.]+) s left/g)];
+    expect(frames.length).toBeGreaterThan(5);
+    for (const [frame, percent, done, left] of frames) {
+      expect(Number(percent), frame).toBe(Math.floor(Number(done) / 3));
+      expect(Number(left), frame).toBeCloseTo((300 - Number(done)) / 100, 1);
+    }
     expect(plain).toMatch(/100% \| 300\/300 sessions \| 100 sessions\/s \| in 3\.0 s\n$/);
     expect(plain).toContain("█");
     // Redrawn in place (cursor to the line's start), not a line per update.
@@ -165,6 +170,17 @@ describe("on a terminal", () => {
         expect(frame, frame).toMatch(/( left| in [\d.]+ s)\n?$/);
       }
     }
+  });
+
+  it("draws nothing for a phase shorter than half a second", () => {
+    const out = fakeStream(true);
+    const display = createProgressDisplay({ stream: out.stream, label: "check" });
+    for (let done = 0; done <= 7; done++) {
+      vi.setSystemTime(done * 60);
+      display.listener({ phase: "checking", done, total: 7, unit: "checks" });
+    }
+    display.stop();
+    expect(out.text()).toBe("");
   });
 
   it("shows a count and a rate when the total is unknown", () => {

@@ -8,6 +8,8 @@ const DEFAULT_INTERVAL_MS = 5_000;
 const MAX_INTERVAL_MS = 3_600_000;
 /** On a terminal: the bar is handed a new count at most this often (a service may report every row). */
 const BAR_UPDATE_MS = 100;
+/** On a terminal: a phase shorter than this draws no bar (a 30 ms `check` is not worth a line). */
+const BAR_DELAY_MS = 500;
 
 export interface ProgressDisplayOptions {
   quiet?: boolean;
@@ -46,9 +48,10 @@ interface View {
 
 /**
  * Shows the progress a service reports while a command works (import, demo, check, purge,
- * backup), on stderr. On a terminal, a cli-progress bar per phase: done/total, percentage, rate and
- * time left (a count and a rate when the total is unknown). Off a terminal, one line every few
- * seconds, and a final line for a phase that ran long enough to print one (quick work stays silent).
+ * backup), on stderr. On a terminal, a cli-progress bar per phase that runs half a second or more:
+ * done/total, percentage, rate and time left (a count and a rate when the total is unknown). Off a
+ * terminal, one line every few seconds, and a final line for a phase that ran long enough to print
+ * one. Either way quick work shows nothing.
  * Nothing at all with --quiet or --json. The service may call the listener for every row: the
  * display decides how often anything is drawn.
  */
@@ -147,41 +150,51 @@ function barView(stream: NodeJS.WriteStream, label: string): View {
       time: final ? ` | in ${duration((now - phase.started) / 1000)}` : left === null ? "" : ` | ${duration(left)} left`,
     };
   };
+  /** The bar appears once the phase has run BAR_DELAY_MS: quick work leaves no bar behind. */
+  const shown = (phase: Phase, now: number): SingleBar | null => {
+    if (bar || now - phase.started < BAR_DELAY_MS) return bar;
+    bar = new SingleBar(
+      {
+        stream,
+        format:
+          phase.total === null ? "{label}: {phase} {value} {unit}{rate}{time}" : "{label}: {phase} {bar} {percentage}% | {value}/{total} {unit}{rate}{time}",
+        barsize: barSize(stream, label, phase),
+        fps: 1000 / BAR_UPDATE_MS,
+        // Cut at the terminal's edge rather than switching wrapping off: a bar killed by Ctrl-C
+        // (no SIGINT handler here: a synchronous service could not run it) leaves the terminal as it was.
+        linewrap: true,
+        hideCursor: false,
+        gracefulExit: false,
+        // `isTTY: true` on a stream that is not one still draws (a line per redraw), as asked.
+        noTTYOutput: stream.isTTY !== true,
+        notTTYSchedule: BAR_UPDATE_MS,
+      },
+      Presets.shades_classic,
+    );
+    bar.start(phase.total ?? 0, phase.done, payload(phase, now));
+    lastUpdate = now;
+    return bar;
+  };
   return {
-    begin(phase) {
-      bar = new SingleBar(
-        {
-          stream,
-          format:
-            phase.total === null ? "{label}: {phase} {value} {unit}{rate}{time}" : "{label}: {phase} {bar} {percentage}% | {value}/{total} {unit}{rate}{time}",
-          barsize: barSize(stream, label, phase),
-          fps: 1000 / BAR_UPDATE_MS,
-          // Cut at the terminal's edge rather than switching wrapping off: a bar killed by Ctrl-C
-          // (no SIGINT handler here: a synchronous service could not run it) leaves the terminal as it was.
-          linewrap: true,
-          hideCursor: false,
-          gracefulExit: false,
-          // `isTTY: true` on a stream that is not one still draws (a line per redraw), as asked.
-          noTTYOutput: stream.isTTY !== true,
-          notTTYSchedule: BAR_UPDATE_MS,
-        },
-        Presets.shades_classic,
-      );
-      lastUpdate = phase.started;
-      bar.start(phase.total ?? 0, phase.done, payload(phase, phase.started));
+    begin() {
+      bar = null;
     },
     update(phase) {
       const now = Date.now();
       if (now - lastUpdate < BAR_UPDATE_MS) return;
+      const drawn = shown(phase, now);
+      if (!drawn) return;
       lastUpdate = now;
-      if (phase.total !== null && phase.total !== bar?.getTotal()) bar?.setTotal(phase.total);
-      bar?.update(phase.done, payload(phase, now));
+      if (phase.total !== null && phase.total !== drawn.getTotal()) drawn.setTotal(phase.total);
+      drawn.update(phase.done, payload(phase, now));
     },
     end(phase) {
       const now = Date.now();
-      if (phase.total !== null && phase.total !== bar?.getTotal()) bar?.setTotal(phase.total);
-      bar?.update(phase.done, payload(phase, now, true));
-      bar?.stop();
+      const drawn = shown(phase, now);
+      if (!drawn) return;
+      if (phase.total !== null && phase.total !== drawn.getTotal()) drawn.setTotal(phase.total);
+      drawn.update(phase.done, payload(phase, now, true));
+      drawn.stop();
       bar = null;
     },
   };

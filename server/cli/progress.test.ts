@@ -232,6 +232,6 @@ describe("--quiet and --json", () => {
 
 describe("duration", () => {
   it("reads as a person would say it", () => {
-    expect([0.04, 3.24, 28.4, 250, 3_900].map(duration)).toEqual(["0.0 s", "3.2 s", "28 s", "4 min 10 s", "1 h 5 min"]);
+    expect([0.04, 3.24, 9.96, 28.4, 250, 3_900].map(duration)).toEqual(["0.0 s", "3.2 s", "10 s", "28 s", "4 min 10 s", "1 h 5 min"]);
   });
 });

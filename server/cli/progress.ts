@@ -228,7 +228,8 @@ function secondsLeft(phase: Phase, now: number): number | null {
 
 /** 3.2 s, 28 s, 4 min 10 s, 1 h 5 min. */
 export function duration(seconds: number): string {
-  if (seconds < 10) return `${(Math.round(seconds * 10) / 10).toFixed(1)} s`;
+  const tenths = Math.round(seconds * 10);
+  if (tenths < 100) return `${(tenths / 10).toFixed(1)} s`;
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;

@@ -7,7 +7,7 @@ import { parseInput } from "../parse-input";
 import { PurgeInput } from "./schemas";
 import { PURGE_SCOPE } from "./scope";
 import { authorize } from "@/server/domain/permissions";
-import type { ProgressListener } from "../progress";
+import { type ProgressListener, noProgress } from "../progress";
 
 export const PURGED_EVENT = "ledger.purged";
 
@@ -62,7 +62,8 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: Pur
     sqlite.pragma("defer_foreign_keys = ON");
     // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE), which
     // `changes` leaves out: progress adds counts, so it ends at the total.
-    const report = options.onProgress;
+    // A caller that shows nothing (--quiet, --json: the display hands out noProgress) is spared the count.
+    const report = options.onProgress === noProgress ? undefined : options.onProgress;
     const counted = report
       ? PURGE_SCOPE.map(({ table, where }) => sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number)
       : [];

@@ -66,6 +66,27 @@ describe("off a terminal", () => {
     expect(out.text()).toBe("backup: copying 200/500 pages (40%), 200 pages/s, about 1.5 s left\nbackup: copying 500/500 pages (100%) in 2.5 s, 200 pages/s\n");
   });
 
+  it("gives the rate and time left of the last 10 s, so a phase that slows down is not promised early; the final line its average", () => {
+    const out = fakeStream(false);
+    const display = createProgressDisplay({ stream: out.stream, intervalMs: 10_000, label: "import" });
+    display.listener(logs(0, 20_000));
+    for (let t = 100; t <= 20_000; t += 100) {
+      vi.setSystemTime(t);
+      // 1000 rows/s for 10 s, then 100 rows/s.
+      display.listener(logs(t <= 10_000 ? t : 10_000 + (t - 10_000) / 10, 20_000));
+    }
+    vi.setSystemTime(29_000);
+    display.listener(logs(20_000, 20_000));
+    expect(out.text()).toBe(
+      [
+        "import: logs 10000/20000 rows (50%), 1000 rows/s, about 10 s left",
+        "import: logs 11000/20000 rows (55%), 100 rows/s, about 1 min 30 s left",
+        "import: logs 20000/20000 rows (100%) in 29 s, 690 rows/s",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("stays silent for a phase quicker than one interval", () => {
     const out = fakeStream(false);
     const display = createProgressDisplay({ stream: out.stream, intervalMs: 5_000 });

@@ -30,14 +30,20 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-/** One phase as shown: its counts so far and when it began. */
+/** One phase as shown: its counts so far, when it began, and recent counts for the current rate. */
 interface Phase {
   phase: string;
   unit: string;
   total: number | null;
   done: number;
   started: number;
+  /** (time, done) every SAMPLE_MS or more, the last RATE_WINDOW_MS of them. */
+  samples: { at: number; done: number }[];
 }
+
+/** The rate shown while a phase runs is over its last 10 s, so the time left follows a phase that slows down. */
+const SAMPLE_MS = 500;
+const RATE_WINDOW_MS = 10_000;
 
 /** How a phase is drawn: a bar on a terminal, lines otherwise. */
 interface View {
@@ -75,17 +81,26 @@ export function createProgressDisplay(options: ProgressDisplayOptions = {}): Pro
     if (!current) {
       if (finished && update.phase === finished.phase && update.unit === finished.unit && update.done === finished.done) return;
       finished = null;
-      current = { phase: update.phase, unit: update.unit, total: update.total, done: update.done, started: Date.now() };
+      const now = Date.now();
+      current = { phase: update.phase, unit: update.unit, total: update.total, done: update.done, started: now, samples: [{ at: now, done: update.done }] };
       view.begin(current);
     } else {
       current.done = update.done;
       current.total = update.total;
+      sample(current);
       // The update that completes a phase is drawn once, as its end (not also as an interval's line).
       if (!complete(current)) view.update(current);
     }
     if (complete(current)) end();
   };
   return { listener, stop: end };
+}
+
+function sample(phase: Phase): void {
+  const now = Date.now();
+  if (now - phase.samples.at(-1)!.at < SAMPLE_MS) return;
+  phase.samples.push({ at: now, done: phase.done });
+  while (now - phase.samples[0]!.at > RATE_WINDOW_MS) phase.samples.shift();
 }
 
 const complete = (phase: Phase) => phase.total !== null && phase.done >= phase.total;
@@ -114,13 +129,13 @@ function lineView(stream: NodeJS.WritableStream, label: string, intervalMs: numb
       lastLine = now;
       printed = true;
       const left = secondsLeft(phase, now);
-      stream.write(`${label}: ${counts(phase)}${rateText(phase, now, ", ")}${left === null ? "" : `, about ${duration(left)} left`}\n`);
+      stream.write(`${label}: ${counts(phase)}${rateText(phase, now, ", ", true)}${left === null ? "" : `, about ${duration(left)} left`}\n`);
     },
     end(phase) {
       // A phase quicker than one interval printed nothing and needs no closing line either.
       if (!printed && Date.now() - phase.started < intervalMs) return;
       const now = Date.now();
-      stream.write(`${label}: ${counts(phase)} in ${duration((now - phase.started) / 1000)}${rateText(phase, now, ", ")}\n`);
+      stream.write(`${label}: ${counts(phase)} in ${duration((now - phase.started) / 1000)}${rateText(phase, now, ", ", false)}\n`);
     },
   };
 }
@@ -146,7 +161,7 @@ function barView(stream: NodeJS.WriteStream, label: string): View {
       label,
       phase: phase.phase,
       unit: phase.unit,
-      rate: rateText(phase, now, " | "),
+      rate: rateText(phase, now, " | ", !final),
       time: final ? ` | in ${duration((now - phase.started) / 1000)}` : left === null ? "" : ` | ${duration(left)} left`,
     };
   };
@@ -206,23 +221,29 @@ function counts(phase: Phase): string {
   return `${phase.phase} ${phase.done}/${phase.total} ${phase.unit} (${percent}%)`;
 }
 
-/** Units per second since the phase began, or null before there is anything to divide. */
-function rate(phase: Phase, now: number): number | null {
-  const seconds = (now - phase.started) / 1000;
-  return seconds > 0 && phase.done > 0 ? phase.done / seconds : null;
+/**
+ * Units per second: over the last RATE_WINDOW_MS while the phase runs (`recent`), else since it
+ * began; null before there is anything to divide.
+ */
+function rate(phase: Phase, now: number, recent: boolean): number | null {
+  const from = recent ? phase.samples.find((s) => now - s.at <= RATE_WINDOW_MS) : undefined;
+  // Under a second of samples is too few to tell: the phase's average then.
+  const [at, done] = from && now - from.at >= 1_000 ? [from.at, from.done] : [phase.started, 0];
+  const seconds = (now - at) / 1000;
+  return seconds > 0 && phase.done > done ? (phase.done - done) / seconds : null;
 }
 
 /** Below this many units a rate says nothing the count does not ("0.4 checks/s"): it is left out. */
 const RATE_FROM_TOTAL = 100;
 
-function rateText(phase: Phase, now: number, separator: string): string {
-  const r = rate(phase, now);
+function rateText(phase: Phase, now: number, separator: string, recent: boolean): string {
+  const r = rate(phase, now, recent);
   if (r === null || (phase.total !== null && phase.total < RATE_FROM_TOTAL)) return "";
   return `${separator}${r >= 10 ? Math.round(r) : r.toFixed(1)} ${phase.unit}/s`;
 }
 
 function secondsLeft(phase: Phase, now: number): number | null {
-  const r = rate(phase, now);
+  const r = rate(phase, now, true);
   return phase.total === null || r === null ? null : Math.max(0, phase.total - phase.done) / r;
 }
 

@@ -28,8 +28,14 @@ export function databaseCommands(program: Command, out: Output): void {
     .option("--if-empty", "do nothing when the database already has sessions")
     .addHelpText("after", "\nExamples:\n  proofgate demo --db /tmp/x.db --sessions 50\n  proofgate demo --sessions 10000 --seed 7")
     .action(async (options: { sessions: number; seed: number; ifEmpty?: boolean }, command: Command) => {
-      const [{ openDatabase, resolveDbPath }, { generateDemoData }] = await Promise.all([import("@/db/client"), import("@/server/demo/generate")]);
-      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      const [{ openDatabase, resolveDbPath }, { generateDemoData }, { createProgressDisplay }] = await Promise.all([
+        import("@/db/client"),
+        import("@/server/demo/generate"),
+        import("./progress"),
+      ]);
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const file = resolveDbPath(globals.db);
+      const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "demo" });
       const db = openDatabase(file);
       try {
         const existing = (db.$client.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
@@ -37,11 +43,8 @@ export function databaseCommands(program: Command, out: Output): void {
           out.result({ database: file, skipped: true, existingSessions: existing }, `${file} already has ${existing} sessions: no demo data added`);
           return;
         }
-        const summary = generateDemoData(db, {
-          sessions: options.sessions,
-          seed: options.seed,
-          onProgress: (done, total) => out.progress(`generated ${done}/${total} sessions`),
-        });
+        const summary = generateDemoData(db, { sessions: options.sessions, seed: options.seed, onProgress: progress.listener });
+        progress.stop();
         out.result(
           { database: file, ...summary },
           `${file}: ${summary.sessions} demo sessions (seed ${summary.seed}) in ${(summary.milliseconds / 1000).toFixed(1)} s — ${Object.entries(summary.rows)
@@ -49,6 +52,7 @@ export function databaseCommands(program: Command, out: Output): void {
             .join(", ")}`,
         );
       } finally {
+        progress.stop();
         db.$client.close();
       }
     });

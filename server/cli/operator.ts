@@ -10,6 +10,8 @@ import type { Output } from "./output";
 
 /** How long `serve` lets requests in flight finish after SIGINT or SIGTERM. */
 const SHUTDOWN_GRACE_MS = 2_000;
+/** Pages `backup` copies between yields to writers (better-sqlite3's default). */
+const BACKUP_PAGES_PER_STEP = 100;
 
 /** The checkout the CLI runs from (dist/cli.mjs → its parent), where the built dashboard lives. */
 function projectRoot(): string {
@@ -60,22 +62,35 @@ export function operatorCommands(program: Command, out: Output): void {
     .description("Copy the database to DEST online: consistent even while agents keep writing")
     .addHelpText("after", "\nExample:\n  proofgate backup --db ./data/proofgate.db ./backups/proofgate-$(date +%F).db")
     .action(async (dest: string, _options: unknown, command: Command) => {
-      const { openDatabase, resolveDbPath } = await import("@/db/client");
-      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      const [{ openDatabase, resolveDbPath }, { createProgressDisplay }] = await Promise.all([import("@/db/client"), import("./progress")]);
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const file = resolveDbPath(globals.db);
       if (path.resolve(dest) === path.resolve(file)) throw new UsageError("dest: must differ from the database itself");
       if (fs.existsSync(dest)) throw new UsageError(`dest: ${dest} already exists; choose a new file`);
+      const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "backup" });
       const db = openDatabase(file);
       try {
         // SQLite's online backup API copies a consistent snapshot page by page without blocking writers.
-        const { totalPages } = await db.$client.backup(dest);
+        const { totalPages } = await db.$client.backup(dest, {
+          progress: ({ totalPages: total, remainingPages }) => {
+            progress.listener({ phase: "copying", done: total - remainingPages, total, unit: "pages" });
+            return BACKUP_PAGES_PER_STEP;
+          },
+        });
+        // The last step is not reported to the callback.
+        progress.listener({ phase: "copying", done: totalPages, total: totalPages, unit: "pages" });
+        progress.listener({ phase: "verifying the copy", done: 0, total: 1, unit: "checks" });
         const check = openDatabase(dest, { migrate: false }).$client;
         const integrity = check.pragma("integrity_check", { simple: true });
         check.close();
+        progress.listener({ phase: "verifying the copy", done: 1, total: 1, unit: "checks" });
+        progress.stop();
         out.result(
           { database: file, backup: dest, pages: totalPages, integrity },
           `backed up ${file} to ${dest} (${totalPages} pages, integrity ${String(integrity)})`,
         );
       } finally {
+        progress.stop();
         db.$client.close();
       }
     });

@@ -53,9 +53,8 @@ describe("loadWithRollupsRebuilt", () => {
         seed: 1,
         now: NOW,
         logsPerSession: 5,
-        progressEvery: 3,
-        onProgress: (done) => {
-          if (done === 3) throw new Error("stopped half-way");
+        onProgress: ({ phase, done }) => {
+          if (phase === "generating" && done === 3) throw new Error("stopped half-way");
         },
       }),
     ).toThrow("stopped half-way");

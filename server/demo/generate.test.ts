@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { type Db, createMemoryDb } from "@/db/client";
 import * as schema from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
+import type { ProgressUpdate } from "@/server/services/progress";
 import { type DemoOptions, generateDemoData } from "./generate";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -85,15 +86,15 @@ describe("generateDemoData: determinism", () => {
     expect(summary.rows.sessions).toBe(12);
   });
 
-  it("reports progress every `progressEvery` sessions and writes the same rows whatever the interval", () => {
-    const progress: [number, number][] = [];
-    const batched = generated({ seed: 5, sessions: 10, progressEvery: 4, onProgress: (done, total) => progress.push([done, total]) });
+  it("reports every session generated, then the steps that finish the load, and writes the same rows as without a listener", () => {
+    const progress: ProgressUpdate[] = [];
+    const db = createMemoryDb();
+    generateDemoData(db, { seed: 5, sessions: 4, now: NOW, logsPerSession: 20, onProgress: (update) => progress.push({ ...update }) });
     expect(progress).toEqual([
-      [4, 10],
-      [8, 10],
-      [10, 10],
+      ...[0, 1, 2, 3, 4].map((done) => ({ phase: "generating", done, total: 4, unit: "sessions" })),
+      ...[0, 1, 2].map((done) => ({ phase: "finishing", done, total: 2, unit: "steps" })),
     ]);
-    expect(dump(batched, LEDGER_TABLES)).toEqual(dump(generated({ seed: 5, sessions: 10 }), LEDGER_TABLES));
+    expect(dump(db, LEDGER_TABLES)).toEqual(dump(generated({ seed: 5, sessions: 4 }), LEDGER_TABLES));
   });
 
   // Configuration rows are dated by the generator's `now`, not the wall clock.

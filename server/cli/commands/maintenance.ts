@@ -95,12 +95,18 @@ export function maintenanceCommands(program: Command, out: Output): void {
   ).action(async (options: { limit: number }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const explicit = localFile(globals, "check");
-    const [{ openDatabase, resolveDbPath }, { checkLedger }] = await Promise.all([import("@/db/client"), import("@/server/services/check/run")]);
+    const [{ openDatabase, resolveDbPath }, { checkLedger }, { createProgressDisplay }] = await Promise.all([
+      import("@/db/client"),
+      import("@/server/services/check/run"),
+      import("../progress"),
+    ]);
     const file = resolveDbPath(explicit);
     if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
+    const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "check" });
     const db = openDatabase(file, { readonly: true });
     try {
-      const report = checkLedger(db, { limit: options.limit });
+      const report = checkLedger(db, { limit: options.limit, onProgress: progress.listener });
+      progress.stop();
       out.result({ database: file, ...report }, checkReportText(file, report));
       if (!report.ok)
         throw new CheckFailed(
@@ -111,6 +117,7 @@ export function maintenanceCommands(program: Command, out: Output): void {
             .join(", ")}`,
         );
     } finally {
+      progress.stop();
       db.$client.close();
     }
   });
@@ -130,13 +137,15 @@ export function maintenanceCommands(program: Command, out: Output): void {
     const explicit = localFile(globals, "purge");
     if (!options.yes && !options.dryRun && !process.stdin.isTTY)
       throw new UsageError("--yes: purge asks for confirmation; pass --yes when not at a terminal (or --dry-run to see what it would remove)");
-    const [{ openDatabase, resolveDbPath }, { purgeSessions }, { operatorActor }] = await Promise.all([
+    const [{ openDatabase, resolveDbPath }, { purgeSessions }, { operatorActor }, { createProgressDisplay }] = await Promise.all([
       import("@/db/client"),
       import("@/server/services/purge/purge"),
       import("@/server/domain/actors"),
+      import("../progress"),
     ]);
     const file = resolveDbPath(explicit);
     if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
+    const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "purge" });
     const db = openDatabase(file);
     try {
       const ctx = { db, actor: operatorActor(globals.agentId ?? "operator") };
@@ -149,9 +158,11 @@ export function maintenanceCommands(program: Command, out: Output): void {
       if (!options.yes && !(await confirm(`${purgeText(preview)}\nPurge ${plural(preview.sessions.length, "session")} and these rows for good? [y/N] `))) {
         throw new UsageError("purge: not confirmed; nothing was removed");
       }
-      const result = purgeSessions(ctx, { ...input, dryRun: false });
+      const result = purgeSessions(ctx, { ...input, dryRun: false }, { onProgress: progress.listener });
+      progress.stop();
       out.result(result, purgeText(result));
     } finally {
+      progress.stop();
       db.$client.close();
     }
   });

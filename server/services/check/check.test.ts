@@ -73,6 +73,14 @@ describe("ledgers written by the real writers", () => {
     expect(report.findings).toEqual([]);
     expect(Object.values(report.counts).every((n) => n === 0)).toBe(true);
   });
+
+  it("reports each check as it is done, storage first, the last when the report is ready", () => {
+    const db = createMemoryDb();
+    generateDemoData(db, { sessions: 2, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 5 });
+    const progress: unknown[] = [];
+    checkLedger(db, { onProgress: (update) => progress.push({ ...update }) });
+    expect(progress).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((done) => ({ phase: "checking", done, total: 7, unit: "checks" })));
+  });
 });
 
 describe("each invariant, broken by hand, is named", () => {

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Db } from "@/db/client";
+import { type ProgressListener, noProgress } from "../progress";
 import { checkCompletions } from "./completions";
 import { checkCriteria } from "./criteria";
 import { checkRollups, checkSearchIndex, checkStorage } from "./database";
@@ -10,6 +11,8 @@ import { checkTasks } from "./tasks";
 export interface CheckOptions {
   /** Findings listed per invariant (all are counted). */
   limit?: number;
+  /** Called as each check is done ("checking", in checks): storage first, then the ledger's invariants. */
+  onProgress?: ProgressListener;
 }
 
 const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollector) => void][] = [
@@ -33,15 +36,20 @@ export function checkLedger(db: Db, options: CheckOptions = {}): CheckReport {
   const started = performance.now();
   const sqlite = db.$client;
   const found = new FindingCollector(options.limit ?? 50);
+  const report = options.onProgress ?? noProgress;
+  const total = CHECKS.length + 1;
+  report({ phase: "checking", done: 0, total, unit: "checks" });
   checkStorage(sqlite, found);
+  report({ phase: "checking", done: 1, total, unit: "checks" });
   sqlite
     .transaction(() => {
-      for (const [name, check] of CHECKS) {
+      for (const [i, [name, check]] of CHECKS.entries()) {
         try {
           check(sqlite, found);
         } catch (error) {
           found.add("database.integrity", {}, `the ${name} check could not read the database: ${error instanceof Error ? error.message : String(error)}`);
         }
+        report({ phase: "checking", done: i + 2, total, unit: "checks" });
       }
     })
     .deferred();

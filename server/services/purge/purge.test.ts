@@ -15,6 +15,7 @@ import { checkLedger } from "../check/run";
 import { writeFullSession } from "@/test/support/check-ledger";
 import { importBazinga } from "../import/bazinga/importer";
 import { copyFixture, removeTemps, tempDir } from "@/test/support/import-fixtures";
+import type { ProgressUpdate } from "../progress";
 import { PURGED_EVENT, type PurgeResult, purgeSessions } from "./purge";
 import { NOT_PURGED, PURGE_SCOPE } from "./scope";
 
@@ -91,6 +92,7 @@ describe("purge --before", () => {
   let before: Owners;
   let cutoff: Date;
   let result: PurgeResult;
+  const progress: ProgressUpdate[] = [];
   let bazinga: string;
   const kept = new Set<string>();
   const purged = new Set<string>();
@@ -115,7 +117,7 @@ describe("purge --before", () => {
     expect([...kept]).toEqual(expect.arrayContaining(["recent", "running-since-before"]));
     expect(checkLedger(db).findings).toEqual([]);
     before = owners(sqlite);
-    result = purgeSessions(admin(db), { before: cutoff });
+    result = purgeSessions(admin(db), { before: cutoff }, { onProgress: (update) => progress.push({ ...update }) });
   });
 
   it("names every table: purged under a session, or deliberately left", () => {
@@ -144,6 +146,16 @@ describe("purge --before", () => {
       "events",
     ])
       expect(result.rows[table], table).toBeGreaterThan(0);
+  });
+
+  it("reports the rows removed as it goes, from 0 to the total it counted first, which is every row that went", () => {
+    const owned = rowsOf(before, purged);
+    const gone = PURGE_SCOPE.reduce((n, { table }) => n + owned[table]!.length, 0);
+    expect(gone).toBeGreaterThan(100);
+    expect(progress[0]).toEqual({ phase: "purging", done: 0, total: gone, unit: "rows" });
+    expect(progress.at(-1)).toEqual({ phase: "purging", done: gone, total: gone, unit: "rows" });
+    expect(progress).toHaveLength(PURGE_SCOPE.length + 1);
+    expect(progress.every((p, i) => i === 0 || p.done >= progress[i - 1]!.done)).toBe(true);
   });
 
   it("takes the purged sessions out of the sessions search index and keeps the others'", () => {

@@ -7,6 +7,7 @@ import { parseInput } from "../parse-input";
 import { PurgeInput } from "./schemas";
 import { PURGE_SCOPE } from "./scope";
 import { authorize } from "@/server/domain/permissions";
+import { type ProgressListener, noProgress } from "../progress";
 
 export const PURGED_EVENT = "ledger.purged";
 
@@ -20,13 +21,21 @@ export interface PurgeResult {
   rows: Record<string, number>;
 }
 
+export interface PurgeOptions {
+  /**
+   * Called after each table's rows are removed ("purging", in rows; not on a dry run). The rows are
+   * counted first to give the total, about a twentieth of the time the deletes take.
+   */
+  onProgress?: ProgressListener;
+}
+
 /**
  * Retention: remove the sessions that ended before `before` (never an active one) and every row
  * under them, through the one path the triggers allow — a `purges` row that is open while the
  * deletes run and finished, with the count, in the same transaction, plus a `ledger.purged`
  * event with every table's count. All or nothing. A dry run counts and writes nothing.
  */
-export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult {
+export function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: PurgeOptions = {}): PurgeResult {
   authorize(ctx.actor, "purge");
   // Not reached through the API (a local-only command), so the API's guard is applied here.
   const hostile = hostileInputError(raw);
@@ -51,7 +60,21 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput): PurgeResult
     const purge = tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning().get();
     // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
     sqlite.pragma("defer_foreign_keys = ON");
-    for (const { table, where } of PURGE_SCOPE) rows[table] = sqlite.prepare(`DELETE FROM ${table} WHERE ${where}`).run({ ids }).changes;
+    // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE), which
+    // `changes` leaves out: progress adds counts, so it ends at the total.
+    // A caller that shows nothing (--quiet, --json: the display hands out noProgress) is spared the count.
+    const report = options.onProgress === noProgress ? undefined : options.onProgress;
+    const counted = report
+      ? PURGE_SCOPE.map(({ table, where }) => sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number)
+      : [];
+    const total = counted.reduce((a, b) => a + b, 0);
+    let done = 0;
+    report?.({ phase: "purging", done, total, unit: "rows" });
+    for (const [i, { table, where }] of PURGE_SCOPE.entries()) {
+      rows[table] = sqlite.prepare(`DELETE FROM ${table} WHERE ${where}`).run({ ids }).changes;
+      done += counted[i] ?? 0;
+      report?.({ phase: "purging", done, total, unit: "rows" });
+    }
     const dangling = sqlite.pragma("foreign_key_check") as { table: string; rowid: number; parent: string }[];
     if (dangling.length > 0) {
       const named = dangling

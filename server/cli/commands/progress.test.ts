@@ -1,0 +1,106 @@
+/**
+ * Progress of `demo`, `check`, `backup` and `purge` as a script sees it, off a terminal: lines on
+ * stderr every PROOFGATE_PROGRESS_INTERVAL_MS (here 1 ms, so small work is long enough) and a closing
+ * line per phase, the result alone on stdout; with --json or --quiet, nothing on stderr.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type CliResult, cli, removeWorkspaces, workspace } from "@/test/support/cli-harness";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const FAST = { PROOFGATE_PROGRESS_INTERVAL_MS: "1" };
+const TODAY = new Date().toISOString().slice(0, 10);
+
+// In-process calls share this process's stderr: make it a pipe's, whatever runs the tests.
+const tty = Object.getOwnPropertyDescriptor(process.stderr, "isTTY");
+beforeAll(() => {
+  Object.defineProperty(process.stderr, "isTTY", { value: false, configurable: true });
+});
+afterAll(() => {
+  if (tty) Object.defineProperty(process.stderr, "isTTY", tty);
+  else delete (process.stderr as { isTTY?: boolean }).isTTY;
+  removeWorkspaces();
+});
+
+/** A ledger with demo sessions, most of them ended (for purge). */
+async function demoLedger(): Promise<{ dir: string; db: string }> {
+  const space = workspace();
+  const run = await cli(["demo", "--db", space.db, "--sessions", "25", "--quiet"]);
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+  return space;
+}
+
+/** Each command with what its closing progress line says. */
+const COMMANDS: { name: string; args: (space: { dir: string; db: string }) => string[]; last: RegExp; lines: RegExp }[] = [
+  {
+    name: "demo",
+    args: ({ db }) => ["demo", "--db", db, "--sessions", "25", "--seed", "2"],
+    last: /^demo: generating 25\/25 sessions \(100%\) in \d+\.?\d* s$/m,
+    lines: /^demo: (generating \d+\/25 sessions \(\d+%\)|finishing \d\/2 steps \(\d+%\))(, about .* s left| in .* s)?$/,
+  },
+  {
+    name: "check",
+    args: ({ db }) => ["check", "--db", db],
+    last: /^check: checking 7\/7 checks \(100%\) in \d+\.?\d* s$/m,
+    lines: /^check: checking \d\/7 checks \(\d+%\)(, about .* s left| in .* s)$/,
+  },
+  {
+    name: "backup",
+    args: ({ db, dir }) => ["backup", "--db", db, path.join(dir, `copy-${Math.random().toString(36).slice(2)}.db`)],
+    last: /^backup: copying (\d+)\/\1 pages \(100%\) in \d+\.?\d* s, \d+ pages\/s$/m,
+    lines: /^backup: (copying \d+\/\d+ pages|verifying the copy \d\/1 checks) \(\d+%\)(, \d+ pages\/s)?(, about .* s left| in .* s)(, \d+ pages\/s)?$/,
+  },
+  {
+    name: "purge",
+    args: ({ db }) => ["purge", "--db", db, "--before", TODAY, "--yes"],
+    last: /^purge: purging (\d+)\/\1 rows \(100%\) in \d+\.?\d* s, \d+ rows\/s$/m,
+    lines: /^purge: purging \d+\/\d+ rows \(\d+%\)(, \d+ rows\/s, about .* s left| in .* s, \d+ rows\/s)$/,
+  },
+];
+
+describe.each(COMMANDS)("proofgate $name, off a terminal", ({ name, args, last, lines }) => {
+  let space: { dir: string; db: string };
+  beforeEach(async () => {
+    space = await demoLedger();
+  });
+
+  it("prints progress lines on stderr, each phase closed by a final line, and the result alone on stdout", async () => {
+    const run: CliResult = await cli(args(space), { env: FAST });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(last);
+    for (const line of run.stderr.trimEnd().split("\n")) expect(line).toMatch(lines);
+    expect(run.stdout).not.toContain(`${name}: `);
+    expect(run.stdout.trimEnd().split("\n")[0]).toMatch(/^(\/|would|purged|backed up)/);
+  });
+
+  it("--json: one JSON document on stdout, nothing on stderr", async () => {
+    const run = await cli([...args(space), "--json"], { env: FAST });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(run.stdout)).toEqual(expect.any(Object));
+  });
+
+  it("--quiet: the result, nothing on stderr", async () => {
+    const run = await cli([...args(space), "--quiet"], { env: FAST });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(run.stdout).not.toBe("");
+  });
+});
+
+describe("the progress interval", () => {
+  it("by default (5 s) a quick command prints no progress", async () => {
+    const space = await demoLedger();
+    for (const command of COMMANDS) {
+      const run = await cli(command.args(space));
+      expect({ command: command.name, code: run.code, stderr: run.stderr }).toEqual({ command: command.name, code: 0, stderr: "" });
+    }
+  });
+
+  it("refuses a PROOFGATE_PROGRESS_INTERVAL_MS that is not a positive integer, naming it, before touching the file", async () => {
+    const { db } = workspace();
+    const run = await cli(["demo", "--db", db, "--sessions", "2"], { env: { PROOFGATE_PROGRESS_INTERVAL_MS: "0" } });
+    expect(run).toMatchObject({ code: 2, stderr: "proofgate: PROOFGATE_PROGRESS_INTERVAL_MS: must be an integer from 1 to 3600000 (milliseconds)\n" });
+    expect(fs.existsSync(db)).toBe(false);
+  });
+});

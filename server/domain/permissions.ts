@@ -114,6 +114,12 @@ export const PERMISSIONS = {
 
   "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration" },
   "admin.tokens": { roles: ADMIN, rule: "admin.token_role", does: "manage API tokens", area: "administration" },
+  "admin.webhooks": {
+    roles: ADMIN,
+    rule: "admin.webhook_role",
+    does: "manage webhook subscriptions (notifications) and read their delivery log",
+    area: "administration",
+  },
   "admin.config": { roles: ADMIN, rule: "admin.config_role", does: "read the configuration tables", area: "administration" },
   "import.workflowConfig": { roles: ADMIN, rule: "config.import_role", does: "import workflow configuration", area: "administration" },
   purge: { roles: ADMIN, rule: "purge.role", does: "purge sessions", area: "administration" },

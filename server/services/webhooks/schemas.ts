@@ -19,11 +19,22 @@ export const WebhookSecret = z.string().superRefine((secret, issue) => {
   if (problem) issue.addIssue({ code: "custom", message: problem, params: { rule: "webhook.invalid_secret" } });
 });
 
+/** Zod reports a failed union as "Invalid input": say which event is unknown instead. */
+function eventsProblem(input: unknown): string {
+  const known = `all, or some of: ${WEBHOOK_EVENTS.join(", ")}`;
+  if (!Array.isArray(input)) return `must be ${known}`;
+  if (input.length === 0) return "must name at least one event (or all)";
+  const unknown = input.filter((e) => !(WEBHOOK_EVENTS as readonly unknown[]).includes(e));
+  return `unknown event ${unknown.map((e) => JSON.stringify(e)).join(", ")}: must be ${known}`;
+}
+
 export const CreateWebhookInput = z
   .object({
     url: WebhookUrl,
     /** The events to deliver, or "all" (the events added later too). */
-    events: z.union([z.literal("all"), z.array(z.enum(WEBHOOK_EVENTS)).min(1, "must name at least one event (or all)")]),
+    events: z.union([z.literal("all"), z.array(z.enum(WEBHOOK_EVENTS)).min(1, "must name at least one event (or all)")], {
+      error: (issue) => eventsProblem(issue.input),
+    }),
     /** A Standard Webhooks secret (whsec_…); generated when absent. */
     secret: WebhookSecret.optional(),
     format: z.enum(WEBHOOK_FORMATS).default("json"),

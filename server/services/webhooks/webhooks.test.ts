@@ -217,7 +217,12 @@ describe("creating a webhook", () => {
       /^secret: must be whsec_ followed by base64/,
     );
     await refusedWithNothingWritten({ url: "https://example.com/hook", events: "all", secret: "whsec_c2hvcnQ=" }, "secret", /24 to 64 bytes/);
-    await refusedWithNothingWritten({ url: "https://example.com/hook", events: ["task.exploded"] }, "events", /.+/);
+    await refusedWithNothingWritten(
+      { url: "https://example.com/hook", events: ["task.exploded"] },
+      "events",
+      /^events: unknown event "task.exploded": must be all, or some of: task.blocked, /,
+    );
+    await refusedWithNothingWritten({ url: "https://example.com/hook", events: [] }, "events", /^events: must name at least one event \(or all\)/);
   });
 
   it("keeps the secret it was given (verifiable by the receiver) and stores it sealed, never in clear", async () => {

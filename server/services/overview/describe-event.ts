@@ -20,7 +20,15 @@ type Describer = (e: { actor: string; id: string | null; d: Record<string, unkno
 type LedgerEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
 
 /** The events admins cause (users and tokens), written by the admin services. */
-export const ADMIN_EVENT_TYPES = ["admin.user_created", "admin.user_role_changed", "admin.token_created", "admin.token_revoked"] as const;
+export const ADMIN_EVENT_TYPES = [
+  "admin.user_created",
+  "admin.user_role_changed",
+  "admin.token_created",
+  "admin.token_revoked",
+  "admin.webhook_created",
+  "admin.webhook_removed",
+  "admin.webhook_tested",
+] as const;
 
 const text = (d: Record<string, unknown>, key: string): string | undefined => {
   const value = d[key];
@@ -160,6 +168,9 @@ const ADMIN: Record<(typeof ADMIN_EVENT_TYPES)[number], Describer> = {
   "admin.user_role_changed": ({ actor, d }) => `${actor} changed a user's role${change(d)}`,
   "admin.token_created": ({ actor, d }) => `${actor} created API token ${text(d, "name") ?? "?"}${paren(text(d, "role"))}`,
   "admin.token_revoked": ({ actor, d }) => `${actor} revoked API token ${text(d, "name") ?? "?"}`,
+  "admin.webhook_created": ({ actor, id, d }) => `${actor} added webhook #${id ?? "?"} to ${text(d, "url") ?? "?"}`,
+  "admin.webhook_removed": ({ actor, id, d }) => `${actor} removed webhook #${id ?? "?"} (${text(d, "url") ?? "?"})`,
+  "admin.webhook_tested": ({ actor, id }) => `${actor} sent a test delivery to webhook #${id ?? "?"}`,
 };
 
 const BY_TYPE: ReadonlyMap<string, Describer> = new Map<string, Describer>([

@@ -4,9 +4,12 @@
  * (verified with the `standardwebhooks` library), retried while the receiver is down, and
  * creation refuses a bad URL or secret (nothing written) and anyone but an admin.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { type Db } from "@/db/client";
+import { type Db, openDatabase } from "@/db/client";
 import { WEBHOOK_EVENTS } from "@/server/domain/webhooks";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { RUNTIME_ID, sessionStart, stop } from "@/server/services/runtime/test-payloads";
@@ -194,6 +197,30 @@ describe("webhook deliveries", () => {
     await f.as("admin").admin.removeWebhook({ id });
     expect(await f.as("admin").admin.webhooks()).toEqual([]);
     expect(rows(f.db, "select * from webhook_deliveries")).toEqual([]);
+  });
+});
+
+describe("several server processes on one database", () => {
+  it("never deliver one row twice: claims are leased in the write transaction", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-webhook-lease-"));
+    const file = path.join(dir, "proofgate.db");
+    const connections = [openDatabase(file), openDatabase(file), openDatabase(file)];
+    cleanup.push(() => {
+      for (const c of connections) c.$client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const [writer, ...dispatchers] = connections as [Db, Db, Db];
+    const r = await receiver();
+    const admin = callerFor(writer, ACTORS.admin);
+    const { id } = await admin.admin.createWebhook({ url: r.url, events: "all" });
+    const owners = dispatchers.map((db) => dispatch(db, { batch: 2 }).owner);
+    for (let n = 0; n < 30; n++) await admin.admin.testWebhook({ id });
+    await waitFor(() => rows(writer, "select 1 from webhook_deliveries where status = 'delivered'").length === 30, 10_000, "30 deliveries");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(r.received).toHaveLength(30);
+    expect(new Set(r.received.map((m) => m.headers["webhook-id"])).size).toBe(30);
+    expect(rows(writer, "select count(*) as n from webhook_deliveries where attempts = 1")).toEqual([{ n: 30 }]);
+    expect(owners[0]).not.toBe(owners[1]);
   });
 });
 

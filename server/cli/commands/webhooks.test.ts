@@ -31,7 +31,7 @@ describe("webhook commands in local mode", () => {
     await ok("--db", db, "migrate");
     const before = dump(db).length;
     const badUrl = await cli(["--db", db, "webhook", "add", "ftp://example.com/x", "--events", "all"]);
-    expect(badUrl).toMatchObject({ code: 2, stderr: expect.stringContaining("<url>: must use http or https, not ftp") });
+    expect(badUrl).toMatchObject({ code: 2, stderr: expect.stringContaining("argument 'url': must use http or https, not ftp") });
     const badSecret = await cli(["--db", db, "webhook", "add", "https://example.com/x", "--events", "all", "--secret", "hunter2"]);
     expect(badSecret).toMatchObject({ code: 2, stderr: expect.stringContaining("--secret: must start with whsec_") });
     const badEvent = await cli(["--db", db, "webhook", "add", "https://example.com/x", "--events", "task.blocked,task.exploded"]);

@@ -65,7 +65,7 @@ export function webhookCommands(program: Command, out: Output): void {
             ...(options.secret !== undefined ? { secret: options.secret } : {}),
             ...(options.sessionSource ? { sessionSource: options.sessionSource } : {}),
           },
-          { url: "<url>", events: "--events", secret: "--secret", format: "--format", sessionSource: "--session-source" },
+          { url: "argument 'url'", events: "--events", secret: "--secret", format: "--format", sessionSource: "--session-source" },
         );
         const created = await api.mutate<WebhookRow & { secret: string }>("admin.createWebhook", input);
         const note = api.mode === "local" ? `\n(${LOCAL_NOTE})` : "";

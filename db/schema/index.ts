@@ -12,3 +12,4 @@ export * from "./relations";
 export * from "./auth";
 export * from "./runtime";
 export * from "./context-engineering";
+export * from "./webhooks";

@@ -104,6 +104,7 @@ function actionOf(procedure: string, type: string): Action {
   if (ADMIN_ONLY.test(procedure)) {
     if (/^admin\.(users|createUser|setUserRole)$/.test(procedure)) return "admin.users";
     if (/^admin\.(tokens|createToken|revokeToken)$/.test(procedure)) return "admin.tokens";
+    if (/^admin\.(webhooks|createWebhook|removeWebhook|testWebhook|webhookDeliveries)$/.test(procedure)) return "admin.webhooks";
     return "admin.config";
   }
   if (PERSONAL.test(procedure)) return procedure as Action;

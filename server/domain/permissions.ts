@@ -144,6 +144,12 @@ export const PERMISSIONS = {
     does: "manage API tokens (agent tokens, and everyone's personal tokens: list and revoke)",
     area: "administration",
   },
+  "admin.webhooks": {
+    roles: ADMIN,
+    rule: "admin.webhook_role",
+    does: "manage webhook subscriptions (notifications) and read their delivery log",
+    area: "administration",
+  },
   "admin.config": { roles: ADMIN, rule: "admin.config_role", does: "read the configuration tables", area: "administration" },
   "import.workflowConfig": { roles: ADMIN, rule: "config.import_role", does: "import workflow configuration", area: "administration" },
   purge: { roles: ADMIN, rule: "purge.role", does: "purge sessions", area: "administration" },

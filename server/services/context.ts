@@ -4,6 +4,7 @@ import { type Actor, viaOf } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
 import { toDomainError } from "./sqlite-errors";
 import type { RuntimeSessionRef } from "./runtime/schemas";
+import { enqueueWebhookDeliveries } from "./webhooks/enqueue";
 
 /** What every service verb receives: the database and who is acting. */
 export interface ServiceContext {
@@ -62,7 +63,8 @@ export function eventRow(ctx: ServiceContext, event: EventInput) {
   } satisfies typeof events.$inferInsert;
 }
 
-/** Append the `events` row every mutation owes, inside the mutation's transaction. */
+/** Append the `events` row every mutation owes, inside the mutation's transaction, with the webhook deliveries it owes. */
 export function appendEvent(tx: Tx, ctx: ServiceContext, event: EventInput): void {
-  tx.insert(events).values(eventRow(ctx, event)).run();
+  const { lastInsertRowid } = tx.insert(events).values(eventRow(ctx, event)).run();
+  enqueueWebhookDeliveries(tx, lastInsertRowid, event.type, event.sessionId, event.data);
 }

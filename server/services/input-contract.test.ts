@@ -13,6 +13,8 @@ import { ACTORS, tableCounts } from "@/test/support/api-helpers";
 import { ValidationError } from "@/server/domain/errors";
 import { createToken, revokeToken } from "./admin/tokens";
 import { createFirstAdmin, createUser, setUserRole } from "./admin/users";
+import { createWebhook } from "./webhooks/create";
+import { removeWebhook, testWebhook } from "./webhooks/manage";
 import { analyticsOverview } from "./analytics/overview";
 import { inboxCount } from "./approvals/count";
 import { listInbox } from "./approvals/inbox";
@@ -204,6 +206,9 @@ const VERBS: Record<string, Row> = {
   "admin.setUserRole": { verb: setUserRole, valid: valid("admin.setUserRole"), wrongType: ["userId", 1], outOfRange: ["role", "owner"] },
   "admin.createToken": { verb: createToken, valid: valid("admin.createToken"), wrongType: ["expiresInDays", "30"], outOfRange: ["expiresInDays", 0] },
   "admin.revokeToken": { verb: revokeToken, valid: valid("admin.revokeToken"), wrongType: ["id", "1"], outOfRange: ["id", 0] },
+  "admin.createWebhook": { verb: createWebhook, valid: valid("admin.createWebhook"), wrongType: ["url", 5], outOfRange: ["format", "xml"] },
+  "admin.removeWebhook": { verb: removeWebhook, valid: valid("admin.removeWebhook"), wrongType: ["id", "1"], outOfRange: ["id", 0] },
+  "admin.testWebhook": { verb: testWebhook, valid: valid("admin.testWebhook"), wrongType: ["id", "1"], outOfRange: ["id", 0] },
   "setup.createFirstAdmin": { verb: db(createFirstAdmin), valid: valid("setup.createFirstAdmin"), wrongType: ["email", 5], outOfRange: ["password", "short"] },
   purgeSessions: { verb: purgeSessions, valid: { before: new Date(0), dryRun: true }, wrongType: ["before", "2020-01-01"], outOfRange: ["reason", ""] },
 };

@@ -31,6 +31,9 @@ describe("what an audit-log row links to", () => {
     const token = ev({ type: "admin.token_created", entity: "api_token", sessionId: null });
     expect(eventLink(token, "admin")).toEqual({ href: "/settings", label: "Settings" });
     expect(eventLink(token, "lead")).toBeNull();
+    const webhook = ev({ type: "admin.webhook_created", entity: "webhook", sessionId: null });
+    expect(eventLink(webhook, "admin")).toEqual({ href: "/settings/webhooks", label: "webhooks in Settings" });
+    expect(eventLink(webhook, "lead")).toBeNull();
     expect(eventLink(ev({ type: "purge.finished", entity: "purge", sessionId: null }), "admin")).toBeNull();
   });
 });

@@ -33,6 +33,7 @@ const LOGS = new Set(["log", "state_snapshot", "skill_output", "decision", "deve
 export function eventLink(event: LinkableEvent, viewerRole: Role): EventLink | null {
   const data = event.data ?? {};
   if (event.entity === "user" || event.entity === "api_token") return viewerRole === "admin" ? { href: "/settings", label: "Settings" } : null;
+  if (event.entity === "webhook") return viewerRole === "admin" ? { href: "/settings/webhooks", label: "webhooks in Settings" } : null;
   const session = event.sessionId;
   if (session === null) return null;
   const base = sessionPath(session);

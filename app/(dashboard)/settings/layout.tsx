@@ -14,7 +14,9 @@ export default async function SettingsLayout({ children }: { children: ReactNode
     <div>
       <header className="mb-4">
         <h1 className="text-2xl font-semibold">Settings</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Who may sign in, the API tokens agents use, and the server&apos;s configuration.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Who may sign in, the API tokens agents use, where notifications go, and the server&apos;s configuration.
+        </p>
       </header>
       {isAdmin ? (
         <>

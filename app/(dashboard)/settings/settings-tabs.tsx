@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 export const SETTINGS_TABS = [
   { href: "/settings", label: "Users" },
   { href: "/settings/tokens", label: "API tokens" },
+  { href: "/settings/webhooks", label: "Webhooks" },
   { href: "/settings/roles", label: "Roles" },
   { href: "/settings/configuration", label: "Configuration" },
 ] as const;

@@ -105,6 +105,7 @@ const VALID: Record<string, string[]> = {
   "dashboard-snapshot": ["dashboard-snapshot", "s"],
   user: ["user", "create", "--email", "u@example.com", "--password", "correct horse battery", "--role", "lead"],
   token: ["token", "create", "--name", "bot", "--role", "agent"],
+  webhook: ["webhook", "add", "https://hooks.example.com/pg", "--events", "task.blocked,session.failed", "--format", "slack", "--session-source", "api"],
   import: ["import", "bazinga", `${ws.dir}/no-such-bazinga.db`],
   check: ["check", "--limit", "5"],
   purge: ["purge", "--before", "2020-01-01", "--dry-run", "--reason", "retention"],
@@ -150,7 +151,7 @@ type Mutation = { kind: "replace"; index: number; category: Category; value: str
 
 function mutations(valid: string[]): fc.Arbitrary<Mutation> {
   // The command's words (`user create`) stay; flag names are replaced only as a whole argument.
-  const first = valid[0] === "user" || valid[0] === "token" || valid[0] === "import" || valid[0] === "init" ? 2 : 1;
+  const first = valid[0] === "user" || valid[0] === "token" || valid[0] === "webhook" || valid[0] === "import" || valid[0] === "init" ? 2 : 1;
   const values = valid.map((arg, index) => ({ arg, index })).filter(({ arg, index }) => index >= first && !arg.startsWith("--"));
   const extra = fc.constantFrom("extra", "--bogus-flag", "--follow=no").map((value): Mutation => ({ kind: "extra", value }));
   // A command without arguments (integrity-check) can only be given extra ones.

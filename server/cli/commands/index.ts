@@ -84,6 +84,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   },
   { commands: ["query", "integrity-check", "dashboard-snapshot"], load: () => import("./query").then((m) => m.queryCommands) },
   { commands: ["user", "token"], load: () => import("./admin").then((m) => m.adminCommands) },
+  { commands: ["webhook"], load: () => import("./webhooks").then((m) => m.webhookCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
   { commands: ["init"], load: () => import("./init").then((m) => m.initCommands) },

@@ -242,6 +242,16 @@ const CASES: [type: string, event: DescribableEvent, line: string][] = [
     ev("account.token_revoked", "4", { name: "release script" }, "lead@example.com"),
     "lead@example.com revoked personal API token release script",
   ],
+    "admin.webhook_created",
+    ev("admin.webhook_created", "2", { url: "https://hooks.example.com/pg", events: "all" }, "admin@example.com"),
+    "admin@example.com added webhook #2 to https://hooks.example.com/pg",
+  ],
+  [
+    "admin.webhook_removed",
+    ev("admin.webhook_removed", "2", { url: "https://hooks.example.com/pg" }, "admin@example.com"),
+    "admin@example.com removed webhook #2 (https://hooks.example.com/pg)",
+  ],
+  ["admin.webhook_tested", ev("admin.webhook_tested", "2", { url: "https://hooks.example.com/pg" }, "operator"), "operator sent a test delivery to webhook #2"],
 ];
 
 describe("describeEvent", () => {

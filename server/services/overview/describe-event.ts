@@ -29,6 +29,9 @@ export const ADMIN_EVENT_TYPES = [
   "admin.token_revoked",
   "account.token_created",
   "account.token_revoked",
+  "admin.webhook_created",
+  "admin.webhook_removed",
+  "admin.webhook_tested",
 ] as const;
 
 const text = (d: Record<string, unknown>, key: string): string | undefined => {
@@ -171,6 +174,9 @@ const ADMIN: Record<(typeof ADMIN_EVENT_TYPES)[number], Describer> = {
   "admin.token_revoked": ({ actor, d }) => `${actor} revoked API token ${text(d, "name") ?? "?"}${suffix(text(d, "owner"), " of ")}`,
   "account.token_created": ({ actor, d }) => `${actor} created personal API token ${text(d, "name") ?? "?"}`,
   "account.token_revoked": ({ actor, d }) => `${actor} revoked personal API token ${text(d, "name") ?? "?"}`,
+  "admin.webhook_created": ({ actor, id, d }) => `${actor} added webhook #${id ?? "?"} to ${text(d, "url") ?? "?"}`,
+  "admin.webhook_removed": ({ actor, id, d }) => `${actor} removed webhook #${id ?? "?"} (${text(d, "url") ?? "?"})`,
+  "admin.webhook_tested": ({ actor, id }) => `${actor} sent a test delivery to webhook #${id ?? "?"}`,
 };
 
 /** "alice@example.com (via token ci-script)": who acted, and the personal token they acted through. */

@@ -74,4 +74,8 @@ export const NOT_PURGED = [
   "runtime_sessions",
   "error_patterns",
   "strategies",
+  // Server-wide notification settings and their delivery log (which names events by id only): a
+  // delivery still pending when its event is purged is marked failed ("no longer exists") when tried.
+  "webhook_subscriptions",
+  "webhook_deliveries",
 ] as const;

@@ -1,0 +1,208 @@
+import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
+import { type Db, writeTransaction } from "@/db/client";
+import { DEFAULT_RETRY, type NotifiedEvent, type RetryPolicy, nextAttemptAt, slackMessage, webhookPayload } from "@/server/domain/webhooks";
+import { openSecret } from "./secret-box";
+
+export interface DispatcherOptions {
+  retry: RetryPolicy;
+  /** How long one POST may take before it counts as failed. */
+  timeoutMs: number;
+  /** How often the outbox is read for due deliveries while it is idle. */
+  pollMs: number;
+  /** How long a claimed delivery is this process's; after that another may take it (this one crashed). */
+  leaseMs: number;
+  /** Deliveries claimed (and sent in parallel) at once. */
+  batch: number;
+  /** The dashboard's public URL, for links in the messages. */
+  baseUrl?: string;
+}
+
+const num = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== "" && Number.isFinite(n) && n >= 0 ? n : fallback;
+};
+
+/**
+ * The dispatcher's settings from the environment, each with a default fit for production:
+ * PROOFGATE_WEBHOOK_RETRY_BASE_MS (5 s, doubled per failure), PROOFGATE_WEBHOOK_RETRY_MAX_MS (1 h),
+ * PROOFGATE_WEBHOOK_GIVE_UP_MS (24 h), PROOFGATE_WEBHOOK_TIMEOUT_MS (10 s), PROOFGATE_WEBHOOK_POLL_MS
+ * (250 ms), PROOFGATE_WEBHOOK_LEASE_MS (the timeout + 30 s: how long a claim outlives a crashed
+ * process); links use PROOFGATE_URL, the dashboard's public address.
+ */
+export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
+  const timeoutMs = num(env.PROOFGATE_WEBHOOK_TIMEOUT_MS, 10_000);
+  return {
+    retry: {
+      baseMs: num(env.PROOFGATE_WEBHOOK_RETRY_BASE_MS, DEFAULT_RETRY.baseMs),
+      maxMs: num(env.PROOFGATE_WEBHOOK_RETRY_MAX_MS, DEFAULT_RETRY.maxMs),
+      giveUpAfterMs: num(env.PROOFGATE_WEBHOOK_GIVE_UP_MS, DEFAULT_RETRY.giveUpAfterMs),
+    },
+    timeoutMs,
+    pollMs: num(env.PROOFGATE_WEBHOOK_POLL_MS, 250),
+    leaseMs: num(env.PROOFGATE_WEBHOOK_LEASE_MS, timeoutMs + 30_000),
+    batch: 10,
+    baseUrl: env.PROOFGATE_URL?.trim() || undefined,
+  };
+}
+
+interface Claimed {
+  id: number;
+  subscriptionId: number;
+  eventId: number;
+  eventType: string;
+  attempts: number;
+  createdAt: number;
+  url: string;
+  format: "json" | "slack";
+  secretSealed: string;
+}
+
+/**
+ * Take up to `batch` due deliveries for `owner`: in one write transaction (SQLite's write lock makes
+ * it atomic across processes), rows that are pending, due, and not leased by a live claim get this
+ * owner's lease. A process that dies holding a lease loses it when it expires; the row is then due again.
+ */
+export function claimDue(db: Db, owner: string, now: number, options: Pick<DispatcherOptions, "leaseMs" | "batch">): Claimed[] {
+  return writeTransaction(
+    db,
+    () =>
+      db.$client
+        .prepare(
+          `UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until
+         WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)
+                      ORDER BY next_attempt_at, id LIMIT @batch)
+         RETURNING id, subscription_id AS subscriptionId, event_id AS eventId, event_type AS eventType, attempts, created_at AS createdAt,
+           (SELECT url FROM webhook_subscriptions s WHERE s.id = subscription_id) AS url,
+           (SELECT format FROM webhook_subscriptions s WHERE s.id = subscription_id) AS format,
+           (SELECT secret_sealed FROM webhook_subscriptions s WHERE s.id = subscription_id) AS secretSealed`,
+        )
+        .all({ owner, until: now + options.leaseMs, now, batch: options.batch }) as Claimed[],
+  );
+}
+
+interface Outcome {
+  ok: boolean;
+  responseCode: number | null;
+  error: string | null;
+}
+
+function loadEvent(db: Db, id: number): NotifiedEvent | null {
+  const row = db.$client
+    .prepare("SELECT id, at, type, session_id AS sessionId, entity, entity_id AS entityId, actor, role, data FROM events WHERE id = ?")
+    .get(id) as (Omit<NotifiedEvent, "at" | "data"> & { at: number; data: string | null }) | undefined;
+  if (!row) return null;
+  return { ...row, at: new Date(row.at), data: row.data ? (JSON.parse(row.data) as Record<string, unknown>) : null };
+}
+
+/** The body and headers of one delivery: the same `webhook-id` on every retry, so a receiver can drop duplicates. */
+export function signedRequest(db: Db, delivery: Claimed, event: NotifiedEvent, baseUrl: string | undefined, now: Date) {
+  const body = JSON.stringify(
+    delivery.format === "slack" ? slackMessage(delivery.eventType, event, baseUrl) : webhookPayload(delivery.eventType, event, baseUrl),
+  );
+  const id = `pgwh_${delivery.id}`;
+  const signature = new Webhook(openSecret(db, delivery.secretSealed)).sign(id, now, body);
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "Proofgate-Webhooks/1",
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": signature,
+    },
+  };
+}
+
+async function send(db: Db, delivery: Claimed, options: DispatcherOptions): Promise<Outcome> {
+  const event = loadEvent(db, delivery.eventId);
+  if (!event) return { ok: false, responseCode: null, error: `event #${delivery.eventId} no longer exists (purged)` };
+  let request: ReturnType<typeof signedRequest>;
+  try {
+    request = signedRequest(db, delivery, event, options.baseUrl, new Date());
+  } catch (error) {
+    return { ok: false, responseCode: null, error: (error as Error).message };
+  }
+  try {
+    const response = await fetch(delivery.url, { method: "POST", ...request, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs) });
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return { ok: true, responseCode: response.status, error: null };
+    return { ok: false, responseCode: response.status, error: `the receiver answered ${response.status} ${response.statusText}`.trim() };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason =
+      (error as Error).name === "TimeoutError" ? `no answer within ${options.timeoutMs} ms` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    return { ok: false, responseCode: null, error: `could not reach ${new URL(delivery.url).host}: ${reason}` };
+  }
+}
+
+/** Record an attempt's outcome, if this owner still holds the lease (otherwise another process took the row over). */
+function record(db: Db, owner: string, delivery: Claimed, outcome: Outcome, retry: RetryPolicy): void {
+  const now = Date.now();
+  const attempts = delivery.attempts + 1;
+  const next = outcome.ok ? null : nextAttemptAt(retry, attempts, delivery.createdAt, now);
+  const status = outcome.ok ? "delivered" : next === null ? "failed" : "pending";
+  writeTransaction(db, () =>
+    db.$client
+      .prepare(
+        `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, response_code = @code, last_error = @error, last_attempt_at = @now,
+           delivered_at = @deliveredAt, next_attempt_at = coalesce(@next, next_attempt_at), lease_owner = NULL, lease_until = NULL
+         WHERE id = @id AND lease_owner = @owner`,
+      )
+      .run({
+        status,
+        attempts,
+        code: outcome.responseCode,
+        error: outcome.error,
+        now,
+        deliveredAt: outcome.ok ? now : null,
+        next,
+        id: delivery.id,
+        owner,
+      }),
+  );
+}
+
+/** One pass: claim what is due, send it all, record each outcome. Returns how many were claimed. */
+export async function dispatchOnce(db: Db, owner: string, options: DispatcherOptions): Promise<number> {
+  const claimed = claimDue(db, owner, Date.now(), options);
+  await Promise.all(claimed.map(async (delivery) => record(db, owner, delivery, await send(db, delivery, options), options.retry)));
+  return claimed.length;
+}
+
+export interface Dispatcher {
+  owner: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Deliver the outbox until stopped: a pass every `pollMs` while idle, at once again after a pass
+ * that found work. Writes never wait for it; it only reads the outbox and updates its rows.
+ */
+export function startDispatcher(db: Db, options: DispatcherOptions = dispatcherOptionsFromEnv(), log: (message: string) => void = console.error): Dispatcher {
+  const owner = `${process.pid}.${randomBytes(4).toString("hex")}`;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  const loop = async () => {
+    if (stopped) return;
+    let found = 0;
+    try {
+      found = await dispatchOnce(db, owner, options);
+    } catch (error) {
+      log(`webhooks: dispatch pass failed: ${(error as Error).message}`);
+    }
+    if (stopped) return;
+    timer = setTimeout(() => (running = loop()), found > 0 ? 0 : options.pollMs);
+    timer.unref();
+  };
+  running = loop();
+  return {
+    owner,
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -242,6 +242,7 @@ const CASES: [type: string, event: DescribableEvent, line: string][] = [
     ev("account.token_revoked", "4", { name: "release script" }, "lead@example.com"),
     "lead@example.com revoked personal API token release script",
   ],
+  [
     "admin.webhook_created",
     ev("admin.webhook_created", "2", { url: "https://hooks.example.com/pg", events: "all" }, "admin@example.com"),
     "admin@example.com added webhook #2 to https://hooks.example.com/pg",

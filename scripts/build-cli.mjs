@@ -94,6 +94,45 @@ const separateMcp = {
   },
 };
 
+/**
+ * `import { sessions, tasks } from "@/db/schema"` names a barrel (db/schema/index.ts) that loads
+ * every table module: in a bundle that builds all 40-odd Drizzle tables (and their relations) at
+ * the first query, about 10 ms of a call that uses a handful. Each such import is pointed at the
+ * modules that define its names instead, so a call builds the tables of the code it runs. Names
+ * the schema files do not define as values (types) are left to the barrel, which a type-only
+ * import never loads.
+ */
+const schemaByTable = {
+  name: "schema-by-table",
+  setup(b) {
+    const folder = path.resolve("db", "schema");
+    const owner = new Map();
+    for (const file of fs.readdirSync(folder)) {
+      if (!file.endsWith(".ts") || file === "index.ts" || file.endsWith(".test.ts")) continue;
+      for (const [, name] of fs.readFileSync(path.join(folder, file), "utf8").matchAll(/^export (?:const|function|class|let) (\w+)/gm))
+        owner.set(name, `@/db/schema/${file.slice(0, -3)}`);
+    }
+    const barrelImport = /import\s*\{([^}]*)\}\s*from\s*["']@\/db\/schema["'];?/g;
+    b.onLoad({ filter: /[\\/](server|db|lib)[\\/].*\.ts$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const source = fs.readFileSync(args.path, "utf8");
+      if (!source.includes("@/db/schema")) return undefined;
+      const contents = source.replace(barrelImport, (_, list) => {
+        const byModule = new Map();
+        for (const raw of list.split(",")) {
+          const spec = raw.trim();
+          if (!spec || spec.startsWith("type ")) continue;
+          const [name] = spec.split(/\s+as\s+/);
+          const from = owner.get(name) ?? "@/db/schema";
+          byModule.set(from, [...(byModule.get(from) ?? []), spec]);
+        }
+        return [...byModule].map(([from, specs]) => `import { ${specs.join(", ")} } from ${JSON.stringify(from)};`).join(" ");
+      });
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
 /** What both bundles share: CommonJS for Node 20, every pure-JS dependency inlined. */
 const common = {
   bundle: true,
@@ -127,9 +166,9 @@ const common = {
  * script from its cache, ~13 evaluating zod's and drizzle's schemas, ~7 opening SQLite, ~7 the hook.
  */
 export async function buildCli() {
-  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp] });
-  await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon] });
-  await build({ ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon] });
+  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp, schemaByTable] });
+  await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
+  await build({ ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:
   // every dynamic import must have been bundled (esbuild turns those into lazy initialisers).
   for (const file of ["cli.cjs", "mcp.cjs", "hook.cjs"]) {

@@ -13,7 +13,9 @@
 const fs = process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");
 const vm = process.getBuiltinModule("node:vm");
-const { createRequire } = process.getBuiltinModule("node:module");
+// The CommonJS loader's own createRequire: node:module (the public module) loads the ESM loader and
+// source-map support first, a dozen internal modules no call uses.
+const createRequire = module.constructor.createRequire ?? process.getBuiltinModule("node:module").createRequire;
 
 const root = path.dirname(__dirname);
 const dist = path.join(root, "dist");
@@ -41,7 +43,8 @@ async function buildFirst() {
 }
 
 function run() {
-  const source = fs.readFileSync(bundle, "utf8");
+  // The bundle is ASCII (scripts/build-cli.mjs checks): read as latin1, a plain copy, not UTF-8 decoding.
+  const source = fs.readFileSync(bundle, "latin1");
   const { size, mtimeMs } = fs.statSync(bundle);
   // V8 rejects a cache made by another Node version or under other V8 flags: each gets its own file,
   // so alternating between them does not rewrite one cache on every call.

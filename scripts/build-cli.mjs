@@ -165,14 +165,22 @@ const common = {
  * (PostToolUse: 116-120 → 109-115 ms CPU.) Of the rest, from a CPU profile: ~8 ms compiling the
  * script from its cache, ~13 evaluating zod's and drizzle's schemas, ~7 opening SQLite, ~7 the hook.
  */
+/** dist/hook.cjs's esbuild options (hook-bundle.test.ts builds it with a metafile to check what a hook call loads). */
+export function hookBuildOptions() {
+  return { ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] };
+}
+
 export async function buildCli() {
   await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp, schemaByTable] });
   await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
-  await build({ ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
+  await build(hookBuildOptions());
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:
   // every dynamic import must have been bundled (esbuild turns those into lazy initialisers).
   for (const file of ["cli.cjs", "mcp.cjs", "hook.cjs"]) {
-    const native = fs.readFileSync(path.join("dist", file), "utf8").match(/\bimport\(\s*["'`][^"'`]+["'`]\s*\)/g);
+    const text = fs.readFileSync(path.join("dist", file), "utf8");
+    // bin/proofgate.cjs reads the bundle as latin1 (a copy, no decoding): esbuild escapes non-ASCII (charset "ascii").
+    if (/[^\x00-\x7f]/.test(text)) throw new Error(`dist/${file}: not ASCII; bin/proofgate.cjs reads it as latin1`);
+    const native = text.match(/\bimport\(\s*["'`][^"'`]+["'`]\s*\)/g);
     if (native) throw new Error(`dist/${file}: ${native.join(", ")} would fail from the code cache; require() the package instead`);
   }
   // What an older checkout (and `node dist/cli.mjs`) ran: now the executable, which loads the bundle.

@@ -133,6 +133,36 @@ const schemaByTable = {
   },
 };
 
+/**
+ * zod's `z.locales` (its error messages in 60-odd languages) is a third of the hook's bundle, read
+ * and its modules evaluated on every call, and nothing here uses it: zod's own default, English, is
+ * imported by zod directly. In the CLI's bundles `z.locales` keeps English and names every other
+ * locale as a function that says it is not bundled.
+ */
+const englishZodOnly = {
+  name: "english-zod-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), "..", "locales", "index.js"), namespace: "english-zod-only" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "english-zod-only" }, (args) => {
+      const names = [...fs.readFileSync(args.path, "utf8").matchAll(/export \{ default as (\w+) \}/g)].map((m) => m[1]);
+      if (!names.includes("en")) throw new Error(`${args.path}: no English locale export; update english-zod-only in scripts/build-cli.mjs`);
+      const others = names.filter((n) => n !== "en");
+      return {
+        loader: "js",
+        resolveDir: path.dirname(args.path),
+        contents: [
+          'export { default as en } from "./en.js";',
+          ...others.map((n) => `export function ${n}() { throw new Error("zod locale ${n} is not bundled in the proofgate CLI"); }`),
+        ].join("\n"),
+      };
+    });
+  },
+};
+
 /** What both bundles share: CommonJS for Node 20, every pure-JS dependency inlined. */
 const common = {
   bundle: true,
@@ -169,11 +199,21 @@ const common = {
  */
 /** dist/hook.cjs's esbuild options (hook-bundle.test.ts builds it with a metafile to check what a hook call loads). */
 export function hookBuildOptions() {
-  return { ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] };
+  return {
+    ...common,
+    entryPoints: ["server/cli/hook-entry.ts"],
+    outfile: "dist/hook.cjs",
+    plugins: [lazyBuiltins, nativeAddon, schemaByTable, englishZodOnly],
+  };
 }
 
 export async function buildCli() {
-  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp, schemaByTable] });
+  await build({
+    ...common,
+    entryPoints: ["server/cli/entry.ts"],
+    outfile: "dist/cli.cjs",
+    plugins: [lazyBuiltins, nativeAddon, separateMcp, schemaByTable, englishZodOnly],
+  });
   await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
   await build(hookBuildOptions());
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:

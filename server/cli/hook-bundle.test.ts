@@ -30,6 +30,8 @@ const NEVER_IN_THE_BUNDLE = [
   /^server\/api\/routers\//,
   /^server\/services\/import\//,
   /^server\/demo\//,
+  // zod's other languages: English only (scripts/build-cli.mjs's english-zod-only).
+  /^node_modules\/zod\/v4\/locales\/(?!en\.js$)/,
 ];
 /**
  * Nor on a local hook call's path: commander and the CLI's program (in the bundle for help and

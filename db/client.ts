@@ -3,10 +3,15 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { applyMigrations } from "./migrate";
-import * as schema from "./schema";
 import { cacheStatements } from "./statement-cache";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * No relational schema: nothing uses Drizzle's relational queries (`db.query.*`), and building their
+ * configuration from every table and relation cost each CLI call and hook a few ms at start-up
+ * (and made every table module load). Queries name their tables; `db.query` is left untyped so a
+ * use is a type error rather than a runtime surprise.
+ */
+export type Db = BetterSQLite3Database & { $client: Database.Database };
 /** A transaction handle: services accept either, so they compose inside a caller's transaction. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -50,7 +55,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   sqlite.pragma("foreign_keys = ON");
   if (options.migrate ?? !options.readonly) applyMigrations(sqlite, options.migrationsFolder);
   cacheStatements(sqlite);
-  return drizzle({ client: sqlite, schema });
+  return drizzle({ client: sqlite });
 }
 
 /** better-sqlite3's "unable to open database file" does not say which file. */

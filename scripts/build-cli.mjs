@@ -94,6 +94,75 @@ const separateMcp = {
   },
 };
 
+/**
+ * `import { sessions, tasks } from "@/db/schema"` names a barrel (db/schema/index.ts) that loads
+ * every table module: in a bundle that builds all 40-odd Drizzle tables (and their relations) at
+ * the first query, about 10 ms of a call that uses a handful. Each such import is pointed at the
+ * modules that define its names instead, so a call builds the tables of the code it runs. Names
+ * the schema files do not define as values (types) are left to the barrel, which a type-only
+ * import never loads.
+ */
+const schemaByTable = {
+  name: "schema-by-table",
+  setup(b) {
+    const folder = path.resolve("db", "schema");
+    const owner = new Map();
+    for (const file of fs.readdirSync(folder)) {
+      if (!file.endsWith(".ts") || file === "index.ts" || file.endsWith(".test.ts")) continue;
+      for (const [, name] of fs.readFileSync(path.join(folder, file), "utf8").matchAll(/^export (?:const|function|class|let) (\w+)/gm))
+        owner.set(name, `@/db/schema/${file.slice(0, -3)}`);
+    }
+    const barrelImport = /import\s*\{([^}]*)\}\s*from\s*["']@\/db\/schema["'];?/g;
+    b.onLoad({ filter: /[\\/](server|db|lib)[\\/].*\.ts$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const source = fs.readFileSync(args.path, "utf8");
+      if (!source.includes("@/db/schema")) return undefined;
+      const contents = source.replace(barrelImport, (_, list) => {
+        const byModule = new Map();
+        for (const raw of list.split(",")) {
+          const spec = raw.trim();
+          if (!spec || spec.startsWith("type ")) continue;
+          const [name] = spec.split(/\s+as\s+/);
+          const from = owner.get(name) ?? "@/db/schema";
+          byModule.set(from, [...(byModule.get(from) ?? []), spec]);
+        }
+        return [...byModule].map(([from, specs]) => `import { ${specs.join(", ")} } from ${JSON.stringify(from)};`).join(" ");
+      });
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
+/**
+ * zod's `z.locales` (its error messages in 60-odd languages) is a third of the hook's bundle, read
+ * and its modules evaluated on every call, and nothing here uses it: zod's own default, English, is
+ * imported by zod directly. In the CLI's bundles `z.locales` keeps English and names every other
+ * locale as a function that says it is not bundled.
+ */
+const englishZodOnly = {
+  name: "english-zod-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), "..", "locales", "index.js"), namespace: "english-zod-only" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "english-zod-only" }, (args) => {
+      const names = [...fs.readFileSync(args.path, "utf8").matchAll(/export \{ default as (\w+) \}/g)].map((m) => m[1]);
+      if (!names.includes("en")) throw new Error(`${args.path}: no English locale export; update english-zod-only in scripts/build-cli.mjs`);
+      const others = names.filter((n) => n !== "en");
+      return {
+        loader: "js",
+        resolveDir: path.dirname(args.path),
+        contents: [
+          'export { default as en } from "./en.js";',
+          ...others.map((n) => `export function ${n}() { throw new Error("zod locale ${n} is not bundled in the proofgate CLI"); }`),
+        ].join("\n"),
+      };
+    });
+  },
+};
+
 /** What both bundles share: CommonJS for Node 20, every pure-JS dependency inlined. */
 const common = {
   bundle: true,
@@ -104,8 +173,10 @@ const common = {
   // nativeAddon above); next is loaded by `serve` alone.
   external: ["next", "better-sqlite3/package.json"],
   // Modules locate files beside themselves (migrations, the built dashboard): dist/cli.cjs.
-  define: { "import.meta.url": "__pgImportMetaUrl" },
-  banner: { js: 'const __pgImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // Computed when first read (finding the migrations, a remote call's https): building a file URL on
+  // every start cost about 1% of a call.
+  define: { "import.meta.url": "__pgImportMeta.url" },
+  banner: { js: 'const __pgImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   tsconfig: "tsconfig.json",
   // No comments or indentation: a smaller, ASCII-only file is read and decoded faster on every call.
   minifyWhitespace: true,
@@ -126,14 +197,32 @@ const common = {
  * (PostToolUse: 116-120 → 109-115 ms CPU.) Of the rest, from a CPU profile: ~8 ms compiling the
  * script from its cache, ~13 evaluating zod's and drizzle's schemas, ~7 opening SQLite, ~7 the hook.
  */
+/** dist/hook.cjs's esbuild options (hook-bundle.test.ts builds it with a metafile to check what a hook call loads). */
+export function hookBuildOptions() {
+  return {
+    ...common,
+    entryPoints: ["server/cli/hook-entry.ts"],
+    outfile: "dist/hook.cjs",
+    plugins: [lazyBuiltins, nativeAddon, schemaByTable, englishZodOnly],
+  };
+}
+
 export async function buildCli() {
-  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp] });
-  await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon] });
-  await build({ ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon] });
+  await build({
+    ...common,
+    entryPoints: ["server/cli/entry.ts"],
+    outfile: "dist/cli.cjs",
+    plugins: [lazyBuiltins, nativeAddon, separateMcp, schemaByTable, englishZodOnly],
+  });
+  await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
+  await build(hookBuildOptions());
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:
   // every dynamic import must have been bundled (esbuild turns those into lazy initialisers).
   for (const file of ["cli.cjs", "mcp.cjs", "hook.cjs"]) {
-    const native = fs.readFileSync(path.join("dist", file), "utf8").match(/\bimport\(\s*["'`][^"'`]+["'`]\s*\)/g);
+    const text = fs.readFileSync(path.join("dist", file), "utf8");
+    // bin/proofgate.cjs reads the bundle as latin1 (a copy, no decoding): esbuild escapes non-ASCII (charset "ascii").
+    if (/[^\x00-\x7f]/.test(text)) throw new Error(`dist/${file}: not ASCII; bin/proofgate.cjs reads it as latin1`);
+    const native = text.match(/\bimport\(\s*["'`][^"'`]+["'`]\s*\)/g);
     if (native) throw new Error(`dist/${file}: ${native.join(", ")} would fail from the code cache; require() the package instead`);
   }
   // What an older checkout (and `node dist/cli.mjs`) ran: now the executable, which loads the bundle.

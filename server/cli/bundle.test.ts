@@ -19,7 +19,7 @@ afterAll(() => checkouts.forEach((dir) => fs.rmSync(dir, { recursive: true, forc
 function checkout(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-bundle-"));
   checkouts.push(dir);
-  for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "dist/hook.cjs", "db/migrations"])
+  for (const part of ["bin/proofgate.mjs", "bin/proofgate.cjs", "dist/cli.cjs", "dist/hook.cjs", "db/migrations"])
     fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   return dir;
@@ -142,7 +142,7 @@ describe("the bundled executable", () => {
     const install = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-hoisted-"));
     checkouts.push(install);
     const dir = path.join(install, "node_modules", "proofgate");
-    for (const part of ["bin/proofgate.mjs", "dist/cli.cjs", "db/migrations"])
+    for (const part of ["bin/proofgate.mjs", "bin/proofgate.cjs", "dist/cli.cjs", "db/migrations"])
       fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
     fs.symlinkSync(path.join(ROOT, "node_modules", "better-sqlite3"), path.join(install, "node_modules", "better-sqlite3"));
     expect(fs.existsSync(path.join(dir, "node_modules"))).toBe(false);

@@ -7,7 +7,6 @@
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "@/db/client";
-import * as schema from "@/db/schema";
 import { type Caller, type Fixture, PASSED, setup } from "@/test/support/api-helpers";
 
 const S = { sessionId: "s1" };
@@ -180,5 +179,5 @@ export async function world(): Promise<Fixture> {
 export function copyDb(db: Db): Db {
   const sqlite = new Database(db.$client.serialize());
   sqlite.pragma("foreign_keys = ON");
-  return drizzle({ client: sqlite, schema }) as Db;
+  return drizzle({ client: sqlite }) as Db;
 }

@@ -1,9 +1,6 @@
 import fs from "node:fs";
-import { type Command, InvalidArgumentError } from "commander";
 import type { HookAnswer } from "@/server/services/runtime/hook";
 import type { GlobalOptions } from "../options";
-import type { Output } from "../output";
-import { example } from "./shared";
 
 /** The endpoint a remote hook posts to (app/api/hooks/claude-code/route.ts). */
 export const CLAUDE_CODE_HOOK_PATH = "/api/hooks/claude-code";
@@ -11,7 +8,7 @@ export const CLAUDE_CODE_HOOK_PATH = "/api/hooks/claude-code";
 const REMOTE_TIMEOUT_MS = 10_000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-interface HookFlags {
+export interface HookFlags {
   maxBlocks: number;
   failClosed?: boolean;
 }
@@ -26,31 +23,36 @@ export interface HookReply {
 /** Proofgate could not be asked (unreachable, no database, refused, bad input): the fail-open / fail-closed choice applies. */
 class HookFailure extends Error {}
 
-/** `proofgate hook claude-code`: Claude Code's hooks, answered as its hooks reference documents. */
-export function hookCommands(program: Command, _out: Output): void {
-  const hook = program.command("hook").description("Answer an agent runtime's hooks (reads the hook's JSON on stdin)");
-  example(
-    hook
-      .command("claude-code")
-      .description(
-        "Claude Code's SessionStart, PostToolUse, PostToolUseFailure, Stop and SubagentStop hooks: link the runtime session, record its tool calls, " +
-          'and hold a stop ({"decision":"block","reason":…}) while a linked session\'s completion gate rejects. Never exits 2; an unreachable Proofgate lets the agent go on unless --fail-closed',
-      )
-      .option("--max-blocks <n>", "stops held in a row before one is let through (recorded runtime.stop_unverified)", maxBlocks, 3)
-      .option("--fail-closed", "when Proofgate cannot be asked, hold the stop instead of letting it through"),
-    "proofgate hook claude-code --db ./data/proofgate.db",
-    "proofgate hook claude-code --url https://proofgate.example.com --token $PROOFGATE_TOKEN --max-blocks 5",
-  ).action(async (flags: HookFlags, command: Command) => {
-    const reply = await answerClaudeCodeHook(await readStdin(), command.optsWithGlobals<GlobalOptions>(), flags);
-    if (reply.stdout) process.stdout.write(reply.stdout);
-    if (reply.stderr) process.stderr.write(reply.stderr);
-    process.exitCode = reply.exitCode;
-  });
+/**
+ * The command's whole run once its arguments are parsed (hook-command.ts with commander, or
+ * hook-entry.ts's fast path): read stdin, answer, write Claude Code's output, set the exit code.
+ */
+export async function runClaudeCodeHook(globals: GlobalOptions, flags: HookFlags): Promise<void> {
+  const reply = await answerClaudeCodeHook(await readStdin(), globals, flags);
+  if (reply.stdout) writeAll(1, reply.stdout);
+  if (reply.stderr) writeAll(2, reply.stderr);
+  process.exitCode = reply.exitCode;
 }
 
-function maxBlocks(value: string): number {
+/**
+ * Write to stdout (1) or stderr (2) directly: process.stdout loads Node's stream, net and tty
+ * modules first (~1-2 ms of every call), for a write that is synchronous on a pipe or file anyway.
+ * A non-blocking descriptor that is full (EAGAIN) gets the rest through the stream.
+ */
+function writeAll(fd: 1 | 2, text: string): void {
+  let rest = Buffer.from(text);
+  try {
+    while (rest.length > 0) rest = rest.subarray(fs.writeSync(fd, rest));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+    (fd === 1 ? process.stdout : process.stderr).write(rest);
+  }
+}
+
+/** `--max-blocks`: an integer from 1 to 100, or the rule it breaks. */
+export function parseMaxBlocks(value: string): number | { error: string } {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 100) throw new InvalidArgumentError("must be an integer from 1 to 100");
+  if (!/^\d+$/.test(value) || n < 1 || n > 100) return { error: "must be an integer from 1 to 100" };
   return n;
 }
 

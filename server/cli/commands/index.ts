@@ -89,7 +89,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
   { commands: ["init"], load: () => import("./init").then((m) => m.initCommands) },
   { commands: ["mcp"], load: () => import("./mcp-entry").then((m) => m.loadMcpCommands()) },
-  { commands: ["hook"], load: () => import("./hook").then((m) => m.hookCommands) },
+  { commands: ["hook"], load: () => import("./hook-command").then((m) => m.hookCommands) },
 ];
 
 /** Register the group that defines `only`, or every group (in the order `proofgate help` lists them). */

@@ -5,7 +5,7 @@ import { type ProgressListener, noProgress } from "../../progress";
 import { RecordBook } from "../records";
 import { type ImportReport, Tally } from "../report";
 import type { ImportRun } from "../run";
-import { type SourceIdentity, SourceSchema, identityOf, openSource } from "../source";
+import { type SourceIdentity, SourceSchema, identityOf, openSource, readSnapshot } from "../source";
 import { int, text } from "../values";
 import { ImportWriter } from "../writer";
 import { AppendBatcher } from "./append";
@@ -18,6 +18,7 @@ import {
   APPEND_CHUNK,
   APPEND_TABLES,
   type AppendTable,
+  type BazingaState,
   type Marks,
   type Row,
   countAfter,
@@ -67,6 +68,11 @@ export interface SyncOptions {
   onProgress?: ProgressListener;
   /** Rows of an append-only table read and written per chunk (default APPEND_CHUNK; tests use a few). */
   chunkRows?: number;
+  /**
+   * Only drain the append-only tables (a follower between its passes over the state tables): call
+   * it only when `appendOnlyIsEnough()` says so.
+   */
+  appendOnly?: boolean;
 }
 
 /** Import records of this entity hold each append-only table's high-water mark (`RecordedMark`). */
@@ -79,6 +85,25 @@ interface RecordedMark {
 
 /** Rows of a state table written between two progress reports. */
 const SLICE = 500;
+
+/** An append-only sync reads none of the state tables. */
+const NO_STATE: BazingaState = {
+  sessions: [],
+  taskGroups: [],
+  criteria: [],
+  pmStates: [],
+  states: [],
+  statesRead: 0,
+  skillOutputs: [],
+  skillOutputsRead: 0,
+  plans: [],
+  packages: [],
+  consumers: [],
+  errorPatterns: [],
+  strategies: [],
+  consumption: [],
+  config: { transitions: [], markers: [], rules: [], configuration: [], models: [] },
+};
 
 const noMarks = (): Marks => ({ orchestration_logs: 0, token_usage: 0, decisions: 0 });
 
@@ -189,7 +214,7 @@ export class BazingaImporter {
       }
     };
     try {
-      const state = readBazingaState(source, schema, wanted);
+      const state = options.appendOnly ? NO_STATE : readBazingaState(source, schema, wanted);
       const sessions = [...state.sessions];
       inSlices("sessions", state.sessions, (slice) => importSessions(run, slice, gate));
       inSlices("task_groups", state.taskGroups, (slice) => importTaskGroups(run, slice, gate));
@@ -213,7 +238,9 @@ export class BazingaImporter {
         const unknown = [...new Set(rows.map((row) => text(row.session_id)).filter((id): id is string => id !== null && !gate.knows(id)))];
         const found = readSessions(source, schema, unknown);
         importSessions(run, found, gate);
-        sessions.push(...found);
+        if (!options.appendOnly) sessions.push(...found);
+        // Between state passes a session's status is left to the next one (appendOnlyIsEnough saw it imported already).
+        else for (const row of found) if (gate.refusal(row.session_id) === null) tally.count("sessions", "unchanged");
       };
       const drain = (table: AppendTable, importChunk: (rows: readonly Row[], mark: number) => number) => {
         const total = countAfter(source, schema, table, this.marks[table]);
@@ -270,6 +297,29 @@ export class BazingaImporter {
       throw error;
     }
     return tally;
+  }
+
+  /**
+   * Whether a sync of the append-only tables alone imports the new rows as a whole sync would: every
+   * session they name is imported already, and none of them is a completion claim (a claim judges
+   * the session's tasks and criteria, which the state tables must bring up to date first).
+   */
+  appendOnlyIsEnough(): boolean {
+    const source = this.source;
+    if (!source || !this.marksChecked) return false;
+    const schema = new SourceSchema(source);
+    return readSnapshot(source, () => {
+      for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
+        if (!schema.hasTable(table)) continue;
+        const ids = source.prepare(`SELECT DISTINCT session_id FROM "${table}" WHERE id > ?`).pluck().all(this.marks[table]) as unknown[];
+        if (ids.some((id) => !this.book.get("session", String(id)))) return false;
+      }
+      if (!schema.hasTable("orchestration_logs")) return true;
+      const claim = source
+        .prepare(`SELECT 1 FROM orchestration_logs WHERE id > ? AND log_type = 'event' AND event_subtype IN ('pm_bazinga', 'validator_verdict') LIMIT 1`)
+        .get(this.marks.orchestration_logs);
+      return claim === undefined;
+    });
   }
 
   /**

@@ -9,7 +9,7 @@ import type { ProgressUpdate } from "../../progress";
 import type { ImportReport } from "../report";
 import { copyFixture, freshLedger, removeTemps, withSource } from "@/test/support/import-fixtures";
 import { importShotsOnGoal } from "../shots-on-goal/importer";
-import { importBazinga } from "./importer";
+import { BazingaImporter, importBazinga } from "./importer";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeTemps);
@@ -124,6 +124,64 @@ describe("importing the same file again", () => {
     const again = importBazinga(db, source, { chunkRows: 4 });
     expect(entity(again, "reasoning")).toMatchObject({ skipped: 1 });
     expect(written(again)).toBe(0);
+  });
+});
+
+describe("a follower's passes between its passes over the state tables", () => {
+  it("drain the append-only tables alone only when that imports what a whole pass would", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const { db } = freshLedger();
+    const importer = new BazingaImporter(db, source);
+    importer.open();
+    importer.sync();
+    const [known, group] = withSource(source, (s) => {
+      const row = s.prepare("SELECT session_id, id FROM task_groups WHERE status != 'failed' ORDER BY session_id, id LIMIT 1").get() as {
+        session_id: string;
+        id: string;
+      };
+      return [row.session_id, row.id];
+    });
+    const count = (sql: string, ...params: unknown[]) =>
+      db.$client
+        .prepare(sql)
+        .pluck()
+        .get(...params) as number;
+    try {
+      // New logs of an imported session, and a task group change: the append-only pass brings the logs only.
+      withSource(source, (s) => {
+        s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES (?, 'developer', 'appended', 'interaction')").run(known);
+        s.prepare("UPDATE task_groups SET status = 'failed', updated_at = '2030-01-01 00:00:00' WHERE session_id = ? AND id = ?").run(known, group);
+      });
+      expect(importer.appendOnlyIsEnough()).toBe(true);
+      const appendOnly = importer.sync({ appendOnly: true });
+      expect(appendOnly.entity("interactions")).toMatchObject({ read: 1, imported: 1 });
+      expect(appendOnly.entity("task groups").read).toBe(0);
+      expect(count("SELECT count(*) FROM orchestration_logs WHERE content = 'appended'")).toBe(1);
+      expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = ? AND source_status = 'failed'", known, group)).toBe(0);
+      // The next whole pass brings the state change, and reads no log twice.
+      const whole = importer.sync();
+      expect(whole.entity("task groups").updated).toBe(1);
+      expect(whole.entity("interactions").read).toBe(0);
+      expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = ? AND source_status = 'failed'", known, group)).toBe(1);
+
+      // A row of a session not imported yet needs the state tables first.
+      withSource(source, (s) => {
+        s.prepare("INSERT INTO sessions (session_id, mode, status) VALUES ('bazinga_new', 'simple', 'active')").run();
+        s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES ('bazinga_new', 'developer', 'x', 'interaction')").run();
+      });
+      expect(importer.appendOnlyIsEnough()).toBe(false);
+      importer.sync();
+      expect(importer.appendOnlyIsEnough()).toBe(true);
+      // So does a completion claim: it judges the session's tasks and criteria as they stand.
+      withSource(source, (s) => {
+        s.prepare(
+          "INSERT INTO orchestration_logs (session_id, agent_type, content, log_type, event_subtype, event_payload, group_id, idempotency_key) VALUES (?, 'project_manager', 'Event: pm_bazinga', 'event', 'pm_bazinga', '{}', 'global', 'k1')",
+        ).run(known);
+      });
+      expect(importer.appendOnlyIsEnough()).toBe(false);
+    } finally {
+      importer.close();
+    }
   });
 });
 

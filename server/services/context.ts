@@ -1,5 +1,6 @@
+import type Database from "better-sqlite3";
 import { type Db, type Tx, writeTransaction } from "@/db/client";
-import { events } from "@/db/schema";
+import type { events } from "@/db/schema";
 import type { Actor } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
 import { toDomainError } from "./sqlite-errors";
@@ -61,7 +62,31 @@ export function eventRow(ctx: ServiceContext, event: EventInput) {
   } satisfies typeof events.$inferInsert;
 }
 
-/** Append the `events` row every mutation owes, inside the mutation's transaction. */
-export function appendEvent(tx: Tx, ctx: ServiceContext, event: EventInput): void {
-  tx.insert(events).values(eventRow(ctx, event)).run();
+const insertEventStatements = new WeakMap<Database.Database, Database.Statement>();
+
+/**
+ * Append the `events` row every mutation owes, inside the mutation's transaction (`tx` is on
+ * `ctx.db`'s connection). One statement prepared per connection and the values encoded as Drizzle
+ * encodes them (time in ms, data as JSON): building the INSERT through Drizzle on every call was
+ * a tenth of a large import's time.
+ */
+export function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): void {
+  const sqlite = ctx.db.$client;
+  let insert = insertEventStatements.get(sqlite);
+  if (!insert) {
+    insert = sqlite.prepare("INSERT INTO events (at, type, session_id, entity, entity_id, actor, principal_id, role, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insertEventStatements.set(sqlite, insert);
+  }
+  const row = eventRow(ctx, event);
+  insert.run(
+    row.at.getTime(),
+    row.type,
+    row.sessionId,
+    row.entity,
+    row.entityId,
+    row.actor,
+    row.principalId,
+    row.role,
+    row.data === null ? null : JSON.stringify(row.data),
+  );
 }

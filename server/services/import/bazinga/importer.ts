@@ -20,6 +20,8 @@ import {
   type AppendTable,
   type BazingaState,
   type Marks,
+  NO_ROWS,
+  type Paged,
   type Row,
   countAfter,
   readAppendChunk,
@@ -88,14 +90,12 @@ const SLICE = 500;
 
 /** An append-only sync reads none of the state tables. */
 const NO_STATE: BazingaState = {
-  sessions: [],
-  taskGroups: [],
-  criteria: [],
+  sessions: NO_ROWS,
+  taskGroups: NO_ROWS,
+  criteria: NO_ROWS,
   pmStates: [],
-  states: [],
-  statesRead: 0,
-  skillOutputs: [],
-  skillOutputsRead: 0,
+  states: NO_ROWS,
+  skillOutputs: NO_ROWS,
   plans: [],
   packages: [],
   consumers: [],
@@ -119,6 +119,8 @@ export type SourceChange = "unchanged" | "changed" | "replaced" | "missing" | "c
  */
 export class BazingaImporter {
   private source: Database.Database | null = null;
+  /** Holds the state tables' snapshot during a sync (see sync). */
+  private stateSource: Database.Database | null = null;
   private identity: SourceIdentity | null = null;
   private dataVersion: number | null = null;
   private marks: Marks = noMarks();
@@ -136,8 +138,9 @@ export class BazingaImporter {
     private readonly db: Db,
     readonly file: string,
   ) {
-    // One record per log, token and decision row: looked up when needed, never all held in memory.
-    this.book = new RecordBook(db, "bazinga", ["log", "tokens", "decision"]);
+    // A record per source row (a million logs, hundreds of thousands of others): each looked up by
+    // the index when needed, none held in memory, so memory does not grow with the history.
+    this.book = new RecordBook(db, "bazinga", "all");
     this.writer = new ImportWriter(db.$client, this.book);
     this.actor = operatorActor(BAZINGA_ACTOR);
   }
@@ -206,20 +209,36 @@ export class BazingaImporter {
       return !record || record.state !== fingerprint(row);
     };
     /** Rows of a table in slices, reporting each slice done. */
-    const inSlices = (phase: string, rows: readonly Row[], work: (slice: readonly Row[]) => void, size = SLICE) => {
-      progress({ phase, done: 0, total: rows.length, unit: "rows" });
-      for (let i = 0; i < rows.length; i += size) {
-        work(rows.slice(i, i + size));
-        progress({ phase, done: Math.min(rows.length, i + size), total: rows.length, unit: "rows" });
+    const inSlices = (phase: string, rows: readonly Row[] | Paged, work: (slice: readonly Row[]) => void, size = SLICE) => {
+      const list = Array.isArray(rows) ? (rows as readonly Row[]) : null;
+      const total = list ? list.length : (rows as Paged).total;
+      let done = 0;
+      progress({ phase, done, total, unit: "rows" });
+      const slices = list
+        ? (function* () {
+            for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
+          })()
+        : (rows as Paged).pages(size);
+      for (const slice of slices) {
+        work(slice);
+        done += slice.length;
+        progress({ phase, done, total: Math.max(total, done), unit: "rows" });
       }
     };
+    // The state tables are paged from a second connection that holds one read transaction for the
+    // pass: the one consistent snapshot a single read gave, without the tables in memory. BAZINGA's
+    // writers are not held up (WAL); the append-only chunks are read on the first connection.
+    const stateSource = options.appendOnly ? null : this.openStateSource();
     try {
-      const state = options.appendOnly ? NO_STATE : readBazingaState(source, schema, wanted);
-      const sessions = [...state.sessions];
+      const state = stateSource ? readBazingaState(stateSource, new SourceSchema(stateSource)) : NO_STATE;
+      const extraSessions: Row[] = [];
       inSlices("sessions", state.sessions, (slice) => importSessions(run, slice, gate));
       inSlices("task_groups", state.taskGroups, (slice) => importTaskGroups(run, slice, gate));
-      inSlices("success_criteria", state.criteria, (slice) => importCriteria(run, slice, gate));
-      const inTable = criteriaInTable(state.criteria);
+      const inTable = new Set<string>();
+      inSlices("success_criteria", state.criteria, (slice) => {
+        importCriteria(run, slice, gate);
+        for (const key of criteriaInTable(slice)) inTable.add(key);
+      });
       inSlices("state_snapshots (pm criteria)", state.pmStates, (slice) => {
         const data = readData(
           source,
@@ -238,7 +257,7 @@ export class BazingaImporter {
         const unknown = [...new Set(rows.map((row) => text(row.session_id)).filter((id): id is string => id !== null && !gate.knows(id)))];
         const found = readSessions(source, schema, unknown);
         importSessions(run, found, gate);
-        if (!options.appendOnly) sessions.push(...found);
+        if (!options.appendOnly) extraSessions.push(...found);
         // Between state passes a session's status is left to the next one (appendOnlyIsEnough saw it imported already).
         else for (const row of found) if (gate.refusal(row.session_id) === null) tally.count("sessions", "unchanged");
       };
@@ -265,12 +284,12 @@ export class BazingaImporter {
       drain("token_usage", (rows, mark) => importTokens(run, rows, gate, mark, batcher));
       drain("decisions", (rows, mark) => importDecisions(run, rows, gate, mark));
       for (const table of ["state_snapshots", "skill_outputs"] as const) {
-        const changed = table === "state_snapshots" ? state.states : state.skillOutputs;
-        const read = table === "state_snapshots" ? state.statesRead : state.skillOutputsRead;
-        const unchanged = read - changed.length;
-        run.tally.read(table === "state_snapshots" ? "state snapshots" : "skill outputs", unchanged);
-        for (let i = 0; i < unchanged; i++) run.tally.count(table === "state_snapshots" ? "state snapshots" : "skill outputs", "unchanged");
-        inSlices(table, changed, (slice) => {
+        const entity = table === "state_snapshots" ? "state snapshots" : "skill outputs";
+        inSlices(table, table === "state_snapshots" ? state.states : state.skillOutputs, (page) => {
+          const slice = page.filter((row) => wanted(table, row));
+          run.tally.read(entity, page.length - slice.length);
+          for (let i = slice.length; i < page.length; i++) run.tally.count(entity, "unchanged");
+          if (slice.length === 0) return;
           const data = readData(
             source,
             table,
@@ -286,7 +305,8 @@ export class BazingaImporter {
       progress({ phase: "context_packages", done: state.packages.length, total: state.packages.length, unit: "rows" });
       importLearning(run, state, gate);
       importConfig(run, state.config);
-      inSlices("sessions (statuses)", sessions, (slice) => importSessionStatuses(run, slice, gate));
+      inSlices("sessions (statuses)", state.sessions, (slice) => importSessionStatuses(run, slice, gate));
+      importSessionStatuses(run, extraSessions, gate);
       this.recordMarks(source, schema);
       this.writer.flush();
     } catch (error) {
@@ -295,8 +315,25 @@ export class BazingaImporter {
       this.marks = marksAtStart;
       this.recordable = { ...marksAtStart };
       throw error;
+    } finally {
+      if (stateSource?.inTransaction) stateSource.exec("COMMIT");
     }
     return tally;
+  }
+
+  /** The second connection, its read transaction begun (and its snapshot taken by a first read). */
+  private openStateSource(): Database.Database {
+    const db = (this.stateSource ??= openSource(this.file, "a BAZINGA database"));
+    if (db.inTransaction) db.exec("ROLLBACK");
+    db.exec("BEGIN");
+    try {
+      db.prepare("SELECT count(*) FROM sqlite_master").get();
+    } catch (error) {
+      // Locked out (a rollback-journal writer): no snapshot this time; the follower tries again.
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+    return db;
   }
 
   /**
@@ -371,6 +408,8 @@ export class BazingaImporter {
   close(): void {
     this.source?.close();
     this.source = null;
+    this.stateSource?.close();
+    this.stateSource = null;
   }
 }
 

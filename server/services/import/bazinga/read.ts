@@ -10,18 +10,46 @@ export const APPEND_CHUNK = 5000;
 /** The highest id read of each append-only table. */
 export type Marks = Record<AppendTable, number>;
 
-/** Everything but the append-only tables, read in one snapshot: a few rows per session, never a table's documents. */
+/**
+ * The rows of a large state table, read a page at a time (keyset on rowid) from a connection that
+ * holds one read transaction for the whole pass: one consistent snapshot, never the whole table in memory.
+ */
+export interface Paged {
+  total: number;
+  pages(size: number): Generator<Row[]>;
+}
+
+export const NO_ROWS: Paged = { total: 0, *pages() {} };
+
+function paged(db: Database.Database, schema: SourceSchema, table: string, columns: readonly string[], extra = ""): Paged {
+  if (!schema.hasTable(table)) return NO_ROWS;
+  const total = db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+  const page = db.prepare(`SELECT rowid AS "_rowid", ${schema.select(table, columns)}${extra} FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+  return {
+    total,
+    *pages(size: number) {
+      for (let after = Number.MIN_SAFE_INTEGER; ;) {
+        const rows = page.all(after, size) as Row[];
+        if (rows.length === 0) return;
+        after = rows.at(-1)!._rowid as number;
+        for (const row of rows) delete row._rowid;
+        yield rows;
+        if (rows.length < size) return;
+      }
+    },
+  };
+}
+
+/** Everything but the append-only tables: the large ones paged, the rest a few rows per session; never a table's documents. */
 export interface BazingaState {
-  sessions: Row[];
-  taskGroups: Row[];
-  criteria: Row[];
+  sessions: Paged;
+  taskGroups: Paged;
+  criteria: Paged;
   /** Each session's latest `pm` state (for criteria that exist only there): id, session and time, its data read later (`readData`). */
   pmStates: Row[];
-  /** Snapshots and skill outputs whose data is new or changed (`wanted`), without their data (`readData`). */
-  states: Row[];
-  statesRead: number;
-  skillOutputs: Row[];
-  skillOutputsRead: number;
+  /** Snapshots and skill outputs, without their data (the importer reads the data of those new or changed: `readData`). */
+  states: Paged;
+  skillOutputs: Paged;
   plans: Row[];
   packages: Row[];
   consumers: Row[];
@@ -31,9 +59,6 @@ export interface BazingaState {
   consumption: Row[];
   config: { transitions: Row[]; markers: Row[]; rules: Row[]; configuration: Row[]; models: Row[] };
 }
-
-/** What the importer already has of a snapshot-like row, to skip reading data that did not change. */
-export type Wanted = (table: "state_snapshots" | "skill_outputs", row: Row) => boolean;
 
 /** The append-only tables, read in id order a chunk at a time (keyset on `id`). */
 export const APPEND_TABLES = {
@@ -91,23 +116,19 @@ export function readSessions(db: Database.Database, schema: SourceSchema, ids: r
 }
 
 /**
- * One consistent read of every table but the append-only ones, in a single short read
- * transaction: every parent (sessions, task groups, packages) is in the same snapshot as the
- * children read with it. Documents (state data, skill output) are not read here.
+ * Every table but the append-only ones, in the snapshot of the read transaction the caller holds
+ * open on `db` for the whole pass (so parents and children agree): the large tables paged, the others
+ * read whole. Documents (state data, skill output) are not read here; `octet_length` of them is, from
+ * the record header, so an unchanged document is never read.
  */
-export function readBazingaState(db: Database.Database, schema: SourceSchema, wanted: Wanted): BazingaState {
+export function readBazingaState(db: Database.Database, schema: SourceSchema): BazingaState {
   const all = (table: string, columns: readonly string[], order = "rowid"): Row[] =>
     schema.hasTable(table) ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" ORDER BY ${order}`).all() as Row[]) : [];
-
-  return readSnapshot(db, () => {
-    const withData = (table: "state_snapshots" | "skill_outputs", meta: readonly string[], data: string) => {
-      if (!schema.hasTable(table)) return { rows: [] as Row[], read: 0 };
-      // octet_length is answered from the record header: unchanged documents are never read.
-      const rows = db.prepare(`SELECT ${schema.select(table, meta)}, octet_length("${data}") AS data_length FROM "${table}" ORDER BY id`).all() as Row[];
-      return { rows: rows.filter((row) => wanted(table, row)), read: rows.length };
-    };
-    const states = withData("state_snapshots", ["id", "session_id", "group_id", "timestamp", "state_type"], "state_data");
-    const skills = withData("skill_outputs", ["id", "session_id", "timestamp", "skill_name", "agent_type", "group_id", "iteration"], "output_data");
+  const withLength = (table: "state_snapshots" | "skill_outputs", meta: readonly string[], data: string): Paged =>
+    schema.hasTable(table) ? paged(db, schema, table, meta, `, octet_length("${data}") AS data_length`) : NO_ROWS;
+  {
+    const states = withLength("state_snapshots", ["id", "session_id", "group_id", "timestamp", "state_type"], "state_data");
+    const skills = withLength("skill_outputs", ["id", "session_id", "timestamp", "skill_name", "agent_type", "group_id", "iteration"], "output_data");
     const pmStates = schema.hasTable("state_snapshots")
       ? (db
           .prepare(
@@ -118,9 +139,9 @@ export function readBazingaState(db: Database.Database, schema: SourceSchema, wa
           .all() as Row[])
       : [];
     return {
-      sessions: all("sessions", SESSION_COLUMNS),
-      taskGroups: all("task_groups", TASK_GROUP_COLUMNS),
-      criteria: all("success_criteria", [
+      sessions: paged(db, schema, "sessions", SESSION_COLUMNS),
+      taskGroups: paged(db, schema, "task_groups", TASK_GROUP_COLUMNS),
+      criteria: paged(db, schema, "success_criteria", [
         "id",
         "session_id",
         "criterion",
@@ -132,10 +153,8 @@ export function readBazingaState(db: Database.Database, schema: SourceSchema, wa
         "updated_at",
       ]),
       pmStates,
-      states: states.rows,
-      statesRead: states.read,
-      skillOutputs: skills.rows,
-      skillOutputsRead: skills.read,
+      states,
+      skillOutputs: skills,
       plans: all("development_plans", [
         "id",
         "session_id",
@@ -199,7 +218,7 @@ export function readBazingaState(db: Database.Database, schema: SourceSchema, wa
         models: all("model_config", ["agent_role", "model", "rationale", "updated_at"]),
       },
     };
-  });
+  }
 }
 
 const LOG_COLUMNS = [

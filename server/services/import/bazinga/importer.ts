@@ -184,12 +184,12 @@ export class BazingaImporter {
   }
 
   /**
-   * Import what is new or changed. Reads happen in short read transactions; nothing waits on
-   * BAZINGA's writers. The state tables (sessions, task groups, criteria…) are read in one
-   * snapshot, a few small rows per session; the append-only tables (logs, tokens, decisions) are
-   * streamed in id order a chunk at a time after the highest id already imported, and documents
-   * (state data, skill output) are read only for the rows that changed, a few at a time: memory
-   * stays bounded whatever the file's size.
+   * Import what is new or changed; nothing waits on BAZINGA's writers (WAL readers). The state
+   * tables (sessions, task groups, criteria…) are paged from one read snapshot held for the pass;
+   * the append-only tables (logs, tokens, decisions) are streamed in id order a chunk at a time, each
+   * chunk its own short read, after the highest id already imported; documents (state data, skill
+   * output) are read only for the rows that changed, a few at a time: memory stays bounded whatever
+   * the file's size.
    */
   sync(options: SyncOptions = {}): Tally {
     const source = this.source;

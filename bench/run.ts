@@ -9,7 +9,10 @@
  * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, runtime, memory, import),
  * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead),
  * --profile (the measured server runs with --cpu-prof; prints where its CPU time went),
- * --out FILE (where to write the results; with --only, nothing is written unless given).
+ * --out FILE (where to write the results; with --only, nothing is written unless given),
+ * --bazinga-sessions N (the import group's synthesized BAZINGA file: N sessions of ~100 log rows
+ * each; default 10000, i.e. about a million log rows; 30 with --quick). `--only import` runs that
+ * group alone: no datasets, no server.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -39,10 +42,22 @@ interface Args {
   db: string | null;
   profile: boolean;
   out: string | null;
+  bazingaSessions: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, sessions: 10_000, port: 3400, skipBuild: false, only: null, keep: false, db: null, profile: false, out: null };
+  const args: Args = {
+    quick: false,
+    sessions: 10_000,
+    port: 3400,
+    skipBuild: false,
+    only: null,
+    keep: false,
+    db: null,
+    profile: false,
+    out: null,
+    bazingaSessions: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -57,6 +72,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--out") args.out = path.resolve(value());
     else if (a === "--sessions") args.sessions = positive(a, value());
     else if (a === "--port") args.port = positive(a, value());
+    else if (a === "--bazinga-sessions") args.bazingaSessions = positive(a, value());
     else if (a === "--only") args.only = new Set(value().split(","));
     else if (a === "--db") args.db = path.resolve(value());
     else throw new Error(`unknown argument ${a} (see the header of bench/run.ts)`);
@@ -91,6 +107,7 @@ async function main(): Promise<void> {
   const wants = (group: string) => !args.only || args.only.has(group);
   console.log(`Proofgate bench (${args.quick ? "quick" : "full"}) in ${dir}`);
   const started = Date.now();
+  if (args.only?.size === 1 && args.only.has("import")) return importOnly(args, rec, dir, started);
 
   // 1. Build (the quick run reuses an existing build, as npm start does).
   const built = fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(path.join(ROOT, "dist", "cli.mjs"));
@@ -185,7 +202,7 @@ async function main(): Promise<void> {
     }
   }
   await step("memory", "server RSS", () => measureMemory(ctx));
-  await step("import", "BAZINGA import", () => measureBazingaImport(ctx));
+  await step("import", "BAZINGA import", () => measureBazingaImport(ctx, args.bazingaSessions ?? undefined));
   local.$client.close();
 
   rec.datasets.totalSeconds = Math.round((Date.now() - started) / 1000);
@@ -196,6 +213,29 @@ async function main(): Promise<void> {
   if (write) rec.write(out);
   rec.print();
   console.log(`\n${write ? `results: ${path.relative(ROOT, out)}` : "(--only without --out: results not written)"}; ${rec.datasets.totalSeconds} s in all`);
+  if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
+  else console.log(`kept ${dir}`);
+}
+
+/** `--only import`: the import group needs neither the generated datasets nor the server, only the built CLI. */
+async function importOnly(args: Args, rec: Recorder, dir: string, started: number): Promise<void> {
+  if (!args.skipBuild) {
+    console.log("• npm run build:cli");
+    const build = await run("npm", ["run", "build:cli"]);
+    if (build.code !== 0) throw new Error(`npm run build:cli failed:\n${build.stdout.slice(-3000)}\n${build.stderr.slice(-3000)}`);
+  }
+  console.log("• BAZINGA import");
+  try {
+    await measureBazingaImport({ quick: args.quick, rec, dir }, args.bazingaSessions ?? undefined);
+  } catch (error) {
+    rec.fail("import", error);
+  }
+  rec.datasets.totalSeconds = Math.round((Date.now() - started) / 1000);
+  if (args.out) rec.write(args.out);
+  rec.print();
+  console.log(
+    `\n${args.out ? `results: ${path.relative(ROOT, args.out)}` : "(--only without --out: results not written)"}; ${rec.datasets.totalSeconds} s in all`,
+  );
   if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   else console.log(`kept ${dir}`);
 }

@@ -7,6 +7,7 @@ import { type ImportReport, formatPass, formatReport } from "@/server/services/i
 import { importShotsOnGoal, inspectShotsOnGoal } from "@/server/services/import/shots-on-goal/importer";
 import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
+import { createProgressDisplay } from "../progress";
 import type { Output } from "../output";
 import { example, int } from "./shared";
 
@@ -44,9 +45,11 @@ export function importCommands(program: Command, out: Output): void {
     // Check the file before the ledger is opened: a wrong path creates nothing.
     inspectBazinga(file);
     const globals = command.optsWithGlobals<GlobalOptions>();
+    const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "import" });
     await withLedger(ledger, async (db) => {
       if (!options.follow) {
-        const report = importBazinga(db, file);
+        const report = importBazinga(db, file, { onProgress: progress.listener });
+        progress.stop();
         out.result(report, formatReport(report));
         return;
       }
@@ -59,7 +62,9 @@ export function importCommands(program: Command, out: Output): void {
         const total = await followBazinga(db, file, {
           signal: stop.signal,
           intervalMs: options.interval,
+          onProgress: progress.listener,
           onPass: (report: ImportReport) => {
+            progress.stop();
             passes += 1;
             if (globals.quiet && !globals.json) return;
             out.result({ pass: passes, ...report }, passes === 1 ? `${formatReport(report)}\nfollowing ${file} (Ctrl-C to stop)` : formatPass(report));
@@ -70,6 +75,7 @@ export function importCommands(program: Command, out: Output): void {
         });
         out.result({ stopped: true, ...total }, `stopped following ${file}: ${formatPass(total)}`);
       } finally {
+        progress.stop();
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
       }
@@ -87,8 +93,11 @@ export function importCommands(program: Command, out: Output): void {
   ).action(async (file: string, _options: unknown, command: Command) => {
     const ledger = ledgerFile(command);
     inspectShotsOnGoal(file);
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "import" });
     await withLedger(ledger, (db) => {
-      const report = importShotsOnGoal(db, file);
+      const report = importShotsOnGoal(db, file, { onProgress: progress.listener });
+      progress.stop();
       out.result(report, formatReport(report));
     });
   });

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type CliResult, cli, removeWorkspaces, workspace } from "@/test/support/cli-harness";
+import { copyFixture, removeTemps } from "@/test/support/import-fixtures";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -22,6 +23,7 @@ afterAll(() => {
   if (tty) Object.defineProperty(process.stderr, "isTTY", tty);
   else delete (process.stderr as { isTTY?: boolean }).isTTY;
   removeWorkspaces();
+  removeTemps();
 });
 
 /** A ledger with demo sessions, most of them ended (for purge). */
@@ -102,5 +104,32 @@ describe("the progress interval", () => {
     const run = await cli(["demo", "--db", db, "--sessions", "2"], { env: { PROOFGATE_PROGRESS_INTERVAL_MS: "0" } });
     expect(run).toMatchObject({ code: 2, stderr: "proofgate: PROOFGATE_PROGRESS_INTERVAL_MS: must be an integer from 1 to 3600000 (milliseconds)\n" });
     expect(fs.existsSync(db)).toBe(false);
+  });
+});
+
+describe.each([
+  { importer: "bazinga", fixture: "bazinga-v19-sample.db" },
+  { importer: "shots-on-goal", fixture: "shots-on-goal-v2-sample.db" },
+])("proofgate import $importer, off a terminal", ({ importer, fixture }) => {
+  const source = () => copyFixture(fixture);
+  const lines = /^import: [a-z_]+( \([a-z ]+\))? \d+\/\d+ rows \(\d+%\)(, \d+ rows\/s)?(, about .* s left| in .* s)(, \d+ rows\/s)?$/;
+
+  it("prints each source table's progress on stderr and the report alone on stdout", async () => {
+    const { db } = workspace();
+    const run = await cli(["import", importer, source(), "--db", db], { env: FAST });
+    expect(run.code).toBe(0);
+    const progress = run.stderr.trimEnd().split("\n");
+    expect(progress.length).toBeGreaterThan(1);
+    for (const line of progress) expect(line).toMatch(lines);
+    expect(run.stderr).toMatch(/^import: [a-z_]+ (\d+)\/\1 rows \(100%\) in /m);
+    expect(run.stdout).not.toContain("import: ");
+  });
+
+  it("--json and --quiet: nothing on stderr", async () => {
+    for (const flag of ["--json", "--quiet"]) {
+      const { db } = workspace();
+      const run = await cli(["import", importer, source(), "--db", db, flag], { env: FAST });
+      expect({ flag, code: run.code, stderr: run.stderr }).toEqual({ flag, code: 0, stderr: "" });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { eq } from "drizzle-orm";
+import { and, eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { type ImportSource, importRecords } from "@/db/schema";
 
@@ -23,11 +23,20 @@ export class RecordBook {
 
   private readonly insert: Database.Statement;
   private readonly update: Database.Statement;
+  private readonly find: Database.Statement;
+  private readonly upsert: Database.Statement;
+  private readonly lazy: ReadonlySet<string> | "all";
 
+  /**
+   * @param lazy entities whose records are not held in memory but looked up by the unique index when
+   *   asked (a BAZINGA history holds a million logs and a few hundred thousand other rows), or "all".
+   */
   constructor(
     db: Db,
     readonly source: ImportSource,
+    lazy: readonly string[] | "all" = [],
   ) {
+    this.lazy = lazy === "all" ? "all" : new Set(lazy);
     // Prepared once: a large import writes one record per row.
     this.insert = db.$client.prepare(
       "INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -35,6 +44,12 @@ export class RecordBook {
     this.update = db.$client.prepare(
       "UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?",
     );
+    this.upsert = db.$client.prepare(
+      `INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, entity, source_key) DO UPDATE SET target_id = excluded.target_id, session_id = excluded.session_id, state = excluded.state, updated_at = excluded.updated_at`,
+    );
+    this.find = db.$client.prepare("SELECT target_id, session_id, state FROM import_records WHERE source = ? AND entity = ? AND source_key = ?");
+    if (this.lazy === "all") return;
     const rows = db
       .select({
         entity: importRecords.entity,
@@ -44,12 +59,16 @@ export class RecordBook {
         state: importRecords.state,
       })
       .from(importRecords)
-      .where(eq(importRecords.source, source))
+      .where(and(eq(importRecords.source, source), notInArray(importRecords.entity, [...(this.lazy as ReadonlySet<string>)])))
       .all();
     for (const row of rows) this.records.set(keyOf(row.entity, row.sourceKey), { targetId: row.targetId, sessionId: row.sessionId, state: row.state });
   }
 
   get(entity: string, sourceKey: string): ImportRecord | undefined {
+    if (this.isLazy(entity)) {
+      const row = this.find.get(this.source, entity, sourceKey) as { target_id: string | null; session_id: string | null; state: string | null } | undefined;
+      return row && { targetId: row.target_id, sessionId: row.session_id, state: row.state };
+    }
     return this.records.get(keyOf(entity, sourceKey));
   }
 
@@ -60,11 +79,20 @@ export class RecordBook {
       sessionId: record.sessionId,
       state: record.state === undefined ? null : JSON.stringify(record.state),
     };
+    if (this.isLazy(entity)) {
+      // Not held in memory: the row written (or rolled back with its transaction) is the record.
+      this.upsert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+      return;
+    }
     const existing = this.records.get(keyOf(entity, sourceKey));
     this.undo.push([keyOf(entity, sourceKey), existing]);
     if (existing) this.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
     else this.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
     this.records.set(keyOf(entity, sourceKey), value);
+  }
+
+  private isLazy(entity: string): boolean {
+    return this.lazy === "all" || this.lazy.has(entity);
   }
 
   /** A point to roll back to. */

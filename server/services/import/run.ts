@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import type { Actor } from "@/server/domain/actors";
 import type { ServiceContext } from "../context";
+import type { ProgressListener } from "../progress";
 import type { RecordBook } from "./records";
 import type { Tally } from "./report";
 import { reasonOf } from "./values";
@@ -37,4 +38,14 @@ export function apply(run: ImportRun, entity: string, key: string, work: () => O
     run.tally.skip(entity, key, reasonOf(error));
     return false;
   }
+}
+
+/** Work through a source table's rows, reporting each one done (phase = the table, unit "rows"). */
+export function eachRow<T>(progress: ProgressListener, phase: string, items: Iterable<T>, work: (item: T) => void): void {
+  const list = [...items];
+  progress({ phase, done: 0, total: list.length, unit: "rows" });
+  list.forEach((item, i) => {
+    work(item);
+    progress({ phase, done: i + 1, total: list.length, unit: "rows" });
+  });
 }

@@ -1,12 +1,18 @@
 import type Database from "better-sqlite3";
 import type { RecordBook } from "./records";
 
-const ROWS_PER_COMMIT = 200;
-const MS_PER_COMMIT = 250;
+/**
+ * A batch commits after this many rows or this long, whichever comes first: large enough that a
+ * history of a million rows is a few hundred commits, short enough that the dashboard sees the
+ * import advance every second and another writer (a hook, BAZINGA's own CLI) waits at most about a
+ * second for the lock — well inside its busy timeout.
+ */
+const ROWS_PER_COMMIT = 2000;
+const MS_PER_COMMIT = 1000;
 
 /**
  * Writes imported rows into Proofgate a batch at a time: one `BEGIN IMMEDIATE` transaction per
- * batch (so a large import is fast and other writers wait at most a fraction of a second), each
+ * batch (so a large import is fast and other writers wait at most about a second), each
  * row inside its own savepoint (the services' own transactions nest there), so one refused row
  * is rolled back alone — with its import record — and the rest of the batch stands.
  */

@@ -1,7 +1,7 @@
 import { type ConfigRow, importConfigRow } from "../workflow-config";
 import { type ImportRun, apply, at } from "../run";
 import { firstTime, int, label, text } from "../values";
-import type { BazingaPass } from "./read";
+import type { BazingaState } from "./read";
 
 const flag = (value: unknown) => int(value) === 1 || value === true;
 const raw = (value: unknown) => (value === null || value === undefined ? null : String(value));
@@ -13,7 +13,7 @@ const raw = (value: unknown) => (value === null || value === undefined ? null : 
  * changed in BAZINGA since the last import; a value an admin changed in Proofgate since is kept
  * until BAZINGA changes that row again.
  */
-export function importConfig(run: ImportRun, config: BazingaPass["config"]): void {
+export function importConfig(run: ImportRun, config: BazingaState["config"]): void {
   const rows: [string, string, ConfigRow, unknown][] = [
     ...config.transitions.map((r): [string, string, ConfigRow, unknown] => [
       "workflow transitions",

@@ -64,13 +64,17 @@ export function importCriteria(run: ImportRun, rows: readonly Row[], gate: Sessi
   }
 }
 
+/** The criteria a session's criteria table has (`session|criterion`): the pm state's copies of these are not migrated. */
+export function criteriaInTable(tableCriteria: readonly Row[]): Set<string> {
+  return new Set(tableCriteria.map((row) => `${text(row.session_id)}|${text(row.criterion)}`));
+}
+
 /**
  * Sessions from before BAZINGA had a criteria table kept their criteria only in the `pm` state
  * snapshot (000). Every criterion of a session's latest `pm` state that its criteria table lacks
  * is saved as a success criterion marked `migrated`; a later pm state that changes one updates it.
  */
-export function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[], tableCriteria: readonly Row[], gate: SessionGate): void {
-  const inTable = new Set(tableCriteria.map((row) => `${text(row.session_id)}|${text(row.criterion)}`));
+export function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[], inTable: ReadonlySet<string>, gate: SessionGate): void {
   for (const snapshot of pmStates) {
     const sessionId = text(snapshot.session_id) ?? "";
     if (gate.refusal(sessionId)) continue;

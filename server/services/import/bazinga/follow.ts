@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "@/db/client";
 import { DomainError } from "@/server/domain/errors";
+import type { ProgressListener } from "../../progress";
 import { type ImportReport, Tally, mergeEntities } from "../report";
 import { BAZINGA_ENTITIES, BazingaImporter } from "./importer";
 
@@ -13,7 +14,12 @@ export interface FollowOptions {
   onPass?: (report: ImportReport) => void;
   /** The file went missing, was replaced, or was locked: what the follower is doing about it. */
   onNotice?: (message: string) => void;
+  /** Progress of each pass's rows (the first pass of a large file takes a while). */
+  onProgress?: ProgressListener;
 }
+
+/** A pass over the state tables costs at most 1/STATE_SHARE of the follower's time. */
+const STATE_SHARE = 5;
 
 /** SQLite's answers while another process holds a lock or swaps the file: wait and look again. */
 const TRANSIENT = /^SQLITE_(BUSY|LOCKED|PROTOCOL|IOERR|CANTOPEN|NOTADB|CORRUPT|SCHEMA)/;
@@ -38,15 +44,28 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
   const importer = new BazingaImporter(db, file);
   const total = new Tally(BAZINGA_ENTITIES);
   const notice = options.onNotice ?? (() => undefined);
-  const sync = () => {
+  // A pass over the state tables (sessions, task groups, criteria…) costs time in proportion to the
+  // whole history; the append-only tables only what is new. On a large file the follower drains the
+  // append-only tables on every change and reads the state tables again once a pass over them has
+  // cost at most a fifth of the time since the last one (on a small file: every pass).
+  let stateEndedAt = 0;
+  let stateMs = 0;
+  let statePending = false;
+  const stateDue = () => performance.now() - stateEndedAt >= STATE_SHARE * stateMs;
+  const sync = (full: boolean) => {
     const passStarted = performance.now();
-    const tally = importer.sync();
+    const tally = importer.sync({ appendOnly: !full, onProgress: options.onProgress });
+    if (full) {
+      stateEndedAt = performance.now();
+      stateMs = stateEndedAt - passStarted;
+    }
+    statePending = !full;
     mergeEntities(total, tally.entities());
     return { tally, report: importer.report(tally, Math.round(performance.now() - passStarted)) };
   };
   try {
     importer.open();
-    options.onPass?.(sync().report);
+    options.onPass?.(sync(true).report);
     let waiting: string | null = null;
     const wait = (message: string) => {
       if (waiting !== message) notice(message);
@@ -61,13 +80,15 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
           wait(`${file} is missing: waiting for it to come back`);
           continue;
         }
-        if (change === "unchanged") continue;
+        // Unchanged, but a state change may wait behind the last append-only pass: read the state tables once due.
+        if (change === "unchanged" && !(statePending && stateDue())) continue;
+        let full = true;
         if (change === "replaced" || change === "closed") {
           importer.open();
           notice(change === "replaced" ? `${file} was replaced: reopened it` : `${file} is readable again`);
-        }
+        } else full = stateDue() || !importer.appendOnlyIsEnough();
         waiting = null;
-        const { tally, report } = sync();
+        const { tally, report } = sync(full);
         if (tally.changed() || tally.entities().some((e) => e.skipped > 0)) options.onPass?.(report);
       } catch (error) {
         if (!isTransient(error)) throw error;

@@ -3,7 +3,7 @@ import { saveConsumption } from "../../learning/consumption";
 import { recordStrategy } from "../../learning/strategies";
 import { type ImportRun, apply, at } from "../run";
 import { firstTime, int, parseTime, text } from "../values";
-import type { BazingaPass, Row } from "./read";
+import type { BazingaState, Row } from "./read";
 import type { SessionGate } from "./sessions";
 
 const num = (value: unknown, fallback: number) =>
@@ -33,7 +33,7 @@ function sync(run: ImportRun, entity: string, bookEntity: string, key: string, s
  * are copied as stored (hashes and ids kept, text redacted), again whenever their counts change;
  * consumption records belong to a session and name a context package, mapped to the ledger's id.
  */
-export function importLearning(run: ImportRun, pass: Pick<BazingaPass, "errorPatterns" | "strategies" | "consumption">, gate: SessionGate): void {
+export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPatterns" | "strategies" | "consumption">, gate: SessionGate): void {
   for (const row of pass.errorPatterns) {
     run.tally.read("error patterns");
     const projectId = text(row.project_id) ?? "";

@@ -4,29 +4,52 @@ import { type SourceSchema, readSnapshot } from "../source";
 /** A source row as SQLite returns it: whatever the column holds. */
 export type Row = Record<string, unknown>;
 
-/** Append-only tables are read in id order, this many rows per pass, so no pass holds much in memory. */
-export const APPEND_CHUNK = 2000;
+/** Append-only tables are read in id order, this many rows at a time, so memory stays bounded whatever the table's size. */
+export const APPEND_CHUNK = 5000;
 
-export interface Marks {
-  logs: number;
-  tokens: number;
-  decisions: number;
+/** The highest id read of each append-only table. */
+export type Marks = Record<AppendTable, number>;
+
+/**
+ * The rows of a large state table, read a page at a time (keyset on rowid) from a connection that
+ * holds one read transaction for the whole pass: one consistent snapshot, never the whole table in memory.
+ */
+export interface Paged {
+  total: number;
+  pages(size: number): Generator<Row[]>;
 }
 
-export interface BazingaPass {
-  sessions: Row[];
-  taskGroups: Row[];
-  criteria: Row[];
-  /** Each session's latest `pm` state (for criteria that exist only there). */
+export const NO_ROWS: Paged = { total: 0, *pages() {} };
+
+function paged(db: Database.Database, schema: SourceSchema, table: string, columns: readonly string[], extra = ""): Paged {
+  if (!schema.hasTable(table)) return NO_ROWS;
+  const total = db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+  const page = db.prepare(`SELECT rowid AS "_rowid", ${schema.select(table, columns)}${extra} FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+  return {
+    total,
+    *pages(size: number) {
+      for (let after = Number.MIN_SAFE_INTEGER; ;) {
+        const rows = page.all(after, size) as Row[];
+        if (rows.length === 0) return;
+        after = rows.at(-1)!._rowid as number;
+        for (const row of rows) delete row._rowid;
+        yield rows;
+        if (rows.length < size) return;
+      }
+    },
+  };
+}
+
+/** Everything but the append-only tables: the large ones paged, the rest a few rows per session; never a table's documents. */
+export interface BazingaState {
+  sessions: Paged;
+  taskGroups: Paged;
+  criteria: Paged;
+  /** Each session's latest `pm` state (for criteria that exist only there): id, session and time, its data read later (`readData`). */
   pmStates: Row[];
-  logs: Row[];
-  tokens: Row[];
-  decisions: Row[];
-  /** Snapshots and skill outputs whose data is new or changed (`wanted`), with their data. */
-  states: Row[];
-  statesRead: number;
-  skillOutputs: Row[];
-  skillOutputsRead: number;
+  /** Snapshots and skill outputs, without their data (the importer reads the data of those new or changed: `readData`). */
+  states: Paged;
+  skillOutputs: Paged;
   plans: Row[];
   packages: Row[];
   consumers: Row[];
@@ -35,61 +58,90 @@ export interface BazingaPass {
   strategies: Row[];
   consumption: Row[];
   config: { transitions: Row[]; markers: Row[]; rules: Row[]; configuration: Row[]; models: Row[] };
-  /** Whether an append-only table had more rows than one chunk: run another pass. */
-  more: boolean;
 }
 
-/** What the importer already has of a snapshot-like row, to skip reading data that did not change. */
-export type Wanted = (table: "state_snapshots" | "skill_outputs", row: Row) => boolean;
+/** The append-only tables, read in id order a chunk at a time (keyset on `id`). */
+export const APPEND_TABLES = {
+  orchestration_logs: () => LOG_COLUMNS,
+  token_usage: () => ["id", "session_id", "timestamp", "agent_type", "agent_id", "tokens_estimated"],
+  decisions: () => ["id", "session_id", "timestamp", "iteration", "decision_type", "decision_data"],
+} as const satisfies Record<string, () => readonly string[]>;
+export type AppendTable = keyof typeof APPEND_TABLES;
+
+/** The next chunk of an append-only table after `mark`, in its own short read transaction. */
+export function readAppendChunk(db: Database.Database, schema: SourceSchema, table: AppendTable, mark: number, limit = APPEND_CHUNK): Row[] {
+  if (!schema.hasTable(table)) return [];
+  return readSnapshot(
+    db,
+    () => db.prepare(`SELECT ${schema.select(table, APPEND_TABLES[table]())} FROM "${table}" WHERE id > ? ORDER BY id LIMIT ${limit}`).all(mark) as Row[],
+  );
+}
+
+/** How many rows of an append-only table are after `mark` (the progress total; answered from the table's b-tree). */
+export function countAfter(db: Database.Database, schema: SourceSchema, table: AppendTable, mark: number): number {
+  if (!schema.hasTable(table)) return 0;
+  return (db.prepare(`SELECT count(*) FROM "${table}" WHERE id > ?`).pluck().get(mark) as number) ?? 0;
+}
+
+/** One row of an append-only table by id (to check that a recorded high-water mark is still this file's row). */
+export function readAppendRow(db: Database.Database, schema: SourceSchema, table: AppendTable, id: number): Row | undefined {
+  if (!schema.hasTable(table)) return undefined;
+  return db.prepare(`SELECT ${schema.select(table, ["id", "session_id", "timestamp"])} FROM "${table}" WHERE id = ?`).get(id) as Row | undefined;
+}
+
+/** The documents of a few snapshot-like rows, by id (a row deleted since is absent). */
+export function readData(db: Database.Database, table: "state_snapshots" | "skill_outputs", ids: readonly unknown[]): Map<unknown, unknown> {
+  const column = table === "state_snapshots" ? "state_data" : "output_data";
+  const fetch = db.prepare(`SELECT "${column}" AS data FROM "${table}" WHERE id = ?`).pluck();
+  return readSnapshot(db, () => new Map(ids.map((id) => [id, fetch.get(id)])));
+}
+
+const SESSION_COLUMNS = [
+  "session_id",
+  "start_time",
+  "end_time",
+  "mode",
+  "original_requirements",
+  "status",
+  "initial_branch",
+  "metadata",
+  "created_at",
+] as const;
+
+/** Sessions by id: those an append-only chunk names that were created after the state was read. */
+export function readSessions(db: Database.Database, schema: SourceSchema, ids: readonly string[]): Row[] {
+  if (!schema.hasTable("sessions") || ids.length === 0) return [];
+  const one = db.prepare(`SELECT ${schema.select("sessions", SESSION_COLUMNS)} FROM sessions WHERE session_id = ?`);
+  return readSnapshot(db, () => ids.map((id) => one.get(id) as Row | undefined).filter((row): row is Row => row !== undefined));
+}
 
 /**
- * One consistent read of everything a pass needs, in a single short read transaction: every parent
- * (sessions, task groups, packages) is in the same snapshot as the children read with it.
+ * Every table but the append-only ones, in the snapshot of the read transaction the caller holds
+ * open on `db` for the whole pass (so parents and children agree): the large tables paged, the others
+ * read whole. Documents (state data, skill output) are not read here; `octet_length` of them is, from
+ * the record header, so an unchanged document is never read.
  */
-export function readBazingaPass(db: Database.Database, schema: SourceSchema, marks: Marks, wanted: Wanted): BazingaPass {
+export function readBazingaState(db: Database.Database, schema: SourceSchema): BazingaState {
   const all = (table: string, columns: readonly string[], order = "rowid"): Row[] =>
     schema.hasTable(table) ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" ORDER BY ${order}`).all() as Row[]) : [];
-  const after = (table: string, columns: readonly string[], mark: number): Row[] =>
-    schema.hasTable(table)
-      ? (db.prepare(`SELECT ${schema.select(table, columns)} FROM "${table}" WHERE id > ? ORDER BY id LIMIT ${APPEND_CHUNK}`).all(mark) as Row[])
-      : [];
-
-  return readSnapshot(db, () => {
-    const logs = after("orchestration_logs", LOG_COLUMNS, marks.logs);
-    const tokens = after("token_usage", ["id", "session_id", "timestamp", "agent_type", "agent_id", "tokens_estimated"], marks.tokens);
-    const decisions = after("decisions", ["id", "session_id", "timestamp", "iteration", "decision_type", "decision_data"], marks.decisions);
-    const withData = (table: "state_snapshots" | "skill_outputs", meta: readonly string[], data: string) => {
-      if (!schema.hasTable(table)) return { rows: [] as Row[], read: 0 };
-      // octet_length is answered from the record header: unchanged documents are never read.
-      const rows = db.prepare(`SELECT ${schema.select(table, meta)}, octet_length("${data}") AS data_length FROM "${table}" ORDER BY id`).all() as Row[];
-      const fetch = db.prepare(`SELECT "${data}" AS data FROM "${table}" WHERE id = ?`).pluck();
-      const changed = rows.filter((row) => wanted(table, row)).map((row) => ({ ...row, data: fetch.get(row.id) }));
-      return { rows: changed, read: rows.length };
-    };
-    const states = withData("state_snapshots", ["id", "session_id", "group_id", "timestamp", "state_type"], "state_data");
-    const skills = withData("skill_outputs", ["id", "session_id", "timestamp", "skill_name", "agent_type", "group_id", "iteration"], "output_data");
+  const withLength = (table: "state_snapshots" | "skill_outputs", meta: readonly string[], data: string): Paged =>
+    schema.hasTable(table) ? paged(db, schema, table, meta, `, octet_length("${data}") AS data_length`) : NO_ROWS;
+  {
+    const states = withLength("state_snapshots", ["id", "session_id", "group_id", "timestamp", "state_type"], "state_data");
+    const skills = withLength("skill_outputs", ["id", "session_id", "timestamp", "skill_name", "agent_type", "group_id", "iteration"], "output_data");
     const pmStates = schema.hasTable("state_snapshots")
       ? (db
           .prepare(
-            `SELECT ${schema.select("state_snapshots", ["id", "session_id", "timestamp", "state_data"])} FROM state_snapshots s
-             WHERE state_type = 'pm' AND id = (SELECT id FROM state_snapshots t WHERE t.session_id = s.session_id AND t.state_type = 'pm' ORDER BY t.timestamp DESC, t.id DESC LIMIT 1)`,
+            `SELECT ${schema.select("state_snapshots", ["id", "session_id", "timestamp"])} FROM state_snapshots s
+             WHERE state_type = 'pm' AND id = (SELECT id FROM state_snapshots t WHERE t.session_id = s.session_id AND t.state_type = 'pm' ORDER BY t.timestamp DESC, t.id DESC LIMIT 1)
+             ORDER BY s.id`,
           )
           .all() as Row[])
       : [];
     return {
-      sessions: all("sessions", [
-        "session_id",
-        "start_time",
-        "end_time",
-        "mode",
-        "original_requirements",
-        "status",
-        "initial_branch",
-        "metadata",
-        "created_at",
-      ]),
-      taskGroups: all("task_groups", TASK_GROUP_COLUMNS),
-      criteria: all("success_criteria", [
+      sessions: paged(db, schema, "sessions", SESSION_COLUMNS),
+      taskGroups: paged(db, schema, "task_groups", TASK_GROUP_COLUMNS),
+      criteria: paged(db, schema, "success_criteria", [
         "id",
         "session_id",
         "criterion",
@@ -101,13 +153,8 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
         "updated_at",
       ]),
       pmStates,
-      logs,
-      tokens,
-      decisions,
-      states: states.rows,
-      statesRead: states.read,
-      skillOutputs: skills.rows,
-      skillOutputsRead: skills.read,
+      states,
+      skillOutputs: skills,
       plans: all("development_plans", [
         "id",
         "session_id",
@@ -170,9 +217,8 @@ export function readBazingaPass(db: Database.Database, schema: SourceSchema, mar
         configuration: all("configuration", ["key", "value", "updated_at"]),
         models: all("model_config", ["agent_role", "model", "rationale", "updated_at"]),
       },
-      more: logs.length === APPEND_CHUNK || tokens.length === APPEND_CHUNK || decisions.length === APPEND_CHUNK,
     };
-  });
+  }
 }
 
 const LOG_COLUMNS = [

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";
 import { ValidationError } from "@/server/domain/errors";
+import type { ProgressListener } from "../../progress";
 import { RecordBook } from "../records";
 import { type ImportReport, Tally } from "../report";
 import type { ImportRun } from "../run";
@@ -57,9 +58,10 @@ export function inspectShotsOnGoal(file: string): ShotsOnGoalSchema {
 /**
  * Import a shots-on-goal database (either schema) into Proofgate's goal tables: each session under
  * an id that stays the same on every import of this file, `source = 'shots-on-goal'`; importing
- * again (or a later copy) adds only what is new.
+ * again (or a later copy) adds only what is new. `onProgress` hears each row done (phase = the
+ * source table).
  */
-export function importShotsOnGoal(db: Db, file: string): ImportReport {
+export function importShotsOnGoal(db: Db, file: string, options: { onProgress?: ProgressListener } = {}): ImportReport {
   const started = performance.now();
   const source = openSource(file, "a shots-on-goal database");
   try {
@@ -70,8 +72,8 @@ export function importShotsOnGoal(db: Db, file: string): ImportReport {
     const tally = new Tally(version === "v2" ? V2_ENTITIES : V1_ENTITIES);
     const run: ImportRun = { db, book, writer, tally, actor: operatorActor("shots-on-goal"), startedAt: new Date() };
     try {
-      if (version === "v2") importShotsOnGoalV2(run, source);
-      else importShotsOnGoalV1(run, source);
+      if (version === "v2") importShotsOnGoalV2(run, source, options.onProgress);
+      else importShotsOnGoalV1(run, source, options.onProgress);
       writer.flush();
     } catch (error) {
       writer.abort();

@@ -5,7 +5,8 @@ import { addValidationStep } from "../../goal/add-validation-step";
 import { createBranch } from "../../goal/create-branch";
 import { createGoal } from "../../goal/create";
 import { createWorktree } from "../../goal/create-worktree";
-import { type ImportRun, at } from "../run";
+import { type ProgressListener, noProgress } from "../../progress";
+import { type ImportRun, at, eachRow } from "../run";
 import { readSnapshot } from "../source";
 import { commitSha, isObject, parseJson } from "../values";
 import {
@@ -59,7 +60,7 @@ const BREAKDOWN_NOTE = "shots-on-goal v1 decomposed this goal into sub-goals; v1
  * attempts get their branch and worktree, their actions as tool calls, and — once v1 filled in
  * the outcome — their result. Importing a later copy adds the new rows and the outcomes filled in since.
  */
-export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): void {
+export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): void {
   const all = (table: string) => source.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Row[];
   const data = readSnapshot(source, () => ({ session: all("session"), goals: all("goals"), attempts: all("attempts"), actions: all("actions") }));
   const session = data.session[0];
@@ -191,8 +192,8 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
         }).attempt.id,
     );
 
-  for (const id of goals.keys()) resolver.attempt(() => goal(id));
-  for (const row of data.goals) {
+  eachRow(progress, "goals", goals.keys(), (id) => resolver.attempt(() => goal(id)));
+  eachRow(progress, "goals (branches, validation commands)", data.goals, (row) => {
     const name = label(row.git_branch);
     if (name !== null) resolver.attempt(() => branch(name, int(row.id)!, "goal", row.created_at));
     commandsOf(row.validation_commands).forEach((command, i) =>
@@ -206,8 +207,8 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
         ),
       ),
     );
-  }
-  for (const row of attempts.values()) {
+  });
+  eachRow(progress, "attempts", attempts.values(), (row) => {
     const calls = data.actions
       .filter((a) => int(a.attempt_id) === int(row.id))
       .map((a) => ({
@@ -225,7 +226,7 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
       if (!(error instanceof Unresolved)) throw error;
       for (const call of calls) run.tally.skip("tool calls", call.key, `its attempt was not imported (${error.message})`);
       if (outcome !== null) run.tally.skip("attempt results", key("result", row.id), `its attempt was not imported (${error.message})`);
-      continue;
+      return;
     }
     resolver.attempt(() => {
       importToolCalls(run, "tool calls", attemptId, calls, sessionId);
@@ -247,7 +248,7 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database): 
         },
       );
     });
-  }
+  });
   // Tool calls of attempts that could not be imported.
   for (const action of data.actions) {
     if (!attempts.has(int(action.attempt_id) ?? -1))

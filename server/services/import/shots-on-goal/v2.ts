@@ -8,7 +8,8 @@ import { createBranch } from "../../goal/create-branch";
 import { createGoal } from "../../goal/create";
 import { createWorktree } from "../../goal/create-worktree";
 import { recordMerge } from "../../goal/record-merge";
-import { type ImportRun, at } from "../run";
+import { type ProgressListener, noProgress } from "../../progress";
+import { type ImportRun, at, eachRow } from "../run";
 import { recordTool } from "../session-tools";
 import { readSnapshot } from "../source";
 import { commitSha, isObject, parseJson } from "../values";
@@ -39,7 +40,7 @@ const goalSource = (value: unknown) => (text(value) === "breakdown" ? ("breakdow
  * result, a validation run after the result it belongs to), each once; a re-import links to
  * what is already in and adds only new rows.
  */
-export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): void {
+export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): void {
   const all = (table: string) => source.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Row[];
   const data = readSnapshot(source, () =>
     Object.fromEntries(
@@ -305,20 +306,20 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
     );
   };
 
-  for (const id of tools.keys()) resolver.attempt(() => tool(id));
-  for (const id of goals.keys()) resolver.attempt(() => goal(id));
-  for (const id of steps.keys()) resolver.attempt(() => step(id));
-  for (const id of branches.keys()) resolver.attempt(() => branch(id));
-  for (const id of worktrees.keys()) resolver.attempt(() => worktree(id));
-  for (const id of attempts.keys()) resolver.attempt(() => attempt(id));
-  for (const row of data.attempt_result!) resolver.attempt(() => finishOf(row));
+  eachRow(progress, "tool", tools.keys(), (id) => resolver.attempt(() => tool(id)));
+  eachRow(progress, "goal", goals.keys(), (id) => resolver.attempt(() => goal(id)));
+  eachRow(progress, "validation_step", steps.keys(), (id) => resolver.attempt(() => step(id)));
+  eachRow(progress, "branch", branches.keys(), (id) => resolver.attempt(() => branch(id)));
+  eachRow(progress, "worktree", worktrees.keys(), (id) => resolver.attempt(() => worktree(id)));
+  eachRow(progress, "attempt", attempts.keys(), (id) => resolver.attempt(() => attempt(id)));
+  eachRow(progress, "attempt_result", data.attempt_result!, (row) => resolver.attempt(() => finishOf(row)));
   // Tool calls of attempts that have no result yet (still running when the file was copied), or whose result failed.
-  for (const [id, row] of attempts) resolver.attempt(() => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id)));
+  eachRow(progress, "tool_call", attempts, ([id, row]) => resolver.attempt(() => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id))));
   for (const call of data.tool_call!) {
     if (!attempts.has(int(call.attempt_id) ?? -1))
       run.tally.skip("tool calls", String(call.id), `its attempt ${String(call.attempt_id)} does not exist in the file`);
   }
-  for (const row of data.attempt_tool!) {
+  eachRow(progress, "attempt_tool", data.attempt_tool!, (row) => {
     const a = attempts.get(int(row.attempt_id) ?? -1);
     resolver.attempt(() => {
       const sessionId = sessionOf(goals.get(int(a?.goal_id) ?? -1)?.session_id);
@@ -329,8 +330,8 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
       }
       run.tally.skip("attempt tools", k, "the attempt was imported before this tool was offered to it: Proofgate records an attempt's tools when it starts");
     });
-  }
-  for (const row of data.validation_run!) {
+  });
+  eachRow(progress, "validation_run", data.validation_run!, (row) => {
     const r = results.get(int(row.attempt_result_id) ?? -1);
     const a = attempts.get(int(r?.attempt_id) ?? -1);
     resolver.attempt(() =>
@@ -354,8 +355,8 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
           }).id,
       ),
     );
-  }
-  for (const row of data.merge!) {
+  });
+  eachRow(progress, "merge", data.merge!, (row) => {
     const from = branches.get(int(row.from_branch_id) ?? -1);
     resolver.attempt(() =>
       resolver.resolve(
@@ -372,5 +373,5 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database): 
           }).id,
       ),
     );
-  }
+  });
 }

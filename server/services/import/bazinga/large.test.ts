@@ -1,0 +1,233 @@
+/**
+ * A large BAZINGA history is imported in bounded memory: the append-only tables are streamed a
+ * chunk at a time, a re-import starts after the high-water marks the last import recorded, and
+ * progress is reported per source table as rows are done.
+ */
+import { afterAll, describe, expect, it, vi } from "vitest";
+import type { Db } from "@/db/client";
+import type { ProgressUpdate } from "../../progress";
+import type { ImportReport } from "../report";
+import { copyFixture, freshLedger, removeTemps, withSource } from "@/test/support/import-fixtures";
+import { importShotsOnGoal } from "../shots-on-goal/importer";
+import { BazingaImporter, importBazinga } from "./importer";
+
+vi.setConfig({ testTimeout: 60_000 });
+afterAll(removeTemps);
+
+const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;
+const written = (report: ImportReport) => report.entities.reduce((n, e) => n + e.imported + e.updated, 0);
+
+/** What an import leaves in the ledger, apart from row ids of the events table (a batch boundary is one more `logs.appended`). */
+function ledgerContents(db: Db) {
+  const all = (sql: string) => db.$client.prepare(sql).all();
+  return {
+    sessions: all("SELECT id, status, source, enforcement, started_at, ended_at FROM sessions ORDER BY id"),
+    logs: all(
+      "SELECT id, session_id, timestamp, iteration, agent_type, agent_id, content, log_type, reasoning_phase, group_id, event_subtype, event_payload, redacted FROM orchestration_logs ORDER BY id",
+    ),
+    tokens: all("SELECT session_id, timestamp, agent_type, agent_id, tokens_estimated FROM token_usage ORDER BY id"),
+    claims: all("SELECT * FROM completion_checks ORDER BY id"),
+    tasks: all("SELECT session_id, key, status, source_status FROM tasks ORDER BY session_id, key"),
+    criteria: all("SELECT session_id, criterion, status, actual, evidence FROM success_criteria ORDER BY session_id, criterion"),
+    records: all("SELECT entity, source_key, target_id FROM import_records WHERE entity != 'high_water_mark' ORDER BY entity, source_key"),
+    eventTypes: all("SELECT type, count(*) AS n FROM events WHERE type != 'logs.appended' AND type != 'tokens.logged' GROUP BY type ORDER BY type"),
+  };
+}
+
+describe("a BAZINGA import streamed in chunks", () => {
+  it("imports the same rows whether a session's logs arrive in one chunk or are split across many", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const whole = freshLedger();
+    const wholeReport = importBazinga(whole.db, source);
+    const split = freshLedger();
+    // Four rows per chunk: every session's logs and tokens are split across chunks.
+    const splitReport = importBazinga(split.db, source, { chunkRows: 4 });
+    expect(splitReport.entities).toEqual(wholeReport.entities);
+    expect(entity(splitReport, "interactions").imported).toBeGreaterThan(4);
+    expect(ledgerContents(split.db)).toEqual(ledgerContents(whole.db));
+  });
+
+  it("imports a session BAZINGA created after the import read its sessions, before that session's logs", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const { db } = freshLedger();
+    importBazinga(db, source);
+    // A new session and its logs, as BAZINGA writes them while an import runs.
+    withSource(source, (s) => {
+      s.prepare("INSERT INTO sessions (session_id, mode, original_requirements, status) VALUES ('bazinga_late', 'simple', 'late work', 'active')").run();
+      const log = s.prepare(
+        "INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES ('bazinga_late', 'developer', ?, 'interaction')",
+      );
+      for (let i = 0; i < 6; i++) log.run(`late row ${i}`);
+    });
+    const report = importBazinga(db, source, { chunkRows: 4 });
+    expect(entity(report, "sessions")).toMatchObject({ imported: 1, skipped: 0 });
+    expect(entity(report, "interactions")).toMatchObject({ read: 6, imported: 6, skipped: 0 });
+    expect(db.$client.prepare("SELECT count(*) FROM orchestration_logs WHERE session_id = 'bazinga_late'").pluck().get()).toBe(6);
+  });
+});
+
+describe("importing the same file again", () => {
+  it("starts after the recorded high-water marks: nothing is read again, and only rows added since are imported", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const { db } = freshLedger();
+    const first = importBazinga(db, source);
+    const logs = entity(first, "interactions").read + entity(first, "reasoning").read + entity(first, "events").read;
+    expect(logs).toBe(49);
+
+    const again = importBazinga(db, source);
+    expect(written(again)).toBe(0);
+    // The logs and token rows already in are not read again (their records are not consulted one by one).
+    for (const name of ["interactions", "reasoning", "events", "token usage"]) expect(entity(again, name).read, name).toBe(0);
+    expect(entity(again, "sessions").unchanged).toBe(entity(first, "sessions").imported);
+
+    const session = withSource(source, (s) => {
+      const id = s.prepare("SELECT session_id FROM sessions ORDER BY session_id LIMIT 1").pluck().get() as string;
+      s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES (?, 'developer', 'one more row', 'interaction')").run(id);
+      s.prepare("INSERT INTO token_usage (session_id, agent_type, tokens_estimated) VALUES (?, 'developer', 1234)").run(id);
+      return id;
+    });
+    const third = importBazinga(db, source);
+    expect(entity(third, "interactions")).toMatchObject({ read: 1, imported: 1 });
+    expect(entity(third, "token usage")).toMatchObject({ read: 1, imported: 1 });
+    expect(db.$client.prepare("SELECT count(*) FROM orchestration_logs WHERE session_id = ? AND content = 'one more row'").pluck().get(session)).toBe(1);
+  });
+
+  it("reads a replaced file whose ids started over from the start, and duplicates nothing", () => {
+    const dir = copyFixture("bazinga-v19-sample.db");
+    const { db } = freshLedger();
+    importBazinga(db, dir);
+    const before = db.$client.prepare("SELECT count(*) FROM orchestration_logs").pluck().get() as number;
+    // Another file at the same path: the row at the recorded mark is not the one recorded.
+    withSource(dir, (s) => {
+      s.prepare("UPDATE orchestration_logs SET timestamp = '2031-01-01 00:00:00' WHERE id = (SELECT max(id) FROM orchestration_logs)").run();
+    });
+    const again = importBazinga(db, dir);
+    expect(entity(again, "interactions").read + entity(again, "reasoning").read + entity(again, "events").read).toBe(49);
+    expect(written(again)).toBe(0);
+    expect(db.$client.prepare("SELECT count(*) FROM orchestration_logs").pluck().get()).toBe(before);
+  });
+
+  it("does not record a mark past a skipped row: the next import reads it again and says why it is skipped", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    withSource(source, (s) => {
+      const id = s.prepare("SELECT session_id FROM sessions ORDER BY session_id LIMIT 1").pluck().get() as string;
+      // A reasoning row without a phase (the column allows NULL; Proofgate's log service refuses it), in the middle of a chunk.
+      s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES (?, 'developer', 'no phase', 'reasoning')").run(id);
+      s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES (?, 'developer', 'after it', 'interaction')").run(id);
+    });
+    const { db } = freshLedger();
+    const first = importBazinga(db, source, { chunkRows: 4 });
+    expect(entity(first, "reasoning").skipped).toBe(1);
+    expect(entity(first, "reasoning").skips[0]!.reason).toMatch(/phase/);
+    // The rows around it in its chunk are in.
+    expect(db.$client.prepare("SELECT count(*) FROM orchestration_logs WHERE content = 'after it'").pluck().get()).toBe(1);
+    const again = importBazinga(db, source, { chunkRows: 4 });
+    expect(entity(again, "reasoning")).toMatchObject({ skipped: 1 });
+    expect(written(again)).toBe(0);
+  });
+});
+
+describe("a follower's passes between its passes over the state tables", () => {
+  it("drain the append-only tables alone only when that imports what a whole pass would", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const { db } = freshLedger();
+    const importer = new BazingaImporter(db, source);
+    importer.open();
+    importer.sync();
+    const [known, group] = withSource(source, (s) => {
+      const row = s.prepare("SELECT session_id, id FROM task_groups WHERE status != 'failed' ORDER BY session_id, id LIMIT 1").get() as {
+        session_id: string;
+        id: string;
+      };
+      return [row.session_id, row.id];
+    });
+    const count = (sql: string, ...params: unknown[]) =>
+      db.$client
+        .prepare(sql)
+        .pluck()
+        .get(...params) as number;
+    try {
+      // New logs of an imported session, and a task group change: the append-only pass brings the logs only.
+      withSource(source, (s) => {
+        s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES (?, 'developer', 'appended', 'interaction')").run(known);
+        s.prepare("UPDATE task_groups SET status = 'failed', updated_at = '2030-01-01 00:00:00' WHERE session_id = ? AND id = ?").run(known, group);
+      });
+      expect(importer.appendOnlyIsEnough()).toBe(true);
+      const appendOnly = importer.sync({ appendOnly: true });
+      expect(appendOnly.entity("interactions")).toMatchObject({ read: 1, imported: 1 });
+      expect(appendOnly.entity("task groups").read).toBe(0);
+      expect(count("SELECT count(*) FROM orchestration_logs WHERE content = 'appended'")).toBe(1);
+      expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = ? AND source_status = 'failed'", known, group)).toBe(0);
+      // The next whole pass brings the state change, and reads no log twice.
+      const whole = importer.sync();
+      expect(whole.entity("task groups").updated).toBe(1);
+      expect(whole.entity("interactions").read).toBe(0);
+      expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = ? AND source_status = 'failed'", known, group)).toBe(1);
+
+      // A row of a session not imported yet needs the state tables first.
+      withSource(source, (s) => {
+        s.prepare("INSERT INTO sessions (session_id, mode, status) VALUES ('bazinga_new', 'simple', 'active')").run();
+        s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES ('bazinga_new', 'developer', 'x', 'interaction')").run();
+      });
+      expect(importer.appendOnlyIsEnough()).toBe(false);
+      importer.sync();
+      expect(importer.appendOnlyIsEnough()).toBe(true);
+      // So does a completion claim: it judges the session's tasks and criteria as they stand.
+      withSource(source, (s) => {
+        s.prepare(
+          "INSERT INTO orchestration_logs (session_id, agent_type, content, log_type, event_subtype, event_payload, group_id, idempotency_key) VALUES (?, 'project_manager', 'Event: pm_bazinga', 'event', 'pm_bazinga', '{}', 'global', 'k1')",
+        ).run(known);
+      });
+      expect(importer.appendOnlyIsEnough()).toBe(false);
+    } finally {
+      importer.close();
+    }
+  });
+});
+
+describe("progress of an import", () => {
+  const phases = (updates: ProgressUpdate[]) => {
+    const byPhase = new Map<string, ProgressUpdate[]>();
+    for (const u of updates) byPhase.set(u.phase, [...(byPhase.get(u.phase) ?? []), u]);
+    return byPhase;
+  };
+  const expectCountsUpToTotal = (list: ProgressUpdate[], phase: string) => {
+    expect(
+      list.every((u) => u.unit === "rows"),
+      phase,
+    ).toBe(true);
+    const done = list.map((u) => u.done);
+    expect(done, phase).toEqual([...done].sort((a, b) => a - b));
+    const last = list.at(-1)!;
+    expect(last.done, phase).toBe(last.total);
+  };
+
+  it("reports each BAZINGA table as its rows are done, counts rising to the table's total", () => {
+    const source = copyFixture("bazinga-v19-sample.db");
+    const { db } = freshLedger();
+    const updates: ProgressUpdate[] = [];
+    importBazinga(db, source, { chunkRows: 10, onProgress: (u) => updates.push({ ...u }) });
+    const byPhase = phases(updates);
+    for (const [phase, list] of byPhase) expectCountsUpToTotal(list, phase);
+    expect(byPhase.get("orchestration_logs")!.at(-1)).toMatchObject({ done: 49, total: 49 });
+    // Several reports on the way, one per chunk.
+    expect(byPhase.get("orchestration_logs")!.map((u) => u.done)).toEqual([0, 10, 20, 30, 40, 49]);
+    expect(byPhase.get("token_usage")!.at(-1)).toMatchObject({ done: 23, total: 23 });
+    const sessions = db.$client.prepare("SELECT count(*) FROM sessions").pluck().get() as number;
+    expect(byPhase.get("sessions")!.at(-1)).toMatchObject({ done: sessions, total: sessions });
+    expect(byPhase.get("task_groups")!.at(-1)!.total).toBeGreaterThan(0);
+  });
+
+  it("reports each shots-on-goal table as its rows are done, counts rising to the table's total", () => {
+    for (const fixture of ["shots-on-goal-v2-sample.db", "shots-on-goal-v1-sample.db"]) {
+      const { db } = freshLedger();
+      const updates: ProgressUpdate[] = [];
+      importShotsOnGoal(db, copyFixture(fixture), { onProgress: (u) => updates.push({ ...u }) });
+      const byPhase = phases(updates);
+      expect(byPhase.size, fixture).toBeGreaterThan(2);
+      for (const [phase, list] of byPhase) expectCountsUpToTotal(list, `${fixture} ${phase}`);
+      const goals = db.$client.prepare("SELECT count(*) FROM goals").pluck().get() as number;
+      expect(byPhase.get(fixture.includes("v2") ? "goal" : "goals")!.at(-1), fixture).toMatchObject({ done: goals, total: goals });
+    }
+  });
+});

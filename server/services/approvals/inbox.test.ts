@@ -241,17 +241,17 @@ describe("task.inbox filters: session source, age, reset requested or not, block
     await expectNotFound(viewer.task.inboxCount({ sessionId: "nope", resetRequested: true }));
   });
 
-  it("shows 25 tasks on a first page unless asked for more", async () => {
+  it("shows 20 tasks on a first page unless asked for more", async () => {
     const f = setup();
     await f.as("orchestrator").session.create({ id: "many" });
-    for (let i = 0; i < 26; i++) {
+    for (let i = 0; i < 21; i++) {
       const key = `t${String(i).padStart(2, "0")}`;
       await f.as("orchestrator").task.create({ sessionId: "many", key, title: key });
       await claimAndBlock(f, "many", key, i + 1);
     }
     const first = await f.as("viewer").task.inbox();
-    expect(first.items).toHaveLength(25);
-    expect(keys(await f.as("viewer").task.inbox({ cursor: first.nextCursor }))).toEqual(["t25"]);
+    expect(first.items).toHaveLength(20);
+    expect(keys(await f.as("viewer").task.inbox({ cursor: first.nextCursor }))).toEqual(["t20"]);
   });
 
   it("names the bad filter and its rule", async () => {

@@ -29,7 +29,8 @@ export const InboxInput = z
     cursor: z.string().min(1).max(300).nullish(),
     /** Sent by tRPC's infinite queries; the inbox pages forward only. */
     direction: z.enum(["forward"], { error: 'must be "forward": the inbox pages forward only' }).optional(),
-    limit: z.number().int().min(1).max(200).default(25),
+    /** The dashboard's first page (app/(dashboard)/approvals/inbox-view.ts says why 20). */
+    limit: z.number().int().min(1).max(200).default(20),
   })
   .strict();
 export type InboxInput = z.input<typeof InboxInput>;

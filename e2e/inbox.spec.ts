@@ -32,7 +32,7 @@ async function blockedSession(prefix: string, tasks: { key: string; blocker: str
   return id;
 }
 
-const cards = (page: Page) => page.getByRole("list").first().getByRole("article");
+const cards = (page: Page) => page.getByRole("region", { name: "Blocked tasks" }).getByRole("article");
 const cardKeys = (page: Page, id: string) =>
   cards(page).evaluateAll((els, prefix) => els.map((el) => el.getAttribute("data-testid")!.slice(prefix.length)), `approval-${id}-`);
 
@@ -184,8 +184,10 @@ test("the keyboard path: j / k move between tasks, x selects, d and a open the d
   await expect(decline).toBeHidden();
   await expect(first).not.toContainText("Reset requested by");
 
-  await page.keyboard.press("j");
-  await page.keyboard.press("j");
+  // Focus returns to the task the dialog was about; without its request it now comes after "second".
+  await expect(first).toBeFocused();
+  expect(await cardKeys(page, id)).toEqual(["second", "first"]);
+  await page.keyboard.press("k");
   await expect(second).toBeFocused();
   await page.keyboard.press("a");
   const approve = page.getByRole("dialog", { name: "Approve reset second" });
@@ -203,7 +205,8 @@ test("the keyboard path: j / k move between tasks, x selects, d and a open the d
 });
 
 test.describe("as a viewer", () => {
-  test.use({ storageState: authFile("viewer") });
+  // The refusals the test forces on purpose.
+  test.use({ storageState: authFile("viewer"), expectedConsoleErrors: /status of 403 \(Forbidden\) \(.*\/api\/trpc\/task\.(approve|decline)Resets\)/ });
 
   test("a viewer filters and moves through the inbox but is offered no decision, and the server refuses one forced", async ({ page, ledger }) => {
     const id = await blockedSession("inbox-viewer", [{ key: "only", blocker: "verifier_1", request: true }]);

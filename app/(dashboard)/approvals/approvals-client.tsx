@@ -55,6 +55,10 @@ function Inbox({ view }: { view: InboxView }) {
       if (!next.delete(taskId)) next.add(taskId);
       return next;
     });
+  /** After a dialog closes, focus goes back to the task the person was on, not to the top of the page. */
+  const refocus = () => {
+    if (focused !== null) requestAnimationFrame(() => document.getElementById(cardId(focused))?.focus());
+  };
   const focusAt = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
     if (!item) return;
@@ -198,10 +202,14 @@ function Inbox({ view }: { view: InboxView }) {
               claimedBy: openTask.claimant?.label ?? null,
             }
           }
-          onClose={() => setOpen(null)}
+          onClose={() => {
+            setOpen(null);
+            refocus();
+          }}
           onDone={(done) => {
             setOpen(null);
             setMessage(`${open.sessionId}: ${done}`);
+            refocus();
           }}
         />
       )}
@@ -209,7 +217,10 @@ function Inbox({ view }: { view: InboxView }) {
         <BulkDecisionDialog
           decision={bulk.decision}
           tasks={bulk.tasks}
-          onClose={() => setBulk(null)}
+          onClose={() => {
+            setBulk(null);
+            refocus();
+          }}
           onDone={(report) => {
             setSelected(new Set());
             const verb = bulk.decision === "approve_reset" ? "approved" : "declined";

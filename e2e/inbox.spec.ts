@@ -57,7 +57,7 @@ test("filters live in the address: a reload keeps them, Back undoes one, a bad o
   await expect(page).toHaveURL(new RegExp(`reset=none&blockedBy=verifier_2$`));
   await expect(cards(page)).toHaveCount(1);
   expect(await cardKeys(page, id)).toEqual(["beta"]);
-  await expect(page.getByTestId("inbox-count")).toHaveText("1 blocked task match · 0 with a reset request");
+  await expect(page.getByTestId("inbox-count")).toHaveText("1 blocked task matches · 0 with a reset request");
 
   await page.reload();
   await expect(filters.getByLabel("Reset")).toHaveValue("none");

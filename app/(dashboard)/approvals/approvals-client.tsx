@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useEffect, useState, useTransition } from "react";
 import { type OpenMove, TaskMoveDialog } from "@/app/components/task-actions";
 import { useCanMove } from "@/app/(dashboard)/viewer";
 import { Button } from "@/app/ui/button";
@@ -55,10 +55,6 @@ function Inbox({ view }: { view: InboxView }) {
       if (!next.delete(taskId)) next.add(taskId);
       return next;
     });
-  /** After a dialog closes, focus goes back to the task the person was on, not to the top of the page. */
-  const refocus = () => {
-    if (focused !== null) requestAnimationFrame(() => document.getElementById(cardId(focused))?.focus());
-  };
   const focusAt = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
     if (!item) return;
@@ -83,6 +79,13 @@ function Inbox({ view }: { view: InboxView }) {
     if (current && (decision === "approve_reset" || current.resetRequest)) decideOne(current, decision);
   };
   const index = current ? items.indexOf(current) : -1;
+  // Focus stays on the task the person was on: when a dialog closes (the browser drops it on the
+  // page), and when a live update reorders the list (moving a focused element blurs it).
+  const order = items.map((item) => item.taskId).join(",");
+  useEffect(() => {
+    if (focused === null || open || bulk) return;
+    if (document.activeElement === null || document.activeElement === document.body) document.getElementById(cardId(focused))?.focus({ preventScroll: true });
+  }, [order, focused, open, bulk]);
   useShortcuts(
     open || bulk
       ? {}
@@ -114,7 +117,8 @@ function Inbox({ view }: { view: InboxView }) {
     <section aria-label="Blocked tasks" className="space-y-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p aria-live="polite" data-testid="inbox-count" data-blocked={blocked} className="text-sm">
-          <span className="font-semibold tabular-nums">{blocked}</span> blocked task{blocked === 1 ? "" : "s"} {hasFilters(view) ? "match" : "waiting"}
+          <span className="font-semibold tabular-nums">{blocked}</span> blocked task{blocked === 1 ? "" : "s"}{" "}
+          {hasFilters(view) ? (blocked === 1 ? "matches" : "match") : "waiting"}
           {" · "}
           <span className="font-semibold tabular-nums">{resetRequested}</span> with a reset request
         </p>
@@ -202,14 +206,10 @@ function Inbox({ view }: { view: InboxView }) {
               claimedBy: openTask.claimant?.label ?? null,
             }
           }
-          onClose={() => {
-            setOpen(null);
-            refocus();
-          }}
+          onClose={() => setOpen(null)}
           onDone={(done) => {
             setOpen(null);
             setMessage(`${open.sessionId}: ${done}`);
-            refocus();
           }}
         />
       )}
@@ -217,10 +217,7 @@ function Inbox({ view }: { view: InboxView }) {
         <BulkDecisionDialog
           decision={bulk.decision}
           tasks={bulk.tasks}
-          onClose={() => {
-            setBulk(null);
-            refocus();
-          }}
+          onClose={() => setBulk(null)}
           onDone={(report) => {
             setSelected(new Set());
             const verb = bulk.decision === "approve_reset" ? "approved" : "declined";

@@ -3,6 +3,7 @@
  * checked against the ledger; approving a reset from it; and what a viewer is (not) offered.
  */
 import type Database from "better-sqlite3";
+import { PAGE_SIZE } from "../app/(dashboard)/approvals/inbox-view";
 import { E2E_DB } from "../playwright.config";
 import { proofgate, uniqueId } from "./cli-helpers";
 import { expect as baseExpect, screenshot, test } from "./fixtures";
@@ -83,7 +84,10 @@ test("approve reset from the inbox: the task leaves it and shows pending, its fa
   await expect(item).toContainText("developer_2");
   await expect(item).toContainText("verifier_1");
   await expect(item).toContainText("integration - duplicate charge on retry");
-  await expect(item.getByTestId("proofpack")).toContainText("BLOCKED");
+  await expect(item.getByTestId("proofpack-summary")).toContainText("BLOCKED");
+  await item.getByText("Checks and evidence").click();
+  await expect(item.getByTestId("proofpack")).toContainText("integration");
+  await expect(item).toContainText("artifacts/payments.txt");
 
   await item.getByRole("button", { name: "Approve reset" }).click();
   const dialog = page.getByRole("dialog", { name: "Approve reset payments" });
@@ -118,7 +122,7 @@ test.describe("as a viewer", () => {
 
   test("a viewer sees the inbox but is offered no reset", async ({ page, ledger }) => {
     await page.goto("/approvals");
-    await expect(page.getByRole("list").first().getByRole("article")).toHaveCount(Math.min(expectedInbox(ledger).length, 50));
+    await expect(page.getByRole("list").first().getByRole("article")).toHaveCount(Math.min(expectedInbox(ledger).length, PAGE_SIZE));
     await expect(page.getByRole("button", { name: "Approve reset" })).toHaveCount(0);
   });
 });

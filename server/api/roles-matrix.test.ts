@@ -47,6 +47,9 @@ const SPEC: Record<string, readonly Role[]> = {
   "task.approveReset": HUMANS,
   // issue 20: declining a reset request is a human's decision, like approving one
   "task.declineReset": HUMANS,
+  // issue 20: the inbox's bulk decisions are the same human decisions, several tasks at once
+  "task.approveResets": HUMANS,
+  "task.declineResets": HUMANS,
   "criteria.save": WRITERS,
   "criteria.update": WRITERS,
   "criteria.verify": ["verifier", "lead", "admin"],

@@ -78,6 +78,9 @@ export const PERMISSIONS = {
   "task.requestReset": { roles: ["orchestrator", "agent", "admin"], rule: "task.request_reset_role", does: "request a reset of a task", area: "task moves" },
   "task.approveReset": { roles: HUMANS, rule: "task.approve_reset_role", does: "approve a reset of a task", area: "task moves" },
   "task.declineReset": { roles: HUMANS, rule: "task.decline_reset_role", does: "decline a reset request (the task stays blocked)", area: "task moves" },
+  // The inbox's bulk decisions: the single moves' roles and rules, since each task is that move.
+  "task.approveResets": { roles: HUMANS, rule: "task.approve_reset_role", does: "approve the resets of several tasks at once", area: "task moves" },
+  "task.declineResets": { roles: HUMANS, rule: "task.decline_reset_role", does: "decline the reset requests of several tasks at once", area: "task moves" },
 
   "criteria.save": { roles: WRITERS, rule: "criteria.report_role", does: "save success criteria", area: "criteria and completion" },
   "criteria.update": { roles: WRITERS, rule: "criteria.report_role", does: "update success criteria", area: "criteria and completion" },

@@ -45,6 +45,8 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "task.requestReset": { ...S, key: "t5", reason: "r" },
   "task.approveReset": { ...S, key: "t5", reason: "r" },
   "task.declineReset": { ...S, key: "t6", reason: "r" },
+  "task.approveResets": { tasks: [{ ...S, key: "t5" }], reason: "r" },
+  "task.declineResets": { tasks: [{ ...S, key: "t6" }], reason: "r" },
   "criteria.list": S,
   "criteria.save": { ...S, criteria: [{ criterion: "new" }] },
   "criteria.update": { ...S, criterion: "c1", status: "met" },

@@ -1,16 +1,17 @@
 import { HydrateClient, getQueryClient, getViewer, prefetch, trpc } from "@/app/trpc/server";
 import { ApprovalsClient } from "./approvals-client";
-import { INBOX_INPUT, inboxPaging } from "./inbox-input";
+import { inboxPaging, parseInboxView, toCountInput, toInboxInput } from "./inbox-view";
 
 export const metadata = { title: "Approvals · Proofgate" };
 
-/** The approval inbox: blocked tasks across sessions, waiting for a lead to approve a reset. */
-export default async function ApprovalsPage() {
+/** The approval inbox: blocked tasks across sessions, filtered by what the address says, waiting for a lead to decide a reset. */
+export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // Signed out: the layout sends them to sign in, and a read for them would log a server error.
   if (!(await getViewer())) return null;
+  const { view, problems } = parseInboxView(await searchParams);
   await Promise.all([
-    getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(INBOX_INPUT, inboxPaging)),
-    prefetch(trpc.task.inboxCount.queryOptions()),
+    getQueryClient().prefetchInfiniteQuery(trpc.task.inbox.infiniteQueryOptions(toInboxInput(view), inboxPaging)),
+    prefetch(trpc.task.inboxCount.queryOptions(toCountInput(view))),
   ]);
   return (
     <div className="space-y-4">
@@ -21,7 +22,7 @@ export default async function ApprovalsPage() {
         </p>
       </header>
       <HydrateClient>
-        <ApprovalsClient />
+        <ApprovalsClient view={view} problems={problems} />
       </HydrateClient>
     </div>
   );

@@ -1,7 +1,8 @@
 import type { TaskMove } from "@/server/domain/task-machine";
 import { inboxCount } from "@/server/services/approvals/count";
 import { listInbox } from "@/server/services/approvals/inbox";
-import { InboxCountInput, InboxInput } from "@/server/services/approvals/schemas";
+import { decideResets } from "@/server/services/approvals/decide";
+import { DecideResetsInput, InboxCountInput, InboxInput } from "@/server/services/approvals/schemas";
 import { createTask } from "@/server/services/task/create";
 import { getTask, getTaskBoard, listTasks } from "@/server/services/task/list";
 import { moveParsedTask } from "@/server/services/task/move";
@@ -31,4 +32,8 @@ export const taskRouter = router({
   approveReset: move("approve_reset"),
   /** Close a pending reset request with a reason; the task stays blocked. */
   declineReset: move("decline_reset"),
+  /** Approve the reset of several blocked tasks with one reason: each its own move, each refusal named in the answer. */
+  approveResets: authedProcedure.input(DecideResetsInput).mutation(({ ctx, input }) => decideResets(ctx.service, "approve_reset", input)),
+  /** Decline the reset requests of several blocked tasks with one reason: each its own move, each refusal named in the answer. */
+  declineResets: authedProcedure.input(DecideResetsInput).mutation(({ ctx, input }) => decideResets(ctx.service, "decline_reset", input)),
 });

@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { parseInput } from "../parse-input";
 import { loadSession } from "../session/load";
-import { IS_BLOCKED } from "./inbox";
+import { IS_BLOCKED, inboxFilterSql, inboxFrom } from "./inbox";
 import { InboxCountInput } from "./schemas";
 
 export interface InboxCount {
@@ -18,13 +18,25 @@ export interface InboxCount {
  * read). Across sessions the count comes from the partial index `tasks_inbox_idx`, which holds one
  * small entry per blocked task with its reset flag: at 10,000 demo sessions (11,855 blocked tasks)
  * that measured about ten times faster than summing the rollups of the sessions with a blocked
- * task, whose rows are wide. No task row is read either way.
+ * task, whose rows are wide. No task row is read either way. With any other filter, the blocked
+ * tasks that match are counted with the list's own terms.
  */
 export function inboxCount(db: DbOrTx, raw: InboxCountInput = {}): InboxCount {
   const input = parseInput(InboxCountInput, raw, "inbox.invalid_input");
-  if (input.sessionId !== undefined) {
-    const session = loadSession(db, input.sessionId);
+  const { sessionId, ...rest } = input;
+  const filtered = Object.values(rest).some((value) => value !== undefined);
+  if (sessionId !== undefined && !filtered) {
+    const session = loadSession(db, sessionId);
     return { blocked: session.tasksBlocked, resetRequested: session.resetRequests };
+  }
+  if (filtered) {
+    if (sessionId !== undefined) loadSession(db, sessionId);
+    // The same terms as the list reads, so "N match" counts exactly what paging through would show.
+    const flag = input.resetRequested === undefined ? sql`` : sql`AND reset_requested = ${input.resetRequested ? 1 : 0}`;
+    const row = db.get<{ blocked: number; resetRequested: number | null }>(sql`
+      SELECT count(*) AS blocked, coalesce(sum(reset_requested), 0) AS resetRequested FROM ${inboxFrom(input)}
+      WHERE status = 'blocked' ${flag} ${inboxFilterSql(input, Date.now())}`);
+    return { blocked: row?.blocked ?? 0, resetRequested: row?.resetRequested ?? 0 };
   }
   const row = db
     .select({ blocked: sql<number>`count(*)`, resetRequested: sql<number>`coalesce(sum(${tasks.resetRequested}), 0)` })

@@ -182,6 +182,91 @@ describe("task.inbox: every blocked task, reset requests first, then the longest
   });
 });
 
+describe("task.inbox filters: session source, age, reset requested or not, blocked by whom", () => {
+  it("filters by reset request, keeping the inbox's order", async () => {
+    const f = await world();
+    expect(keys(await f.as("viewer").task.inbox({ resetRequested: true }))).toEqual(["b", "d"]);
+    expect(keys(await f.as("viewer").task.inbox({ resetRequested: false }))).toEqual(["a", "c", "g"]);
+  });
+
+  it("filters by age: only tasks blocked at least that many hours ago", async () => {
+    const f = await world();
+    // Now is minute 90: an hour's wait means blocked at minute 30 or before.
+    expect(keys(await f.as("viewer").task.inbox({ minAgeHours: 1 }))).toEqual(["b", "a", "c"]);
+    expect(keys(await f.as("viewer").task.inbox({ minAgeHours: 2 }))).toEqual([]);
+    at(60 * 24 + 70);
+    expect(keys(await f.as("viewer").task.inbox({ minAgeHours: 24 }))).toEqual(["b", "d", "a", "c", "g"]);
+  });
+
+  it("filters by who blocked the task, the reporter of a task reported blocked included", async () => {
+    const f = await world();
+    expect(keys(await f.as("viewer").task.inbox({ blockedBy: "verifier_2" }))).toEqual(["g"]);
+    expect(keys(await f.as("viewer").task.inbox({ blockedBy: "verifier_1" }))).toEqual(["b", "d", "a", "c"]);
+    expect(keys(await f.as("viewer").task.inbox({ blockedBy: "nobody" }))).toEqual([]);
+    await f.as("orchestrator").session.create({ id: "obs", enforcement: "observe" });
+    await f.as("orchestrator").task.create({ sessionId: "obs", key: "legacy", title: "Legacy" });
+    await f.as("orchestrator").task.report({ sessionId: "obs", key: "legacy", status: "blocked" });
+    const reported = await f.as("viewer").task.inbox({ blockedBy: "orchestrator_1" });
+    expect(reported.items.map((i) => [i.key, i.blocker.label])).toEqual([["legacy", "orchestrator_1"]]);
+  });
+
+  it("filters by the session's source, and combines filters with the session", async () => {
+    const f = await world();
+    await f.as("orchestrator").session.create({ id: "bz", source: "bazinga" });
+    await f.as("orchestrator").task.create({ sessionId: "bz", key: "z", title: "Imported" });
+    await claimAndBlock(f, "bz", "z", 95);
+    expect(keys(await f.as("viewer").task.inbox({ source: "bazinga" }))).toEqual(["z"]);
+    expect(keys(await f.as("viewer").task.inbox({ source: "api" }))).toEqual(["b", "d", "a", "c", "g"]);
+    expect(keys(await f.as("viewer").task.inbox({ source: "shots-on-goal" }))).toEqual([]);
+    expect(keys(await f.as("viewer").task.inbox({ sessionId: "s1", resetRequested: false, blockedBy: "verifier_1" }))).toEqual(["a", "c"]);
+  });
+
+  it("pages a filtered inbox with the keyset cursor", async () => {
+    const f = await world();
+    const first = await f.as("viewer").task.inbox({ resetRequested: false, limit: 2 });
+    expect(keys(first)).toEqual(["a", "c"]);
+    const second = await f.as("viewer").task.inbox({ resetRequested: false, limit: 2, cursor: first.nextCursor });
+    expect(keys(second)).toEqual(["g"]);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it("counts what the filtered list holds", async () => {
+    const f = await world();
+    const viewer = f.as("viewer");
+    expect(await viewer.task.inboxCount({ resetRequested: false })).toEqual({ blocked: 3, resetRequested: 0 });
+    expect(await viewer.task.inboxCount({ resetRequested: true })).toEqual({ blocked: 2, resetRequested: 2 });
+    expect(await viewer.task.inboxCount({ blockedBy: "verifier_1" })).toEqual({ blocked: 4, resetRequested: 2 });
+    expect(await viewer.task.inboxCount({ sessionId: "s1", minAgeHours: 1 })).toEqual({ blocked: 2, resetRequested: 0 });
+    expect(await viewer.task.inboxCount({ source: "demo" })).toEqual({ blocked: 0, resetRequested: 0 });
+    await expectNotFound(viewer.task.inboxCount({ sessionId: "nope", resetRequested: true }));
+  });
+
+  it("shows 20 tasks on a first page unless asked for more", async () => {
+    const f = setup();
+    await f.as("orchestrator").session.create({ id: "many" });
+    for (let i = 0; i < 21; i++) {
+      const key = `t${String(i).padStart(2, "0")}`;
+      await f.as("orchestrator").task.create({ sessionId: "many", key, title: key });
+      await claimAndBlock(f, "many", key, i + 1);
+    }
+    const first = await f.as("viewer").task.inbox();
+    expect(first.items).toHaveLength(20);
+    expect(keys(await f.as("viewer").task.inbox({ cursor: first.nextCursor }))).toEqual(["t20"]);
+  });
+
+  it("names the bad filter and its rule", async () => {
+    const f = await world();
+    const viewer = f.as("viewer");
+    expect((await expectBadRequest(viewer.task.inbox({ source: "nope" as "api" }), "source")).message).toContain("must be one of api, demo");
+    await expectBadRequest(viewer.task.inbox({ minAgeHours: 0 }), "minAgeHours");
+    await expectBadRequest(viewer.task.inbox({ minAgeHours: 1.5 }), "minAgeHours");
+    await expectBadRequest(viewer.task.inbox({ blockedBy: " " }), "blockedBy");
+    await expectBadRequest(viewer.task.inbox({ resetRequested: "yes" as unknown as boolean }), "resetRequested");
+    await expectBadRequest(viewer.task.inboxCount({ source: "nope" as "api" }), "source");
+    await expectBadRequest(viewer.task.inboxCount({ minAgeHours: -1 }), "minAgeHours");
+  });
+});
+
 describe("task.inboxCount: from the rollups", () => {
   it("counts blocked tasks and reset requests, across sessions and per session, as tasks move", async () => {
     const f = await world();

@@ -72,18 +72,15 @@ function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): I
   const cursor = input.cursor ? decodeCursor(input.cursor) : null;
   const want = input.limit + 1;
   const order: Ordered[] = [];
+  const filters = inboxFilterSql(input, Date.now());
   // Reset requests (flag 1) first, then the rest; within each, the longest-waiting first.
-  for (const flag of [1, 0] as const) {
+  for (const flag of flagsOf(input)) {
     if (order.length >= want || (cursor && flag > cursor[0])) continue;
     const after = cursor && cursor[0] === flag ? sql`AND (blocked_at > ${cursor[1]} OR (blocked_at = ${cursor[1]} AND id > ${cursor[2]}))` : sql``;
-    // One session's few blocked tasks come from its (session, status) index (named: left to itself,
-    // SQLite walks the inbox index through every blocked task of every session); across sessions, the inbox index.
-    const from = input.sessionId !== undefined ? sql`"tasks" INDEXED BY tasks_session_id_status_idx` : sql`"tasks" INDEXED BY tasks_inbox_idx`;
-    const session = input.sessionId !== undefined ? sql`AND session_id = ${input.sessionId}` : sql``;
     order.push(
       ...db.all<Ordered>(sql`
-        SELECT id, reset_requested AS resetRequested, blocked_at AS blockedSince FROM ${from}
-        WHERE status = 'blocked' AND reset_requested = ${flag} ${session} ${after}
+        SELECT id, reset_requested AS resetRequested, blocked_at AS blockedSince FROM ${inboxFrom(input)}
+        WHERE status = 'blocked' AND reset_requested = ${flag} ${filters} ${after}
         ORDER BY blocked_at, id LIMIT ${want - order.length}`),
     );
   }
@@ -91,6 +88,41 @@ function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): I
   const last = page.at(-1);
   const nextCursor = order.length > input.limit && last ? encodeCursor(last.resetRequested, last.blockedSince, last.id) : null;
   return { items: loadItems(connection, page), nextCursor };
+}
+
+type InboxFilter = Pick<z.output<typeof InboxInput>, "sessionId" | "source" | "minAgeHours" | "resetRequested" | "blockedBy">;
+
+/** The reset flags a filter admits, in the inbox's order (requests first). */
+function flagsOf(filter: InboxFilter): (0 | 1)[] {
+  return filter.resetRequested === undefined ? [1, 0] : [filter.resetRequested ? 1 : 0];
+}
+
+/**
+ * Which index to read blocked tasks through. One session's few blocked tasks come from its
+ * (session, status) index (named: left to itself, SQLite walks the inbox index through every
+ * blocked task of every session); across sessions, the inbox index.
+ */
+export function inboxFrom(filter: InboxFilter) {
+  return filter.sessionId !== undefined ? sql`"tasks" INDEXED BY tasks_session_id_status_idx` : sql`"tasks" INDEXED BY tasks_inbox_idx`;
+}
+
+/**
+ * The filters other than the reset flag, as `AND …` terms on a blocked task (shared by the list and
+ * the count). Age bounds `blocked_at`, which the inbox index is ordered by, so "waiting at least a
+ * day" is a shorter range of it. "Blocked by" is who the card names: the task's `blocked_by`, or for
+ * a task reported blocked (observe sessions, imports), the actor of the move that put it there.
+ */
+export function inboxFilterSql(filter: InboxFilter, now: number) {
+  const terms = [];
+  if (filter.sessionId !== undefined) terms.push(sql`AND session_id = ${filter.sessionId}`);
+  if (filter.source !== undefined) terms.push(sql`AND session_id IN (SELECT id FROM sessions WHERE source = ${filter.source})`);
+  if (filter.minAgeHours !== undefined) terms.push(sql`AND blocked_at <= ${now - filter.minAgeHours * 3_600_000}`);
+  if (filter.blockedBy !== undefined) {
+    terms.push(sql`AND coalesce(blocked_by, (
+      SELECT tt.actor FROM task_transitions tt WHERE tt.task_id = "tasks".id AND tt.to_status = 'blocked' AND tt.from_status IS NOT 'blocked'
+      ORDER BY tt.id DESC LIMIT 1)) = ${filter.blockedBy}`);
+  }
+  return sql.join(terms, sql` `);
 }
 
 /** `id IN (…)` over a JSON array bound as one parameter: one prepared statement for every page size. */

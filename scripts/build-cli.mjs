@@ -94,6 +94,30 @@ const separateMcp = {
   },
 };
 
+/**
+ * `proofgate serve` loads the server (tRPC's HTTP handlers, better-auth, the Node bridge) from a
+ * bundle of its own, dist/server.cjs, so no other command reads it.
+ */
+const separateServer = {
+  name: "separate-server",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/serve-entry$/ }, (args) =>
+      /[\\/]server[\\/]cli[\\/]operator\.ts$/.test(args.importer) ? { path: "serve", namespace: "separate-server" } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/server\.cjs$/ }, () => ({ path: "./server.cjs", external: true }));
+    b.onLoad({ filter: /.*/, namespace: "separate-server" }, () => ({
+      loader: "js",
+      contents: `try {
+  module.exports = require("./server.cjs");
+} catch (error) {
+  if (error.code !== "MODULE_NOT_FOUND" || !String(error.message).includes("server.cjs")) throw error;
+  throw new Error("dist/server.cjs is missing (a build from before it existed): run npm run build:cli");
+}`,
+      resolveDir: "dist",
+    }));
+  },
+};
+
 /** What both bundles share: CommonJS for Node 20, every pure-JS dependency inlined. */
 const common = {
   bundle: true,
@@ -127,7 +151,9 @@ const common = {
  * script from its cache, ~13 evaluating zod's and drizzle's schemas, ~7 opening SQLite, ~7 the hook.
  */
 export async function buildCli() {
-  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp] });
+  await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp, separateServer] });
+  // Loaded by require() (not from the code cache), so its dynamic imports keep their loader.
+  await build({ ...common, entryPoints: ["server/cli/serve-entry.ts"], outfile: "dist/server.cjs", plugins: [nativeAddon] });
   await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon] });
   await build({ ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon] });
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:

@@ -153,7 +153,11 @@ const common = {
 export async function buildCli() {
   await build({ ...common, entryPoints: ["server/cli/entry.ts"], outfile: "dist/cli.cjs", plugins: [lazyBuiltins, nativeAddon, separateMcp, separateServer] });
   // Loaded by require() (not from the code cache), so its dynamic imports keep their loader.
-  await build({ ...common, entryPoints: ["server/cli/serve-entry.ts"], outfile: "dist/server.cjs", plugins: [nativeAddon] });
+  // better-sqlite3 stays external here: Next's server loads it from node_modules, and the addon
+  // takes its SqliteError class from the first copy loaded, so an inlined second copy's
+  // `instanceof SqliteError` fails — and db/client.ts's write lock no longer recognised SQLITE_BUSY
+  // (two workers' task moves answered 500 "database is locked" instead of waiting their turn).
+  await build({ ...common, external: [...common.external, "better-sqlite3"], entryPoints: ["server/cli/serve-entry.ts"], outfile: "dist/server.cjs" });
   await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon] });
   await build({ ...common, entryPoints: ["server/cli/hook-entry.ts"], outfile: "dist/hook.cjs", plugins: [lazyBuiltins, nativeAddon] });
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:

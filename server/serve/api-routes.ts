@@ -75,6 +75,19 @@ export async function serveWithFetchHandler(req: IncomingMessage, res: ServerRes
     res.end();
     return;
   }
+  if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    // An answer, not a stream: read it whole and send it with its length in one write (headers and
+    // body together), rather than chunk by chunk through the stream machinery.
+    try {
+      const body = Buffer.from(await response.arrayBuffer());
+      res.setHeader("content-length", body.byteLength);
+      res.end(body);
+    } catch (error) {
+      if (!request.signal.aborted) console.error(`${req.method} ${req.url}: response failed:`, error);
+      res.destroy();
+    }
+    return;
+  }
   const reader = response.body.getReader();
   // A client that goes away (an SSE stream closed) ends the response's stream too.
   const cancel = () => void reader.cancel().catch(() => undefined);

@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-levers-"));
   const db = path.join(dir, "levers.db");
   await proofgate(db, ["--quiet", "demo", "--sessions", String(sessions)]);
-  const token = async (role: string) => JSON.parse((await proofgate(db, ["--json", "token", "create", "--name", `l-${role}`, "--role", role])).stdout).token as string;
+  const token = async (role: string) =>
+    JSON.parse((await proofgate(db, ["--json", "token", "create", "--name", `l-${role}`, "--role", role])).stdout).token as string;
   const viewer = await token("viewer");
   const agent = await token("agent");
   const verifier = await token("verifier");
@@ -126,7 +127,12 @@ async function main(): Promise<void> {
     }
     console.log(`round ${round + 1}/${rounds} done (load average ${os.loadavg()[0]!.toFixed(1)})`);
   }
-  console.log(`\n${sessions}-session demo database, ${rounds} interleaved rounds; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `\n${sessions}-session demo database, ${rounds} interleaved rounds; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   console.log("| configuration | read p50 / p95 (ms, 8 clients) | server CPU per read (ms) | task moves/s (8 clients) | server CPU per move (ms) |");
   console.log("|---|---|---|---|---|");
   for (const [name, r] of results) {

@@ -38,7 +38,7 @@ export function operatorCommands(program: Command, out: Output): void {
       if (!process.env.PROOFGATE_WORKER) openDatabase(file).$client.close();
       const url = `http://${options.host}:${options.port}`;
       await serve({ root, port: options.port, host: options.host, workers, apiViaNext: process.env.PROOFGATE_API_VIA_NEXT === "1" }, () =>
-        out.result({ url, database: file, workers }, `Proofgate on ${url} (database ${file}, ${workers} ${workers === 1 ? "process" : "worker processes"})`),
+        out.result({ url, database: file, workers }, `Proofgate on ${url} (database ${file})${workers > 1 ? ` with ${workers} worker processes` : ""}`),
       );
     });
 

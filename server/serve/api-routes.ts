@@ -42,10 +42,10 @@ export function apiRouteFor(url: string, { db: getDb, auth: getAuth }: ApiDeps):
   const q = url.indexOf("?");
   const pathname = (q === -1 ? url : url.slice(0, q)).replace(/(.)\/$/, "$1");
   // app/api/trpc/[trpc]: one segment after /api/trpc (a batch is "a,b,c" in that one segment).
-  if (pathname.startsWith("/api/trpc/") && pathname.indexOf("/", 10) === -1 && pathname.length > 10)
-    return (req) => handleTrpcRequest(req, getDb, getAuth);
+  if (pathname.startsWith("/api/trpc/") && pathname.indexOf("/", 10) === -1 && pathname.length > 10) return (req) => handleTrpcRequest(req, getDb, getAuth);
   if (pathname === "/api/mcp") return (req) => handleMcpRequest(req, getDb);
-  if (pathname === "/api/hooks/claude-code") return (req) => (req.method === "POST" ? handleClaudeCodeHookRequest(req, getDb, getAuth) : methodNotAllowed("POST"));
+  if (pathname === "/api/hooks/claude-code")
+    return (req) => (req.method === "POST" ? handleClaudeCodeHookRequest(req, getDb, getAuth) : methodNotAllowed("POST"));
   return null;
 }
 

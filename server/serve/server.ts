@@ -43,13 +43,17 @@ export async function serve(options: ServeOptions, onReady: () => void): Promise
   if (cluster.isWorker) process.send?.({ proofgate: "listening" });
   else onReady();
   await new Promise<void>((resolve) => {
+    let stopping = false;
+    // Kept (not once): Ctrl-C reaches a worker twice, from the terminal and from the primary.
     const stop = () => {
+      if (stopping) return;
+      stopping = true;
       server.close(() => resolve());
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   });
 }
 
@@ -76,18 +80,26 @@ async function listen(options: ServeOptions) {
 
 /** The primary of a cluster: fork the workers, replace one that dies, stop them all on a signal. */
 function supervise(options: ServeOptions, onReady: () => void): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    /** Workers that did not stop by themselves within the grace period (killed), or failed as they stopped. */
+    const unclean: string[] = [];
     let stopping = false;
     let ready = 0;
+    const live = new Set<number>();
     const fork = () => {
       const worker = cluster.fork({ PROOFGATE_WORKER: "1" });
+      live.add(worker.id);
       worker.on("message", (message: { proofgate?: string }) => {
         if (message?.proofgate === "listening" && ++ready === options.workers) onReady();
       });
     };
     cluster.on("exit", (worker, code, signal) => {
+      live.delete(worker.id);
       if (stopping) {
-        if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
+        if (code !== 0 || signal) unclean.push(`${worker.process.pid} (${signal ?? `exit code ${code}`})`);
+        if (live.size > 0) return;
+        if (unclean.length === 0) resolve();
+        else reject(new Error(`worker processes did not stop cleanly: ${unclean.join(", ")}`));
         return;
       }
       console.error(`proofgate serve: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
@@ -97,15 +109,17 @@ function supervise(options: ServeOptions, onReady: () => void): Promise<void> {
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
-      const workers = Object.values(cluster.workers ?? {});
-      if (workers.length === 0) return resolve();
-      for (const worker of workers) worker?.process.kill(signal);
+      if (live.size === 0) {
+        resolve();
+        return;
+      }
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
       // A worker that does not finish within the grace period (and a second's margin) is killed.
       setTimeout(() => {
         for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
       }, SHUTDOWN_GRACE_MS + 1_000).unref();
     };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
   });
 }

@@ -8,13 +8,12 @@
  */
 import { setMaxListeners } from "node:events";
 import { subscribe } from "@/server/cli/sse";
-import { type BenchContext, callerOn, sample } from "../lib/context";
+import { type BenchContext, sample } from "../lib/context";
 import { HttpClient } from "../lib/http";
 import { SERVER_NODE_FLAGS } from "../../scripts/server-process.mjs";
 import { startServer, treeMemory } from "../lib/proc";
 import { sleep, summarize } from "../lib/stats";
 
-const OPERATOR = { principalId: "operator", principalKind: "operator", role: "admin", label: "project_manager" } as const;
 const CLIENTS = 50;
 const LIMIT_MB = 200;
 /** A client's pause between its requests, ms (uniform 0–2×): 50 clients then offer ~500 requests/s, more than 2 cores serve. */
@@ -69,7 +68,9 @@ async function oneRun(ctx: BenchContext, pool: string[], durationMs: number): Pr
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // 50 streams share one signal
   const sessionId = `bench_rss_${Date.now()}`;
-  await callerOn(ctx.local, OPERATOR).session.create({ id: sessionId, requirements: "Bench: memory", mode: "parallel" });
+  // Created through the server it measures, as an orchestrator would.
+  const orchestrator = new HttpClient(server.url, { token: ctx.tokens.orchestrator, agent: "orchestrator" });
+  await orchestrator.mutate("session.create", { id: sessionId, requirements: "Bench: memory", mode: "parallel" }).finally(() => orchestrator.close());
   const delivered = new Array<number>(CLIENTS).fill(0);
   const streams: Promise<void>[] = [];
   const errors: string[] = [];

@@ -13,6 +13,8 @@
  * --bazinga-sessions N (the import group's synthesized BAZINGA file: N sessions of ~100 log rows
  * each; default 10000, i.e. about a million log rows; 30 with --quick). `--only import` runs that
  * group alone: no datasets, no server.
+ * --workers N (the server's PROOFGATE_WORKERS; default: what `npm start` uses),
+ * --api-via-next (the API through Next's router as well: only to measure what the direct path saves).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -27,7 +29,8 @@ import { measureAnalyticsColdAndStall } from "./measure/analytics";
 import { measureApi } from "./measure/api";
 import { measureBazingaImport } from "./measure/bazinga";
 import { launch, measureLive, measureNavigation } from "./measure/browser";
-import { measureCli, measureMemory } from "./measure/cli-and-memory";
+import { measureCli } from "./measure/cli";
+import { measureServerMemory } from "./measure/server-memory";
 import { measureLargeGeneration, measureSmallGeneration } from "./measure/generate";
 import { measureHookCommand, measureHookHttp, measureMcp } from "./measure/runtime";
 import { measureIngest, measureTaskMoves } from "./measure/writes";
@@ -43,6 +46,8 @@ interface Args {
   profile: boolean;
   out: string | null;
   bazingaSessions: number | null;
+  workers: number | undefined;
+  apiViaNext: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -57,6 +62,8 @@ function parseArgs(argv: string[]): Args {
     profile: false,
     out: null,
     bazingaSessions: null,
+    workers: undefined,
+    apiViaNext: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -69,6 +76,8 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--skip-build") args.skipBuild = true;
     else if (a === "--keep") args.keep = true;
     else if (a === "--profile") args.profile = true;
+    else if (a === "--api-via-next") args.apiViaNext = true;
+    else if (a === "--workers") args.workers = positive(a, value());
     else if (a === "--out") args.out = path.resolve(value());
     else if (a === "--sessions") args.sessions = positive(a, value());
     else if (a === "--port") args.port = positive(a, value());
@@ -140,7 +149,9 @@ async function main(): Promise<void> {
   const local = openDatabase(db);
   console.log(`• server on port ${args.port}`);
   const profileDir = args.profile ? path.join(dir, "profiles") : undefined;
-  const server = await startServer(db, args.port, profileDir);
+  const serverOptions = { workers: args.workers, apiViaNext: args.apiViaNext };
+  const server = await startServer(db, args.port, { ...serverOptions, profileDir });
+  rec.datasets.server = `proofgate serve, ${server.workers} serving process${server.workers === 1 ? "" : "es"}, API ${args.apiViaNext ? "through Next's router (--api-via-next)" : "answered directly (tRPC's Node bridge), pages by Next"}`;
   const ctx: BenchContext = {
     quick: args.quick,
     rec,
@@ -148,6 +159,7 @@ async function main(): Promise<void> {
     db,
     local,
     server,
+    serverOptions,
     basePort: args.port,
     tokens,
     person,
@@ -201,7 +213,7 @@ async function main(): Promise<void> {
       for (const f of profile.topFunctions.slice(0, 15)) console.log(`  ${f.share.toFixed(1).padStart(5)}%  ${f.fn} (${f.where})`);
     }
   }
-  await step("memory", "server RSS", () => measureMemory(ctx));
+  await step("memory", "server RSS: 50 live clients, mixed traffic", () => measureServerMemory(ctx));
   await step("import", "BAZINGA import", () => measureBazingaImport(ctx, args.bazingaSessions ?? undefined));
   local.$client.close();
 

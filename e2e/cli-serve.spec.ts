@@ -5,6 +5,7 @@
  * the last event it printed, and an event written by a local-mode process meanwhile is not lost.
  * No browser (`test` from @playwright/test); runs in the desktop project only.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type RunningCli, closedPort, jsonLines, proofgate, removeWorkspaces, rows, start, until, workspace } from "./cli-helpers";
@@ -70,6 +71,105 @@ test("serve answers the dashboard and the API, stops on SIGTERM with a live stre
     expect(printed.map((e) => [e.id, e.type])).toEqual(stored.map((e) => [e.id, e.type]));
   } finally {
     await follower?.interrupt();
+    await server.interrupt();
+  }
+});
+
+/** The pids of a process's children (its cluster workers). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The socket inodes a process holds open. */
+function socketInodes(pid: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return inodes;
+}
+
+/** Established IPv4 TCP connections: local port, remote port, inode. */
+function tcpConnections(): { local: number; remote: number; inode: string }[] {
+  return fs
+    .readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols[3] === "01")
+    .map((cols) => ({ local: parseInt(cols[1]!.split(":")[1]!, 16), remote: parseInt(cols[2]!.split(":")[1]!, 16), inode: cols[9]! }));
+}
+
+/** Which of the workers holds the server end of a client process's connection to `port`. */
+function workerServing(client: number, port: number, workers: number[]): number | undefined {
+  const mine = socketInodes(client);
+  const conns = tcpConnections();
+  const clientPort = conns.find((c) => mine.has(c.inode) && c.remote === port)?.local;
+  if (clientPort === undefined) return undefined;
+  const serverEnd = conns.find((c) => c.local === port && c.remote === clientPort)?.inode;
+  return workers.find((w) => serverEnd !== undefined && socketInodes(w).has(serverEnd));
+}
+
+test("serve --workers 2: both workers answer on one port and one database, a write through one reaches a live stream held by the other, and SIGTERM stops them all", async () => {
+  const db = path.join(workspace(), "workers.db");
+  const port = await closedPort();
+  const url = `http://127.0.0.1:${port}`;
+  await ok("--db", db, "create-session", "shared", "simple", "Two workers");
+  const issue = async (name: string, role: string) =>
+    (JSON.parse((await ok("--db", db, "--json", "token", "create", "--name", name, "--role", role)).stdout) as { token: string }).token;
+  const viewer = ["--url", url, "--token", await issue("watcher", "viewer")];
+  const writer = ["--url", url, "--token", await issue("writer", "orchestrator"), "--agent-id", "orchestrator"];
+
+  const server = start(["--db", db, "serve", "--port", String(port), "--workers", "2"]);
+  const followers: RunningCli[] = [];
+  try {
+    await until(() => server.stdout().includes("Proofgate on"), "the workers to listen", 90_000);
+    expect(server.stdout()).toContain(`Proofgate on ${url} (database ${db}) with 2 worker processes`);
+    const workers = childrenOf(server.child.pid!);
+    expect(workers).toHaveLength(2);
+    expect((await fetch(`${url}/`)).status).toBe(200);
+
+    // Followers (remote `events --follow`, each its own connection) until one is held by each worker.
+    const held = new Map<number, RunningCli>();
+    for (let i = 0; held.size < 2; i++) {
+      expect(i, "ten followers never reached both workers").toBeLessThan(10);
+      const follower = start([...viewer, "events", "--session", "shared", "--follow"]);
+      followers.push(follower);
+      let worker: number | undefined;
+      await until(() => (worker = workerServing(follower.child.pid!, port, workers)) !== undefined, "the follower's connection", 20_000);
+      if (!held.has(worker!)) held.set(worker!, follower);
+    }
+
+    // Writes over HTTP, each on a new connection (so through either worker): every follower sees every one.
+    for (const key of ["written_1", "written_2", "written_3"]) await ok(...writer, "create-task-group", key, "shared", `Task group ${key}`);
+    for (const [worker, follower] of held) {
+      const keys = () => jsonLines<{ data: { key?: string } }>(follower.stdout()).map((e) => e.data.key);
+      await until(() => ["written_1", "written_2", "written_3"].every((k) => keys().includes(k)), `worker ${worker}'s follower to print every write`, 20_000);
+    }
+
+    // SIGTERM to the primary with streams open: every worker exits, then the primary, with code 0.
+    server.child.kill("SIGTERM");
+    const stopped = await server.done;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    for (const worker of workers) expect(fs.existsSync(`/proc/${worker}`), `worker ${worker} still running`).toBe(false);
+  } finally {
+    for (const follower of followers) await follower.interrupt();
     await server.interrupt();
   }
 });

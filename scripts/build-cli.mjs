@@ -163,6 +163,30 @@ const englishZodOnly = {
   },
 };
 
+/**
+ * `proofgate serve` loads the server (tRPC's HTTP handlers, better-auth, the Node bridge) from a
+ * bundle of its own, dist/server.cjs, so no other command reads it.
+ */
+const separateServer = {
+  name: "separate-server",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/serve-entry$/ }, (args) =>
+      /[\\/]server[\\/]cli[\\/]operator\.ts$/.test(args.importer) ? { path: "serve", namespace: "separate-server" } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/server\.cjs$/ }, () => ({ path: "./server.cjs", external: true }));
+    b.onLoad({ filter: /.*/, namespace: "separate-server" }, () => ({
+      loader: "js",
+      contents: `try {
+  module.exports = require("./server.cjs");
+} catch (error) {
+  if (error.code !== "MODULE_NOT_FOUND" || !String(error.message).includes("server.cjs")) throw error;
+  throw new Error("dist/server.cjs is missing (a build from before it existed): run npm run build:cli");
+}`,
+      resolveDir: "dist",
+    }));
+  },
+};
+
 /** What both bundles share: CommonJS for Node 20, every pure-JS dependency inlined. */
 const common = {
   bundle: true,
@@ -212,8 +236,14 @@ export async function buildCli() {
     ...common,
     entryPoints: ["server/cli/entry.ts"],
     outfile: "dist/cli.cjs",
-    plugins: [lazyBuiltins, nativeAddon, separateMcp, schemaByTable, englishZodOnly],
+    plugins: [lazyBuiltins, nativeAddon, separateMcp, separateServer, schemaByTable, englishZodOnly],
   });
+  // Loaded by require() (not from the code cache), so its dynamic imports keep their loader.
+  // better-sqlite3 stays external here: Next's server loads it from node_modules, and the addon
+  // takes its SqliteError class from the first copy loaded, so an inlined second copy's
+  // `instanceof SqliteError` fails — and db/client.ts's write lock no longer recognised SQLITE_BUSY
+  // (two workers' task moves answered 500 "database is locked" instead of waiting their turn).
+  await build({ ...common, external: [...common.external, "better-sqlite3"], entryPoints: ["server/cli/serve-entry.ts"], outfile: "dist/server.cjs" });
   await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
   await build(hookBuildOptions());
   // bin/proofgate.mjs runs the bundle from V8's code cache, where Node 20 loses import()'s loader:

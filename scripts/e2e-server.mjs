@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { nextStartArgs } from "./server-process.mjs";
+import { serveArgs } from "./server-process.mjs";
 
 const [db, port] = process.argv.slice(2);
 if (!db || !port) throw new Error("usage: e2e-server.mjs <db> <port>");
@@ -19,7 +19,7 @@ cli("demo", "--sessions", "40", "--seed", "7");
 for (const role of ["admin", "lead", "viewer"]) cli("user", "create", "--email", `${role}@proofgate.test`, "--password", "e2e-password-123", "--role", role);
 
 // The same node flags as `npm start`, so the browser tests run the server users run.
-const server = spawn(process.execPath, nextStartArgs(port, "127.0.0.1"), {
+const server = spawn(process.execPath, serveArgs(port, "127.0.0.1"), {
   stdio: "inherit",
   env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000" },
 });

@@ -1,2 +1,2 @@
 export const SERVER_NODE_FLAGS: readonly string[];
-export function nextStartArgs(port: string | number, host?: string): string[];
+export function serveArgs(port: string | number, host: string): string[];

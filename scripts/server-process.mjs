@@ -1,5 +1,6 @@
-// How the production server's process is started: `npm start` (scripts/start.mjs) and the bench
-// (bench/lib/proc.ts) both spawn `next start` with these, so the bench measures what a user runs.
+// How the production server's process is started: `npm start` (scripts/start.mjs), the Playwright
+// server (scripts/e2e-server.mjs) and the bench (bench/lib/proc.ts) all spawn `proofgate serve`
+// with these, so the tests and the bench run what a user runs.
 //
 // Left to its defaults on a machine with gigabytes free, V8 lets the server's old space fill with
 // garbage to ~3x what is live before a full collection (measured on the 50-session and the
@@ -12,7 +13,11 @@
 // alone 200 MB, +5%; --optimize-for-size 150-159 MB but +75% (the JIT optimises less).
 export const SERVER_NODE_FLAGS = ["--heap-growing-percent=20", "--max-semi-space-size=8"];
 
-/** The arguments to `node` that start the production server on `port` (and `host`, if given). */
-export function nextStartArgs(port, host) {
-  return [...SERVER_NODE_FLAGS, "node_modules/next/dist/bin/next", "start", "-p", String(port), ...(host ? ["-H", host] : [])];
+/**
+ * The arguments to `node` that start the production server (`proofgate serve`: the API answered
+ * directly, the pages by Next; PROOFGATE_WORKERS processes) on `port` and `host`. The database is
+ * $PROOFGATE_DB. Worker processes inherit these node flags (node:cluster forks with the primary's).
+ */
+export function serveArgs(port, host) {
+  return [...SERVER_NODE_FLAGS, "bin/proofgate.mjs", "serve", "--port", String(port), "--host", host];
 }

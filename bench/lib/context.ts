@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/domain/actors";
 import type { Recorder } from "./results";
-import type { Server } from "./proc";
+import type { Server, ServerOptions } from "./proc";
 
 export type Caller = ReturnType<typeof createCaller>;
 
@@ -24,6 +24,8 @@ export interface BenchContext {
   /** This process's own connection to `db` (the in-process caller, raw reads). */
   local: Db;
   server: Server;
+  /** How `server` was started (workers, API path): a measurement that starts its own server starts it the same way. */
+  serverOptions: ServerOptions;
   basePort: number;
   tokens: Tokens;
   /** A signed-in person for the browser. */

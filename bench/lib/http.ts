@@ -106,6 +106,20 @@ export class HttpClient {
     return this.parse<T>(path, await this.raw("POST", `/api/trpc/${path}`, JSON.stringify(superjson.serialize(input))));
   }
 
+  /**
+   * Several queries in one HTTP request, as tRPC's httpBatchLink sends them (the dashboard's client
+   * does): GET /api/trpc/a,b,c?batch=1&input={"0":…,"1":…}. Every call must succeed.
+   */
+  async batch(calls: readonly (readonly [path: string, input: unknown])[]): Promise<CallResult<unknown[]>> {
+    const paths = calls.map(([p]) => p).join(",");
+    const input = Object.fromEntries(calls.map(([, i], n) => [String(n), superjson.serialize(i)]));
+    const res = await this.raw("GET", `/api/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`);
+    if (res.status !== 200) throw new TrpcHttpError(res.status, res.body, paths);
+    const parsed = JSON.parse(res.body) as { result: { data: Parameters<typeof superjson.deserialize>[0] } }[];
+    if (parsed.length !== calls.length) throw new Error(`${paths}: ${parsed.length} results for ${calls.length} calls`);
+    return { ms: res.ms, status: res.status, data: parsed.map((r) => superjson.deserialize(r.result.data)) };
+  }
+
   private parse<T>(path: string, res: { ms: number; status: number; body: string }): CallResult<T> {
     if (res.status !== 200) throw new TrpcHttpError(res.status, res.body, path);
     const parsed = JSON.parse(res.body) as { result: { data: Parameters<typeof superjson.deserialize>[0] } };

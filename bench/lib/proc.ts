@@ -3,7 +3,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { nextStartArgs } from "../../scripts/server-process.mjs";
+import { serveArgs } from "../../scripts/server-process.mjs";
+import { defaultWorkers } from "@/server/serve/server";
 import { now, sleep } from "./stats";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -44,18 +45,32 @@ export async function proofgate(db: string, args: string[], env: Record<string, 
 export interface Server {
   url: string;
   pid: number;
+  /** Processes that serve (PROOFGATE_WORKERS). */
+  workers: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** The production server (`next start`, as scripts/start.mjs runs it) on its own port and database. */
-export async function startServer(db: string, port: number, profileDir?: string): Promise<Server> {
-  // `next start` serves from this one process, which writes its profile when it exits.
-  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  // The same node flags as `npm start` (scripts/start.mjs): the bench measures the server a user runs.
-  const child = spawn(process.execPath, [...profile, ...nextStartArgs(port, "127.0.0.1")], {
+export interface ServerOptions {
+  /** Write V8 CPU profiles here (each serving process writes its own when it exits). */
+  profileDir?: string;
+  /** PROOFGATE_WORKERS for this server; unset: the default `npm start` uses. */
+  workers?: number;
+  /** Send the API through Next's router too (PROOFGATE_API_VIA_NEXT=1): only to measure what the direct path saves. */
+  apiViaNext?: boolean;
+}
+
+/** The production server (`proofgate serve`, as scripts/start.mjs runs it) on its own port and database. */
+export async function startServer(db: string, port: number, options: ServerOptions = {}): Promise<Server> {
+  const profile = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
+  const env: NodeJS.ProcessEnv = { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production" };
+  if (options.workers !== undefined) env.PROOFGATE_WORKERS = String(options.workers);
+  if (options.apiViaNext) env.PROOFGATE_API_VIA_NEXT = "1";
+  else delete env.PROOFGATE_API_VIA_NEXT;
+  // The same node flags and command as `npm start` (scripts/start.mjs): the bench measures the server a user runs.
+  const child = spawn(process.execPath, [...profile, ...serveArgs(port, "127.0.0.1")], {
     cwd: ROOT,
-    env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production" },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -70,7 +85,8 @@ export async function startServer(db: string, port: number, profileDir?: string)
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${log}`);
-    if (await answers(`${url}/sign-in`)) break;
+    // `proofgate serve` says so once every worker listens.
+    if (log.includes("Proofgate on") && (await answers(`${url}/sign-in`))) break;
     if (Date.now() > deadline) {
       child.kill("SIGTERM");
       throw new Error(`the server did not answer on ${url} within 60 s: ${log}`);
@@ -80,6 +96,7 @@ export async function startServer(db: string, port: number, profileDir?: string)
   return {
     url,
     pid: child.pid!,
+    workers: options.workers ?? defaultWorkers(),
     child,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -102,8 +119,8 @@ function answers(url: string): Promise<boolean> {
   });
 }
 
-/** Resident memory of a process and all its descendants, in MB (Linux /proc). */
-export function treeRssMb(pid: number): number {
+/** A process and all its descendants (Linux /proc): the server's workers too. */
+export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -117,16 +134,42 @@ export function treeRssMb(pid: number): number {
       // gone
     }
   }
-  let kb = 0;
+  const tree: number[] = [];
   const visit = (p: number) => {
-    try {
-      const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
-      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    } catch {
-      // gone
-    }
+    tree.push(p);
     for (const c of children.get(p) ?? []) visit(c);
   };
   visit(pid);
-  return kb / 1024;
+  return tree;
+}
+
+export interface TreeMemory {
+  /** Sum of the processes' resident memory now, MB. */
+  rssMb: number;
+  /** Sum of each process's peak resident memory since it started (VmHWM), MB. */
+  peakMb: number;
+  processes: number;
+}
+
+/** Resident memory of a process and all its descendants (VmRSS and VmHWM from /proc/<pid>/status). */
+export function treeMemory(pid: number): TreeMemory {
+  let rss = 0;
+  let hwm = 0;
+  let processes = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
+      rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      hwm += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      processes += 1;
+    } catch {
+      // gone
+    }
+  }
+  return { rssMb: rss / 1024, peakMb: hwm / 1024, processes };
+}
+
+/** Resident memory of a process and all its descendants, in MB (Linux /proc). */
+export function treeRssMb(pid: number): number {
+  return treeMemory(pid).rssMb;
 }

@@ -4,7 +4,8 @@ import type { Summary } from "./stats";
 
 /** A target from issue 6's table: the statistic it is judged on, the bound and its direction. */
 export interface Target {
-  stat: "median" | "p95";
+  /** max: every sample within the bound (a peak over repeated runs). */
+  stat: "median" | "p95" | "max";
   op: "<=" | ">=";
   value: number;
 }

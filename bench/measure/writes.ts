@@ -33,7 +33,7 @@ function rawSingleCommits(db: Database.Database, n: number, round: number): numb
 
 export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
   const CLIENTS = 8;
-  const rounds = ctx.reps(5, 2);
+  const rounds = ctx.reps(5, 3); // three rounds at least: a throughput is never judged on one
   const perClient = ctx.reps(20, 8);
   const sessionId = `bench_moves_${Date.now()}`;
   const admin = callerOn(ctx.local, OPERATOR);
@@ -147,7 +147,7 @@ function logRows(batch: number, size: number) {
 export async function measureIngest(ctx: BenchContext): Promise<void> {
   const CLIENTS = 4;
   const BATCH = 500;
-  const rounds = ctx.reps(5, 2);
+  const rounds = ctx.reps(5, 3); // three rounds at least: a throughput is never judged on one
   const batchesPerClient = ctx.reps(8, 2);
   const sessionId = `bench_ingest_${Date.now()}`;
   await callerOn(ctx.local, OPERATOR).session.create({ id: sessionId, requirements: "Bench: log ingest", mode: "parallel" });

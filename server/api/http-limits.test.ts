@@ -1,8 +1,10 @@
 /**
- * Hostile requests at the HTTP layer, through the same handler the Next.js route serves: an
- * oversized body, malformed and invalid UTF-8 JSON, nesting deep enough to overflow a recursive
- * parser, superjson metadata that would turn a value into a BigInt or a Map, and lone surrogates
- * written as JSON escapes. Each gets a 4xx naming what is wrong, and nothing is written.
+ * Hostile requests at the HTTP layer: an oversized body, malformed and invalid UTF-8 JSON, nesting
+ * deep enough to overflow a recursive parser, superjson metadata that would turn a value into a
+ * BigInt or a Map, and lone surrogates written as JSON escapes. Each gets a 4xx naming what is
+ * wrong, and nothing is written. Every case runs twice: through the handler the Next.js route
+ * serves, and over a socket to `proofgate serve`'s own Node listener for the API
+ * (server/serve/api-routes.ts), which agents' calls take.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Db, openDatabase } from "@/db/client";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { MAX_BODY_BYTES, handleTrpcRequest } from "./handler";
+import { nodeApiHandler } from "@/server/serve/api-routes";
 import { callerFor, tableCounts } from "@/test/support/api-helpers";
 
 const ORIGIN = "http://localhost:3000";
@@ -19,6 +24,8 @@ let dir: string;
 let db: Db;
 let auth: Auth;
 let token: string;
+let server: http.Server;
+let port: number;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-limits-"));
@@ -27,9 +34,16 @@ beforeAll(async () => {
   const admin = callerFor(db, operatorActor("setup"));
   token = (await admin.admin.createToken({ name: "orchestrator_1", role: "orchestrator" })).token;
   await admin.session.create({ id: "s1" });
+  const api = nodeApiHandler({ db: () => db, auth: () => auth });
+  server = http.createServer((req, res) => {
+    if (!api(req, res)) res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
   db.$client.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -39,10 +53,15 @@ interface Answer {
   error?: { message: string; data: { code: string; httpStatus: number; rule?: string } };
 }
 
+type Transport = "fetch handler (the Next route)" | "proofgate serve's Node listener, over a socket";
+const TRANSPORTS: Transport[] = ["fetch handler (the Next route)", "proofgate serve's Node listener, over a socket"];
+let transport: Transport = TRANSPORTS[0]!;
+
 /** POST a raw body to a procedure; return the status and the error as a client would read it. */
 async function post(procedure: string, body: BodyInit, headers: Record<string, string> = {}): Promise<Answer> {
   const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
   try {
+    if (transport !== TRANSPORTS[0]) return await postOverSocket(procedure, body as string | Uint8Array | ReadableStream<Uint8Array>, headers);
     const res = await handleTrpcRequest(
       new Request(`${ORIGIN}/api/trpc/${procedure}`, {
         method: "POST",
@@ -60,6 +79,46 @@ async function post(procedure: string, body: BodyInit, headers: Record<string, s
   }
 }
 
+/**
+ * The same POST with node:http: a string or bytes with their Content-Length (as fetch sends them),
+ * a stream chunked, with no length; a header given overrides.
+ */
+async function postOverSocket(procedure: string, body: string | Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string>): Promise<Answer> {
+  const fixed = typeof body === "string" || body instanceof Uint8Array;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: `/api/trpc/${procedure}`,
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${token}`,
+          ...(fixed ? { "content-length": String(Buffer.byteLength(body)) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const json = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error?: { json: Answer["error"] } };
+          resolve({ status: res.statusCode ?? 0, error: json.error?.json });
+        });
+      },
+    );
+    // The server may answer (413) and stop reading before the whole body is written.
+    req.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    if (fixed) req.end(body);
+    else
+      void (async () => {
+        for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) if (!req.write(chunk)) await new Promise((r) => req.once("drain", r));
+        req.end();
+      })().catch(reject);
+  });
+}
+
 /** `post`, proving no row of any table changed. */
 async function refused(procedure: string, body: BodyInit, headers: Record<string, string> = {}): Promise<Answer> {
   const before = tableCounts(db);
@@ -68,7 +127,11 @@ async function refused(procedure: string, body: BodyInit, headers: Record<string
   return answer;
 }
 
-describe("request bodies", () => {
+describe.each(TRANSPORTS)("request bodies, through the %s", (via) => {
+  beforeAll(() => {
+    transport = via;
+  });
+
   it(`refuses a body over ${MAX_BODY_BYTES} bytes with 413 PAYLOAD_TOO_LARGE, whether or not it declares its length`, async () => {
     const content = "x".repeat(MAX_BODY_BYTES);
     const body = JSON.stringify({ json: { sessionId: "s1", agentType: "a", content } });

@@ -1,6 +1,7 @@
 /**
  * The tRPC endpoint over real HTTP requests: the handler app/api/trpc/[trpc]/route.ts serves,
  * on a temp-file database, with bearer tokens, agent labels, and cookie sessions from better-auth.
+ * http-serve.test.ts runs every case again over a socket to `proofgate serve`'s own API listener.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +12,7 @@ import { type Auth, createAuth } from "@/server/auth/auth";
 import { operatorActor } from "@/server/domain/actors";
 import { handleTrpcRequest } from "./handler";
 import { PASSED, callerFor, expectForbidden, rows } from "@/test/support/api-helpers";
+import { type SocketTransport, socketTransport, viaServe } from "@/test/support/serve-transport";
 
 const ORIGIN = "http://localhost:3000";
 let dir: string;
@@ -18,7 +20,10 @@ let db: Db;
 let auth: Auth;
 const tokens: Record<string, { id: number; token: string }> = {};
 
+let transport: SocketTransport | undefined;
+
 function handle(req: Request): Promise<Response> {
+  if (transport) return transport.handle(req);
   return handleTrpcRequest(
     req,
     () => db,
@@ -78,9 +83,11 @@ beforeAll(async () => {
     tokens[name] = { id, token };
   }
   await admin.session.create({ id: "s1" });
+  if (viaServe()) transport = await socketTransport({ db: () => db, auth: () => auth });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await transport?.close();
   db.$client.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });

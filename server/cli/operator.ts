@@ -1,15 +1,11 @@
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import type createNextServer from "next";
 import { UsageError } from "./errors";
 import { type GlobalOptions, positiveInt } from "./options";
 import type { Output } from "./output";
 
-/** How long `serve` lets requests in flight finish after SIGINT or SIGTERM. */
-const SHUTDOWN_GRACE_MS = 2_000;
 /** Pages `backup` copies between yields to writers (better-sqlite3's default). */
 const BACKUP_PAGES_PER_STEP = 100;
 
@@ -22,39 +18,31 @@ function projectRoot(): string {
 export function operatorCommands(program: Command, out: Output): void {
   program
     .command("serve")
-    .description("Serve the dashboard and the API from the production build, in this one process")
+    .description("Serve the dashboard and the API from the production build (PROOFGATE_WORKERS processes, default 1)")
     .option("--port <n>", "port", positiveInt(65535), Number(process.env.PORT ?? 3000))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--workers <n>", "processes that serve, on the one database file (default: PROOFGATE_WORKERS, else 1)", positiveInt(64))
     .addHelpText("after", "\nExample:\n  npm run build && proofgate serve --db ./data/proofgate.db --port 3000")
-    .action(async (options: { port: number; host: string }, command: Command) => {
+    .action(async (options: { port: number; host: string; workers?: number }, command: Command) => {
       const { openDatabase, resolveDbPath } = await import("@/db/client");
+      const { defaultWorkers, serve } = await import("./serve-entry");
       const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
       const root = projectRoot();
       if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new UsageError(`no production build in ${root}: run npm run build first`);
       process.env.PROOFGATE_DB = file;
       process.env.NEXT_TELEMETRY_DISABLED = "1";
-      openDatabase(file).$client.close(); // create and migrate before the first request
-      // require, not import(): the bundled CLI runs from V8's code cache, where Node 20 loses import()'s loader.
-      const next = createRequire(import.meta.url)("next") as typeof createNextServer;
-      const app = next({ dev: false, dir: root, hostname: options.host, port: options.port });
-      await app.prepare();
-      const handle = app.getRequestHandler();
-      // node:http (and the net, stream and crypto modules under it) loads only for `serve`, not on every call.
-      const http = process.getBuiltinModule("node:http");
-      const server = http.createServer((req, res) => void handle(req, res));
-      await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port, options.host, resolve));
-      out.result({ url: `http://${options.host}:${options.port}`, database: file }, `Proofgate on http://${options.host}:${options.port} (database ${file})`);
-      await new Promise<void>((resolve) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) {
-          process.once(signal, () => {
-            // Stop accepting, let requests in flight finish, then cut what is left: live event
-            // streams never end on their own (their clients reconnect to the next server).
-            server.close(() => resolve());
-            server.closeIdleConnections();
-            setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-          });
-        }
-      });
+      let workers: number;
+      try {
+        workers = options.workers ?? defaultWorkers();
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      // Create and migrate before the first request (in the primary, before any worker opens the file).
+      if (!process.env.PROOFGATE_WORKER) openDatabase(file).$client.close();
+      const url = `http://${options.host}:${options.port}`;
+      await serve({ root, port: options.port, host: options.host, workers, apiViaNext: process.env.PROOFGATE_API_VIA_NEXT === "1" }, () =>
+        out.result({ url, database: file, workers }, `Proofgate on ${url} (database ${file})${workers > 1 ? ` with ${workers} worker processes` : ""}`),
+      );
     });
 
   program

@@ -1,7 +1,9 @@
-// The production server (`next start`) on the run's own database file and port, as a process the
-// runner can SIGKILL: it runs in its own process group, so the kill reaches every process it made.
+// The production server (`proofgate serve`, as `npm start` runs it: scripts/server-process.mjs) on the
+// run's own database file and port, as a process the runner can SIGKILL: it runs in its own process
+// group, so the kill reaches every process it made (a cluster's workers too).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import { serveArgs } from "../../scripts/server-process.mjs";
 
 export interface ServerOptions {
   db: string;
@@ -38,7 +40,7 @@ export class ProofgateServer {
     if (this.child) throw new Error("the server is already running");
     const log = fs.openSync(this.options.logFile, "a");
     fs.writeSync(log, `\n--- start ${this.starts + 1} at ${new Date().toISOString()} ---\n`);
-    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(this.options.port), "-H", "127.0.0.1"], {
+    const child = spawn(process.execPath, serveArgs(this.options.port, "127.0.0.1"), {
       detached: true,
       stdio: ["ignore", log, log],
       env: { ...process.env, PROOFGATE_DB: this.options.db, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },

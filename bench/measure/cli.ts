@@ -1,17 +1,13 @@
 /**
  * The command line's whole-process time for one BAZINGA-compatible command as users run it (the
- * installed `proofgate`, local and remote mode, beside `node -e 0`), and the server's resident
- * memory after 1,000 mixed requests with 50 live SSE connections open.
+ * installed `proofgate`, local and remote mode, beside `node -e 0`). The server's memory is
+ * measured in server-memory.ts.
  */
-import { setMaxListeners } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
-import { subscribe } from "@/server/cli/sse";
-import { type BenchContext, callerOn, sample } from "../lib/context";
-import { HttpClient } from "../lib/http";
-import { SERVER_NODE_FLAGS } from "../../scripts/server-process.mjs";
-import { ROOT, run, startServer, treeRssMb } from "../lib/proc";
-import { sleep, summarize } from "../lib/stats";
+import { type BenchContext, callerOn } from "../lib/context";
+import { ROOT, run } from "../lib/proc";
+import { summarize } from "../lib/stats";
 
 const OPERATOR = { principalId: "operator", principalKind: "operator", role: "admin", label: "project_manager" } as const;
 
@@ -128,134 +124,4 @@ async function installCommand(ctx: BenchContext): Promise<{ path: string; how: s
     path: [path.join(prefix, "bin"), path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
     how: `installed by \`npm link\` into a temporary prefix: ${path.relative(prefix, bin)} → ${fs.readlinkSync(bin)}`,
   };
-}
-
-export async function measureMemory(ctx: BenchContext): Promise<void> {
-  // A server of its own, started for this: what it settles at, not what earlier measurements left.
-  const server = await startServer(ctx.db, ctx.basePort + 1);
-  const abort = new AbortController();
-  setMaxListeners(0, abort.signal); // 50 streams share one signal
-  const streams: Promise<void>[] = [];
-  let connected = 0;
-  try {
-    const startRss = treeRssMb(server.pid);
-    for (let i = 0; i < 50; i++) {
-      streams.push(
-        (async () => {
-          let counted = false;
-          for await (const _ of subscribe({
-            url: `${server.url}/api/trpc`,
-            path: "events.stream",
-            input: {},
-            headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
-            signal: abort.signal,
-            onConnection: () => undefined,
-          })) {
-            if (!counted) counted = true;
-          }
-        })().catch((error: unknown) => {
-          if (!abort.signal.aborted) console.error("  SSE client failed:", (error as Error).message);
-        }),
-      );
-    }
-    // The streams open lazily; a written event makes every one of them deliver (and so be open).
-    const ids = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((r) => r.id);
-    const pool = sample(ids, 200, 11);
-    const writer = new HttpClient(server.url, { token: ctx.tokens.agent, agent: "developer_1" });
-    const sessionId = `bench_rss_${Date.now()}`;
-    await callerOn(ctx.local, OPERATOR).session.create({ id: sessionId, requirements: "Bench: memory", mode: "parallel" });
-    await sleep(500);
-    connected = countEstablished(server.pid, ctx.basePort + 1);
-
-    const reader = new HttpClient(server.url, { token: ctx.tokens.viewer }, 8);
-    const pick = (i: number) => pool[i % pool.length]!;
-    const request = (i: number): Promise<unknown> => {
-      const id = pick(i);
-      switch (i % 20) {
-        case 0:
-        case 1:
-        case 2:
-          return reader.query("session.list", { limit: 25 });
-        case 3:
-          return reader.query("session.list", { limit: 25, status: "failed", hasBlocked: true });
-        case 4:
-        case 5:
-          return reader.query("session.get", { id });
-        case 6:
-        case 7:
-          return reader.query("task.board", { sessionId: id });
-        case 8:
-          return reader.query("criteria.list", { sessionId: id });
-        case 9:
-          return reader.query("completion.preview", { sessionId: id });
-        case 10:
-          return reader.query("completion.list", { sessionId: id, limit: 500 });
-        case 11:
-        case 12:
-          return reader.query("task.inbox", { limit: 50 });
-        case 13:
-          return reader.query("session.overview", { liveLimit: 20 });
-        case 14:
-        case 15:
-          return reader.query("log.list", { sessionId: id, limit: 100 });
-        case 16:
-          return reader.query("analytics.overview", {});
-        case 17:
-          return reader.query("events.list", { afterId: 0, limit: 200 });
-        default:
-          return writer.mutate("log.interaction", { sessionId, agentType: "developer", content: `bench memory row ${i}` });
-      }
-    };
-    const rss: number[] = [];
-    const errors: string[] = [];
-    let sent = 0;
-    for (let round = 0; round < ctx.reps(3, 1); round++) {
-      const queue = Array.from({ length: 1000 }, (_, i) => sent + i);
-      sent += 1000;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-            // A failed request is counted and reported, not fatal: memory is what is measured here.
-            await request(next).catch((error: unknown) => errors.push(`${next % 20}: ${(error as Error).message}`));
-          }
-        }),
-      );
-      await sleep(1000);
-      rss.push(treeRssMb(server.pid));
-    }
-    reader.close();
-    writer.close();
-    ctx.rec.add({
-      id: "memory.rss",
-      measurement: "Server RSS after 1,000 mixed requests, 50 SSE open",
-      unit: "MB",
-      summary: summarize(rss),
-      target: { stat: "p95", op: "<=", value: 200 },
-      notes: [
-        ...(errors.length ? [`${errors.length} requests failed (first: ${errors[0]}); the server's output is in its log in the run's folder`] : []),
-        `a fresh production server started as \`npm start\` starts it (node ${SERVER_NODE_FLAGS.join(" ")}), ${startRss.toFixed(0)} MB at start; ${connected} TCP connections open to it while measured; one sample after each round of 1,000 requests (8 in flight; reads of lists, sessions, boards, inbox, overview, logs, analytics; 10% writes)`,
-      ],
-    });
-  } finally {
-    abort.abort();
-    await Promise.all(streams);
-    await server.stop();
-  }
-}
-
-/** Established TCP connections to the server's port (from /proc/net/tcp): proof the SSE clients are there. */
-function countEstablished(_pid: number, port: number): number {
-  const hex = port.toString(16).toUpperCase().padStart(4, "0");
-  let n = 0;
-  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    try {
-      for (const line of fs.readFileSync(file, "utf8").split("\n").slice(1)) {
-        const cols = line.trim().split(/\s+/);
-        if (cols[1]?.endsWith(`:${hex}`) && cols[3] === "01") n += 1;
-      }
-    } catch {
-      // not Linux
-    }
-  }
-  return n;
 }

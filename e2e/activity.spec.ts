@@ -100,7 +100,7 @@ test("the CSV holds every event the filters match, not just the page", async ({ 
     .replace(/^\uFEFF/, "")
     .trimEnd()
     .split("\r\n");
-  expect(records[0]).toBe("id,at,type,session,source,entity,entity_id,actor,principal,role,summary,data");
+  expect(records[0]).toBe("id,at,type,session,source,entity,entity_id,actor,principal,role,via,summary,data");
   // Every record starts with its id and type (summaries and data may hold commas, quoted).
   expect(records.slice(1).map((r) => r.split(",")[0])).toEqual(expected);
   expect(records.slice(1).every((r) => r.split(",")[2] === type)).toBe(true);

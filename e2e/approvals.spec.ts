@@ -76,7 +76,8 @@ test("approve reset from the inbox: the task leaves it and shows pending, its fa
   await cli("verifier_1", "block", id, "payments", "--failures", '["integration - duplicate charge on retry"]', "--check", "integration=fail");
   await cli("orchestrator", "request-reset", id, "payments", "--reason", "Idempotency key added; please retry");
 
-  await page.goto("/approvals");
+  // Filtered to this session: the shared e2e ledger holds more reset requests than the first page.
+  await page.goto(`/approvals?session=${id}`);
   await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
   const item = page.getByTestId(`approval-${id}-payments`);
   await expect(item).toContainText("Reset requested by orchestrator");

@@ -75,7 +75,8 @@ test("decline a reset request from the task card and from the inbox: the task st
 }, testInfo) => {
   const id = await sessionToDecide();
   await open(page, id);
-  const inbox = await elsewhere(page, "/approvals");
+  // Filtered to this session: the shared e2e ledger holds more reset requests than the first page.
+  const inbox = await elsewhere(page, `/approvals?session=${id}`);
   const inboxItem = inbox.getByTestId(`approval-${id}-payments`);
   await expect(inboxItem).toContainText("Reset requested by orchestrator");
 
@@ -278,7 +279,7 @@ test.describe("as a viewer", () => {
       await expect(page.getByRole("button", { name })).toHaveCount(0);
     }
     await screenshot(page, "decision-viewer", testInfo.project.name);
-    await page.goto("/approvals");
+    await page.goto(`/approvals?session=${id}`);
     await expect(page.getByTestId(`approval-${id}-payments`)).toBeVisible();
     await expect(page.getByRole("button", { name: "Decline reset" })).toHaveCount(0);
 

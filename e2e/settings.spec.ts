@@ -260,7 +260,9 @@ test.describe("roles (read-only)", () => {
     await expect(row("verify a task").getByLabel("agent may not", { exact: true })).toBeVisible();
     await expect(row("approve a reset of a task")).toContainText("task.approve_reset_role");
     await expect(row("approve a reset of a task").getByLabel("orchestrator may not", { exact: true })).toBeVisible();
-    await expect(row("manage API tokens").getByLabel("lead may not", { exact: true })).toBeVisible();
+    await expect(
+      row("manage API tokens (agent tokens, and everyone's personal tokens: list and revoke)").getByLabel("lead may not", { exact: true }),
+    ).toBeVisible();
     // A viewer changes nothing in the ledger; only their own personal API tokens.
     await expect(page.getByRole("definition").filter({ hasText: "reads everything; personal API tokens: all" })).toHaveCount(1);
     await expect(page.getByRole("main").getByRole("button")).toHaveCount(0);

@@ -48,7 +48,12 @@ export async function serve(options: ServeOptions, onReady: () => void): Promise
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      server.close(() => resolve());
+      server.close(() => {
+        // A worker's channel to the primary keeps it alive once its server has closed: let it go, so
+        // the worker exits by itself (code 0) and the primary sees a clean stop.
+        if (cluster.isWorker) cluster.worker?.disconnect();
+        resolve();
+      });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     };

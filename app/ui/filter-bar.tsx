@@ -4,8 +4,8 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useHydrated } from "./use-hydrated";
 
 /**
- * The pieces every filter bar kept in the address is made of (the inbox uses them; /activity and
- * /analytics hold copies of the same pattern): a form that is a search landmark and stays disabled
+ * The pieces every filter bar kept in the address is made of (the inbox, /activity and /analytics
+ * use them): a form that is a search landmark and stays disabled
  * until hydrated, labelled controls, values that follow the address, and the notice of what in the
  * address was ignored.
  */
@@ -24,14 +24,17 @@ export function useFollowing<T>(applied: T, key: string = String(applied)): [T, 
   return [value, setValue];
 }
 
-/** The form: `role="search"` with its name, its controls in a grid, disabled until React owns them. */
+/**
+ * The form: `role="search"` with its name, its controls in a grid, disabled until React owns them.
+ * `className` sets the margin below and the grid's columns (by default the inbox's).
+ */
 export function FilterBar({ label, onSubmit, className, children }: { label: string; onSubmit: () => void; className?: string; children: ReactNode }) {
   const hydrated = useHydrated();
   return (
     <form
       role="search"
       aria-label={label}
-      className={`mb-4 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900 ${className ?? "md:grid-cols-3 xl:grid-cols-[repeat(5,minmax(0,1fr))_auto]"}`}
+      className={`grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900 ${className ?? "mb-4 md:grid-cols-3 xl:grid-cols-[repeat(5,minmax(0,1fr))_auto]"}`}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         onSubmit();

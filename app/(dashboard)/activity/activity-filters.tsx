@@ -2,17 +2,13 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { FilterBar, FilterControl, useFollowing } from "@/app/ui/filter-bar";
+import { DateRangeFilter, FilterBar, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
 import { type ActivityView, activityHref, clearFilters, csvHref, hasFilters, withFilters } from "./activity-view";
 
 type Filters = Partial<Omit<ActivityView, "before" | "page">>;
-
-/** A typed date becomes a filter once it is a whole plausible date (Chrome reports year 0002 while "2026" is typed). */
-const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.test(value) && value >= "1970-01-01");
 
 /**
  * Type, source and dates apply as they change; actor and session (typed, exact) on Enter or Apply.
@@ -78,56 +74,13 @@ export function ActivityFilters({ view, go }: { view: ActivityView; go: (view: A
           />
         )}
       </FilterControl>
-      <FilterControl label="Source">
-        {(id) => (
-          <select
-            id={id}
-            className={controlClass}
-            value={draft.source ?? ""}
-            onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
-          >
-            <option value="">Any source</option>
-            {SESSION_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </FilterControl>
-      <FilterControl label="From" hint="UTC">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={controlClass}
-            value={from}
-            max={to || undefined}
-            onChange={(event) => {
-              const value = event.target.value;
-              setFrom(value);
-              if (isWholeDate(value) && value !== (draft.from ?? ""))
-                change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-            }}
-          />
-        )}
-      </FilterControl>
-      <FilterControl label="To" hint="UTC">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={controlClass}
-            value={to}
-            min={from || undefined}
-            onChange={(event) => {
-              const value = event.target.value;
-              setTo(value);
-              if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-            }}
-          />
-        )}
-      </FilterControl>
+      <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
+      <DateRangeFilter
+        typed={{ from, to }}
+        onType={{ from: setFrom, to: setTo }}
+        applied={{ from: draft.from ?? null, to: draft.to ?? null }}
+        change={change}
+      />
       <Button type="submit" variant="secondary">
         Apply
       </Button>

@@ -1,11 +1,10 @@
 "use client";
 
 import { useId } from "react";
-import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { FilterBar as Bar, FilterControl, useFollowing } from "@/app/ui/filter-bar";
-import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters, isDay } from "./analytics-view";
+import { FilterBar as Bar, DateRangeFilter, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
+import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters } from "./analytics-view";
 
 export interface KnownLabels {
   agents: string[];
@@ -41,57 +40,13 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
         if (typed(agent) !== draft.agent || typed(model) !== draft.model) change({ agent: typed(agent), model: typed(model) });
       }}
     >
-      <FilterControl label="From" hint="UTC">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={controlClass}
-            value={from}
-            max={to || undefined}
-            onChange={(event) => {
-              const value = event.target.value;
-              setFrom(value);
-              // A date applies once whole: while a year is typed, Chrome reports it as year 0002.
-              if ((value === "" || isDay(value)) && value !== (draft.from ?? ""))
-                change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-            }}
-          />
-        )}
-      </FilterControl>
-      <FilterControl label="To" hint="UTC">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            className={controlClass}
-            value={to}
-            min={from || undefined}
-            onChange={(event) => {
-              const value = event.target.value;
-              setTo(value);
-              if ((value === "" || isDay(value)) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-            }}
-          />
-        )}
-      </FilterControl>
-      <FilterControl label="Source">
-        {(id) => (
-          <select
-            id={id}
-            className={controlClass}
-            value={draft.source ?? ""}
-            onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
-          >
-            <option value="">Any source</option>
-            {SESSION_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </FilterControl>
+      <DateRangeFilter
+        typed={{ from, to }}
+        onType={{ from: setFrom, to: setTo }}
+        applied={{ from: draft.from ?? null, to: draft.to ?? null }}
+        change={change}
+      />
+      <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
       <FilterControl label="Agent">
         {(id) => (
           <>

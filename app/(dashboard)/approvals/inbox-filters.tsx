@@ -1,10 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { FilterBar, FilterControl, useFollowing } from "@/app/ui/filter-bar";
+import { FilterBar, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
 import { AGES, AGE_LABEL, type Age, DEFAULT_VIEW, type InboxView, type ResetFilter, hasFilters, inboxHref } from "./inbox-view";
 
 /**
@@ -36,23 +35,7 @@ export function InboxFilters({ view, go }: { view: InboxView; go: (view: InboxVi
           />
         )}
       </FilterControl>
-      <FilterControl label="Source">
-        {(id) => (
-          <select
-            id={id}
-            className={controlClass}
-            value={draft.source ?? ""}
-            onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
-          >
-            <option value="">Any source</option>
-            {SESSION_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </FilterControl>
+      <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
       <FilterControl label="Waiting at least">
         {(id) => (
           <select id={id} className={controlClass} value={draft.age ?? ""} onChange={(event) => change({ age: (event.target.value || null) as Age | null })}>

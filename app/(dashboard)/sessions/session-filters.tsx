@@ -2,14 +2,11 @@
 
 import Link from "next/link";
 import { type ReactNode, useId, useState } from "react";
-import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/server/domain/vocabulary";
+import { SESSION_STATUSES, type SessionStatus } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { FilterBar, FilterControl, useFollowing } from "@/app/ui/filter-bar";
+import { DateRangeFilter, FilterBar, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
 import { DEFAULT_VIEW, type SessionsView, clearFilters, hasFilters, sessionsHref, withFilters } from "./sessions-view";
-
-/** A typed date becomes a filter once it is a whole plausible date (Chrome reports year 0002 while "2026" is typed). */
-const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.test(value) && value >= "1970-01-01");
 
 /**
  * Search, filters and sort. Every change becomes a new address (`go`), so each is a step Back
@@ -75,32 +72,13 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
             </option>
           ))}
         </Select>
-        <Select label="Source" value={draft.source ?? ""} onChange={(value) => change({ source: (value || null) as SessionSource | null })}>
-          <option value="">Any source</option>
-          {SESSION_SOURCES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </Select>
-        <DateInput
-          label="Started from"
-          value={from}
-          max={to || undefined}
-          onChange={(value) => {
-            setFrom(value);
-            if (isWholeDate(value) && value !== (draft.from ?? ""))
-              change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-          }}
-        />
-        <DateInput
-          label="Started to"
-          value={to}
-          min={from || undefined}
-          onChange={(value) => {
-            setTo(value);
-            if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-          }}
+        <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
+        <DateRangeFilter
+          labels={["Started from", "Started to"]}
+          typed={{ from, to }}
+          onType={{ from: setFrom, to: setTo }}
+          applied={{ from: draft.from ?? null, to: draft.to ?? null }}
+          change={change}
         />
         <Select label="Sort" value={draft.order} onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}>
           <option value="newest">Newest first</option>
@@ -131,14 +109,6 @@ function Select({ label, value, onChange, children }: { label: string; value: st
           {children}
         </select>
       )}
-    </FilterControl>
-  );
-}
-
-function DateInput({ label, value, min, max, onChange }: { label: string; value: string; min?: string; max?: string; onChange: (value: string) => void }) {
-  return (
-    <FilterControl label={label} hint="UTC">
-      {(id) => <input id={id} type="date" className={controlClass} value={value} min={min} max={max} onChange={(event) => onChange(event.target.value)} />}
     </FilterControl>
   );
 }

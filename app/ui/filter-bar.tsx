@@ -63,6 +63,25 @@ export function FilterControl({ label, hint, children }: { label: string; hint?:
   );
 }
 
+/** An exact name typed in (a session id, an actor): the caller applies it on Enter or Apply. */
+export function TextFilter({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <FilterControl label={label}>
+      {(id) => (
+        <input
+          id={id}
+          type="text"
+          className={controlClass}
+          placeholder={placeholder}
+          maxLength={200}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </FilterControl>
+  );
+}
+
 /** "Source": any, or one session source; applies as it changes. */
 export function SourceFilter({ value, onChange }: { value: SessionSource | null; onChange: (source: SessionSource | null) => void }) {
   return (

@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { DateRangeFilter, FilterBar, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
+import { DateRangeFilter, FilterBar, FilterControl, SourceFilter, TextFilter, useFollowing } from "@/app/ui/filter-bar";
 import { type ActivityView, activityHref, clearFilters, csvHref, hasFilters, withFilters } from "./activity-view";
 
 type Filters = Partial<Omit<ActivityView, "before" | "page">>;
@@ -48,32 +48,8 @@ export function ActivityFilters({ view, go }: { view: ActivityView; go: (view: A
           </select>
         )}
       </FilterControl>
-      <FilterControl label="Actor">
-        {(id) => (
-          <input
-            id={id}
-            type="text"
-            className={controlClass}
-            placeholder="developer_1"
-            maxLength={200}
-            value={actor}
-            onChange={(event) => setActor(event.target.value)}
-          />
-        )}
-      </FilterControl>
-      <FilterControl label="Session">
-        {(id) => (
-          <input
-            id={id}
-            type="text"
-            className={controlClass}
-            placeholder="Session id"
-            maxLength={200}
-            value={session}
-            onChange={(event) => setSession(event.target.value)}
-          />
-        )}
-      </FilterControl>
+      <TextFilter label="Actor" placeholder="developer_1" value={actor} onChange={setActor} />
+      <TextFilter label="Session" placeholder="Session id" value={session} onChange={setSession} />
       <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
       <DateRangeFilter
         typed={{ from, to }}

@@ -68,9 +68,11 @@ export const tasks = sqliteTable(
   (t) => [
     uniqueIndex("tasks_session_id_key_idx").on(t.sessionId, t.key),
     index("tasks_session_id_status_idx").on(t.sessionId, t.status),
-    // The approvals inbox: blocked tasks across sessions, reset requests first, oldest first.
+    // The approvals inbox: blocked tasks across sessions, reset requests first, oldest first. It
+    // also holds the session and `blocked_by`, so the inbox's source and "blocked by" filters (and
+    // their count) are answered from the index without reading a task's wide row.
     index("tasks_inbox_idx")
-      .on(t.resetRequested, t.blockedAt, t.id)
+      .on(t.resetRequested, t.blockedAt, t.id, t.sessionId, t.blockedBy)
       .where(sql`${t.status} = 'blocked'`),
     // Analytics: completions nobody verified (few), without scanning every task.
     index("tasks_unverified_idx")

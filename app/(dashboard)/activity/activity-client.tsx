@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useTRPC } from "@/app/trpc/client";
 import { Badge } from "@/app/ui/badge";
+import { AddressProblems } from "@/app/ui/filter-bar";
 import { EmptyState } from "@/app/ui/states";
 import { Time } from "@/app/ui/time";
 import { QueryFallback } from "@/app/ui/query-fallback";
@@ -22,19 +23,7 @@ export function ActivityClient({ view, problems }: { view: ActivityView; problem
   return (
     <>
       <ActivityFilters view={view} go={go} />
-      {problems.length > 0 && (
-        <div
-          role="alert"
-          className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          <p className="font-medium">Some of the address was ignored:</p>
-          <ul className="mt-1 list-disc pl-5">
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <AddressProblems problems={problems} />
       <div aria-busy={navigating} className={navigating ? "opacity-60 transition-opacity" : undefined}>
         <ActivityResults view={view} />
       </div>

@@ -1,30 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { type ReactNode, useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { useHydrated } from "@/app/ui/use-hydrated";
+import { DateRangeFilter, FilterBar, FilterControl, SourceFilter, TextFilter, useFollowing } from "@/app/ui/filter-bar";
 import { type ActivityView, activityHref, clearFilters, csvHref, hasFilters, withFilters } from "./activity-view";
 
 type Filters = Partial<Omit<ActivityView, "before" | "page">>;
-
-/** A value that follows the address when it changes (Back, "Reset filters") yet answers at once to input. */
-function useFollowing<T>(applied: T, key: string): [T, (value: T) => void] {
-  const [value, setValue] = useState(applied);
-  const [followed, setFollowed] = useState(key);
-  if (key !== followed) {
-    setFollowed(key);
-    setValue(applied);
-  }
-  return [value, setValue];
-}
-
-/** A typed date becomes a filter once it is a whole plausible date (Chrome reports year 0002 while "2026" is typed). */
-const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.test(value) && value >= "1970-01-01");
 
 /**
  * Type, source and dates apply as they change; actor and session (typed, exact) on Enter or Apply.
@@ -33,7 +17,6 @@ const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.te
 export function ActivityFilters({ view, go }: { view: ActivityView; go: (view: ActivityView) => void }) {
   const trpc = useTRPC();
   const types = useQuery(trpc.events.types.queryOptions()).data ?? [];
-  const hydrated = useHydrated();
   const address = activityHref(view);
   const [draft, setDraft] = useFollowing(view, address);
   const [actor, setActor] = useFollowing(view.actor ?? "", address);
@@ -48,131 +31,45 @@ export function ActivityFilters({ view, go }: { view: ActivityView; go: (view: A
   const typeOptions = draft.type && !types.includes(draft.type) ? [draft.type, ...types] : types;
 
   return (
-    <form
-      role="search"
-      aria-label="Filter activity"
-      className="mb-4 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 md:grid-cols-4 xl:grid-cols-[repeat(6,minmax(0,1fr))_auto] dark:border-zinc-800 dark:bg-zinc-900"
-      onSubmit={(event) => {
-        event.preventDefault();
-        change({ actor: actor.trim() || null, session: session.trim() || null });
-      }}
+    <FilterBar
+      label="Filter activity"
+      className="mb-4 md:grid-cols-4 xl:grid-cols-[repeat(6,minmax(0,1fr))_auto]"
+      onSubmit={() => change({ actor: actor.trim() || null, session: session.trim() || null })}
     >
-      {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
-      <fieldset disabled={!hydrated} className="contents">
-        <Control label="Type">
-          {(id) => (
-            <select id={id} className={controlClass} value={draft.type ?? ""} onChange={(event) => change({ type: event.target.value || null })}>
-              <option value="">Any type</option>
-              {typeOptions.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          )}
-        </Control>
-        <Control label="Actor">
-          {(id) => (
-            <input
-              id={id}
-              type="text"
-              className={controlClass}
-              placeholder="developer_1"
-              maxLength={200}
-              value={actor}
-              onChange={(event) => setActor(event.target.value)}
-            />
-          )}
-        </Control>
-        <Control label="Session">
-          {(id) => (
-            <input
-              id={id}
-              type="text"
-              className={controlClass}
-              placeholder="Session id"
-              maxLength={200}
-              value={session}
-              onChange={(event) => setSession(event.target.value)}
-            />
-          )}
-        </Control>
-        <Control label="Source">
-          {(id) => (
-            <select
-              id={id}
-              className={controlClass}
-              value={draft.source ?? ""}
-              onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
-            >
-              <option value="">Any source</option>
-              {SESSION_SOURCES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Control>
-        <Control label="From" hint="(UTC)">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              className={controlClass}
-              value={from}
-              max={to || undefined}
-              onChange={(event) => {
-                const value = event.target.value;
-                setFrom(value);
-                if (isWholeDate(value) && value !== (draft.from ?? ""))
-                  change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-              }}
-            />
-          )}
-        </Control>
-        <Control label="To" hint="(UTC)">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              className={controlClass}
-              value={to}
-              min={from || undefined}
-              onChange={(event) => {
-                const value = event.target.value;
-                setTo(value);
-                if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-              }}
-            />
-          )}
-        </Control>
-        <Button type="submit" variant="secondary">
-          Apply
-        </Button>
-        <p className="col-span-2 flex flex-wrap gap-x-4 gap-y-1 text-sm md:col-span-4 xl:col-span-full">
-          <a href={csvHref(draft)} download className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
-            Download CSV{hasFilters(draft) ? " of the filtered events" : " of every event"}
-          </a>
-          {hasFilters(draft) && (
-            <Link href={activityHref(clearFilters())} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
-              Reset filters
-            </Link>
-          )}
-        </p>
-      </fieldset>
-    </form>
-  );
-}
-
-function Control({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="text-sm">
-      <label htmlFor={id} className="mb-1 block font-medium">
-        {label} {hint && <span className="font-normal text-zinc-500">{hint}</span>}
-      </label>
-      {children(id)}
-    </div>
+      <FilterControl label="Type">
+        {(id) => (
+          <select id={id} className={controlClass} value={draft.type ?? ""} onChange={(event) => change({ type: event.target.value || null })}>
+            <option value="">Any type</option>
+            {typeOptions.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        )}
+      </FilterControl>
+      <TextFilter label="Actor" placeholder="developer_1" value={actor} onChange={setActor} />
+      <TextFilter label="Session" placeholder="Session id" value={session} onChange={setSession} />
+      <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
+      <DateRangeFilter
+        typed={{ from, to }}
+        onType={{ from: setFrom, to: setTo }}
+        applied={{ from: draft.from ?? null, to: draft.to ?? null }}
+        change={change}
+      />
+      <Button type="submit" variant="secondary">
+        Apply
+      </Button>
+      <p className="col-span-2 flex flex-wrap gap-x-4 gap-y-1 text-sm md:col-span-4 xl:col-span-full">
+        <a href={csvHref(draft)} download className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
+          Download CSV{hasFilters(draft) ? " of the filtered events" : " of every event"}
+        </a>
+        {hasFilters(draft) && (
+          <Link href={activityHref(clearFilters())} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
+            Reset filters
+          </Link>
+        )}
+      </p>
+    </FilterBar>
   );
 }

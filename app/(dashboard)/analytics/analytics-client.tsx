@@ -5,6 +5,7 @@ import { type ReactNode, createContext, useCallback, useContext, useEffect, useM
 import type { AnalyticsOverview } from "@/server/services/analytics/overview";
 import { useTRPC } from "@/app/trpc/client";
 import { Button } from "@/app/ui/button";
+import { AddressProblems } from "@/app/ui/filter-bar";
 import { ErrorState } from "@/app/ui/states";
 import { useHydrated } from "@/app/ui/use-hydrated";
 import { type AnalyticsView, analyticsHref, parseAnalyticsView, toOverviewInput } from "./analytics-view";
@@ -65,19 +66,7 @@ export function AnalyticsShell({ initial, problems, children }: { initial: Analy
   return (
     <ViewContext.Provider value={state}>
       <FilterBar view={view} go={go} known={known} />
-      {addressProblems.length > 0 && (
-        <div
-          role="alert"
-          className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          <p className="font-medium">Some of the address was ignored:</p>
-          <ul className="mt-1 list-disc pl-5">
-            {addressProblems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <AddressProblems problems={addressProblems} />
       {children}
     </ViewContext.Provider>
   );

@@ -1,29 +1,14 @@
 "use client";
 
-import { type ReactNode, useId, useState } from "react";
-import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
+import { useId } from "react";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters, isDay } from "./analytics-view";
-import { useHydrated } from "@/app/ui/use-hydrated";
+import { FilterBar as Bar, DateRangeFilter, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
+import { type AnalyticsView, LABEL_MAX, analyticsSearch, clearFilters, hasFilters } from "./analytics-view";
 
 export interface KnownLabels {
   agents: string[];
   models: string[];
-}
-
-/**
- * A value being edited that follows `applied` whenever the applied value changes (Back, Clear
- * filters); `key` says when it changed, so a new object with the same content is no change.
- */
-function useFollowing<T>(applied: T, key: string = String(applied)): [T, (value: T) => void] {
-  const [value, setValue] = useState(applied);
-  const [followed, setFollowed] = useState(key);
-  if (key !== followed) {
-    setFollowed(key);
-    setValue(applied);
-  }
-  return [value, setValue];
 }
 
 /**
@@ -32,7 +17,6 @@ function useFollowing<T>(applied: T, key: string = String(applied)): [T, (value:
  * undoes it and a link reproduces it.
  */
 export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view: AnalyticsView) => void; known: KnownLabels }) {
-  const hydrated = useHydrated();
   // Builds on the last change made here, not on an address that may not have caught up yet.
   const [draft, setDraft] = useFollowing(view, analyticsSearch(view));
   const [from, setFrom] = useFollowing(view.from ?? "");
@@ -49,141 +33,80 @@ export function FilterBar({ view, go, known }: { view: AnalyticsView; go: (view:
   const typed = (value: string) => (value.trim() === "" ? null : value.trim());
 
   return (
-    <form
-      role="search"
-      aria-label="Filter analytics"
-      className="mb-3 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 md:grid-cols-3 xl:grid-cols-[repeat(6,minmax(0,1fr))_auto] dark:border-zinc-800 dark:bg-zinc-900"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <Bar
+      label="Filter analytics"
+      className="mb-3 md:grid-cols-3 xl:grid-cols-[repeat(6,minmax(0,1fr))_auto]"
+      onSubmit={() => {
         if (typed(agent) !== draft.agent || typed(model) !== draft.model) change({ agent: typed(agent), model: typed(model) });
       }}
     >
-      {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
-      <fieldset disabled={!hydrated} className="contents">
-        <Control label="From" hint="UTC">
-          {(id) => (
+      <DateRangeFilter
+        typed={{ from, to }}
+        onType={{ from: setFrom, to: setTo }}
+        applied={{ from: draft.from ?? null, to: draft.to ?? null }}
+        change={change}
+      />
+      <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
+      <FilterControl label="Agent">
+        {(id) => (
+          <>
             <input
               id={id}
-              type="date"
+              type="text"
+              list={agentsId}
               className={controlClass}
-              value={from}
-              max={to || undefined}
-              onChange={(event) => {
-                const value = event.target.value;
-                setFrom(value);
-                // A date applies once whole: while a year is typed, Chrome reports it as year 0002.
-                if ((value === "" || isDay(value)) && value !== (draft.from ?? ""))
-                  change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-              }}
+              placeholder="Any agent"
+              maxLength={LABEL_MAX}
+              autoComplete="off"
+              value={agent}
+              onChange={(event) => setAgent(event.target.value)}
             />
-          )}
-        </Control>
-        <Control label="To" hint="UTC">
-          {(id) => (
+            <Options id={agentsId} values={known.agents} />
+          </>
+        )}
+      </FilterControl>
+      <FilterControl label="Model">
+        {(id) => (
+          <>
             <input
               id={id}
-              type="date"
+              type="text"
+              list={modelsId}
               className={controlClass}
-              value={to}
-              min={from || undefined}
-              onChange={(event) => {
-                const value = event.target.value;
-                setTo(value);
-                if ((value === "" || isDay(value)) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-              }}
+              placeholder="Any model"
+              maxLength={LABEL_MAX}
+              autoComplete="off"
+              value={model}
+              onChange={(event) => setModel(event.target.value)}
             />
-          )}
-        </Control>
-        <Control label="Source">
-          {(id) => (
-            <select
-              id={id}
-              className={controlClass}
-              value={draft.source ?? ""}
-              onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
-            >
-              <option value="">Any source</option>
-              {SESSION_SOURCES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Control>
-        <Control label="Agent">
-          {(id) => (
-            <>
-              <input
-                id={id}
-                type="text"
-                list={agentsId}
-                className={controlClass}
-                placeholder="Any agent"
-                maxLength={LABEL_MAX}
-                autoComplete="off"
-                value={agent}
-                onChange={(event) => setAgent(event.target.value)}
-              />
-              <Options id={agentsId} values={known.agents} />
-            </>
-          )}
-        </Control>
-        <Control label="Model">
-          {(id) => (
-            <>
-              <input
-                id={id}
-                type="text"
-                list={modelsId}
-                className={controlClass}
-                placeholder="Any model"
-                maxLength={LABEL_MAX}
-                autoComplete="off"
-                value={model}
-                onChange={(event) => setModel(event.target.value)}
-              />
-              <Options id={modelsId} values={known.models} />
-            </>
-          )}
-        </Control>
-        <Control label="Group by">
-          {(id) => (
-            <select
-              id={id}
-              className={controlClass}
-              value={draft.bucket}
-              onChange={(event) => change({ bucket: event.target.value === "week" ? "week" : "day" })}
-            >
-              <option value="day">Day</option>
-              <option value="week">Week (from Monday)</option>
-            </select>
-          )}
-        </Control>
-        <div className="flex gap-2">
-          <Button type="submit" variant="secondary">
-            Apply
+            <Options id={modelsId} values={known.models} />
+          </>
+        )}
+      </FilterControl>
+      <FilterControl label="Group by">
+        {(id) => (
+          <select
+            id={id}
+            className={controlClass}
+            value={draft.bucket}
+            onChange={(event) => change({ bucket: event.target.value === "week" ? "week" : "day" })}
+          >
+            <option value="day">Day</option>
+            <option value="week">Week (from Monday)</option>
+          </select>
+        )}
+      </FilterControl>
+      <div className="flex gap-2">
+        <Button type="submit" variant="secondary">
+          Apply
+        </Button>
+        {hasFilters(draft) && (
+          <Button variant="ghost" onClick={() => change(clearFilters(draft))}>
+            Clear filters
           </Button>
-          {hasFilters(draft) && (
-            <Button variant="ghost" onClick={() => change(clearFilters(draft))}>
-              Clear filters
-            </Button>
-          )}
-        </div>
-      </fieldset>
-    </form>
-  );
-}
-
-function Control({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="min-w-0 text-sm">
-      <label htmlFor={id} className="mb-1 block font-medium">
-        {label} {hint && <span className="font-normal text-zinc-500">({hint})</span>}
-      </label>
-      {children(id)}
-    </div>
+        )}
+      </div>
+    </Bar>
   );
 }
 

@@ -1,10 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
-import { FilterBar, FilterControl, useFollowing } from "@/app/ui/filter-bar";
+import { FilterBar, FilterControl, SourceFilter, TextFilter, useFollowing } from "@/app/ui/filter-bar";
 import { AGES, AGE_LABEL, type Age, DEFAULT_VIEW, type InboxView, type ResetFilter, hasFilters, inboxHref } from "./inbox-view";
 
 /**
@@ -23,36 +22,8 @@ export function InboxFilters({ view, go }: { view: InboxView; go: (view: InboxVi
   };
   return (
     <FilterBar label="Filter the inbox" onSubmit={() => change({ session: session.trim() || null, blockedBy: blockedBy.trim() || null })}>
-      <FilterControl label="Session">
-        {(id) => (
-          <input
-            id={id}
-            type="text"
-            className={controlClass}
-            placeholder="Any session"
-            maxLength={200}
-            value={session}
-            onChange={(event) => setSession(event.target.value)}
-          />
-        )}
-      </FilterControl>
-      <FilterControl label="Source">
-        {(id) => (
-          <select
-            id={id}
-            className={controlClass}
-            value={draft.source ?? ""}
-            onChange={(event) => change({ source: (event.target.value || null) as SessionSource | null })}
-          >
-            <option value="">Any source</option>
-            {SESSION_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </FilterControl>
+      <TextFilter label="Session" placeholder="Any session" value={session} onChange={setSession} />
+      <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
       <FilterControl label="Waiting at least">
         {(id) => (
           <select id={id} className={controlClass} value={draft.age ?? ""} onChange={(event) => change({ age: (event.target.value || null) as Age | null })}>
@@ -79,19 +50,7 @@ export function InboxFilters({ view, go }: { view: InboxView; go: (view: InboxVi
           </select>
         )}
       </FilterControl>
-      <FilterControl label="Blocked by">
-        {(id) => (
-          <input
-            id={id}
-            type="text"
-            className={controlClass}
-            placeholder="verifier_1"
-            maxLength={200}
-            value={blockedBy}
-            onChange={(event) => setBlockedBy(event.target.value)}
-          />
-        )}
-      </FilterControl>
+      <TextFilter label="Blocked by" placeholder="verifier_1" value={blockedBy} onChange={setBlockedBy} />
       <div className="flex items-center gap-3">
         <Button type="submit" variant="secondary">
           Apply

@@ -2,53 +2,24 @@
 
 import Link from "next/link";
 import { type ReactNode, useId, useState } from "react";
-import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/server/domain/vocabulary";
+import { SESSION_STATUSES, type SessionStatus } from "@/server/domain/vocabulary";
 import { Button } from "@/app/ui/button";
 import { controlClass } from "@/app/ui/field";
+import { DateRangeFilter, FilterBar, FilterControl, SourceFilter, useFollowing } from "@/app/ui/filter-bar";
 import { DEFAULT_VIEW, type SessionsView, clearFilters, hasFilters, sessionsHref, withFilters } from "./sessions-view";
-import { useHydrated } from "@/app/ui/use-hydrated";
-
-/**
- * The filters as the form shows them: they follow the address when it changes (Back, "Clear
- * filters"), yet answer at once to input, so a second change made before the first navigation
- * finished builds on the first instead of on the stale address.
- */
-function useDraft(view: SessionsView): [SessionsView, (view: SessionsView) => void] {
-  const address = sessionsHref(view);
-  const [draft, setDraft] = useState(view);
-  const [followed, setFollowed] = useState(address);
-  if (address !== followed) {
-    setFollowed(address);
-    setDraft(view);
-  }
-  return [draft, setDraft];
-}
-
-/** Text being typed, reset whenever the applied search changes. */
-function useTyped(applied: string): [string, (value: string) => void] {
-  const [typed, setTyped] = useState(applied);
-  const [followed, setFollowed] = useState(applied);
-  if (applied !== followed) {
-    setFollowed(applied);
-    setTyped(applied);
-  }
-  return [typed, setTyped];
-}
-
-/** A typed date becomes a filter once it is a whole plausible date (Chrome reports year 0002 while "2026" is typed). */
-const isWholeDate = (value: string) => value === "" || (/^\d{4}-\d{2}-\d{2}$/.test(value) && value >= "1970-01-01");
 
 /**
  * Search, filters and sort. Every change becomes a new address (`go`), so each is a step Back
  * undoes and a link reproduces; the search applies on Enter or the Search button.
  */
 export function SessionFilters({ view, go }: { view: SessionsView; go: (view: SessionsView) => void }) {
-  const hydrated = useHydrated();
-  const [draft, setDraft] = useDraft(view);
-  const [q, setQ] = useTyped(view.q);
+  // The filters as the form shows them: a second change made before the first navigation finished builds on the first.
+  const [draft, setDraft] = useFollowing(view, sessionsHref(view));
+  // Text being typed, reset whenever the applied search changes.
+  const [q, setQ] = useFollowing(view.q);
   // Dates stay local while they are being typed; they become filters once whole.
-  const [from, setFrom] = useTyped(view.from ?? "");
-  const [to, setTo] = useTyped(view.to ?? "");
+  const [from, setFrom] = useFollowing(view.from ?? "");
+  const [to, setTo] = useFollowing(view.to ?? "");
   const change = (filters: Partial<Omit<SessionsView, "after" | "page">>) => {
     const next = withFilters(draft, filters);
     setDraft(next);
@@ -60,122 +31,84 @@ export function SessionFilters({ view, go }: { view: SessionsView; go: (view: Se
   const controlsId = useId();
 
   return (
-    <form
-      role="search"
-      aria-label="Filter sessions"
-      className="mb-4 grid grid-cols-2 items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 md:grid-cols-4 xl:grid-cols-[minmax(14rem,2fr)_repeat(5,minmax(0,1fr))_auto] dark:border-zinc-800 dark:bg-zinc-900"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <FilterBar
+      label="Filter sessions"
+      className="mb-4 md:grid-cols-4 xl:grid-cols-[minmax(14rem,2fr)_repeat(5,minmax(0,1fr))_auto]"
+      onSubmit={() => {
         if (q.trim() !== draft.q) change({ q: q.trim() });
       }}
     >
-      {/* Disabled until hydrated: a change made before would be lost (app/ui/use-hydrated.ts). */}
-      <fieldset disabled={!hydrated} className="contents">
-        <div className="col-span-2 text-sm md:col-span-4 xl:col-span-1">
-          <label htmlFor="sessions-search" className="mb-1 block font-medium">
+      <div className="col-span-2 text-sm md:col-span-4 xl:col-span-1">
+        <label htmlFor="sessions-search" className="mb-1 block font-medium">
+          Search
+        </label>
+        <div className="flex gap-2">
+          <input
+            id="sessions-search"
+            type="search"
+            className={controlClass}
+            placeholder="Session id or requirements"
+            maxLength={200}
+            value={q}
+            onChange={(event) => setQ(event.target.value)}
+          />
+          <Button type="submit" variant="secondary">
             Search
-          </label>
-          <div className="flex gap-2">
-            <input
-              id="sessions-search"
-              type="search"
-              className={controlClass}
-              placeholder="Session id or requirements"
-              maxLength={200}
-              value={q}
-              onChange={(event) => setQ(event.target.value)}
-            />
-            <Button type="submit" variant="secondary">
-              Search
-            </Button>
-          </div>
-        </div>
-        <div className="col-span-2 sm:hidden">
-          <Button variant="secondary" className="w-full" aria-expanded={open} aria-controls={controlsId} onClick={() => setOpen(!open)}>
-            Filters and sort{active > 0 && ` (${active} set)`}
-            <span aria-hidden>{open ? "▴" : "▾"}</span>
           </Button>
         </div>
-        <div id={controlsId} className={`${open ? "grid" : "hidden"} col-span-2 grid-cols-2 items-end gap-3 sm:contents`}>
-          <Select label="Status" value={draft.status ?? ""} onChange={(value) => change({ status: (value || null) as SessionStatus | null })}>
-            <option value="">Any status</option>
-            {SESSION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-          <Select label="Source" value={draft.source ?? ""} onChange={(value) => change({ source: (value || null) as SessionSource | null })}>
-            <option value="">Any source</option>
-            {SESSION_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-          <DateInput
-            label="Started from"
-            value={from}
-            max={to || undefined}
-            onChange={(value) => {
-              setFrom(value);
-              if (isWholeDate(value) && value !== (draft.from ?? ""))
-                change({ from: value || null, ...(draft.to && value && draft.to < value ? { to: null } : {}) });
-            }}
-          />
-          <DateInput
-            label="Started to"
-            value={to}
-            min={from || undefined}
-            onChange={(value) => {
-              setTo(value);
-              if (isWholeDate(value) && value !== (draft.to ?? "") && !(value && draft.from && value < draft.from)) change({ to: value || null });
-            }}
-          />
-          <Select label="Sort" value={draft.order} onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}>
-            <option value="newest">Newest first</option>
-            <option value="oldest">Oldest first</option>
-          </Select>
-          <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
-            <input type="checkbox" className="size-4 accent-sky-600" checked={draft.blocked} onChange={(event) => change({ blocked: event.target.checked })} />
-            Has blocked tasks
-          </label>
-        </div>
-        {hasFilters(draft) && (
-          <p className="col-span-2 text-sm md:col-span-4 xl:col-span-full">
-            <Link href={sessionsHref(clearFilters(draft))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
-              Clear filters
-            </Link>
-            {draft.order !== DEFAULT_VIEW.order && <span className="text-zinc-500"> (keeps the sort)</span>}
-          </p>
-        )}
-      </fieldset>
-    </form>
+      </div>
+      <div className="col-span-2 sm:hidden">
+        <Button variant="secondary" className="w-full" aria-expanded={open} aria-controls={controlsId} onClick={() => setOpen(!open)}>
+          Filters and sort{active > 0 && ` (${active} set)`}
+          <span aria-hidden>{open ? "▴" : "▾"}</span>
+        </Button>
+      </div>
+      <div id={controlsId} className={`${open ? "grid" : "hidden"} col-span-2 grid-cols-2 items-end gap-3 sm:contents`}>
+        <Select label="Status" value={draft.status ?? ""} onChange={(value) => change({ status: (value || null) as SessionStatus | null })}>
+          <option value="">Any status</option>
+          {SESSION_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        <SourceFilter value={draft.source ?? null} onChange={(source) => change({ source })} />
+        <DateRangeFilter
+          labels={["Started from", "Started to"]}
+          typed={{ from, to }}
+          onType={{ from: setFrom, to: setTo }}
+          applied={{ from: draft.from ?? null, to: draft.to ?? null }}
+          change={change}
+        />
+        <Select label="Sort" value={draft.order} onChange={(value) => change({ order: value === "oldest" ? "oldest" : "newest" })}>
+          <option value="newest">Newest first</option>
+          <option value="oldest">Oldest first</option>
+        </Select>
+        <label className="flex min-h-9 items-center gap-2 text-sm font-medium">
+          <input type="checkbox" className="size-4 accent-sky-600" checked={draft.blocked} onChange={(event) => change({ blocked: event.target.checked })} />
+          Has blocked tasks
+        </label>
+      </div>
+      {hasFilters(draft) && (
+        <p className="col-span-2 text-sm md:col-span-4 xl:col-span-full">
+          <Link href={sessionsHref(clearFilters(draft))} prefetch={false} className="text-sky-700 underline underline-offset-2 dark:text-sky-300">
+            Clear filters
+          </Link>
+          {draft.order !== DEFAULT_VIEW.order && <span className="text-zinc-500"> (keeps the sort)</span>}
+        </p>
+      )}
+    </FilterBar>
   );
 }
 
 function Select({ label, value, onChange, children }: { label: string; value: string; onChange: (value: string) => void; children: ReactNode }) {
-  const id = useId();
   return (
-    <div className="text-sm">
-      <label htmlFor={id} className="mb-1 block font-medium">
-        {label}
-      </label>
-      <select id={id} className={controlClass} value={value} onChange={(event) => onChange(event.target.value)}>
-        {children}
-      </select>
-    </div>
-  );
-}
-
-function DateInput({ label, value, min, max, onChange }: { label: string; value: string; min?: string; max?: string; onChange: (value: string) => void }) {
-  const id = useId();
-  return (
-    <div className="text-sm">
-      <label htmlFor={id} className="mb-1 block font-medium">
-        {label} <span className="font-normal text-zinc-500">(UTC)</span>
-      </label>
-      <input id={id} type="date" className={controlClass} value={value} min={min} max={max} onChange={(event) => onChange(event.target.value)} />
-    </div>
+    <FilterControl label={label}>
+      {(id) => (
+        <select id={id} className={controlClass} value={value} onChange={(event) => onChange(event.target.value)}>
+          {children}
+        </select>
+      )}
+    </FilterControl>
   );
 }

@@ -19,7 +19,9 @@ export interface InboxCount {
  * small entry per blocked task with its reset flag: at 10,000 demo sessions (11,855 blocked tasks)
  * that measured about ten times faster than summing the rollups of the sessions with a blocked
  * task, whose rows are wide. No task row is read either way. With any other filter, the blocked
- * tasks that match are counted with the list's own terms.
+ * tasks that match are counted with the list's own terms, still from that index: it holds each
+ * task's session and `blocked_by` too, so a source or "blocked by" filter reads no task row (a
+ * task reported blocked without `blocked_by` looks up the move that blocked it).
  */
 export function inboxCount(db: DbOrTx, raw: InboxCountInput = {}): InboxCount {
   const input = parseInput(InboxCountInput, raw, "inbox.invalid_input");

@@ -314,6 +314,24 @@ it("finds blocked tasks through the partial index that holds only them, for the 
   }
 });
 
+it("answers the source and blocked-by filters from the inbox index alone, without reading a task's row", async () => {
+  const f = await world();
+  const prepare = vi.spyOn(f.db.$client, "prepare");
+  for (const filter of [{ source: "demo" as const }, { blockedBy: "verifier" }]) {
+    await f.as("viewer").task.inbox({ ...filter, limit: 2 });
+    await f.as("viewer").task.inboxCount(filter);
+  }
+  const statements = [...new Set(prepare.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes("'blocked'") && /from "tasks"/i.test(sql)))];
+  prepare.mockRestore();
+  // Per filter: the list's ordered ids (one statement per reset flag, the same SQL) and the count.
+  expect(statements).toHaveLength(4);
+  for (const sql of statements) {
+    const nulls = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
+    const plan = rows<{ detail: string }>(f.db, `explain query plan ${sql}`, ...nulls).map((r) => r.detail);
+    expect(plan.join("\n")).toMatch(/USING COVERING INDEX tasks_inbox_idx/);
+  }
+});
+
 it("reads one session's blocked tasks through its (session, status) index, not through every blocked task", async () => {
   const f = await world();
   const sessionId = rows<{ id: string }>(f.db, "SELECT session_id AS id FROM tasks WHERE status = 'blocked' LIMIT 1")[0]!.id;

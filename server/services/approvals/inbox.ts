@@ -100,7 +100,8 @@ function flagsOf(filter: InboxFilter): (0 | 1)[] {
 /**
  * Which index to read blocked tasks through. One session's few blocked tasks come from its
  * (session, status) index (named: left to itself, SQLite walks the inbox index through every
- * blocked task of every session); across sessions, the inbox index.
+ * blocked task of every session); across sessions, the inbox index, which also holds each task's
+ * session and `blocked_by` so the source and "blocked by" filters read no task row (migration 0014).
  */
 export function inboxFrom(filter: InboxFilter) {
   return filter.sessionId !== undefined ? sql`"tasks" INDEXED BY tasks_session_id_status_idx` : sql`"tasks" INDEXED BY tasks_inbox_idx`;

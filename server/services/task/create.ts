@@ -1,6 +1,4 @@
-import type { Db } from "@/db/client";
-import type { SQL } from "drizzle-orm";
-import { boundAll, driverValues, prepared } from "@/db/prepared";
+import { insertReturning } from "@/db/prepared";
 import { tasks } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
@@ -20,7 +18,7 @@ export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): Ta
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    const task = insertTask(ctx.db, { ...input, status: "pending", createdAt: now, updatedAt: now });
+    const task = insertReturning(ctx.db, "task.create", tasks, { ...input, status: "pending", createdAt: now, updatedAt: now }, { onConflictDoNothing: true });
     if (!task) throw new ConflictError("task.exists", `task ${input.key} already exists in session ${input.sessionId}`);
     insertTransition(ctx.db, {
       taskId: task.id,
@@ -41,25 +39,4 @@ export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): Ta
     });
     return task;
   });
-}
-
-/**
- * `INSERT INTO tasks … ON CONFLICT DO NOTHING RETURNING *`, prepared once per connection and set of
- * columns given (db/prepared.ts): an import creates tens of thousands of tasks, and Drizzle
- * building the INSERT again each time cost more than running it. A column not given takes its
- * schema default, as the unprepared insert did.
- */
-function insertTask(db: Db, values: typeof tasks.$inferInsert): TaskRow | undefined {
-  const keys = Object.keys(values)
-    .filter((key) => values[key as keyof typeof values] !== undefined)
-    .sort();
-  const query = prepared(db, `task.create:${keys.join(",")}`, () =>
-    db
-      .insert(tasks)
-      .values(boundAll(keys) as Record<keyof typeof values, SQL>)
-      .onConflictDoNothing()
-      .returning()
-      .prepare(),
-  );
-  return query.get(driverValues(tasks, values, keys));
 }

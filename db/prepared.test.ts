@@ -5,7 +5,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createMemoryDb, writeTransaction } from "./client";
-import { prepared } from "./prepared";
+import { insertReturning, prepared } from "./prepared";
 import { sessions } from "./schema";
 
 const byId = (db: Parameters<typeof prepared>[0]) =>
@@ -38,5 +38,28 @@ describe("prepared", () => {
     expect(byId(db).get({ id: "s1" })).toBeUndefined();
     db.insert(sessions).values({ id: "s2", requirements: "two" }).run();
     expect(byId(db).get({ id: "s2" })).toEqual({ id: "s2", requirements: "two" });
+  });
+});
+
+describe("insertReturning", () => {
+  it("inserts the columns given, the schema's defaults (evaluated at each run) for the rest, and returns the row", () => {
+    const db = createMemoryDb();
+    const first = insertReturning(db, "test.session", sessions, { id: "s1", requirements: "one" })!;
+    expect(first).toMatchObject({ id: "s1", requirements: "one", status: "active", source: "api", enforcement: "enforce", tasksTotal: 0 });
+    const later = Date.now() + 5;
+    while (Date.now() < later);
+    const second = insertReturning(db, "test.session", sessions, { id: "s2", requirements: "two" })!;
+    expect(second.startedAt.getTime()).toBeGreaterThan(first.startedAt.getTime());
+    // Another set of columns is another statement; a value given wins over the default.
+    expect(insertReturning(db, "test.session", sessions, { id: "s3", requirements: "three", source: "demo" })).toMatchObject({ source: "demo" });
+    expect(db.select({ id: sessions.id }).from(sessions).all()).toHaveLength(3);
+  });
+
+  it("with onConflictDoNothing, a row that is there already is left alone and undefined returned", () => {
+    const db = createMemoryDb();
+    insertReturning(db, "test.session", sessions, { id: "s1", requirements: "one" }, { onConflictDoNothing: true });
+    expect(insertReturning(db, "test.session", sessions, { id: "s1", requirements: "changed" }, { onConflictDoNothing: true })).toBeUndefined();
+    expect(() => insertReturning(db, "test.session", sessions, { id: "s1", requirements: "changed" })).toThrow(/UNIQUE/);
+    expect(db.select({ requirements: sessions.requirements }).from(sessions).all()).toEqual([{ requirements: "one" }]);
   });
 });

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { type SQL, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type DbOrTx, connectionOf } from "./client";
+import { type Db, type DbOrTx, connectionOf } from "./client";
 import { preparePrivately } from "./statement-cache";
 
 const caches = new WeakMap<Database.Database, Map<string, unknown>>();
@@ -64,4 +64,28 @@ export function driverValues<T extends SQLiteTable>(table: T, values: Partial<T[
     out[key] = value === null || value === undefined ? null : column.mapToDriverValue(value);
   }
   return out;
+}
+
+/**
+ * `INSERT INTO table (the columns given) VALUES (…) [ON CONFLICT DO NOTHING] RETURNING *`, prepared
+ * once per connection and set of columns given (`name` + the column names): the row inserted, or
+ * undefined when `onConflictDoNothing` skipped it. A column not given takes its schema default, as
+ * Drizzle's unprepared insert gives it (this schema has no `$defaultFn`, which would be frozen).
+ */
+export function insertReturning<T extends SQLiteTable>(
+  db: Db,
+  name: string,
+  table: T,
+  values: T["$inferInsert"],
+  options: { onConflictDoNothing?: boolean } = {},
+): T["$inferSelect"] | undefined {
+  const given = values as Record<string, unknown>;
+  const keys = Object.keys(given)
+    .filter((key) => given[key] !== undefined)
+    .sort();
+  const query = prepared(db, `${name}:${options.onConflictDoNothing ? "or_nothing:" : ""}${keys.join(",")}`, () => {
+    const insert = (db as Db).insert(table as SQLiteTable).values(boundAll(keys) as never);
+    return (options.onConflictDoNothing ? insert.onConflictDoNothing() : insert).returning().prepare();
+  });
+  return query.get(driverValues(table, values, keys)) as T["$inferSelect"] | undefined;
 }

@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type BenchContext } from "../lib/context";
@@ -441,6 +442,10 @@ export function synthesizeBazinga(file: string, sessions: number, logsPerSession
 /** A process run to completion with its wall time and its peak resident memory (VmHWM, as the kernel counts it). */
 interface MeasuredRun extends RunResult {
   peakRssMb: number;
+  /** The process's CPU time, user + system (GNU time's %U + %S); null without /usr/bin/time. */
+  cpuSeconds: number | null;
+  /** The 1-minute load average when it started and when it ended (on a shared machine, wall time follows it). */
+  load: [number, number];
 }
 
 const TIME = "/usr/bin/time";
@@ -448,16 +453,18 @@ const TIME = "/usr/bin/time";
 /**
  * `proofgate <args> --db <ledger>` as the README runs it (node bin/proofgate.mjs: the CLI runs in that
  * one process), its wall time from spawn to exit and its peak RSS: from GNU time's %M (the kernel's
- * ru_maxrss of that process) when /usr/bin/time exists, else the last VmHWM read from /proc while it ran.
+ * ru_maxrss of that process) when /usr/bin/time exists, else the last VmHWM read from /proc while it ran;
+ * with GNU time, its CPU time too (what the work costs whatever else the machine is running).
  */
 async function measuredProofgate(ledger: string, args: string[]): Promise<MeasuredRun> {
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const argv = [CLI, ...args, "--db", ledger];
   const useTime = fs.existsSync(TIME);
   const rssFile = path.join(path.dirname(ledger), `rss-${process.pid}-${Date.now()}.txt`);
+  const loadBefore = os.loadavg()[0]!;
   const started = now();
   const child = useTime
-    ? spawn(TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...argv], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+    ? spawn(TIME, ["-f", "%M %U %S", "-o", rssFile, process.execPath, ...argv], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
     : spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -472,12 +479,15 @@ async function measuredProofgate(ledger: string, args: string[]): Promise<Measur
   const ms = now() - started;
   if (poll) clearInterval(poll);
   let peakKb = polledKb;
+  let cpuSeconds: number | null = null;
   if (useTime) {
-    peakKb = Number(fs.readFileSync(rssFile, "utf8").trim().split("\n").at(-1));
+    const [kb, user, system] = fs.readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+    peakKb = kb!;
+    cpuSeconds = user! + system!;
     fs.rmSync(rssFile, { force: true });
   }
   if (code !== 0) throw new Error(`proofgate ${args.join(" ")} exited ${code}: ${stderr.trim() || stdout.trim()}`);
-  return { code, stdout, stderr, ms, peakRssMb: Math.round(peakKb / 1024) };
+  return { code, stdout, stderr, ms, peakRssMb: Math.round(peakKb / 1024), cpuSeconds, load: [loadBefore, os.loadavg()[0]!] };
 }
 
 function vmHwmKb(pid: number | undefined): number | null {
@@ -619,6 +629,7 @@ export async function measureBazingaImport(ctx: Pick<BenchContext, "quick" | "re
     `synthesized v19 file (${(counts.bytes / 1048576).toFixed(0)} MiB): ${counts.task_groups} task groups, ${counts.success_criteria} criteria, ${counts.orchestration_logs} log rows, ${counts.token_usage} token rows, ${counts.context_packages} context packages; the whole \`proofgate import bazinga\` process (bin/proofgate.mjs) into a fresh ledger`,
     `imported: ${summaryOf(entities)}`,
     `skipped: ${skipped}; proofgate check on the result: ${check}`,
+    `CPU time ${first.cpuSeconds === null ? "not measured (no /usr/bin/time)" : `${first.cpuSeconds.toFixed(1)} s`}; load average ${first.load[0].toFixed(1)} at the start, ${first.load[1].toFixed(1)} at the end (${os.cpus().length} cores: above that, other work stretches the wall time)`,
     ...scaleNote,
   ];
   ctx.rec.add({

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
-import { prepared } from "@/db/prepared";
+import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
 import { type CompletionVerdict, evaluateCompletion } from "@/server/domain/completion-gate";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -79,6 +79,21 @@ function gateQueries(db: DbOrTx) {
   });
 }
 
+const CHECK_KEYS = [
+  "sessionId",
+  "accepted",
+  "reasons",
+  "metCount",
+  "totalCount",
+  "source",
+  "claimedVerdict",
+  "details",
+  "actor",
+  "principalId",
+  "role",
+  "at",
+] as const satisfies readonly (keyof typeof completionChecks.$inferInsert)[];
+
 /** Evaluate and append the `completion_checks` row with its event, inside the caller's transaction. */
 export function recordCompletionCheck(
   tx: Tx,
@@ -89,24 +104,22 @@ export function recordCompletionCheck(
 ): CompletionCheckRow {
   loadSession(tx, sessionId);
   const verdict = evaluateSessionCompletion(tx, sessionId);
-  const row = tx
-    .insert(completionChecks)
-    .values({
-      sessionId,
-      accepted: verdict.accepted,
-      reasons: verdict.reasons,
-      metCount: verdict.metCount,
-      totalCount: verdict.totalCount,
-      source,
-      claimedVerdict,
-      details: { discrepancies: verdict.discrepancies, externallyBlocked: verdict.externallyBlocked },
-      actor: ctx.actor.label,
-      principalId: ctx.actor.principalId,
-      role: ctx.actor.role,
-      at: nowOf(ctx),
-    })
-    .returning()
-    .get();
+  const query = prepared(ctx.db, "completion.insert_check", () => ctx.db.insert(completionChecks).values(boundAll(CHECK_KEYS)).returning().prepare());
+  const values: Pick<typeof completionChecks.$inferInsert, (typeof CHECK_KEYS)[number]> = {
+    sessionId,
+    accepted: verdict.accepted,
+    reasons: verdict.reasons,
+    metCount: verdict.metCount,
+    totalCount: verdict.totalCount,
+    source,
+    claimedVerdict,
+    details: { discrepancies: verdict.discrepancies, externallyBlocked: verdict.externallyBlocked },
+    actor: ctx.actor.label,
+    principalId: ctx.actor.principalId,
+    role: ctx.actor.role,
+    at: nowOf(ctx),
+  };
+  const row = query.get(driverValues(completionChecks, values, CHECK_KEYS))!;
   appendEvent(tx, ctx, {
     type: EVENT_TYPES.completionChecked,
     sessionId,

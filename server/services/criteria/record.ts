@@ -1,4 +1,6 @@
-import type { Tx } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
+import type { SQL } from "drizzle-orm";
+import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { criterionUpdates, type successCriteria } from "@/db/schema";
 import type { CriterionStatus } from "@/server/domain/criteria";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -25,17 +27,15 @@ const EVENT_FOR: Record<CriterionChange["kind"], string> = {
 
 /** Append a criterion's history row and its event: "who moved this to met, with what evidence". */
 export function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: CriterionRow, change: CriterionChange): void {
-  tx.insert(criterionUpdates)
-    .values({
-      criterionId: row.id,
-      sessionId: row.sessionId,
-      ...change,
-      actor: ctx.actor.label,
-      principalId: ctx.actor.principalId,
-      role: ctx.actor.role,
-      at: nowOf(ctx),
-    })
-    .run();
+  insertUpdate(ctx.db, {
+    criterionId: row.id,
+    sessionId: row.sessionId,
+    ...change,
+    actor: ctx.actor.label,
+    principalId: ctx.actor.principalId,
+    role: ctx.actor.role,
+    at: nowOf(ctx),
+  });
   appendEvent(tx, ctx, {
     type: EVENT_FOR[change.kind],
     sessionId: row.sessionId,
@@ -43,4 +43,21 @@ export function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: Criterio
     entityId: row.id,
     data: { criterion: row.criterion, kind: change.kind, from: change.fromStatus ?? null, to: change.toStatus ?? null },
   });
+}
+
+/**
+ * The history row, prepared once per connection and set of columns given (db/prepared.ts): an
+ * import records tens of thousands of criterion changes. A column not given takes its default.
+ */
+function insertUpdate(db: Db, values: typeof criterionUpdates.$inferInsert): void {
+  const keys = Object.keys(values)
+    .filter((key) => values[key as keyof typeof values] !== undefined)
+    .sort();
+  const query = prepared(db, `criteria.insert_update:${keys.join(",")}`, () =>
+    db
+      .insert(criterionUpdates)
+      .values(boundAll(keys) as Record<keyof typeof values, SQL>)
+      .prepare(),
+  );
+  query.run(driverValues(criterionUpdates, values, keys));
 }

@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { successCriteria } from "@/db/schema";
 import { validateCriteriaList } from "@/server/domain/criteria";
 import { ValidationError } from "@/server/domain/errors";
@@ -24,31 +25,23 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
     return list.map((item, i) => {
-      const existing = tx
-        .select()
-        .from(successCriteria)
-        .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion)))
-        .get();
+      const existing = selectCriterion(ctx.db, input.sessionId, item.criterion);
       if (!existing) {
-        const supersedesId = item.supersedes ? findId(tx, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;
-        const row = tx
-          .insert(successCriteria)
-          .values({
-            sessionId: input.sessionId,
-            criterion: item.criterion,
-            status: item.status ?? "pending",
-            actual: item.actual ?? null,
-            evidence: item.evidence ?? null,
-            requiredForCompletion: item.requiredForCompletion ?? true,
-            priority: item.priority ?? null,
-            metadata: item.metadata ?? null,
-            supersedesId,
-            createdBy: ctx.actor.label,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()
-          .get();
+        const supersedesId = item.supersedes ? findId(ctx.db, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;
+        const row = insertCriterion(ctx.db, {
+          sessionId: input.sessionId,
+          criterion: item.criterion,
+          status: item.status ?? "pending",
+          actual: item.actual ?? null,
+          evidence: item.evidence ?? null,
+          requiredForCompletion: item.requiredForCompletion ?? true,
+          priority: item.priority ?? null,
+          metadata: item.metadata ?? null,
+          supersedesId,
+          createdBy: ctx.actor.label,
+          createdAt: now,
+          updatedAt: now,
+        });
         recordCriterionChange(tx, ctx, row, {
           kind: "create",
           toStatus: row.status,
@@ -73,12 +66,7 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
       };
       const extraChanged = extra.priority !== existing.priority || JSON.stringify(extra.metadata) !== JSON.stringify(existing.metadata);
       if (!claimChanged && !extraChanged && required === existing.requiredForCompletion) return existing;
-      const row = tx
-        .update(successCriteria)
-        .set({ ...next, ...extra, requiredForCompletion: required, updatedAt: now })
-        .where(eq(successCriteria.id, existing.id))
-        .returning()
-        .get()!;
+      const row = updateCriterion(ctx.db, existing.id, { ...next, ...extra, requiredForCompletion: required, updatedAt: now });
       if (claimChanged)
         recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
       if (required !== existing.requiredForCompletion) recordCriterionChange(tx, ctx, row, { kind: "required", required });
@@ -87,12 +75,68 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
   });
 }
 
-function findId(tx: Tx, sessionId: string, criterion: string, field: string): number {
-  const row = tx
-    .select({ id: successCriteria.id })
-    .from(successCriteria)
-    .where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion)))
-    .get();
+function findId(db: Db, sessionId: string, criterion: string, field: string): number {
+  const row = selectCriterion(db, sessionId, criterion);
   if (!row) throw new ValidationError(field, "criteria.supersedes_unknown", `no criterion "${criterion}" in this session to supersede`);
   return row.id;
+}
+
+/*
+ * The statements a save runs, prepared once per connection (db/prepared.ts): an import saves the
+ * criteria of thousands of sessions, and Drizzle building each query again cost more than running it.
+ */
+
+type CriterionValues = typeof successCriteria.$inferInsert;
+
+function selectCriterion(db: Db, sessionId: string, criterion: string): CriterionRow | undefined {
+  const query = prepared(db, "criteria.select_by_text", () =>
+    db
+      .select()
+      .from(successCriteria)
+      .where(and(eq(successCriteria.sessionId, sql.placeholder("sessionId")), eq(successCriteria.criterion, sql.placeholder("criterion"))))
+      .prepare(),
+  );
+  return query.get({ sessionId, criterion });
+}
+
+const INSERT_KEYS = [
+  "sessionId",
+  "criterion",
+  "status",
+  "actual",
+  "evidence",
+  "requiredForCompletion",
+  "priority",
+  "metadata",
+  "supersedesId",
+  "createdBy",
+  "createdAt",
+  "updatedAt",
+] as const satisfies readonly (keyof CriterionValues)[];
+
+function insertCriterion(db: Db, values: Pick<CriterionValues, (typeof INSERT_KEYS)[number]>): CriterionRow {
+  const query = prepared(db, "criteria.insert", () => db.insert(successCriteria).values(boundAll(INSERT_KEYS)).returning().prepare());
+  return query.get(driverValues(successCriteria, values, INSERT_KEYS))!;
+}
+
+const UPDATE_KEYS = [
+  "status",
+  "actual",
+  "evidence",
+  "priority",
+  "metadata",
+  "requiredForCompletion",
+  "updatedAt",
+] as const satisfies readonly (keyof CriterionValues)[];
+
+function updateCriterion(db: Db, id: number, set: Pick<CriterionValues, (typeof UPDATE_KEYS)[number]>): CriterionRow {
+  const query = prepared(db, "criteria.update", () =>
+    db
+      .update(successCriteria)
+      .set(boundAll(UPDATE_KEYS))
+      .where(eq(successCriteria.id, sql.placeholder("whereId")))
+      .returning()
+      .prepare(),
+  );
+  return query.get({ ...driverValues(successCriteria, set, UPDATE_KEYS), whereId: id })!;
 }

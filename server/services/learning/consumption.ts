@@ -1,4 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
+import { insertReturning, prepared } from "@/db/prepared";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { consumptionScope } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -19,13 +20,15 @@ export function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput):
   const scopeId = consumptionScopeId(sha256Hex, input.sessionId, input.groupId, input.agentType, input.iteration, input.packageId);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
-    const existing = tx.select().from(consumptionScope).where(eq(consumptionScope.scopeId, scopeId)).get();
+    const existing = prepared(ctx.db, "learning.consumption_by_scope", () =>
+      ctx.db
+        .select()
+        .from(consumptionScope)
+        .where(eq(consumptionScope.scopeId, sql.placeholder("scopeId")))
+        .prepare(),
+    ).get({ scopeId });
     if (existing) return { ...existing, inserted: false };
-    const row = tx
-      .insert(consumptionScope)
-      .values({ scopeId, ...input, consumedAt: nowOf(ctx) })
-      .returning()
-      .get();
+    const row = insertReturning(ctx.db, "learning.insert_consumption", consumptionScope, { scopeId, ...input, consumedAt: nowOf(ctx) })!;
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.consumptionSaved,
       sessionId: input.sessionId,

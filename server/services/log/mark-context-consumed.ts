@@ -1,8 +1,9 @@
+import { insertReturning, prepared } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { contextPackageConsumers, contextPackages } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
-import type { Tx } from "@/db/client";
+import type { Db } from "@/db/client";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { requireLogWriter } from "./common";
 import { MarkContextConsumedInput } from "./schemas";
@@ -18,16 +19,17 @@ export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsume
   requireLogWriter(ctx, "mark context consumed");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
-    const { pkg, existing } = findReader(tx, input);
+    const { pkg, existing } = findReader(ctx.db, input);
     if (existing?.consumedAt) return existing;
     const now = nowOf(ctx);
     const row = existing
       ? tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning().get()!
-      : tx
-          .insert(contextPackageConsumers)
-          .values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration, consumedAt: now })
-          .returning()
-          .get();
+      : insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
+          packageId: pkg.id,
+          agentType: input.agentType,
+          iteration: input.iteration,
+          consumedAt: now,
+        })!;
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextConsumed,
       sessionId: pkg.sessionId,
@@ -47,9 +49,13 @@ export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedIn
   requireLogWriter(ctx, "add context package readers");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
   return write(ctx, (tx) => {
-    const { pkg, existing } = findReader(tx, input);
+    const { pkg, existing } = findReader(ctx.db, input);
     if (existing) return existing;
-    const row = tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }).returning().get();
+    const row = insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
+      packageId: pkg.id,
+      agentType: input.agentType,
+      iteration: input.iteration,
+    })!;
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextPackageSaved,
       sessionId: pkg.sessionId,
@@ -62,17 +68,28 @@ export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedIn
 }
 
 /** The package (refused if unknown) and its reader row for that agent type and iteration, if any. */
-function findReader(tx: Tx, input: { packageId: number; agentType: string; iteration: number }) {
-  const pkg = tx
-    .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
-    .from(contextPackages)
-    .where(eq(contextPackages.id, input.packageId))
-    .get();
-  if (!pkg) throw new NotFoundError("context_package", input.packageId);
-  const key = and(
-    eq(contextPackageConsumers.packageId, pkg.id),
-    eq(contextPackageConsumers.agentType, input.agentType),
-    eq(contextPackageConsumers.iteration, input.iteration),
+function findReader(db: Db, input: { packageId: number; agentType: string; iteration: number }) {
+  const packageQuery = prepared(db, "context.package_of_reader", () =>
+    db
+      .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
+      .from(contextPackages)
+      .where(eq(contextPackages.id, sql.placeholder("packageId")))
+      .prepare(),
   );
-  return { pkg, existing: tx.select().from(contextPackageConsumers).where(key).get() };
+  const pkg = packageQuery.get({ packageId: input.packageId });
+  if (!pkg) throw new NotFoundError("context_package", input.packageId);
+  const readerQuery = prepared(db, "context.reader", () =>
+    db
+      .select()
+      .from(contextPackageConsumers)
+      .where(
+        and(
+          eq(contextPackageConsumers.packageId, sql.placeholder("packageId")),
+          eq(contextPackageConsumers.agentType, sql.placeholder("agentType")),
+          eq(contextPackageConsumers.iteration, sql.placeholder("iteration")),
+        ),
+      )
+      .prepare(),
+  );
+  return { pkg, existing: readerQuery.get({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }) };
 }

@@ -1,3 +1,4 @@
+import { insertReturning } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { contextPackageConsumers, contextPackages } from "@/db/schema";
@@ -39,26 +40,22 @@ export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageI
         throw new ValidationError("supersedesId", "context.supersedes_unknown", `no context package ${input.supersedesId} in this session to supersede`);
       version = previous.version + 1;
     }
-    const pkg = tx
-      .insert(contextPackages)
-      .values({
-        sessionId: input.sessionId,
-        groupId: global ? null : input.groupId,
-        scope: global ? "global" : "group",
-        packageType: input.packageType,
-        filePath: filePath.value,
-        producerAgent: input.producerAgent,
-        priority: input.priority,
-        summary: oneLine,
-        sizeBytes: input.sizeBytes ?? null,
-        version,
-        supersedesId: input.supersedesId ?? null,
-        createdAt: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const pkg = insertReturning(ctx.db, "context.insert_package", contextPackages, {
+      sessionId: input.sessionId,
+      groupId: global ? null : input.groupId,
+      scope: global ? "global" : "group",
+      packageType: input.packageType,
+      filePath: filePath.value,
+      producerAgent: input.producerAgent,
+      priority: input.priority,
+      summary: oneLine,
+      sizeBytes: input.sizeBytes ?? null,
+      version,
+      supersedesId: input.supersedesId ?? null,
+      createdAt: nowOf(ctx),
+    })!;
     const consumers = [...new Set(input.consumers)].map((agentType) =>
-      tx.insert(contextPackageConsumers).values({ packageId: pkg.id, agentType }).returning().get(),
+      insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, { packageId: pkg.id, agentType })!,
     );
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextPackageSaved,

@@ -1,3 +1,4 @@
+import { insertReturning } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { skillOutputs } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
@@ -16,19 +17,15 @@ export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput):
   const data = redactDocument(input.data);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
-    const row = tx
-      .insert(skillOutputs)
-      .values({
-        sessionId: input.sessionId,
-        skillName: input.skillName,
-        outputData: data.value,
-        agentType: input.agentType ?? null,
-        groupId: input.groupId ?? null,
-        iteration: input.iteration,
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const row = insertReturning(ctx.db, "skill_output.insert", skillOutputs, {
+      sessionId: input.sessionId,
+      skillName: input.skillName,
+      outputData: data.value,
+      agentType: input.agentType ?? null,
+      groupId: input.groupId ?? null,
+      iteration: input.iteration,
+      timestamp: nowOf(ctx),
+    })!;
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.skillOutputSaved,
       sessionId: row.sessionId,

@@ -1,3 +1,4 @@
+import { insertReturning } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { stateSnapshots } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
@@ -20,11 +21,13 @@ export function saveState(ctx: ServiceContext, raw: SaveStateInput): StateSnapsh
   const data = redactDocument(input.data);
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
-    const row = tx
-      .insert(stateSnapshots)
-      .values({ sessionId: input.sessionId, groupId: input.groupId, stateType: input.stateType, stateData: data.value, timestamp: nowOf(ctx) })
-      .returning()
-      .get();
+    const row = insertReturning(ctx.db, "state.insert", stateSnapshots, {
+      sessionId: input.sessionId,
+      groupId: input.groupId,
+      stateType: input.stateType,
+      stateData: data.value,
+      timestamp: nowOf(ctx),
+    })!;
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.stateSaved,
       sessionId: row.sessionId,

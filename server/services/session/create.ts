@@ -1,3 +1,4 @@
+import { insertReturning } from "@/db/prepared";
 import { randomUUID } from "node:crypto";
 import { sessions } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -21,12 +22,13 @@ export function createSession(ctx: ServiceContext, unredacted: CreateSessionInpu
     const now = nowOf(ctx);
     const id = input.id ?? `pg_${now.toISOString().slice(0, 19).replace(/[-:T]/g, "")}_${randomUUID().slice(0, 8)}`;
     const enforcement = input.enforcement ?? ctx.defaultEnforcement ?? "enforce";
-    const session = tx
-      .insert(sessions)
-      .values({ ...input, id, source: input.source ?? "api", enforcement, status: "active", startedAt: now, createdAt: now, updatedAt: now })
-      .onConflictDoNothing()
-      .returning()
-      .get();
+    const session = insertReturning(
+      ctx.db,
+      "session.create",
+      sessions,
+      { ...input, id, source: input.source ?? "api", enforcement, status: "active", startedAt: now, createdAt: now, updatedAt: now },
+      { onConflictDoNothing: true },
+    );
     if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
     // Created inside a runtime session (a Claude Code session's commands): its stops now answer to this session's gate.
     const runtime = ctx.runtimeSession

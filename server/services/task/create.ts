@@ -1,10 +1,12 @@
-import { taskTransitions, tasks } from "@/db/schema";
+import { insertReturning } from "@/db/prepared";
+import { tasks } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { ConflictError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { CreateTaskInput } from "./schemas";
 import { type TaskRow } from "./load";
+import { insertTransition } from "./statements";
 import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
@@ -16,25 +18,18 @@ export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): Ta
   return write(ctx, (tx) => {
     loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    const task = tx
-      .insert(tasks)
-      .values({ ...input, status: "pending", createdAt: now, updatedAt: now })
-      .onConflictDoNothing()
-      .returning()
-      .get();
+    const task = insertReturning(ctx.db, "task.create", tasks, { ...input, status: "pending", createdAt: now, updatedAt: now }, { onConflictDoNothing: true });
     if (!task) throw new ConflictError("task.exists", `task ${input.key} already exists in session ${input.sessionId}`);
-    tx.insert(taskTransitions)
-      .values({
-        taskId: task.id,
-        sessionId: task.sessionId,
-        move: "create",
-        toStatus: "pending",
-        actor: ctx.actor.label,
-        principalId: ctx.actor.principalId,
-        role: ctx.actor.role,
-        at: now,
-      })
-      .run();
+    insertTransition(ctx.db, {
+      taskId: task.id,
+      sessionId: task.sessionId,
+      move: "create",
+      toStatus: "pending",
+      actor: ctx.actor.label,
+      principalId: ctx.actor.principalId,
+      role: ctx.actor.role,
+      at: now,
+    });
     appendEvent(tx, ctx, {
       type: EVENT_TYPES.taskCreated,
       sessionId: task.sessionId,

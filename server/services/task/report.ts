@@ -1,11 +1,10 @@
 import type { Tx } from "@/db/client";
-import { taskTransitions } from "@/db/schema";
 import { EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
 import { type TaskMove, type TaskPatch, applyMove, moveForEdge, observeReportedStatus, refuseReportedStatus } from "@/server/domain/task-machine";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
 import { type TaskRow, loadTask } from "./load";
-import { compareAndSetTask } from "./statements";
+import { compareAndSetTask, insertTransition } from "./statements";
 import { ReportTaskInput } from "./schemas";
 import { parseInput } from "../parse-input";
 import { redactInput } from "../redact-input";
@@ -76,21 +75,19 @@ function record(
   task: TaskRow,
   change: { move: string; to: TaskRow["status"]; verification: TaskRow["verification"]; patch: Omit<TaskPatch, "resetCount">; type: string; now: Date },
 ): void {
-  tx.insert(taskTransitions)
-    .values({
-      taskId: task.id,
-      sessionId: task.sessionId,
-      move: change.move,
-      fromStatus: task.status,
-      toStatus: change.to,
-      actor: ctx.actor.label,
-      principalId: ctx.actor.principalId,
-      role: ctx.actor.role,
-      evidence: change.patch.evidence ?? null,
-      verification: change.verification,
-      at: change.now,
-    })
-    .run();
+  insertTransition(ctx.db, {
+    taskId: task.id,
+    sessionId: task.sessionId,
+    move: change.move,
+    fromStatus: task.status,
+    toStatus: change.to,
+    actor: ctx.actor.label,
+    principalId: ctx.actor.principalId,
+    role: ctx.actor.role,
+    evidence: change.patch.evidence ?? null,
+    verification: change.verification,
+    at: change.now,
+  });
   appendEvent(tx, ctx, {
     type: change.type,
     sessionId: task.sessionId,

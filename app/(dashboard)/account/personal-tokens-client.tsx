@@ -12,11 +12,11 @@ import { FormError } from "@/app/ui/field";
 import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time, useNow } from "@/app/ui/time";
-import { ConfirmDialog } from "../settings/confirm-dialog";
 import { type FormErrors, toFormErrors } from "../settings/form-errors";
 import { InputField } from "../settings/form-field";
 import { NewTokenPanel } from "../settings/new-token-panel";
 import { TableSkeleton } from "../settings/table-skeleton";
+import { tokenState, useTokenRevoke } from "../settings/token-revoke";
 import { useViewer } from "../viewer";
 
 type Token = inferRouterOutputs<AppRouter>["account"]["tokens"][number];
@@ -104,22 +104,15 @@ function CreatePersonalTokenForm() {
   );
 }
 
-function tokenState(token: Token, now: number | null): { label: string; tone: "good" | "bad" | "warn" } {
-  if (token.revokedAt) return { label: "revoked", tone: "bad" };
-  if (token.expiresAt && now !== null && token.expiresAt.getTime() <= now) return { label: "expired", tone: "warn" };
-  return { label: "active", tone: "good" };
-}
-
 function PersonalTokensTable() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const now = useNow();
   const query = useQuery(trpc.account.tokens.queryOptions());
-  const [revoking, setRevoking] = useState<Token | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const revoke = useMutation(
     trpc.account.revokeToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.account.tokens.queryKey() }) }),
   );
+  const { ask, dialog } = useTokenRevoke<Token>(revoke);
   const tokens = query.data;
   if (tokens === undefined) {
     return (
@@ -135,22 +128,6 @@ function PersonalTokensTable() {
         Create one to script what you do here, e.g. <Code>proofgate --url {"<this address>"} --token pg_… session list</Code>.
       </EmptyState>
     );
-  }
-
-  function close() {
-    setRevoking(null);
-    setError(null);
-  }
-
-  async function confirm() {
-    if (!revoking) return;
-    setError(null);
-    try {
-      await revoke.mutateAsync({ id: revoking.id });
-      close();
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    }
   }
 
   return (
@@ -210,7 +187,7 @@ function PersonalTokensTable() {
                   </td>
                   <td className="py-2 text-right align-top">
                     {!token.revokedAt && (
-                      <Button variant="secondary" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>
+                      <Button variant="secondary" onClick={() => ask(token)} aria-label={`Revoke ${token.name}`}>
                         Revoke
                       </Button>
                     )}
@@ -221,26 +198,15 @@ function PersonalTokensTable() {
           </tbody>
         </table>
       </div>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this token?"
-        confirmLabel="Revoke token"
-        variant="danger"
-        pending={revoke.isPending}
-        error={error}
-        onConfirm={confirm}
-        onClose={close}
-      >
-        {revoking && (
-          <>
-            <p>
-              <strong className="break-all">{revoking.name}</strong> (<span className="font-mono">{revoking.prefix}…</span>) stops working at once: every
-              request with it gets 401.
-            </p>
-            <p>This cannot be undone; create a new token if you need one again.</p>
-          </>
-        )}
-      </ConfirmDialog>
+      {dialog((t) => (
+        <>
+          <p>
+            <strong className="break-all">{t.name}</strong> (<span className="font-mono">{t.prefix}…</span>) stops working at once: every request with it gets
+            401.
+          </p>
+          <p>This cannot be undone; create a new token if you need one again.</p>
+        </>
+      ))}
     </>
   );
 }

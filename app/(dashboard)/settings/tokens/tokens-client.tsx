@@ -12,11 +12,11 @@ import { FormError } from "@/app/ui/field";
 import { QueryFallback } from "@/app/ui/query-fallback";
 import { Code, EmptyState } from "@/app/ui/states";
 import { Time, useNow } from "@/app/ui/time";
-import { ConfirmDialog } from "../confirm-dialog";
 import { NewTokenPanel } from "../new-token-panel";
 import { type FormErrors, toFormErrors } from "../form-errors";
 import { InputField, SelectField } from "../form-field";
 import { TableSkeleton } from "../table-skeleton";
+import { tokenState, useTokenRevoke } from "../token-revoke";
 import { TOKEN_ROLES, type TokenRole, roleSummary } from "../roles";
 
 type Token = inferRouterOutputs<AppRouter>["admin"]["tokens"][number];
@@ -112,22 +112,15 @@ function CreateTokenForm() {
   );
 }
 
-function tokenState(token: Token, now: number | null): { label: string; tone: "good" | "bad" | "warn" } {
-  if (token.revokedAt) return { label: "revoked", tone: "bad" };
-  if (token.expiresAt && now !== null && token.expiresAt.getTime() <= now) return { label: "expired", tone: "warn" };
-  return { label: "active", tone: "good" };
-}
-
 function TokensTable() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const now = useNow();
   const query = useQuery(trpc.admin.tokens.queryOptions());
-  const [revoking, setRevoking] = useState<Token | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const revoke = useMutation(
     trpc.admin.revokeToken.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.queryKey() }) }),
   );
+  const { ask, dialog } = useTokenRevoke<Token>(revoke);
   const tokens = query.data;
   if (tokens === undefined) {
     return (
@@ -144,22 +137,6 @@ function TokensTable() {
         <Code>npx proofgate token create --name developer-agents --role agent</Code>
       </EmptyState>
     );
-  }
-
-  function close() {
-    setRevoking(null);
-    setError(null);
-  }
-
-  async function confirm() {
-    if (!revoking) return;
-    setError(null);
-    try {
-      await revoke.mutateAsync({ id: revoking.id });
-      close();
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    }
   }
 
   return (
@@ -222,7 +199,7 @@ function TokensTable() {
                   </td>
                   <td className="py-2 text-right align-top">
                     {!token.revokedAt && (
-                      <Button variant="secondary" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>
+                      <Button variant="secondary" onClick={() => ask(token)} aria-label={`Revoke ${token.name}`}>
                         Revoke
                       </Button>
                     )}
@@ -233,26 +210,15 @@ function TokensTable() {
           </tbody>
         </table>
       </div>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this token?"
-        confirmLabel="Revoke token"
-        variant="danger"
-        pending={revoke.isPending}
-        error={error}
-        onConfirm={confirm}
-        onClose={close}
-      >
-        {revoking && (
-          <>
-            <p>
-              <strong className="break-all">{revoking.name}</strong> ({revoking.owner ? `personal token of ${revoking.owner}` : revoking.role},{" "}
-              <span className="font-mono">{revoking.prefix}…</span>) stops working at once: every request with it gets 401.
-            </p>
-            <p>This cannot be undone; create a new token if it is needed again.</p>
-          </>
-        )}
-      </ConfirmDialog>
+      {dialog((t) => (
+        <>
+          <p>
+            <strong className="break-all">{t.name}</strong> ({t.owner ? `personal token of ${t.owner}` : t.role}, <span className="font-mono">{t.prefix}…</span>
+            ) stops working at once: every request with it gets 401.
+          </p>
+          <p>This cannot be undone; create a new token if it is needed again.</p>
+        </>
+      ))}
     </>
   );
 }

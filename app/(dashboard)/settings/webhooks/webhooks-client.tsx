@@ -213,7 +213,15 @@ function WebhooksTable({ selected, onSelect }: { selected: number | null; onSele
       queryClient.invalidateQueries({ queryKey: trpc.admin.webhooks.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.admin.webhookDeliveries.queryKey() }),
     ]);
-  const remove = useMutation(trpc.admin.removeWebhook.mutationOptions({ onSuccess: refresh }));
+  // Removing never refreshes the removed webhook's delivery log: once the row is gone, that query can only answer 404.
+  const remove = useMutation(
+    trpc.admin.removeWebhook.mutationOptions({
+      onSuccess: (_result, { id }) => {
+        queryClient.removeQueries({ queryKey: trpc.admin.webhookDeliveries.queryKey({ id }) });
+        return queryClient.invalidateQueries({ queryKey: trpc.admin.webhooks.queryKey() });
+      },
+    }),
+  );
   const test = useMutation(trpc.admin.testWebhook.mutationOptions({ onSuccess: refresh }));
   const webhooks = query.data;
   if (webhooks === undefined) {
@@ -251,9 +259,12 @@ function WebhooksTable({ selected, onSelect }: { selected: number | null; onSele
   async function confirm() {
     if (!removing) return;
     setError(null);
+    const { id } = removing;
+    // Close its delivery log first and stop any fetch of it in flight, so nothing polls a webhook the server is deleting.
+    if (selected === id) onSelect(null);
+    await queryClient.cancelQueries({ queryKey: trpc.admin.webhookDeliveries.queryKey({ id }) });
     try {
-      await remove.mutateAsync({ id: removing.id });
-      if (selected === removing.id) onSelect(null);
+      await remove.mutateAsync({ id });
       close();
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));

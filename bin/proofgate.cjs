@@ -8,7 +8,8 @@
 //
 // CommonJS, not an ES module: Node starts an ES module entry through its ESM loader, which it compiles
 // first (~5 ms of CPU, ~9 ms wall on every call; an empty .mjs against an empty .cjs). bin/proofgate.mjs,
-// the older path, requires this file.
+// the older path, is a symlink to this file: Node picks the loader from the entry's real path, so that
+// path runs as CommonJS too.
 "use strict";
 const fs = process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");

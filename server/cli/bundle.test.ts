@@ -20,7 +20,7 @@ function checkout(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-bundle-"));
   checkouts.push(dir);
   for (const part of ["bin/proofgate.mjs", "bin/proofgate.cjs", "dist/cli.cjs", "dist/hook.cjs", "db/migrations"])
-    fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+    fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }
@@ -143,7 +143,7 @@ describe("the bundled executable", () => {
     checkouts.push(install);
     const dir = path.join(install, "node_modules", "proofgate");
     for (const part of ["bin/proofgate.mjs", "bin/proofgate.cjs", "dist/cli.cjs", "db/migrations"])
-      fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+      fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
     fs.symlinkSync(path.join(ROOT, "node_modules", "better-sqlite3"), path.join(install, "node_modules", "better-sqlite3"));
     expect(fs.existsSync(path.join(dir, "node_modules"))).toBe(false);
     const db = path.join(install, "x.db");

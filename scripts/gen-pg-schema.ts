@@ -289,9 +289,7 @@ function areaFile(areaName: string, tables: [string, SQLiteTable][], refs: Map<S
     }
     for (const constraint of config.uniqueConstraints) {
       pgImports.add("unique");
-      extras.push(
-        `unique(${JSON.stringify(constraint.getName())}).on(${constraint.columns.map((c) => colRef(c as Column, "unique")).join(", ")})${constraint.nullsNotDistinct ? ".nullsNotDistinct()" : ""}`,
-      );
+      extras.push(`unique(${JSON.stringify(constraint.getName())}).on(${constraint.columns.map((c) => colRef(c as Column, "unique")).join(", ")})`);
     }
     for (const constraint of config.checks) {
       pgImports.add("check");

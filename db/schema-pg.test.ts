@@ -72,7 +72,7 @@ describe("the generated PostgreSQL twins (db/schema-pg)", () => {
     }
   });
 
-  it("rewrite the three non-portable SQLite shapes and refuse anything else non-portable, naming the table and column", async () => {
+  it("rewrite the non-portable SQLite shapes and refuse anything else non-portable, naming the table and column", async () => {
     const nowMs = sql`(cast(round((julianday('now') - 2440587.5) * 86400000) as integer))`;
     const probe = sqliteTable(
       "probe",
@@ -84,7 +84,7 @@ describe("the generated PostgreSQL twins (db/schema-pg)", () => {
       },
       (t) => [
         uniqueIndex("probe_key_idx").on(t.id, sql`ifnull(${t.kind}, char(0))`, sql`ifnull(${t.n}, -1)`),
-        check("probe_kind_check", sql`${t.kind} IS NOT 'x'`),
+        check("probe_kind_check", sql`${t.kind} IS NOT 'x' and ${t.n} IS NOT NULL and ${t.id} IS ${t.n} and ${t.kind} <> 'is not glob(x)'`),
       ],
     );
     const files = await generatePgSchema([{ name: "probe", exports: { probe }, source: "" }]);
@@ -92,11 +92,17 @@ describe("the generated PostgreSQL twins (db/schema-pg)", () => {
     expect(probeFile).toContain(`at: bigint("at", { mode: "number" }).notNull().default(nowMs)`);
     expect(files.get("db/schema-pg/columns.ts")).toContain(PG_NOW_MS);
     expect(probeFile).toContain(`unique("probe_key_idx").on(t.id, t.kind, t.n).nullsNotDistinct()`);
-    expect(probeFile).toContain("sql`${t.kind} IS DISTINCT FROM 'x'`");
+    expect(probeFile).toContain(
+      "sql`${t.kind} IS DISTINCT FROM 'x' and ${t.n} IS NOT NULL and ${t.id} IS NOT DISTINCT FROM ${t.n} and ${t.kind} <> 'is not glob(x)'`",
+    );
     expect(probeFile).not.toMatch(/ifnull|julianday/);
 
     const datetime = sqliteTable("odd", { id: text("id").primaryKey(), at: text("at").default(sql`(datetime('now'))`) });
     await expect(generatePgSchema([{ name: "odd", exports: { datetime }, source: "" }])).rejects.toThrow(/odd\.at .*SQL default \(datetime\('now'\)\)/);
+    const flag = sqliteTable("odd", { id: text("id").primaryKey(), on: integer("on", { mode: "boolean" }) }, (t) => [check("odd_on_check", sql`${t.on} = 1`)]);
+    await expect(generatePgSchema([{ name: "odd", exports: { flag }, source: "" }])).rejects.toThrow(
+      /odd\.check odd_on_check .*boolean column compared with 0\/1/,
+    );
     const glob = sqliteTable("odd", { id: text("id").primaryKey() }, (t) => [check("odd_glob_check", sql`${t.id} glob '[a-z]*'`)]);
     await expect(generatePgSchema([{ name: "odd", exports: { glob }, source: "" }])).rejects.toThrow(/odd\.check odd_glob_check .*SQLite-only SQL/);
   });

@@ -30,7 +30,8 @@ export const PG_NOW_MS = "(round(extract(epoch from statement_timestamp())*1000)
 export const REWRITES = [
   "default `nowMs` (julianday('now') → epoch ms) → " + PG_NOW_MS,
   "unique index over `ifnull(col, <sentinel>)` expressions → UNIQUE NULLS NOT DISTINCT constraint on the plain columns",
-  "`<expr> IS NOT '<literal>'` in a CHECK or index WHERE → `<expr> IS DISTINCT FROM '<literal>'`",
+  "`a IS NOT b` in a CHECK or index WHERE (b not NULL/TRUE/FALSE/UNKNOWN), e.g. `status IS NOT 'done'` → `a IS DISTINCT FROM b`",
+  "`a IS b` in a CHECK or index WHERE (b not NOT/NULL/TRUE/FALSE/UNKNOWN) → `a IS NOT DISTINCT FROM b`",
 ] as const;
 
 export interface Area {
@@ -119,7 +120,26 @@ function columnsFile() {
 /** A template literal's body: escapes what a backtick template would interpret. */
 const templateText = (text: string) => text.replaceAll("\\", "\\\\").replaceAll("`", "\\`").replaceAll("${", "\\${");
 
-const rewriteText = (text: string) => text.replace(/\bIS NOT(\s+')/gi, "IS DISTINCT FROM$1");
+/**
+ * SQLite's `IS` / `IS NOT` compare any two values (NULL-safe equality); PostgreSQL's take only NULL, TRUE,
+ * FALSE or UNKNOWN after them, and spell the general form `IS [NOT] DISTINCT FROM`.
+ */
+const rewriteText = (text: string) =>
+  outsideLiterals(text, (code) =>
+    code
+      .replace(/\bIS\s+NOT\s+(?!(?:NULL|TRUE|FALSE|UNKNOWN|DISTINCT)\b)/gi, "IS DISTINCT FROM ")
+      .replace(/\bIS\s+(?!(?:NOT|NULL|TRUE|FALSE|UNKNOWN|DISTINCT)\b)/gi, "IS NOT DISTINCT FROM "),
+  );
+
+/** Applies `change` to the SQL outside its '…' string literals. */
+const outsideLiterals = (text: string, change: (code: string) => string) =>
+  text
+    .split(/('(?:[^']|'')*')/)
+    .map((part, i) => (i % 2 === 1 ? part : change(part)))
+    .join("");
+
+/** SQL that only SQLite understands; a fragment holding it stops the generator. */
+const SQLITE_ONLY = /\b(?:ifnull|julianday|unixepoch|strftime|datetime|char|json_\w+|printf|instr)\s*\(|\bglob\b|\bcollate\s+nocase\b/i;
 
 function areaFile(areaName: string, tables: [string, SQLiteTable][], refs: Map<SQLiteTable, TableRef>): string {
   const pgImports = new Set<string>(["pgTable"]);
@@ -147,17 +167,22 @@ function areaFile(areaName: string, tables: [string, SQLiteTable][], refs: Map<S
     /** An SQL fragment as a `sql\`…\`` template over `t`'s columns, with the portable rewrites applied. */
     const fragment = (value: SQL, at: string): string => {
       usesSql = true;
-      const parts: string[] = [];
+      // The text with a placeholder per column, so the rewrites see the whole fragment at once.
+      const columns: Column[] = [];
+      let text = "";
       const walk = (chunk: unknown) => {
-        if (is(chunk, StringChunk)) parts.push(templateText(rewriteText(chunk.value.join(""))));
+        if (is(chunk, StringChunk)) text += chunk.value.join("");
         else if (is(chunk, SQL)) chunk.queryChunks.forEach(walk);
-        else if (is(chunk, Column)) parts.push(`\${${colRef(chunk, at)}}`);
+        else if (is(chunk, Column)) text += `\u0000${columns.push(chunk) - 1}\u0000`;
         else fail(where(at), `a bound value or unsupported chunk in an SQL fragment (${render(value)}); DDL needs literal SQL`);
       };
       walk(value);
-      const text = parts.join("");
-      if (/\b(ifnull|julianday|char\(|unixepoch|strftime|json_|glob)\b/i.test(text)) fail(where(at), `SQLite-only SQL in "${render(value)}"`);
-      return `sql\`${text}\``;
+      if (SQLITE_ONLY.test(text.replace(/'(?:[^']|'')*'/g, "''"))) fail(where(at), `SQLite-only SQL in "${render(value)}"`);
+      const booleanAsNumber = /\u0000(\d+)\u0000\s*(?:=|==|<>|!=)\s*[01]\b/.exec(text);
+      if (booleanAsNumber && columns[Number(booleanAsNumber[1])]!.columnType === "SQLiteBoolean")
+        fail(where(at), `a boolean column compared with 0/1 in "${render(value)}" (write \`= true\`/\`= false\`, or the column alone)`);
+      const body = templateText(rewriteText(text)).replace(/\u0000(\d+)\u0000/g, (_, i: string) => `\${${colRef(columns[Number(i)]!, at)}}`);
+      return `sql\`${body}\``;
     };
 
     const fks = config.foreignKeys.map((fk) => ({ fk, reference: fk.reference() }));
@@ -221,9 +246,9 @@ function areaFile(areaName: string, tables: [string, SQLiteTable][], refs: Map<S
         text += ".primaryKey()";
         if (column.columnType === "SQLiteInteger") text += ".generatedByDefaultAsIdentity()";
       } else if (column.notNull) text += ".notNull()";
-      if (column.hasDefault && column.default !== undefined) text += `.default(${defaultOf(column.default, at)})`;
+      if (column.hasDefault && column.default !== undefined) text += `.default(${defaultOf(column, at)})`;
       // Application-side defaults ($defaultFn/$onUpdate) are not storage: the services' SQLite tables keep them.
-      if (column.isUnique) text += `.unique(${JSON.stringify(column.uniqueName)}${column.uniqueType === "not distinct" ? ', { nulls: "not distinct" }' : ""})`;
+      if (column.isUnique) text += `.unique(${JSON.stringify(column.uniqueName)})`;
       if (column.generated) fail(where(at), "generated column");
       const fk = singleFk.get(column);
       if (fk) {
@@ -235,7 +260,8 @@ function areaFile(areaName: string, tables: [string, SQLiteTable][], refs: Map<S
       return `${JSON.stringify(keyOf.get(column) ?? fail(where(at), "column without a key"))}: ${text}`.replace(/^"([A-Za-z_$][\w$]*)":/, "$1:");
     });
 
-    function defaultOf(value: unknown, at: string): string {
+    function defaultOf(column: Column, at: string): string {
+      const value = column.default;
       if (is(value, SQL)) {
         if (render(value) === render(sqliteNowMs)) {
           usesNow = true;
@@ -243,6 +269,8 @@ function areaFile(areaName: string, tables: [string, SQLiteTable][], refs: Map<S
         }
         return fail(where(at), `SQL default ${render(value)}`);
       }
+      // A JSON column's default is stored as its JSON text (as drizzle-kit writes it for SQLite).
+      if (column.columnType === "SQLiteTextJson") return JSON.stringify(JSON.stringify(value));
       if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
       return fail(where(at), `default ${JSON.stringify(value)}`);
     }

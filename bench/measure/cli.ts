@@ -103,7 +103,9 @@ export async function measureCli(ctx: BenchContext): Promise<void> {
     unit: "ms",
     summary: summarize(times.mjs),
     target: null,
-    notes: ["not how users run it (an ES module entry: Node starts its ESM loader first); kept for comparison with earlier runs, which measured this"],
+    notes: [
+      "the older path: a symlink to the installed command's bin/proofgate.cjs since session 10 (earlier runs measured it as an ES module entry, which started Node's ESM loader first); kept for comparison with those runs",
+    ],
   });
 }
 

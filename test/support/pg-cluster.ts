@@ -27,7 +27,7 @@ declare module "vitest" {
   }
 }
 
-const DIR_PREFIX = "proofgate-pg-";
+const DIR_PREFIX = "proofgate-pgcluster-";
 const OWNER_FILE = "owner.pid";
 
 export interface PgCluster {
@@ -159,10 +159,9 @@ function sweepOrphans(bin: string): void {
     try {
       owner = Number(fs.readFileSync(path.join(dir, OWNER_FILE), "utf8"));
     } catch {
-      // no owner file yet: being created right now, or a crash before it was written
+      continue; // not one of ours, or being created right now
     }
-    if (owner > 0 ? isAlive(owner) : Date.now() - (fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0) < 60_000) continue;
-    stopAndDelete(bin, dir);
+    if (owner > 0 && !isAlive(owner)) stopAndDelete(bin, dir);
   }
 }
 

@@ -39,7 +39,8 @@ describe.skipIf(!adminUrl)("pgWriteTransaction (PostgreSQL)", () => {
   let admin: PgDb;
   beforeAll(async () => {
     url = await createTestDatabase(adminUrl!);
-    [a, b, admin] = await Promise.all([1, 2, 3].map((n) => openPgDatabase(url, { migrate: false, max: 4, applicationName: `client-${n}` })));
+    const open = (n: number) => openPgDatabase(url, { migrate: false, max: 4, applicationName: `client-${n}` });
+    [a, b, admin] = await Promise.all([open(1), open(2), open(3)]);
     await admin.execute(sql`CREATE TABLE items (id bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY, version integer NOT NULL, state text NOT NULL)`);
     await admin.execute(sql`CREATE TABLE notes (id bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY, body text NOT NULL)`);
   });

@@ -12,6 +12,7 @@
  * - `startPgCluster()`: a cluster of one's own (a test that needs to stop or restart it).
  *
  * initdb refuses to run as root: as root, the cluster's programs run as the `postgres` user.
+ * PROOFGATE_REQUIRE_PG=1 (set by .ci/run) turns "not installed, skipped" into a failure.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -44,8 +45,14 @@ export interface PgCluster {
   stop(): void;
 }
 
-/** The bin folder of the newest installed PostgreSQL (`/usr/lib/postgresql/<major>/bin`, else `pg_config --bindir`), or undefined. */
+/**
+ * The bin folder of the newest installed PostgreSQL (`/usr/lib/postgresql/<major>/bin`, else
+ * `pg_config --bindir`), or undefined. `PROOFGATE_PG_BINDIR` chooses one (and a folder without
+ * initdb, e.g. `/nonexistent`, means "not installed").
+ */
 export function findPgBinDir(): string | undefined {
+  const chosen = process.env.PROOFGATE_PG_BINDIR;
+  if (chosen !== undefined) return fs.existsSync(path.join(chosen, "initdb")) ? chosen : undefined;
   const root = "/usr/lib/postgresql";
   const versions = fs.existsSync(root)
     ? fs
@@ -135,7 +142,7 @@ function run(bin: string, program: string, args: string[]): void {
 
 /** The environment without PG* variables, so a developer's PGHOST/PGPORT/PGDATA cannot point a program at another cluster. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PG")));
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PG"))) as NodeJS.ProcessEnv;
 }
 
 function stopAndDelete(bin: string, dir: string): void {
@@ -271,6 +278,8 @@ async function startOnFreePort(bin: string, dir: string, settings: Record<string
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   if (!findPgBinDir()) {
+    // CI installs PostgreSQL (.ci/run) and sets this: there, a missing initdb is a broken machine, not a skip.
+    if (process.env.PROOFGATE_REQUIRE_PG === "1") throw new Error(`${PG_MISSING}; but PROOFGATE_REQUIRE_PG=1 requires them`);
     console.warn(PG_MISSING);
     project.provide("pgAdminUrl", undefined);
     return () => {};

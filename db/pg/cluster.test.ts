@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPgBinDir, type PgCluster, startPgCluster } from "@/test/support/pg-cluster";
@@ -21,19 +22,24 @@ describe.skipIf(!findPgBinDir())("startPgCluster", () => {
   };
 
   it("starts a private cluster on its own port and socket, clones databases from a template, and leaves nothing behind", async () => {
-    const cluster = await startPgCluster();
+    const migrationsFolder = fs.mkdtempSync(path.join(os.tmpdir(), "pg-template-"));
+    fs.mkdirSync(path.join(migrationsFolder, "meta"));
+    const journal = { version: "7", dialect: "postgresql", entries: [{ idx: 0, version: "7", when: 1, tag: "0000_seed", breakpoints: true }] };
+    fs.writeFileSync(path.join(migrationsFolder, "meta", "_journal.json"), JSON.stringify(journal));
+    fs.writeFileSync(path.join(migrationsFolder, "0000_seed.sql"), "CREATE TABLE seeded (n int);\n--> statement-breakpoint\nINSERT INTO seeded VALUES (42);");
+    const cluster = await startPgCluster({ template: { name: "tmpl", migrationsFolder } });
+    fs.rmSync(migrationsFolder, { recursive: true });
     started.push(cluster);
     expect(cluster.port).not.toBe(5432);
     expect(fs.existsSync(path.join(cluster.dir, `.s.PGSQL.${cluster.port}`))).toBe(true);
 
-    const template = await openPgDatabase(await cluster.createDatabase("tmpl"), { migrate: false, max: 1 });
-    await template.$client.query("CREATE TABLE seeded (n int); INSERT INTO seeded VALUES (42)");
-    await closePgDatabase(template); // a template must have no open connections while it is cloned
+    // The template was migrated and left with no connection (or the clone would be refused).
     const copy = await openPgDatabase(await cluster.createDatabase("copy_1", { template: "tmpl" }), { migrate: false, max: 1 });
     const settings = await copy.$client.query(
       "SELECT current_database() AS db, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, (SELECT n FROM seeded) AS n",
     );
     expect(settings.rows[0]).toEqual({ db: "copy_1", fsync: "off", sync: "off", n: 42 });
+    expect((await copy.$client.query(`SELECT count(*)::int AS n FROM "drizzle"."__drizzle_migrations"`)).rows[0].n).toBe(1);
     await closePgDatabase(copy);
 
     const pid = postmasterPid(cluster.dir);

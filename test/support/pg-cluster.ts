@@ -25,10 +25,14 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** `postgres://` URL of the run's cluster's `postgres` database (superuser), or undefined when PostgreSQL is not installed. */
     pgAdminUrl: string | undefined;
+    /** The database migrated from db/migrations-pg to clone per test file (`createTestDatabase(url, name, { template })`), once that folder exists. */
+    pgTemplate: string | undefined;
   }
 }
 
 const DIR_PREFIX = "proofgate-pgcluster-";
+/** The globalSetup's template database (db/migrations-pg applied). */
+export const PG_TEMPLATE = "proofgate_template";
 const OWNER_FILE = "owner.pid";
 
 export interface PgCluster {
@@ -203,6 +207,11 @@ function installExitHook(): void {
 export interface StartOptions {
   /** Server settings added to the defaults (`-c name=value`), e.g. `{ max_connections: "50" }`. */
   settings?: Record<string, string>;
+  /**
+   * A database created and migrated from `migrationsFolder` once, then left with no connection so
+   * that tests can clone it (`createDatabase(name, { template: name })`, about 0.3 s each).
+   */
+  template?: { name: string; migrationsFolder: string };
 }
 
 /**
@@ -239,6 +248,7 @@ export async function startPgCluster(options: StartOptions = {}): Promise<PgClus
     };
     const port = await startOnFreePort(bin, dir, settings);
     const adminUrl = clusterUrl(dir, port, "postgres");
+    if (options.template) await migrateTemplate(adminUrl, options.template.name, options.template.migrationsFolder);
     return {
       dir,
       port,
@@ -251,6 +261,13 @@ export async function startPgCluster(options: StartOptions = {}): Promise<PgClus
     stop();
     throw error;
   }
+}
+
+/** Create database `name`, apply the migrations, and disconnect (a template must have no open connections while it is cloned). */
+async function migrateTemplate(adminUrl: string, name: string, migrationsFolder: string): Promise<void> {
+  const { openPgDatabase, closePgDatabase } = await import("../../db/pg/client");
+  const db = await openPgDatabase(await createTestDatabase(adminUrl, name), { migrationsFolder, max: 1, applicationName: "proofgate-template" });
+  await closePgDatabase(db);
 }
 
 /** `pg_ctl start -w` on a free port; another process may take the port between the check and the start, so try a few. */
@@ -282,9 +299,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
     if (process.env.PROOFGATE_REQUIRE_PG === "1") throw new Error(`${PG_MISSING}; but PROOFGATE_REQUIRE_PG=1 requires them`);
     console.warn(PG_MISSING);
     project.provide("pgAdminUrl", undefined);
+    project.provide("pgTemplate", undefined);
     return () => {};
   }
-  const cluster = await startPgCluster();
+  // Once db/migrations-pg exists: a migrated template database for tests to clone.
+  const migrationsFolder = path.join(project.config.root, "db", "migrations-pg");
+  const template = fs.existsSync(path.join(migrationsFolder, "meta", "_journal.json")) ? { name: PG_TEMPLATE, migrationsFolder } : undefined;
+  const cluster = await startPgCluster({ template });
   project.provide("pgAdminUrl", cluster.adminUrl);
+  project.provide("pgTemplate", template?.name);
   return () => cluster.stop();
 }

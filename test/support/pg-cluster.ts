@@ -160,9 +160,18 @@ function stopAndDelete(bin: string, dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Where clusters live: the temporary folder, unless its path would not do for a unix socket (the
+ * socket's path must fit in 107 bytes, and pg_ctl's `-o` options are split on spaces): then /tmp.
+ */
+function clusterBase(): string {
+  const tmp = os.tmpdir();
+  return tmp.length <= 64 && !/\s/.test(tmp) ? tmp : "/tmp";
+}
+
 /** Clusters left behind by a run that was killed (its owner's pid is gone): stop and delete them. */
 function sweepOrphans(bin: string): void {
-  const tmp = os.tmpdir();
+  const tmp = clusterBase();
   for (const entry of fs.readdirSync(tmp)) {
     if (!entry.startsWith(DIR_PREFIX)) continue;
     const dir = path.join(tmp, entry);
@@ -222,7 +231,7 @@ export async function startPgCluster(options: StartOptions = {}): Promise<PgClus
   const bin = findPgBinDir();
   if (!bin) throw new Error(PG_MISSING);
   sweepOrphans(bin);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
+  const dir = fs.mkdtempSync(path.join(clusterBase(), DIR_PREFIX));
   fs.writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
   installExitHook();
   let stopped = false;

@@ -1,15 +1,28 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts). Later: the integration globs (docs/plans/postgresql.md §4). */
+const PG_TESTS = ["db/pg/**/*.test.ts"];
+const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];
+
+const resolve = { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } };
+/** What every project shares. Projects do not `extends: true` the root: they would each inherit, and run again, its globalSetup. */
+const shared = {
+  environment: "node",
+  pool: "forks",
+  // The machine is shared and noisy: a slow run is not a failure (speed is measured by `npm run bench`).
+  testTimeout: 30_000,
+} as const;
+
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  resolve,
   test: {
-    include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**", "dist/**"],
-    environment: "node",
-    pool: "forks",
+    // The root's globalSetup runs once per run, whichever projects run: it builds dist/cli.mjs for the CLI tests.
     globalSetup: ["./vitest.setup.ts"],
-    // The machine is shared and noisy: a slow run is not a failure (speed is measured by `npm run bench`).
-    testTimeout: 30_000,
+    projects: [
+      { resolve, test: { ...shared, name: "sqlite", include: ["**/*.test.ts"], exclude: [...EXCLUDE, ...PG_TESTS] } },
+      // One throwaway PostgreSQL cluster per run (skipped with a message when PostgreSQL is not installed).
+      { resolve, test: { ...shared, name: "pg", include: PG_TESTS, exclude: EXCLUDE, globalSetup: ["./test/support/pg-cluster.ts"] } },
+    ],
   },
 });

@@ -87,6 +87,7 @@ export const COMMAND_GROUPS: readonly { commands: readonly string[]; load: () =>
   { commands: ["webhook"], load: () => import("./webhooks").then((m) => m.webhookCommands) },
   { commands: ["import"], load: () => import("./import").then((m) => m.importCommands) },
   { commands: ["check", "purge"], load: () => import("./maintenance").then((m) => m.maintenanceCommands) },
+  { commands: ["copy"], load: () => import("./copy").then((m) => m.copyCommands) },
   { commands: ["init"], load: () => import("./init").then((m) => m.initCommands) },
   { commands: ["mcp"], load: () => import("./mcp-entry").then((m) => m.loadMcpCommands()) },
   { commands: ["hook"], load: () => import("./hook-command").then((m) => m.hookCommands) },

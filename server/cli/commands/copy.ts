@@ -12,6 +12,8 @@ import { example, plural } from "./shared";
 function database(value: string): string {
   if (value.length === 0) throw new InvalidArgumentError("must name a SQLite file or a postgres:// URL");
   if (value.length > 4096) throw new InvalidArgumentError("longer than 4096 characters: not a file name or a URL");
+  // `--to --dry-run` is a forgotten value, not a file to create.
+  if (value.startsWith("--")) throw new InvalidArgumentError("looks like an option, not a database: give the file or URL right after the flag");
   const problem = hostileInputError(value);
   if (problem) throw new InvalidArgumentError(problem.message.replace(/^input: /, ""));
   return value;

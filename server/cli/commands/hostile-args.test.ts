@@ -109,8 +109,8 @@ const VALID: Record<string, string[]> = {
   import: ["import", "bazinga", `${ws.dir}/no-such-bazinga.db`],
   check: ["check", "--limit", "5"],
   purge: ["purge", "--before", "2020-01-01", "--dry-run", "--reason", "retention"],
-  // A dry run: reads the seeded file, creates and writes nothing whatever its arguments become.
-  copy: ["copy", "--from", ws.db, "--to", `${ws.dir}/copy-target.db`, "--dry-run"],
+  // A dry run (the flag first, so no dropped value can take it as a file name): reads the seeded file, creates and writes nothing.
+  copy: ["copy", "--dry-run", "--from", ws.db, "--to", `${ws.dir}/copy-target.db`],
   // Prints the block (writes no file); the global --db the harness appends picks local mode.
   init: ["init", "mcp", "--agent-id", "dev_1"],
   hook: ["hook", "claude-code", "--max-blocks", "3"],

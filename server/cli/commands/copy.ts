@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { CopyResult } from "@/server/services/copy/copy";
 import { ConflictError } from "@/server/domain/errors";
 import { hostileInputError } from "@/server/domain/input-guard";
+import { DatabaseMissingError } from "../api";
 import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
@@ -57,10 +58,12 @@ export function copyCommands(program: Command, out: Output): void {
   ).action(async (options: { from: string; to: string; dryRun?: boolean }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     if (globals.url) throw new UsageError("copy: runs on this machine, on the two databases themselves (--from, --to); --url names a server");
-    const [{ copyLedger }, { createProgressDisplay }] = await Promise.all([import("@/server/services/copy/copy"), import("../progress")]);
+    const [{ copyLedger, CopyUnavailableError }, { createProgressDisplay }] = await Promise.all([import("@/server/services/copy/copy"), import("../progress")]);
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "copy" });
     try {
-      const result = await copyLedger({ from: options.from, to: options.to, dryRun: options.dryRun, onProgress: progress.listener });
+      const result = await copyLedger({ from: options.from, to: options.to, dryRun: options.dryRun, onProgress: progress.listener }).catch((error: unknown) => {
+        throw error instanceof CopyUnavailableError ? new DatabaseMissingError(`database unavailable: ${error.message}`) : error;
+      });
       progress.stop();
       out.result(result, copyText(result));
       if (result.dryRun && result.targetNotEmpty)

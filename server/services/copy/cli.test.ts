@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, inject, it, vi } from "vitest";
 import { createTestDatabase } from "@/test/support/pg-cluster";
 import { ledgerHashes } from "./copy";
@@ -124,5 +125,33 @@ describe.skipIf(!adminUrl)("proofgate copy (the built executable)", () => {
       stderr: expect.stringContaining("same database"),
     });
     expect(fs.existsSync(target)).toBe(false);
+    // Some other SQLite database: not migrated into a ledger, not touched.
+    const other = path.join(dir, "other.db");
+    const foreign = new Database(other);
+    foreign.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
+    foreign.close();
+    expect(await proofgate(["copy", "--from", source, "--to", other])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("holds other tables (notes) and no ledger"),
+    });
+    const after = new Database(other, { readonly: true });
+    expect(after.prepare("SELECT name FROM sqlite_master").pluck().all()).toEqual(["notes"]);
+    after.close();
+  });
+
+  it("says which side is unavailable, exit 4, without the password", async () => {
+    const source = path.join(dir, "ledger.db");
+    const down = await proofgate(["copy", "--from", source, "--to", "postgres://proofgate:hunter22@127.0.0.1:1/ledger"]);
+    expect(down).toMatchObject({
+      code: 4,
+      stderr: expect.stringContaining("database unavailable: --to postgres://proofgate:***@127.0.0.1:1/ledger: connect ECONNREFUSED"),
+    });
+    expect(down.stderr).not.toContain("hunter22");
+    const text = path.join(dir, "notes.txt");
+    fs.writeFileSync(text, "not a database\n");
+    expect(await proofgate(["copy", "--from", text, "--to", path.join(dir, "never.db")])).toMatchObject({
+      code: 4,
+      stderr: `proofgate: database unavailable: --from ${text}: file is not a database\n`,
+    });
   });
 });

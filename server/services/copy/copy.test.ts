@@ -113,8 +113,8 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     sqlite.close();
   });
 
-  it("keeps booleans and epoch-ms timestamps, and PostgreSQL's identities continue after the copied ids", async () => {
-    const url = await freshPg();
+  it("migrates a new, empty database first; keeps booleans and epoch-ms timestamps; PostgreSQL's identities continue after the copied ids", async () => {
+    const url = await createTestDatabase(adminUrl!);
     await copyLedger({ from: source, to: url });
     const sqlite = new Database(source, { readonly: true });
     const task = sqlite

@@ -93,14 +93,36 @@ function endpoint(value: string, flag: "--from" | "--to"): Endpoint {
 
 const batchOf = (table: TablePlan) => Math.max(1, Math.min(1000, Math.floor(PG_MAX_PARAMETERS / table.columns.length)));
 
-async function openReader(end: Endpoint): Promise<LedgerReader> {
-  if (end.engine === "postgres") return (await import("./pg")).openPgReader(end.location);
-  return (await import("./sqlite")).openSqliteReader(end.location);
+/** A side that cannot be opened (no server there, no such database, not a SQLite file, no permission): the CLI's "database unavailable", exit 4. */
+export class CopyUnavailableError extends Error {
+  constructor(
+    readonly flag: "--from" | "--to",
+    label: string,
+    cause: unknown,
+  ) {
+    super(`${flag} ${label}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
 }
 
-async function openWriter(end: Endpoint): Promise<LedgerWriter> {
-  if (end.engine === "postgres") return (await import("./pg")).openPgWriter(end.location);
-  return (await import("./sqlite")).openSqliteWriter(end.location);
+async function opening<T>(end: Endpoint, flag: "--from" | "--to", open: () => T | Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new CopyUnavailableError(flag, end.label, error);
+  }
+}
+
+function openReader(end: Endpoint, flag: "--from" | "--to"): Promise<LedgerReader> {
+  return opening(end, flag, async () =>
+    end.engine === "postgres" ? (await import("./pg")).openPgReader(end.location) : (await import("./sqlite")).openSqliteReader(end.location),
+  );
+}
+
+function openWriter(end: Endpoint): Promise<LedgerWriter> {
+  return opening(end, "--to", async () =>
+    end.engine === "postgres" ? (await import("./pg")).openPgWriter(end.location) : (await import("./sqlite")).openSqliteWriter(end.location),
+  );
 }
 
 /** Every table and column the copy reads must be there (a ledger of an older version lacks some). */
@@ -139,30 +161,29 @@ export async function copyLedger(options: CopyOptions): Promise<CopyResult> {
   const plan = copyPlan();
   const deferred = plan.flatMap((table) => table.deferred.map((column) => `${table.name}.${column}`));
 
-  const source = await openReader(from);
+  const source = await openReader(from, "--from");
   try {
-    await checkSchema(source, plan, "--from");
+    await opening(from, "--from", () => checkSchema(source, plan, "--from"));
     const counts = new Map<string, number>();
     for (const table of plan) counts.set(table.name, await source.count(table));
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
     const secret = secretNote(from, to, counts);
     const base = { from: from.label, to: to.label, engines: { from: from.engine, to: to.engine }, deferred, secret };
 
+    // Before anything is created or migrated: a target that holds ledger rows, or is some other database, is refused as it is.
+    const targetNotEmpty = await inspectTarget(to, plan);
     if (options.dryRun) {
-      const targetNotEmpty = await inspectTarget(to, plan);
       const tables = plan.map((table) => ({ table: table.name, rows: counts.get(table.name)!, hash: "", milliseconds: 0 }));
       return { ...base, dryRun: true, targetNotEmpty, tables, rows: total, verified: false, milliseconds: Math.round(performance.now() - started) };
     }
 
+    if (targetNotEmpty) throw notEmpty(to, targetNotEmpty);
     const target = await openWriter(to);
     try {
       await checkSchema(target, plan, "--to");
+      // Again inside the transaction: a server may have written since the look above.
       const occupied = await target.firstNonEmpty(plan);
-      if (occupied)
-        throw new ConflictError(
-          "copy.target_not_empty",
-          `${to.label} already holds ledger rows (table ${occupied}): the target must be a fresh, empty database; nothing was written`,
-        );
+      if (occupied) throw notEmpty(to, occupied);
       await target.disableTriggers(plan);
 
       const hashes = new Map<string, TableHash>();
@@ -259,12 +280,33 @@ function failed(error: unknown, where: string): Error {
   );
 }
 
-/** Dry run: the target's first table holding a row, without creating, migrating or writing anything. */
+const notEmpty = (to: Endpoint, table: string) =>
+  new ConflictError(
+    "copy.target_not_empty",
+    `${to.label} already holds ledger rows (table ${table}): the target must be a fresh, empty database; nothing was written`,
+  );
+
+/** Bookkeeping a fresh database has besides the ledger's tables (SQLite's, the search index's, the migrations'). */
+const BOOKKEEPING = /^(sqlite_|sessions_search|__drizzle_migrations$)/;
+
+/**
+ * The target's first ledger table holding a row (null: empty or new), read without creating,
+ * migrating or writing anything. A database with tables of its own and none of the ledger's is
+ * refused: migrating it would add the ledger's tables to someone else's database.
+ */
 async function inspectTarget(to: Endpoint, plan: readonly TablePlan[]): Promise<string | null> {
   if (to.engine === "sqlite" && !fs.existsSync(to.location)) return null;
-  const reader = await openReader(to);
+  const reader = await openReader(to, "--to");
   try {
-    const present = await reader.columns();
+    const present = await opening(to, "--to", () => reader.columns());
+    const ours = new Set(plan.map((t) => t.name));
+    const others = [...present.keys()].filter((name) => !ours.has(name) && !BOOKKEEPING.test(name)).sort();
+    if (others.length > 0 && !plan.some((t) => present.has(t.name)))
+      throw new ValidationError(
+        "--to",
+        "copy.not_a_ledger",
+        `${to.label} holds other tables (${others.slice(0, 5).join(", ")}${others.length > 5 ? ", …" : ""}) and no ledger: copy into a new file or an empty database`,
+      );
     for (const table of plan) if (present.has(table.name) && (await reader.count(table)) > 0) return table.name;
     return null;
   } finally {
@@ -302,7 +344,7 @@ function secretNote(from: Endpoint, to: Endpoint, counts: Map<string, number>): 
 /** Every table's row count and content hash (the ones a copy compares), for a SQLite file or a postgres:// URL. */
 export async function ledgerHashes(location: string): Promise<Record<string, { rows: number; hash: string }>> {
   const plan = copyPlan();
-  const reader = await openReader(endpoint(location, "--from"));
+  const reader = await openReader(endpoint(location, "--from"), "--from");
   try {
     await checkSchema(reader, plan, "--from");
     const out: Record<string, { rows: number; hash: string }> = {};

@@ -6,7 +6,6 @@ import { DatabaseMissingError } from "../api";
 import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
-import { duration } from "../progress";
 import { example, plural } from "./shared";
 
 /** A SQLite file or a postgres:// URL: text a path or a URL can hold. */
@@ -20,7 +19,7 @@ function database(value: string): string {
   return value;
 }
 
-function copyText(result: CopyResult): string {
+function copyText(result: CopyResult, duration: (seconds: number) => string): string {
   const where = `from ${result.from} (${result.engines.from}) to ${result.to} (${result.engines.to})`;
   const full = result.tables.filter((t) => t.rows > 0);
   const width = Math.max(5, ...full.map((t) => t.table.length));
@@ -58,14 +57,17 @@ export function copyCommands(program: Command, out: Output): void {
   ).action(async (options: { from: string; to: string; dryRun?: boolean }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     if (globals.url) throw new UsageError("copy: runs on this machine, on the two databases themselves (--from, --to); --url names a server");
-    const [{ copyLedger, CopyUnavailableError }, { createProgressDisplay }] = await Promise.all([import("@/server/services/copy/copy"), import("../progress")]);
+    const [{ copyLedger, CopyUnavailableError }, { createProgressDisplay, duration }] = await Promise.all([
+      import("@/server/services/copy/copy"),
+      import("../progress"),
+    ]);
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "copy" });
     try {
       const result = await copyLedger({ from: options.from, to: options.to, dryRun: options.dryRun, onProgress: progress.listener }).catch((error: unknown) => {
         throw error instanceof CopyUnavailableError ? new DatabaseMissingError(`database unavailable: ${error.message}`) : error;
       });
       progress.stop();
-      out.result(result, copyText(result));
+      out.result(result, copyText(result, duration));
       if (result.dryRun && result.targetNotEmpty)
         throw new ConflictError("copy.target_not_empty", `${result.to} already holds ledger rows (table ${result.targetNotEmpty}): the copy would be refused`);
     } finally {

@@ -197,6 +197,24 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     expect((await pgQuery<{ id: string }>(url, "INSERT INTO events (type, entity, actor) VALUES ('t', 't', 't') RETURNING id"))[0]!.id).toBe(1);
   });
 
+  it("refuses a source value its column's type does not allow (text in an integer column), leaving a SQLite target empty", async () => {
+    const odd = path.join(dir, "odd.db");
+    fs.copyFileSync(source, odd);
+    const sqlite = new Database(odd);
+    sqlite
+      .prepare("INSERT INTO token_usage (session_id, agent_type, tokens_estimated) VALUES (?, 'developer', 'lots')")
+      .run(sqlite.prepare("SELECT id FROM sessions LIMIT 1").pluck().get());
+    sqlite.close();
+    const target = path.join(dir, "odd-copy.db");
+    const failing = copyLedger({ from: odd, to: target });
+    await expect(failing).rejects.toThrow(CopyFailedError);
+    // (The file's rollup trigger has already carried the text into analytics_rollups, which comes first.)
+    await expect(failing).rejects.toThrow(/the source holds a value .* \w+\.\w+: not an integer \(integer column\): "lots".*rolled back/);
+    const copy = new Database(target, { readonly: true });
+    expect(copyPlan().filter((t) => copy.prepare(`SELECT count(*) FROM "${t.name}"`).pluck().get() !== 0)).toEqual([]);
+    copy.close();
+  });
+
   it("refuses the same database as source and target, and a source that is not there", async () => {
     await expect(copyLedger({ from: source, to: source })).rejects.toThrow(ValidationError);
     await expect(copyLedger({ from: source, to: `${path.dirname(source)}/../${path.basename(dir)}/demo.db` })).rejects.toThrow(/same database/);

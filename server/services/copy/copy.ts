@@ -5,7 +5,7 @@ import { ConflictError, DomainError, ValidationError } from "@/server/domain/err
 import { type ProgressListener, noProgress } from "@/server/services/progress";
 import { type EngineName, type LedgerReader, type LedgerWriter, PG_MAX_PARAMETERS } from "./engine";
 import { type TablePlan, copyPlan } from "./plan";
-import { TableHash, type Value } from "./values";
+import { CopyValueError, TableHash, type Value } from "./values";
 
 /** A copy that failed part-way (a row the target refused): nothing of it was kept. Exit 1. */
 export class CopyFailedError extends DomainError {
@@ -198,17 +198,25 @@ export async function copyLedger(options: CopyOptions): Promise<CopyResult> {
         const keyAt = table.columns.findIndex((c) => c.name === table.primaryKey);
         const pending = table.deferred.map((column) => ({ table, column, pairs: [] as [Value, Value][] }));
         let batchNumber = 0;
-        for await (const rows of source.rows(table, batchOf(table))) {
-          for (const row of rows) hash.add(row);
-          const written = deferredAt.length === 0 ? rows : rows.map((row) => withNulls(row, deferredAt, keyAt, pending));
-          try {
-            await target.insert(table, written);
-          } catch (error) {
-            throw failed(error, `${table.name} (rows ${batchNumber * batchOf(table) + 1}–${batchNumber * batchOf(table) + rows.length})`);
+        try {
+          for await (const rows of source.rows(table, batchOf(table))) {
+            for (const row of rows) hash.add(row);
+            const written = deferredAt.length === 0 ? rows : rows.map((row) => withNulls(row, deferredAt, keyAt, pending));
+            try {
+              await target.insert(table, written);
+            } catch (error) {
+              throw failed(error, `${table.name} (rows ${batchNumber * batchOf(table) + 1}–${batchNumber * batchOf(table) + rows.length})`);
+            }
+            batchNumber += 1;
+            done += rows.length;
+            report({ phase: "copying", done, total, unit: "rows" });
           }
-          batchNumber += 1;
-          done += rows.length;
-          report({ phase: "copying", done, total, unit: "rows" });
+        } catch (error) {
+          if (!(error instanceof CopyValueError)) throw error;
+          throw new CopyFailedError(
+            "copy.source_value",
+            `the source holds a value its column's type does not allow, ${error.message}; the copy was rolled back, the target is as it was`,
+          );
         }
         hashes.set(table.name, hash);
         times.set(table.name, performance.now() - tableStarted);
@@ -272,12 +280,9 @@ function withNulls(row: Value[], deferredAt: number[], keyAt: number, pending: {
 /** The target refused a row: say where, and that nothing was kept. */
 function failed(error: unknown, where: string): Error {
   if (error instanceof DomainError) return error;
+  // PostgreSQL's `detail` ("Failing row contains (…)") is left out: the row may hold a sign-in token or a sealed secret.
   const message = error instanceof Error ? error.message : String(error);
-  const detail = (error as { detail?: unknown } | null)?.detail;
-  return new CopyFailedError(
-    "copy.failed",
-    `the target refused ${where}: ${message}${typeof detail === "string" && detail ? ` (${detail})` : ""}; the copy was rolled back, the target is as it was`,
-  );
+  return new CopyFailedError("copy.failed", `the target refused ${where}: ${message}; the copy was rolled back, the target is as it was`);
 }
 
 const notEmpty = (to: Endpoint, table: string) =>

@@ -168,6 +168,27 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     },
   );
 
+  it("keeps ids a source handed out and no longer has (rows removed since) from being handed out again, both ways", async () => {
+    const gappy = path.join(dir, "gappy.db");
+    fs.copyFileSync(source, gappy);
+    const sqlite = new Database(gappy);
+    const max = sqlite.prepare("SELECT coalesce(max(id), 0) FROM agent_markers").pluck().get() as number;
+    sqlite.prepare("INSERT INTO agent_markers (agent_type, required_markers) VALUES ('removed-later', '[]')").run();
+    sqlite.prepare("DELETE FROM agent_markers WHERE agent_type = 'removed-later'").run();
+    sqlite.close();
+    const url = await freshPg();
+    await copyLedger({ from: gappy, to: url });
+    expect(
+      (await pgQuery<{ id: number }>(url, "INSERT INTO agent_markers (agent_type, required_markers) VALUES ('new-on-pg', '[]') RETURNING id"))[0]!.id,
+    ).toBe(max + 2);
+    await pgQuery(url, "DELETE FROM agent_markers WHERE agent_type = 'new-on-pg'");
+    const back = path.join(dir, "gappy-back.db");
+    await copyLedger({ from: url, to: back });
+    const file = new Database(back);
+    expect(file.prepare("INSERT INTO agent_markers (agent_type, required_markers) VALUES ('new-in-file', '[]') RETURNING id").pluck().get()).toBe(max + 3);
+    file.close();
+  });
+
   it("refuses a target that already holds ledger rows, naming the table, and writes nothing", async () => {
     const url = await freshPg();
     await pgQuery(url, "INSERT INTO sessions (id, requirements) VALUES ('already-here', 'x')");

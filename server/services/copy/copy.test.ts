@@ -236,6 +236,24 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     copy.close();
   });
 
+  it("says which role may switch the triggers off when the target's tables belong to another one, writing nothing", async () => {
+    const url = await freshPg();
+    const role = `copier_${process.pid}`;
+    await pgQuery(url, `CREATE ROLE ${role} LOGIN`);
+    await pgQuery(
+      url,
+      `GRANT USAGE, CREATE ON SCHEMA public, drizzle TO ${role}; GRANT ALL ON ALL TABLES IN SCHEMA public, drizzle TO ${role}; GRANT ALL ON ALL SEQUENCES IN SCHEMA public, drizzle TO ${role}`,
+    );
+    // It may open and migrate the database (nothing is pending), read and write every table; the tables stay the migrating role's.
+    await pgQuery(url, `GRANT CREATE ON DATABASE "${decodeURIComponent(new URL(url).pathname.slice(1))}" TO ${role}`);
+    const asRole = new URL(url);
+    asRole.username = role;
+    const failing = copyLedger({ from: source, to: asRole.toString() });
+    await expect(failing).rejects.toThrow(CopyFailedError);
+    await expect(failing).rejects.toThrow(/cannot switch the triggers of \w+ off for the copy \(must be owner of table \w+\): connect as the role that owns/);
+    expect(Object.entries(await pgCounts(url)).filter(([, n]) => n > 0)).toEqual([]);
+  });
+
   it("refuses the same database as source and target, and a source that is not there", async () => {
     await expect(copyLedger({ from: source, to: source })).rejects.toThrow(ValidationError);
     await expect(copyLedger({ from: source, to: `${path.dirname(source)}/../${path.basename(dir)}/demo.db` })).rejects.toThrow(/same database/);

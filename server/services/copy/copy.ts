@@ -184,7 +184,9 @@ export async function copyLedger(options: CopyOptions): Promise<CopyResult> {
       // Again inside the transaction: a server may have written since the look above.
       const occupied = await target.firstNonEmpty(plan);
       if (occupied) throw notEmpty(to, occupied);
-      await target.disableTriggers(plan);
+      await target.disableTriggers(plan).catch((error: Error) => {
+        throw new CopyFailedError("copy.triggers", `${error.message}; nothing was written`);
+      });
 
       const hashes = new Map<string, TableHash>();
       const times = new Map<string, number>();

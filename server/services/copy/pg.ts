@@ -155,7 +155,13 @@ export async function openPgWriter(url: string): Promise<LedgerWriter> {
     },
     async disableTriggers(tables) {
       // USER: the ledger's own triggers; the foreign keys' internal triggers keep checking. The table's owner may do this (session_replication_role needs a superuser).
-      for (const table of tables) await client.query(`ALTER TABLE ${quote(table.name)} DISABLE TRIGGER USER`);
+      for (const table of tables) {
+        await client.query(`ALTER TABLE ${quote(table.name)} DISABLE TRIGGER USER`).catch((error: Error) => {
+          throw new Error(
+            `cannot switch the triggers of ${table.name} off for the copy (${error.message}): connect as the role that owns the ledger's tables (the one that migrated it)`,
+          );
+        });
+      }
       disabled = tables.map((t) => t.name);
     },
     async insert(table, rows) {

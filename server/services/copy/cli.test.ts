@@ -11,6 +11,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, inject, it, vi } from "vitest";
+import { openDatabase } from "@/db/client";
+import { openSecret } from "@/server/services/webhooks/secret-box";
 import { createTestDatabase } from "@/test/support/pg-cluster";
 import { ledgerHashes } from "./copy";
 
@@ -91,6 +93,24 @@ describe.skipIf(!adminUrl)("proofgate copy (the built executable)", () => {
     expect(Object.fromEntries(result.tables.map((t) => [t.table, { rows: t.rows, hash: t.hash }]))).toEqual(original);
     expect(await ledgerHashes(back)).toEqual(original);
     expect(json.stdout).not.toContain(password);
+
+    // What the output says to carry over is what the webhook's sealed signing secret needs on the copy.
+    vi.stubEnv("BETTER_AUTH_SECRET", "");
+    const opened: ReturnType<typeof openDatabase>[] = [];
+    const sealedOn = (file: string) => {
+      const db = openDatabase(file);
+      opened.push(db);
+      const sealed = db.$client.prepare("SELECT secret_sealed FROM webhook_subscriptions").pluck().get() as string;
+      return () => openSecret(db, sealed);
+    };
+    const withoutKey = sealedOn(back);
+    expect(withoutKey).toThrow(/cannot decrypt the signing secret/);
+    fs.copyFileSync(`${source}.secret`, `${back}.secret`);
+    const withKey = sealedOn(back);
+    expect(withKey()).toBe(sealedOn(source)());
+    expect(withKey()).toMatch(/^whsec_/);
+    for (const db of opened) db.$client.close();
+    vi.unstubAllEnvs();
   });
 
   it("loads pg only for a postgres:// URL: a SQLite → SQLite copy runs without it", async () => {

@@ -54,6 +54,7 @@ export function copyCommands(program: Command, out: Output): void {
       .option("--dry-run", "check both sides and count the rows; create, migrate and write nothing"),
     "proofgate copy --from ./data/proofgate.db --to postgres://proofgate@db.internal/proofgate",
     "proofgate copy --from postgres://proofgate@db.internal/proofgate --to ./restored.db --json",
+    "PGPASSWORD=… proofgate copy --from ./data/proofgate.db --to postgres://proofgate@db.internal/proofgate --dry-run   # (or ~/.pgpass: a password in the URL shows in ps)",
   ).action(async (options: { from: string; to: string; dryRun?: boolean }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     if (globals.url) throw new UsageError("copy: runs on this machine, on the two databases themselves (--from, --to); --url names a server");

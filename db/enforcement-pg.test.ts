@@ -22,7 +22,7 @@ import { LEGAL_EDGES } from "@/server/domain/task-machine";
 import { CARRIES, CLAIMANT, STATUSES, type Status, VERIFIER, setStatus } from "@/test/support/db-fixtures";
 import { APPEND_ONLY_TABLES, PURGE_ONLY_DELETE_TABLES } from "./enforcement";
 import { type PgCluster, pgTablesFromSqliteSchema, postgresBinDir, startPgCluster } from "./pg-cluster-for-tests";
-import { pgEnforcementSql } from "./triggers/pg-enforcement";
+import { currentTriggers, pgEnforcementSql } from "./triggers/pg-enforcement";
 
 const SCRIPT = fileURLToPath(new URL("./pg/enforcement.sql", import.meta.url));
 
@@ -38,6 +38,20 @@ describe("the committed PL/pgSQL script", () => {
     const pgTriggers = [...script.matchAll(/^CREATE OR REPLACE TRIGGER (\w+) /gm)].map((m) => m[1]);
     expect(pgTriggers.sort()).toEqual((sqliteTriggers as string[]).sort());
     expect([...script.matchAll(/^CREATE OR REPLACE FUNCTION pg_(\w+)\(\)/gm)].map((m) => m[1]).sort()).toEqual(pgTriggers.sort());
+  });
+  // PostgreSQL fires the triggers of one event in name order; SQLite runs the later-created first
+  // (observed, not promised: db/enforcement-history.test.ts). Where two BEFORE triggers can refuse
+  // the same statement, both orders must agree so both engines name the same rule.
+  it("names the refusing BEFORE triggers of each event so that name order is SQLite's order (the later-created first)", () => {
+    const refusing = currentTriggers().filter((t) => t.timing === "BEFORE" && t.body.some((action) => !("stmt" in action)));
+    const groups = new Map<string, string[]>();
+    for (const t of refusing) {
+      const key = `${t.table} ${typeof t.event === "string" ? t.event : "UPDATE"}`;
+      groups.set(key, [...(groups.get(key) ?? []), t.name]);
+    }
+    const shared = [...groups].filter(([, names]) => names.length > 1);
+    expect(shared.map(([key]) => key).sort()).toEqual(["acceptance_criteria DELETE", "sessions UPDATE"]);
+    for (const [, names] of shared) expect([...names].sort()).toEqual([...names].reverse());
   });
 });
 
@@ -640,6 +654,15 @@ function completionGate(): Scenario[] {
       steps: [...setUp(), ["UPDATE sessions SET status = 'completed', source = 'demo' WHERE id = 's1'", required]],
     },
     {
+      name: "rewinding the staleness mark and rewriting the source: the bookkeeping rule is named",
+      steps: [
+        ...setUp(),
+        check(true),
+        updateTask("s1", "login", "title = 'renamed'"),
+        ["UPDATE sessions SET checks_stale_through = 0, source = 'demo' WHERE id = 's1'", bookkeeping],
+      ],
+    },
+    {
       name: "completing on a fresh check and rewriting the models: the identity rule is named",
       steps: [...setUp(), check(true), ["UPDATE sessions SET status = 'completed', models = '{}' WHERE id = 's1'", "session.identity_immutable"]],
     },
@@ -649,7 +672,7 @@ function completionGate(): Scenario[] {
 // ---------------------------------------------------------------------------------------------
 // Running a scenario on each engine.
 
-const TABLES = Object.values(schema)
+const TABLES = Object.values(schema as Record<string, unknown>)
   .filter((value): value is SQLiteTable => is(value, SQLiteTable))
   .map((table) => getTableConfig(table).name)
   .sort();

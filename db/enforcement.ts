@@ -392,7 +392,7 @@ interface RollupSource {
   table: string;
   columns: (row: string) => Sql;
   from?: string;
-  where: (row: string) => SqlPart;
+  where: (row: string) => Sql | string;
 }
 
 /** Outcome of attempt `a`: its result's status, `running` while it has none. */

@@ -27,7 +27,7 @@ export function postgresBinDir(): string | null {
     .readdirSync(root)
     .filter((v) => fs.existsSync(path.join(root, v, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
-  return versions.length > 0 ? path.join(root, versions[0], "bin") : null;
+  return versions.length > 0 ? path.join(root, versions[0]!, "bin") : null;
 }
 
 export interface PgCluster {
@@ -146,7 +146,7 @@ function columnDdl(column: SQLiteColumn, compositeKey: boolean): string {
  * they change no outcome.
  */
 export function pgTablesFromSqliteSchema(): string[] {
-  const tables = Object.values(schema).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+  const tables = Object.values(schema as Record<string, unknown>).filter((value): value is SQLiteTable => is(value, SQLiteTable));
   const statements: string[] = [];
   const foreignKeys: string[] = [];
   for (const table of tables) {

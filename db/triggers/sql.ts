@@ -18,7 +18,7 @@ const text = (part: SqlPart, dialect: Dialect) => (isSql(part) ? part.render(dia
 
 /** A fragment from a template: interpolated strings and numbers are the same text on both engines. */
 export function sql(strings: TemplateStringsArray, ...values: SqlPart[]): Sql {
-  return { render: (dialect) => strings.reduce((out, s, i) => out + s + (i < values.length ? text(values[i], dialect) : ""), "") };
+  return { render: (dialect) => strings.reduce((out, s, i) => out + s + (i < values.length ? text(values[i]!, dialect) : ""), "") };
 }
 
 /** Text that is the same on both engines. */

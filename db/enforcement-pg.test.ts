@@ -557,6 +557,45 @@ function historyRollups(): Scenario {
   };
 }
 
+/**
+ * Statements writing several rows: PostgreSQL runs AFTER ROW triggers once the statement has written
+ * every row, SQLite right after each row, so a trigger reading its own table sees the statement's
+ * later rows only on PostgreSQL.
+ */
+function multiRow(): Scenario[] {
+  const goal = "INSERT INTO goals (session_id, goal_text) VALUES ('m', 'g')";
+  const attempt = (at: number) => `INSERT INTO attempts (goal_id, attempt_type, model, timestamp) VALUES (1, 'implementation', 'model-a', ${T0 + at})`;
+  return [
+    {
+      name: "two results of one goal's attempts in one INSERT, both successes",
+      steps: [session("m"), goal, attempt(0), attempt(1_000), "INSERT INTO attempt_results (attempt_id, status) VALUES (1, 'success'), (2, 'success')"],
+    },
+    {
+      name: "two results of one goal's attempts in one INSERT, an error then a success",
+      steps: [session("m"), goal, attempt(0), attempt(1_000), "INSERT INTO attempt_results (attempt_id, status) VALUES (1, 'error'), (2, 'success')"],
+    },
+    {
+      name: "a claim and its verdict in one INSERT",
+      steps: [
+        session("m", "observe"),
+        ...taskAt("m", "A", "pending"),
+        `INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor, claimant, at) VALUES
+          (1, 'm', 'claim', 'pending', 'claimed', 'developer_1', NULL, ${T0}), (1, 'm', 'block', 'claimed', 'blocked', 'qa_1', 'developer_1', ${T0 + 5_000}),
+          (1, 'm', 'approve_reset', 'blocked', 'pending', 'lead', 'developer_1', ${T0 + 9_000})`,
+      ],
+    },
+    {
+      name: "several tasks moved and made blocked by one UPDATE",
+      steps: [
+        session("m", "observe"),
+        ...taskAt("m", "A", "claimed"),
+        ...taskAt("m", "B", "claimed"),
+        "UPDATE tasks SET status = 'blocked', verification = 'none', reset_requested = TRUE WHERE session_id = 'm'",
+      ],
+    },
+  ];
+}
+
 function completionGate(): Scenario[] {
   const COMPLETE = "UPDATE sessions SET status = 'completed' WHERE id = 's1'";
   const check = (accepted: boolean, s = "s1") =>
@@ -768,6 +807,7 @@ const GROUPS: [string, Scenario[]][] = [
   ["append-only history and the purge path", history(timeColumnOf)],
   ["rollup counters", [sessionRollups(), historyRollups()]],
   ["the completion gate", completionGate()],
+  ["statements writing several rows", multiRow()],
 ];
 
 const BIN = postgresBinDir();

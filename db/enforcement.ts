@@ -536,9 +536,14 @@ const allTime = (figure: string, k1: string, k2: string, n: string, total = "0",
 const resetsBefore = (task: string, id: string) =>
   sql`(SELECT count(*) FROM task_transitions x WHERE x.task_id = ${task} AND x.move = 'approve_reset' AND x.id < ${id}
       AND x.id > (SELECT min(y.id) FROM task_transitions y WHERE y.task_id = ${task} AND y.to_status = 'blocked' AND ${isNot("y.from_status", "'blocked'")}))`;
-/** Whether a goal's implementation attempt other than `except` succeeded. */
-const goalSucceeded = (goal: string, except: string) =>
-  `EXISTS (SELECT 1 FROM attempts p JOIN attempt_results r ON r.attempt_id = p.id WHERE p.goal_id = ${goal} AND p.attempt_type = 'implementation' AND r.status = 'success' AND p.id <> ${except})`;
+/**
+ * Whether a goal's implementation attempt other than `except` succeeded — in a result recorded
+ * before result `before` when given. SQLite runs a row's AFTER trigger before the statement writes its
+ * next row, so it never sees a later result; PostgreSQL runs them once every row is written, so the
+ * condition is spelled out there.
+ */
+const goalSucceeded = (goal: string, except: string, before?: string) =>
+  sql`EXISTS (SELECT 1 FROM attempts p JOIN attempt_results r ON r.attempt_id = p.id WHERE p.goal_id = ${goal} AND p.attempt_type = 'implementation' AND r.status = 'success' AND p.id <> ${except}${before ? dialectSql("", ` AND r.id < ${before}`) : ""})`;
 const implementationAttempts = (goal: string) => `(SELECT count(*) FROM attempts p WHERE p.goal_id = ${goal} AND p.attempt_type = 'implementation')`;
 
 function allTimeOnInsert(): { judged: Sql; spell: Sql; reset: Sql; attempt: Sql[]; result: Sql[] } {
@@ -557,7 +562,7 @@ function allTimeOnInsert(): { judged: Sql; spell: Sql; reset: Sql; attempt: Sql[
     ]),
   );
   const before = attemptsBefore("NEW");
-  const succeeded = `CASE WHEN ${goalSucceeded("NEW.goal_id", "NEW.id")} THEN '1' ELSE '0' END`;
+  const succeeded = sql`CASE WHEN ${goalSucceeded("NEW.goal_id", "NEW.id")} THEN '1' ELSE '0' END`;
   const attempt = [
     addToRollups(
       sql`SELECT 'attempt_all', 0, ${sourceOf("g.session_id")}, NULL, NEW.model, 'running', ${before} + 1, NULL, 1, 0 FROM goals g WHERE ${s.attempt.where("NEW")}`,
@@ -581,8 +586,8 @@ function allTimeOnInsert(): { judged: Sql; spell: Sql; reset: Sql; attempt: Sql[
       rollupRows([
         `SELECT 'attempt_all', 0, ${sourceOf("g.session_id")}, NULL, a.model, 'running', ${attemptsBefore("a")} + 1, NULL, -1, 0 ${attemptOf}`,
         `SELECT 'attempt_all', 0, ${sourceOf("g.session_id")}, NULL, a.model, NEW.status, ${attemptsBefore("a")} + 1, NULL, 1, 0 ${attemptOf}`,
-        `SELECT 'goal_hist', 0, ${sourceOf("g.session_id")}, NULL, NULL, '0', ${count}, NULL, -1, 0 ${attemptOf} AND NEW.status = 'success' AND NOT ${goalSucceeded("a.goal_id", "a.id")}`,
-        `SELECT 'goal_hist', 0, ${sourceOf("g.session_id")}, NULL, NULL, '1', ${count}, NULL, 1, 0 ${attemptOf} AND NEW.status = 'success' AND NOT ${goalSucceeded("a.goal_id", "a.id")}`,
+        sql`SELECT 'goal_hist', 0, ${sourceOf("g.session_id")}, NULL, NULL, '0', ${count}, NULL, -1, 0 ${attemptOf} AND NEW.status = 'success' AND NOT ${goalSucceeded("a.goal_id", "a.id", "NEW.id")}`,
+        sql`SELECT 'goal_hist', 0, ${sourceOf("g.session_id")}, NULL, NULL, '1', ${count}, NULL, 1, 0 ${attemptOf} AND NEW.status = 'success' AND NOT ${goalSucceeded("a.goal_id", "a.id", "NEW.id")}`,
       ]),
     ),
   ];

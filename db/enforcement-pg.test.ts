@@ -7,8 +7,8 @@
  *
  * The PostgreSQL half needs a PostgreSQL installation (/usr/lib/postgresql/<v>/bin/initdb); it starts
  * a throwaway cluster (db/pg-cluster-for-tests.ts) and is skipped, saying so, without one. Its tables
- * come from db/schema converted to PostgreSQL DDL by `pgTablesFromSqliteSchema()` until the generated
- * baseline (db/migrations-pg) is merged.
+ * are the generated baseline migration (db/migrations-pg/0000_*.sql) when there is one, else db/schema
+ * converted to PostgreSQL DDL by `pgTablesFromSqliteSchema()`.
  */
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,16 @@ import { type PgCluster, pgTablesFromSqliteSchema, postgresBinDir, startPgCluste
 import { currentTriggers, pgEnforcementSql } from "./triggers/pg-enforcement";
 
 const SCRIPT = fileURLToPath(new URL("./pg/enforcement.sql", import.meta.url));
+const PG_MIGRATIONS = fileURLToPath(new URL("./migrations-pg", import.meta.url));
+const BREAKPOINT = /\s*--> statement-breakpoint\s*/;
+
+/** The statements creating the tables: the baseline PostgreSQL migration if there is one, else the conversion of db/schema. */
+function pgTables(): { source: string; statements: string[] } {
+  const baseline = fs.existsSync(PG_MIGRATIONS) ? fs.readdirSync(PG_MIGRATIONS).find((f) => /^0000_.*\.sql$/.test(f)) : undefined;
+  if (!baseline) return { source: "pgTablesFromSqliteSchema()", statements: pgTablesFromSqliteSchema() };
+  const text = fs.readFileSync(`${PG_MIGRATIONS}/${baseline}`, "utf8");
+  return { source: `db/migrations-pg/${baseline}`, statements: text.split(BREAKPOINT).filter((s) => s.trim().length > 0) };
+}
 
 describe("the committed PL/pgSQL script", () => {
   it("is what db/triggers/pg-enforcement.ts renders (run `npm run db:enforcement` after changing the triggers)", () => {
@@ -823,8 +833,10 @@ describe.skipIf(!BIN)("the same statements on SQLite and PostgreSQL", () => {
     await admin.end();
     client = await cluster.connect("enforcement");
     await client.query("SET client_min_messages = warning");
-    for (const statement of pgTablesFromSqliteSchema()) await client.query(statement);
-    for (const statement of pgEnforcementSql().split("\n--> statement-breakpoint\n")) await client.query(statement);
+    const tables = pgTables();
+    console.info(`PostgreSQL tables from ${tables.source}`);
+    for (const statement of tables.statements) await client.query(statement);
+    for (const statement of pgEnforcementSql().split(BREAKPOINT)) await client.query(statement);
   }, 120_000);
 
   afterAll(async () => {

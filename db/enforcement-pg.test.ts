@@ -1,19 +1,18 @@
 /**
- * The enforcement triggers on PostgreSQL (db/pg/enforcement.sql, rendered from the same `Trigger`
- * objects as SQLite's migrations) against SQLite's: the same raw statements — the ones of
- * db/enforcement*.test.ts and db/completion-gate.test.ts — run on a fresh SQLite database and on a
- * PostgreSQL database, and each engine must give the same outcome (ok, or refused with the same
+ * The enforcement triggers on PostgreSQL (the custom migration db/migrations-pg/0001_enforcement.sql,
+ * rendered from the same `Trigger` objects as SQLite's migrations) against SQLite's: the same raw
+ * statements — the ones of db/enforcement*.test.ts and db/completion-gate.test.ts — run on a fresh
+ * SQLite database and on a PostgreSQL database migrated by db/migrations-pg (the baseline's tables,
+ * then the triggers), and each engine must give the same outcome (ok, or refused with the same
  * message, hence the same rule id) and leave the same rows in every table.
  *
- * The PostgreSQL half needs a PostgreSQL installation (/usr/lib/postgresql/<v>/bin/initdb); it starts
- * a throwaway cluster (db/pg-cluster-for-tests.ts) and is skipped, saying so, without one. Its tables
- * are the generated baseline migration (db/migrations-pg/0000_*.sql) when there is one, else db/schema
- * converted to PostgreSQL DDL by `pgTablesFromSqliteSchema()`.
+ * It is in the vitest `pg` project: its PostgreSQL database is a copy of the project's migrated
+ * template (test/support/pg-cluster.ts). Without PostgreSQL the harness says so and this half skips.
  */
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { is } from "drizzle-orm";
 import { SQLiteTable, getTableConfig } from "drizzle-orm/sqlite-core";
 import { createMemoryDb } from "@/db/client";
@@ -21,24 +20,18 @@ import * as schema from "@/db/schema";
 import { LEGAL_EDGES } from "@/server/domain/task-machine";
 import { CARRIES, CLAIMANT, STATUSES, type Status, VERIFIER, setStatus } from "@/test/support/db-fixtures";
 import { APPEND_ONLY_TABLES, PURGE_ONLY_DELETE_TABLES } from "./enforcement";
-import { type PgCluster, pgTablesFromSqliteSchema, postgresBinDir, startPgCluster } from "./pg-cluster-for-tests";
+import { createTestDatabase } from "@/test/support/pg-cluster";
 import { currentTriggers, pgEnforcementSql } from "./triggers/pg-enforcement";
 
-const SCRIPT = fileURLToPath(new URL("./pg/enforcement.sql", import.meta.url));
 const PG_MIGRATIONS = fileURLToPath(new URL("./migrations-pg", import.meta.url));
-const BREAKPOINT = /\s*--> statement-breakpoint\s*/;
+const JOURNAL = JSON.parse(fs.readFileSync(`${PG_MIGRATIONS}/meta/_journal.json`, "utf8")) as { entries: { tag: string }[] };
+/** The PostgreSQL migration holding the triggers: the custom one whose tag ends in `_enforcement`. */
+const ENFORCEMENT_TAG = JOURNAL.entries.find((e) => e.tag.endsWith("_enforcement"))?.tag;
 
-/** The statements creating the tables: the baseline PostgreSQL migration if there is one, else the conversion of db/schema. */
-function pgTables(): { source: string; statements: string[] } {
-  const baseline = fs.existsSync(PG_MIGRATIONS) ? fs.readdirSync(PG_MIGRATIONS).find((f) => /^0000_.*\.sql$/.test(f)) : undefined;
-  if (!baseline) return { source: "pgTablesFromSqliteSchema()", statements: pgTablesFromSqliteSchema() };
-  const text = fs.readFileSync(`${PG_MIGRATIONS}/${baseline}`, "utf8");
-  return { source: `db/migrations-pg/${baseline}`, statements: text.split(BREAKPOINT).filter((s) => s.trim().length > 0) };
-}
-
-describe("the committed PL/pgSQL script", () => {
+describe("the committed PL/pgSQL migration (db/migrations-pg/*_enforcement.sql)", () => {
   it("is what db/triggers/pg-enforcement.ts renders (run `npm run db:enforcement` after changing the triggers)", () => {
-    expect(fs.readFileSync(SCRIPT, "utf8")).toBe(pgEnforcementSql());
+    expect(ENFORCEMENT_TAG, "no *_enforcement entry in db/migrations-pg/meta/_journal.json").toBeDefined();
+    expect(fs.readFileSync(`${PG_MIGRATIONS}/${ENFORCEMENT_TAG}.sql`, "utf8")).toBe(pgEnforcementSql());
   });
 
   it("creates one function and one trigger for every SQLite trigger but the sessions search index's three", () => {
@@ -820,28 +813,37 @@ const GROUPS: [string, Scenario[]][] = [
   ["statements writing several rows", multiRow()],
 ];
 
-const BIN = postgresBinDir();
+const adminUrl = inject("pgAdminUrl");
+const template = inject("pgTemplate");
 
-describe.skipIf(!BIN)("the same statements on SQLite and PostgreSQL", () => {
-  let cluster: PgCluster | undefined;
+describe.skipIf(!adminUrl)("the same statements on SQLite and PostgreSQL", () => {
   let client: pg.Client | undefined;
 
   beforeAll(async () => {
-    cluster = await startPgCluster();
-    const admin = await cluster.connect();
-    await admin.query("CREATE DATABASE enforcement");
-    await admin.end();
-    client = await cluster.connect("enforcement");
+    if (!template) throw new Error("the pg project's globalSetup made no migrated template (db/migrations-pg/meta/_journal.json missing?)");
+    // A copy of the template: db/migrations-pg applied by applyPgMigrations (the baseline's tables, then the triggers).
+    client = new pg.Client({
+      connectionString: await createTestDatabase(adminUrl!, undefined, { template }),
+      // bigint (ids, epoch ms) and numeric as numbers, as db/pg/client.ts reads them.
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") =>
+          oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    await client.connect();
     await client.query("SET client_min_messages = warning");
-    const tables = pgTables();
-    console.info(`PostgreSQL tables from ${tables.source}`);
-    for (const statement of tables.statements) await client.query(statement);
-    for (const statement of pgEnforcementSql().split(BREAKPOINT)) await client.query(statement);
   }, 120_000);
 
   afterAll(async () => {
     await client?.end().catch(() => undefined);
-    cluster?.stop();
+  });
+
+  it("runs on a database migrated by every db/migrations-pg migration, the triggers included", async () => {
+    const { rows } = await client!.query<{ n: number }>(`SELECT count(*) AS n FROM "drizzle"."__drizzle_migrations"`);
+    expect(rows[0]!.n).toBe(JOURNAL.entries.length);
+    const triggers = await client!.query<{ name: string }>(`SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal`);
+    const rendered = [...pgEnforcementSql().matchAll(/^CREATE OR REPLACE TRIGGER (\w+) /gm)].map((m) => m[1]);
+    expect(triggers.rows.map((t) => t.name).sort()).toEqual(rendered.sort());
   });
 
   for (const [group, scenarios] of GROUPS) {
@@ -878,9 +880,3 @@ describe.skipIf(!BIN)("the same statements on SQLite and PostgreSQL", () => {
     );
   });
 });
-
-if (!BIN) {
-  describe("the same statements on SQLite and PostgreSQL", () => {
-    it.skip("skipped: PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)", () => undefined);
-  });
-}

@@ -4,7 +4,7 @@
  * from the domain's tables (legal task edges, append-only tables) as `Trigger` objects
  * (db/triggers/trigger.ts) and rendered for SQLite, committed as a custom migration
  * (`enforcement.test.ts` fails if the committed migration and this generator disagree), and for
- * PostgreSQL as PL/pgSQL (db/pg/enforcement.sql, `pgEnforcementSql()` in db/triggers/pg-enforcement.ts).
+ * PostgreSQL as PL/pgSQL (db/migrations-pg/0001_enforcement.sql, `pgEnforcementSql()` in db/triggers/pg-enforcement.ts).
  *
  * Every RAISE message starts with the rule id, like the domain's errors.
  */

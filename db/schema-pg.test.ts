@@ -7,12 +7,12 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { check, getTableConfig as sqliteTableConfig, integer, sqliteTable, SQLiteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { differences, generatePgSchema, loadAreas, PG_NOW_MS } from "@/scripts/gen-pg-schema";
 import { applyMigrations } from "./migrate";
 import * as pgSchema from "./schema-pg";
-import { type Cluster, findPgBin, startCluster } from "./schema-pg.cluster";
 import * as sqliteSchema from "./schema";
+import { createTestDatabase } from "@/test/support/pg-cluster";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PG_MIGRATIONS = path.join(ROOT, "db", "migrations-pg");
@@ -108,30 +108,31 @@ describe("the generated PostgreSQL twins (db/schema-pg)", () => {
   });
 });
 
-const bin = findPgBin();
-if (!bin) console.warn("db/schema-pg.test.ts: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/initdb): the migrated-database checks are skipped");
+// The pg project's throwaway cluster (test/support/pg-cluster.ts); without PostgreSQL its globalSetup says so and this half skips.
+const adminUrl = inject("pgAdminUrl");
+const template = inject("pgTemplate");
 
-describe.skipIf(!bin)("the baseline PostgreSQL migration (db/migrations-pg/0000_baseline.sql) in a throwaway cluster", () => {
-  let cluster: Cluster | undefined;
+describe.skipIf(!adminUrl)("the PostgreSQL migrations (db/migrations-pg, from 0000_baseline.sql) on a copy of the pg project's migrated template", () => {
   let client: pg.Client;
   let lite: Database.Database;
   const q = async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[];
 
   beforeAll(async () => {
-    cluster = await startCluster(bin!);
-    client = new pg.Client({ connectionString: cluster.url });
+    if (!template) throw new Error("the pg project's globalSetup made no migrated template (db/migrations-pg/meta/_journal.json missing?)");
+    client = new pg.Client({ connectionString: await createTestDatabase(adminUrl!, undefined, { template }) });
     await client.connect();
-    const baseline = fs.readFileSync(path.join(PG_MIGRATIONS, "0000_baseline.sql"), "utf8");
-    await client.query("BEGIN");
-    for (const statement of baseline.split("--> statement-breakpoint")) if (statement.trim()) await client.query(statement);
-    await client.query("COMMIT");
     lite = new Database(":memory:");
     applyMigrations(lite);
   }, 60_000);
   afterAll(async () => {
     await client?.end().catch(() => undefined);
-    cluster?.stop();
     lite?.close();
+  });
+
+  it("were all applied, by applyPgMigrations (drizzle's bookkeeping: one row per journal entry)", async () => {
+    const journal = JSON.parse(fs.readFileSync(path.join(PG_MIGRATIONS, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+    const applied = await q<{ created_at: string }>(`SELECT created_at FROM "drizzle"."__drizzle_migrations" ORDER BY id`);
+    expect(applied.map((m) => Number(m.created_at))).toEqual(journal.entries.map((e) => e.when));
   });
 
   /** The PostgreSQL type the plan's storage table gives a SQLite column (docs/plans/postgresql.md §2). */

@@ -1,9 +1,10 @@
 /**
  * The PostgreSQL twin of the SQLite enforcement: every trigger a migrated SQLite database has
  * (db/enforcement.ts, its analytics rollups and blocked_at, db/completion-gate.ts), rendered as
- * PL/pgSQL from the same `Trigger` objects. `npm run db:enforcement` writes it to
- * db/pg/enforcement.sql; db/enforcement-pg.test.ts fails if the file and this disagree, and runs it
- * on a throwaway PostgreSQL cluster when one can be started.
+ * PL/pgSQL from the same `Trigger` objects. `npm run db:enforcement` writes it as the PostgreSQL
+ * custom migration db/migrations-pg/0001_enforcement.sql; db/enforcement-pg.test.ts fails if the
+ * migration and this disagree, and runs the same statements on SQLite and on PostgreSQL databases
+ * migrated by db/migrations-pg (in the vitest `pg` project's throwaway cluster).
  *
  * Not here: the sessions search index (db/session-search.ts), an FTS5 table kept by triggers on
  * SQLite; PostgreSQL searches with a pg_trgm index on `sessions` itself and needs no trigger.

@@ -1,7 +1,7 @@
 /**
  * SQL fragments that render for either engine: the triggers of db/enforcement.ts and
  * db/completion-gate.ts are written once with these, and rendered as SQLite triggers (the committed
- * migrations, byte for byte) or as PL/pgSQL (db/pg/enforcement.sql). Plain text in a fragment is
+ * migrations, byte for byte) or as PL/pgSQL (db/migrations-pg/0001_enforcement.sql). Plain text in a fragment is
  * the same on both engines; the helpers below are the only places the engines' SQL differs.
  */
 export type Dialect = "sqlite" | "pg";

@@ -220,8 +220,12 @@ describe.skipIf(!adminUrl)("the PostgreSQL migrations (db/migrations-pg, from 00
          FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace s ON s.oid = t.relnamespace
         WHERE s.nspname = 'public' AND NOT x.indisprimary`,
     );
+    // PostgreSQL's own: the sessions search index (0002_session_search.sql) stands for SQLite's FTS5 table, checked below.
+    expect(pgIndexes.filter((i) => !sqliteIndexes.has(i.name)).map((i) => i.name)).toEqual(["sessions_search_idx"]);
     const pgIndexMap = new Map(
-      pgIndexes.map((i) => [i.name, { table: i.table, unique: i.unique, partial: i.partial, columns: i.nnd ? "expression" : i.columns } as unknown]),
+      pgIndexes
+        .filter((i) => i.name !== "sessions_search_idx")
+        .map((i) => [i.name, { table: i.table, unique: i.unique, partial: i.partial, columns: i.nnd ? "expression" : i.columns } as unknown]),
     );
     expect(Object.fromEntries([...pgIndexMap].sort())).toEqual(Object.fromEntries([...sqliteIndexes].sort()));
     // The one SQLite expression index (NULL keys as one group through ifnull) is UNIQUE NULLS NOT DISTINCT on PostgreSQL.
@@ -265,6 +269,38 @@ describe.skipIf(!adminUrl)("the PostgreSQL migrations (db/migrations-pg, from 00
         .map((c) => `${c.table}(${c.columns})`)
         .sort(),
     ).toEqual(sqlitePks.sort());
+  });
+
+  it("searches sessions through the pg_trgm index of 0002_session_search.sql (SQLite's FTS5 trigram table): an ILIKE '%…%' substring is an index scan", async () => {
+    const [index] = await q<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'sessions_search_idx'`);
+    expect(index?.def).toBe(
+      "CREATE INDEX sessions_search_idx ON public.sessions USING gin ((((id || ' '::text) || COALESCE(requirements, ''::text))) gin_trgm_ops)",
+    );
+    await client.query("BEGIN");
+    try {
+      await client.query(
+        `INSERT INTO sessions (id, requirements) SELECT 'search-' || g, 'requirement number ' || g || CASE WHEN g % 1000 = 0 THEN ' Needle' ELSE '' END FROM generate_series(1, 5000) g`,
+      );
+      await client.query("ANALYZE sessions");
+      // At this size reading every row is still cheaper. With sequential scans (and whole-index walks of the
+      // primary key) priced out, a Seq Scan is what the plan would still show if the search's expression were not the index's.
+      await client.query("SET LOCAL enable_seqscan = off");
+      await client.query("SET LOCAL enable_indexscan = off");
+      const search = `SELECT id FROM sessions WHERE (id || ' ' || coalesce(requirements, '')) ILIKE $1`;
+      const [plan] = await q<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${search}`, ["%needle%"]);
+      expect(JSON.stringify(plan!["QUERY PLAN"])).toContain(`"Index Name":"sessions_search_idx"`);
+      expect((await q<{ id: string }>(search, ["%needle%"])).map((r) => r.id).sort()).toEqual([
+        "search-1000",
+        "search-2000",
+        "search-3000",
+        "search-4000",
+        "search-5000",
+      ]);
+      // The id is searched too.
+      expect((await q<{ id: string }>(search, ["%ch-4242%"])).map((r) => r.id)).toEqual(["search-4242"]);
+    } finally {
+      await client.query("ROLLBACK");
+    }
   });
 
   it("takes a session and a task through drizzle-orm/node-postgres and reads them back with numbers for ids and times", async () => {

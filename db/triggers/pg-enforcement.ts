@@ -7,7 +7,8 @@
  * migrated by db/migrations-pg (in the vitest `pg` project's throwaway cluster).
  *
  * Not here: the sessions search index (db/session-search.ts), an FTS5 table kept by triggers on
- * SQLite; PostgreSQL searches with a pg_trgm index on `sessions` itself and needs no trigger.
+ * SQLite; PostgreSQL searches with a pg_trgm index on `sessions` itself and needs no trigger
+ * (db/migrations-pg/0002_session_search.sql).
  */
 import { completionGateTriggers } from "../completion-gate";
 import { analyticsRollupTriggers, enforcementTriggers } from "../enforcement";

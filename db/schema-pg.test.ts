@@ -7,12 +7,12 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { check, getTableConfig as sqliteTableConfig, integer, sqliteTable, SQLiteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { differences, generatePgSchema, loadAreas, PG_NOW_MS } from "@/scripts/gen-pg-schema";
 import { applyMigrations } from "./migrate";
 import * as pgSchema from "./schema-pg";
-import { type Cluster, findPgBin, startCluster } from "./schema-pg.cluster";
 import * as sqliteSchema from "./schema";
+import { createTestDatabase } from "@/test/support/pg-cluster";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PG_MIGRATIONS = path.join(ROOT, "db", "migrations-pg");
@@ -108,30 +108,31 @@ describe("the generated PostgreSQL twins (db/schema-pg)", () => {
   });
 });
 
-const bin = findPgBin();
-if (!bin) console.warn("db/schema-pg.test.ts: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/initdb): the migrated-database checks are skipped");
+// The pg project's throwaway cluster (test/support/pg-cluster.ts); without PostgreSQL its globalSetup says so and this half skips.
+const adminUrl = inject("pgAdminUrl");
+const template = inject("pgTemplate");
 
-describe.skipIf(!bin)("the baseline PostgreSQL migration (db/migrations-pg/0000_baseline.sql) in a throwaway cluster", () => {
-  let cluster: Cluster | undefined;
+describe.skipIf(!adminUrl)("the PostgreSQL migrations (db/migrations-pg, from 0000_baseline.sql) on a copy of the pg project's migrated template", () => {
   let client: pg.Client;
   let lite: Database.Database;
   const q = async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[];
 
   beforeAll(async () => {
-    cluster = await startCluster(bin!);
-    client = new pg.Client({ connectionString: cluster.url });
+    if (!template) throw new Error("the pg project's globalSetup made no migrated template (db/migrations-pg/meta/_journal.json missing?)");
+    client = new pg.Client({ connectionString: await createTestDatabase(adminUrl!, undefined, { template }) });
     await client.connect();
-    const baseline = fs.readFileSync(path.join(PG_MIGRATIONS, "0000_baseline.sql"), "utf8");
-    await client.query("BEGIN");
-    for (const statement of baseline.split("--> statement-breakpoint")) if (statement.trim()) await client.query(statement);
-    await client.query("COMMIT");
     lite = new Database(":memory:");
     applyMigrations(lite);
   }, 60_000);
   afterAll(async () => {
     await client?.end().catch(() => undefined);
-    cluster?.stop();
     lite?.close();
+  });
+
+  it("were all applied, by applyPgMigrations (drizzle's bookkeeping: one row per journal entry)", async () => {
+    const journal = JSON.parse(fs.readFileSync(path.join(PG_MIGRATIONS, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+    const applied = await q<{ created_at: string }>(`SELECT created_at FROM "drizzle"."__drizzle_migrations" ORDER BY id`);
+    expect(applied.map((m) => Number(m.created_at))).toEqual(journal.entries.map((e) => e.when));
   });
 
   /** The PostgreSQL type the plan's storage table gives a SQLite column (docs/plans/postgresql.md §2). */
@@ -219,8 +220,12 @@ describe.skipIf(!bin)("the baseline PostgreSQL migration (db/migrations-pg/0000_
          FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace s ON s.oid = t.relnamespace
         WHERE s.nspname = 'public' AND NOT x.indisprimary`,
     );
+    // PostgreSQL's own: the sessions search index (0002_session_search.sql) stands for SQLite's FTS5 table, checked below.
+    expect(pgIndexes.filter((i) => !sqliteIndexes.has(i.name)).map((i) => i.name)).toEqual(["sessions_search_idx"]);
     const pgIndexMap = new Map(
-      pgIndexes.map((i) => [i.name, { table: i.table, unique: i.unique, partial: i.partial, columns: i.nnd ? "expression" : i.columns } as unknown]),
+      pgIndexes
+        .filter((i) => i.name !== "sessions_search_idx")
+        .map((i) => [i.name, { table: i.table, unique: i.unique, partial: i.partial, columns: i.nnd ? "expression" : i.columns } as unknown]),
     );
     expect(Object.fromEntries([...pgIndexMap].sort())).toEqual(Object.fromEntries([...sqliteIndexes].sort()));
     // The one SQLite expression index (NULL keys as one group through ifnull) is UNIQUE NULLS NOT DISTINCT on PostgreSQL.
@@ -264,6 +269,38 @@ describe.skipIf(!bin)("the baseline PostgreSQL migration (db/migrations-pg/0000_
         .map((c) => `${c.table}(${c.columns})`)
         .sort(),
     ).toEqual(sqlitePks.sort());
+  });
+
+  it("searches sessions through the pg_trgm index of 0002_session_search.sql (SQLite's FTS5 trigram table): an ILIKE '%…%' substring is an index scan", async () => {
+    const [index] = await q<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'sessions_search_idx'`);
+    expect(index?.def).toBe(
+      "CREATE INDEX sessions_search_idx ON public.sessions USING gin ((((id || ' '::text) || COALESCE(requirements, ''::text))) gin_trgm_ops)",
+    );
+    await client.query("BEGIN");
+    try {
+      await client.query(
+        `INSERT INTO sessions (id, requirements) SELECT 'search-' || g, 'requirement number ' || g || CASE WHEN g % 1000 = 0 THEN ' Needle' ELSE '' END FROM generate_series(1, 5000) g`,
+      );
+      await client.query("ANALYZE sessions");
+      // At this size reading every row is still cheaper. With sequential scans (and whole-index walks of the
+      // primary key) priced out, a Seq Scan is what the plan would still show if the search's expression were not the index's.
+      await client.query("SET LOCAL enable_seqscan = off");
+      await client.query("SET LOCAL enable_indexscan = off");
+      const search = `SELECT id FROM sessions WHERE (id || ' ' || coalesce(requirements, '')) ILIKE $1`;
+      const [plan] = await q<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${search}`, ["%needle%"]);
+      expect(JSON.stringify(plan!["QUERY PLAN"])).toContain(`"Index Name":"sessions_search_idx"`);
+      expect((await q<{ id: string }>(search, ["%needle%"])).map((r) => r.id).sort()).toEqual([
+        "search-1000",
+        "search-2000",
+        "search-3000",
+        "search-4000",
+        "search-5000",
+      ]);
+      // The id is searched too.
+      expect((await q<{ id: string }>(search, ["%ch-4242%"])).map((r) => r.id)).toEqual(["search-4242"]);
+    } finally {
+      await client.query("ROLLBACK");
+    }
   });
 
   it("takes a session and a task through drizzle-orm/node-postgres and reads them back with numbers for ids and times", async () => {

@@ -1,3 +1,4 @@
+import "./zod-one-shot";
 import { runClaudeCodeHook } from "./commands/hook";
 import { plainHookArgs } from "./hook-args";
 import type { EXIT } from "./errors";

@@ -141,32 +141,21 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     expect(Number(inserted!.id)).toBe(maxEvent + 1);
   });
 
-  // The PL/pgSQL triggers (db/pg/enforcement.sql) until they are a migration the template already has.
-  const triggersFile = path.resolve("db", "pg", "enforcement.sql");
-  it.skipIf(!fs.existsSync(triggersFile) && !fs.readdirSync(path.resolve("db", "migrations-pg")).some((f) => /^0001_.*\.sql$/.test(f)))(
-    "copies into a database with the ledger's triggers (history is not refused, rollups not counted twice) and leaves them on",
-    async () => {
-      const url = await freshPg();
-      const userTriggers = async () =>
-        (
-          await pgQuery<{ all: number; off: number }>(
-            url,
-            "SELECT count(*) AS all, count(*) FILTER (WHERE tgenabled = 'D') AS off FROM pg_trigger WHERE NOT tgisinternal",
-          )
-        )[0]!;
-      if ((await userTriggers()).all === 0) {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        for (const statement of fs.readFileSync(triggersFile, "utf8").split("--> statement-breakpoint")) if (statement.trim()) await client.query(statement);
-        await client.end();
-      }
-      expect((await userTriggers()).all).toBeGreaterThan(50);
-      await copyLedger({ from: source, to: url });
-      expect(await ledgerHashes(url)).toEqual(original);
-      expect((await userTriggers()).off).toBe(0);
-      await expect(pgQuery(url, "UPDATE task_transitions SET reason = 'rewritten' WHERE id = 1")).rejects.toThrow(/append_only/);
-    },
-  );
+  it("copies into a database with the ledger's triggers (migration 0001: history is not refused, rollups not counted twice) and leaves them on", async () => {
+    const url = await freshPg();
+    const userTriggers = async () =>
+      (
+        await pgQuery<{ all: number; off: number }>(
+          url,
+          "SELECT count(*) AS all, count(*) FILTER (WHERE tgenabled = 'D') AS off FROM pg_trigger WHERE NOT tgisinternal",
+        )
+      )[0]!;
+    expect((await userTriggers()).all).toBeGreaterThan(50);
+    await copyLedger({ from: source, to: url });
+    expect(await ledgerHashes(url)).toEqual(original);
+    expect((await userTriggers()).off).toBe(0);
+    await expect(pgQuery(url, "UPDATE task_transitions SET reason = 'rewritten' WHERE id = 1")).rejects.toThrow(/append_only/);
+  });
 
   it("keeps ids a source handed out and no longer has (rows removed since) from being handed out again, both ways", async () => {
     const gappy = path.join(dir, "gappy.db");
@@ -214,7 +203,7 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     await expect(failing).rejects.toThrow(/token_usage.*token_usage_tokens_check.*rolled back/);
     const counts = await pgCounts(url);
     expect(Object.entries(counts).filter(([, n]) => n > 0)).toEqual([]);
-    // Triggers (none yet on PostgreSQL without 0001) and identities are as they were: the first id handed out is 1.
+    // The identities are as they were: the first id handed out is 1.
     expect((await pgQuery<{ id: string }>(url, "INSERT INTO events (type, entity, actor) VALUES ('t', 't', 't') RETURNING id"))[0]!.id).toBe(1);
   });
 

@@ -4,6 +4,7 @@
  * a small batch per write transaction, and never a pending one or a recent one.
  * PROOFGATE_WEBHOOK_LOG_DAYS sets the period; a bad value is refused by name.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,9 +13,10 @@ import { type Db, openDatabase } from "@/db/client";
 import { ACTORS, callerFor, rows } from "@/test/support/api-helpers";
 import { waitFor } from "@/test/support/webhook-receiver";
 import { type DispatcherOptions, dispatcherOptionsFromEnv, pruneDeliveries, pruneStep, startDispatcher } from "./dispatcher";
-import { webhookLogDays } from "./retention";
+import { DEFAULT_LOG_DAYS, retentionNote, webhookLogDays } from "./retention";
 
 const DAY = 86_400_000;
+const env = (vars: Record<string, string> = {}) => vars as NodeJS.ProcessEnv;
 const NOW = Date.now();
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -27,7 +29,10 @@ async function ledger(): Promise<{ db: Db; file: string; webhookId: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-webhook-retention-"));
   const file = path.join(dir, "proofgate.db");
   const db = openDatabase(file);
-  cleanup.push(() => (db.$client.close(), fs.rmSync(dir, { recursive: true, force: true })));
+  cleanup.push(() => {
+    db.$client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   // Unreachable on purpose: nothing here is meant to be delivered (every row is inserted below).
   const { id } = await callerFor(db, ACTORS.admin).admin.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["task.blocked"] });
   return { db, file, webhookId: id };
@@ -117,7 +122,7 @@ describe("webhook delivery log retention", () => {
     );
     const kept = insert(db, webhookId, [{ status: "delivered", createdAt: NOW, lastAttemptAt: NOW, deliveredAt: NOW }]);
     const other = openDatabase(file);
-    cleanup.push(() => other.$client.close());
+    cleanup.push(() => void other.$client.close());
     const retention = { keepMs: 30 * DAY, everyMs: 300_000, batch: 500 };
 
     const seen: number[] = [];
@@ -167,14 +172,35 @@ describe("webhook delivery log retention", () => {
   });
 
   it("reads PROOFGATE_WEBHOOK_LOG_DAYS: 30 days unless set, a bad value refused by name with the rule", () => {
-    expect(webhookLogDays({})).toBe(30);
-    expect(dispatcherOptionsFromEnv({}).retention.keepMs).toBe(30 * DAY);
-    expect(dispatcherOptionsFromEnv({ PROOFGATE_WEBHOOK_LOG_DAYS: "7" }).retention.keepMs).toBe(7 * DAY);
-    expect(dispatcherOptionsFromEnv({ PROOFGATE_WEBHOOK_LOG_DAYS: " 90 " }).retention.keepMs).toBe(90 * DAY);
+    expect(webhookLogDays(env())).toBe(30);
+    expect(dispatcherOptionsFromEnv(env()).retention.keepMs).toBe(30 * DAY);
+    expect(dispatcherOptionsFromEnv(env({ PROOFGATE_WEBHOOK_LOG_DAYS: "7" })).retention.keepMs).toBe(7 * DAY);
+    expect(dispatcherOptionsFromEnv(env({ PROOFGATE_WEBHOOK_LOG_DAYS: " 90 " })).retention.keepMs).toBe(90 * DAY);
     for (const bad of ["0", "-3", "1.5", "abc", "30d", "1e3", "99999999999999"]) {
-      expect(() => dispatcherOptionsFromEnv({ PROOFGATE_WEBHOOK_LOG_DAYS: bad }), bad).toThrow(
+      expect(() => dispatcherOptionsFromEnv(env({ PROOFGATE_WEBHOOK_LOG_DAYS: bad })), bad).toThrow(
         `PROOFGATE_WEBHOOK_LOG_DAYS must be a whole number of days, 1 or more (how long delivered and failed webhook deliveries are kept); got "${bad}"`,
       );
     }
+  });
+
+  it("a server process with a bad PROOFGATE_WEBHOOK_LOG_DAYS refuses to start, naming it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-webhook-retention-"));
+    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, PROOFGATE_DB: path.join(dir, "proofgate.db"), PROOFGATE_WEBHOOK_LOG_DAYS: "thirty" };
+    delete env.PROOFGATE_WEBHOOKS;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "test/support/webhook-dispatcher-process.ts"], {
+      cwd: path.resolve(import.meta.dirname, "../../.."),
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(child.status).not.toBe(0);
+    expect(child.stdout).not.toContain("ready");
+    expect(child.stderr).toContain("PROOFGATE_WEBHOOK_LOG_DAYS must be a whole number of days, 1 or more");
+  });
+
+  it("Settings → Webhooks says the default retention the dispatcher uses", () => {
+    const page = fs.readFileSync(path.resolve(import.meta.dirname, "../../../app/(dashboard)/settings/webhooks/webhooks-client.tsx"), "utf8");
+    expect(page).toContain(`${retentionNote(DEFAULT_LOG_DAYS)}, unless the server sets PROOFGATE_WEBHOOK_LOG_DAYS.`);
   });
 });

@@ -22,7 +22,7 @@ export function webhookLogDays(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /** The one line the delivery log (Settings → Webhooks, `proofgate webhook log`) shows about it. */
-export const retentionNote = (days: number) => `Delivered and failed deliveries are kept ${days} day${days === 1 ? "" : "s"} after their last attempt.`;
+export const retentionNote = (days: number) => `Delivered and failed deliveries are kept ${days} day${days === 1 ? "" : "s"} after their last attempt`;
 
 export interface RetentionOptions {
   /** A delivered or failed delivery is deleted this long after its final time. */

@@ -208,8 +208,8 @@ export function pruneDeliveries(db: Db, cutoff: number, batch: number): number {
 }
 
 /**
- * One retention step, if one is due at `now`: delete a batch of old delivered or failed deliveries
- * in its own short write transaction. Returns the time the next step is due: at once while batches
+ * One retention step at `now`: delete a batch of delivered or failed deliveries older than the
+ * retention, in its own short write transaction. Returns the time the next step is due: at once while batches
  * come back full (a backlog drains one transaction at a time, other writers in between), else
  * after `everyMs`.
  */

@@ -79,6 +79,7 @@ test.describe("as an admin", () => {
       const log = page.getByRole("region", { name: `Delivery log of webhook #${stored.id}` });
       await expect(log.getByRole("row").filter({ hasText: "webhook.test" })).toContainText("delivered", { timeout: 15_000 });
       await expect(log).toContainText("HTTP 204");
+      await expect(log).toContainText("Delivered and failed deliveries are kept 30 days after their last attempt");
       const test = receiver.received.find((r) => r.body.includes('"webhook.test"'));
       expect(new Webhook(secret).verify(test!.body, test!.headers)).toMatchObject({ type: "webhook.test", data: { entity: "webhook" } });
       await expect(item).toContainText("1 delivered · 0 pending · 0 failed");

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { SESSION_SOURCES } from "@/server/domain/vocabulary";
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "@/server/domain/webhooks";
+import { DEFAULT_LOG_DAYS, retentionNote } from "@/server/services/webhooks/retention";
 import type { Output } from "../output";
 import { act, example, int, oneOf, read, validate, wrote } from "./shared";
 
@@ -27,6 +28,8 @@ interface DeliveryRow {
   createdAt: Date;
 }
 
+/** The server's dispatcher deletes old deliveries; its PROOFGATE_WEBHOOK_LOG_DAYS, not this process's, decides when. */
+const RETENTION_NOTE = `${retentionNote(DEFAULT_LOG_DAYS)}, unless the server sets PROOFGATE_WEBHOOK_LOG_DAYS.`;
 const LOCAL_NOTE = "in local mode the outbox is written to the database file; the server delivers it when it runs";
 
 /** `webhook add|list|remove|test|log`: notifications to receivers (admin; the local operator is one). */
@@ -120,7 +123,7 @@ export function webhookCommands(program: Command, out: Output): void {
         (d) =>
           `#${d.id}  ${d.eventType} (event ${d.eventId})  ${d.status}  ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}${d.responseCode ? `  HTTP ${d.responseCode}` : ""}${d.status === "pending" ? `  next ${new Date(d.nextAttemptAt).toISOString()}` : ""}${d.lastError ? `  last error: ${d.lastError}` : ""}`,
       );
-      return read(log, lines.length > 0 ? lines.join("\n") : `No deliveries for webhook #${id} yet.`);
+      return read(log, [...(lines.length > 0 ? lines : [`No deliveries for webhook #${id} yet.`]), RETENTION_NOTE].join("\n"));
     }),
   );
 }

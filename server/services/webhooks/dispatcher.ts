@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { type Db, writeTransaction } from "@/db/client";
 import { DEFAULT_RETRY, type NotifiedEvent, type RetryPolicy, nextAttemptAt, slackMessage, webhookPayload } from "@/server/domain/webhooks";
+import { type RetentionOptions, retentionOptions, webhookLogDays } from "./retention";
 import { openSecret } from "./secret-box";
 
 export interface DispatcherOptions {
@@ -16,6 +17,8 @@ export interface DispatcherOptions {
   batch: number;
   /** The dashboard's public URL, for links in the messages. */
   baseUrl?: string;
+  /** When delivered and failed deliveries leave the log (pending ones never do). */
+  retention: RetentionOptions;
 }
 
 const num = (value: string | undefined, fallback: number) => {
@@ -28,7 +31,8 @@ const num = (value: string | undefined, fallback: number) => {
  * PROOFGATE_WEBHOOK_RETRY_BASE_MS (5 s, doubled per failure), PROOFGATE_WEBHOOK_RETRY_MAX_MS (1 h),
  * PROOFGATE_WEBHOOK_GIVE_UP_MS (24 h), PROOFGATE_WEBHOOK_TIMEOUT_MS (10 s), PROOFGATE_WEBHOOK_POLL_MS
  * (250 ms), PROOFGATE_WEBHOOK_LEASE_MS (the timeout + 30 s: how long a claim outlives a crashed
- * process); links use PROOFGATE_URL, the dashboard's public address.
+ * process); links use PROOFGATE_URL, the dashboard's public address. PROOFGATE_WEBHOOK_LOG_DAYS
+ * (30) is how long delivered and failed deliveries stay in the log; a bad value throws, naming it.
  */
 export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
   const timeoutMs = num(env.PROOFGATE_WEBHOOK_TIMEOUT_MS, 10_000);
@@ -43,6 +47,7 @@ export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     leaseMs: num(env.PROOFGATE_WEBHOOK_LEASE_MS, timeoutMs + 30_000),
     batch: 10,
     baseUrl: env.PROOFGATE_URL?.trim() || undefined,
+    retention: retentionOptions(webhookLogDays(env)),
   };
 }
 
@@ -176,14 +181,55 @@ export interface Dispatcher {
 }
 
 /**
+ * Delete up to `batch` delivered or failed deliveries whose final time — `delivered_at`, else
+ * `last_attempt_at`, else `created_at` — is before `cutoff`, oldest first, in one short write
+ * transaction. Pending rows are never touched (they are still owed to a receiver). Returns how
+ * many were deleted: `batch` means there may be more.
+ *
+ * No index covers the final time, so only the oldest `batch × 20` rows (by id, the primary key)
+ * are looked at: never a scan of the whole log, however large, while the write lock is held. Ids
+ * grow with the creation time and a delivery ends at most the give-up window after it was created,
+ * so the deletable rows are at the head of the log; one can only wait behind a head full of
+ * deliveries still within their retention, and then for at most that window.
+ */
+export function pruneDeliveries(db: Db, cutoff: number, batch: number): number {
+  return writeTransaction(
+    db,
+    () =>
+      db.$client
+        .prepare(
+          `DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM (SELECT id, status, coalesce(delivered_at, last_attempt_at, created_at) AS final_at FROM webhook_deliveries ORDER BY id LIMIT @scan)
+             WHERE status IN ('delivered', 'failed') AND final_at < @cutoff
+             LIMIT @batch)`,
+        )
+        .run({ cutoff, batch, scan: batch * 20 }).changes,
+  );
+}
+
+/**
+ * One retention step at `now`: delete a batch of delivered or failed deliveries older than the
+ * retention, in its own short write transaction. Returns the time the next step is due: at once while batches
+ * come back full (a backlog drains one transaction at a time, other writers in between), else
+ * after `everyMs`.
+ */
+export function pruneStep(db: Db, now: number, retention: RetentionOptions): number {
+  const removed = pruneDeliveries(db, now - retention.keepMs, retention.batch);
+  return removed >= retention.batch ? now : now + retention.everyMs;
+}
+
+/**
  * Deliver the outbox until stopped: a pass every `pollMs` while idle, at once again after a pass
- * that found work. Writes never wait for it; it only reads the outbox and updates its rows.
+ * that found work. Writes never wait for it; it only reads the outbox and updates its rows. It
+ * also keeps the log to its retention: at start and then every `retention.everyMs`, old delivered
+ * and failed deliveries are deleted a batch per loop turn until none is left.
  */
 export function startDispatcher(db: Db, options: DispatcherOptions = dispatcherOptionsFromEnv(), log: (message: string) => void = console.error): Dispatcher {
   const owner = `${process.pid}.${randomBytes(4).toString("hex")}`;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
+  let pruneAt = 0;
   const loop = async () => {
     if (stopped) return;
     let found = 0;
@@ -193,7 +239,16 @@ export function startDispatcher(db: Db, options: DispatcherOptions = dispatcherO
       log(`webhooks: dispatch pass failed: ${(error as Error).message}`);
     }
     if (stopped) return;
-    timer = setTimeout(() => (running = loop()), found > 0 ? 0 : options.pollMs);
+    const now = Date.now();
+    if (now >= pruneAt) {
+      try {
+        pruneAt = pruneStep(db, now, options.retention);
+      } catch (error) {
+        pruneAt = now + options.retention.everyMs;
+        log(`webhooks: deleting old deliveries failed: ${(error as Error).message}`);
+      }
+    }
+    timer = setTimeout(() => (running = loop()), found > 0 || pruneAt <= now ? 0 : options.pollMs);
     timer.unref();
   };
   running = loop();

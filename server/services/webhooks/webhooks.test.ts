@@ -24,6 +24,7 @@ const FAST: DispatcherOptions = {
   leaseMs: 5_000,
   batch: 10,
   baseUrl: "https://proofgate.example.com",
+  retention: { keepMs: 30 * 86_400_000, everyMs: 300_000, batch: 500 },
 };
 
 const cleanup: (() => Promise<void> | void)[] = [];

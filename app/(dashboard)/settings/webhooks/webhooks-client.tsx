@@ -409,6 +409,10 @@ function DeliveryLog({ id }: { id: number }) {
           </table>
         </div>
       )}
+      {/* The server's dispatcher deletes them (server/services/webhooks/retention.ts: DEFAULT_LOG_DAYS). */}
+      <p className="mt-3 text-xs text-zinc-500">
+        Delivered and failed deliveries are kept 30 days after their last attempt, unless the server sets PROOFGATE_WEBHOOK_LOG_DAYS.
+      </p>
     </Card>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import type { EventFilter, SearchEventsInput } from "@/server/services/events/schemas";
+import { type SearchParamsInput, clipValue, trimmedParam } from "@/app/ui/search-params";
 
 export const PAGE_SIZE = 50;
 
@@ -26,25 +27,20 @@ export interface ActivityView {
 
 export const DEFAULT_VIEW: ActivityView = { type: null, actor: null, session: null, source: null, from: null, to: null, before: null, page: 1 };
 
-type RawParams = Record<string, string | string[] | undefined>;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TYPE = /^[A-Za-z0-9._:-]{1,100}$/;
 const SESSION = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /** Read the view from search params; anything invalid is left out and reported, naming the parameter and the rule. */
-export function parseActivityView(params: RawParams | URLSearchParams): { view: ActivityView; problems: string[] } {
-  const get = (key: string): string | undefined => {
-    const value = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
-    const one = Array.isArray(value) ? value[0] : value;
-    return one?.trim() || undefined;
-  };
+export function parseActivityView(params: SearchParamsInput): { view: ActivityView; problems: string[] } {
+  const get = (key: string) => trimmedParam(params, key);
   const problems: string[] = [];
   const view: ActivityView = { ...DEFAULT_VIEW };
 
   const type = get("type");
   if (type !== undefined) {
     if (TYPE.test(type)) view.type = type;
-    else problems.push(`type: must be an event type such as task.claimed (got "${clip(type)}")`);
+    else problems.push(`type: must be an event type such as task.claimed (got "${clipValue(type)}")`);
   }
   const actor = get("actor");
   if (actor !== undefined) {
@@ -54,12 +50,12 @@ export function parseActivityView(params: RawParams | URLSearchParams): { view: 
   const session = get("session");
   if (session !== undefined) {
     if (SESSION.test(session)) view.session = session;
-    else problems.push(`session: may contain only letters, digits and . _ : - (got "${clip(session)}")`);
+    else problems.push(`session: may contain only letters, digits and . _ : - (got "${clipValue(session)}")`);
   }
   const source = get("source");
   if (source !== undefined) {
     if ((SESSION_SOURCES as readonly string[]).includes(source)) view.source = source as SessionSource;
-    else problems.push(`source: must be one of ${SESSION_SOURCES.join(", ")} (got "${clip(source)}")`);
+    else problems.push(`source: must be one of ${SESSION_SOURCES.join(", ")} (got "${clipValue(source)}")`);
   }
   view.from = day(get("from"), "from", problems);
   view.to = day(get("to"), "to", problems);
@@ -74,7 +70,7 @@ export function parseActivityView(params: RawParams | URLSearchParams): { view: 
       view.before = id;
       const page = Number(get("page") ?? "");
       view.page = Number.isInteger(page) && page >= 2 ? page : 2;
-    } else problems.push(`before: must be an event id (got "${clip(before)}"); showing the first page`);
+    } else problems.push(`before: must be an event id (got "${clipValue(before)}"); showing the first page`);
   }
   return { view, problems };
 }
@@ -142,8 +138,6 @@ function day(value: string | undefined, name: string, problems: string[]): strin
   if (value === undefined) return null;
   const at = new Date(`${value}T00:00:00.000Z`);
   if (DAY.test(value) && !Number.isNaN(at.getTime()) && at.toISOString().startsWith(value)) return value;
-  problems.push(`${name}: must be a date as YYYY-MM-DD (got "${clip(value)}")`);
+  problems.push(`${name}: must be a date as YYYY-MM-DD (got "${clipValue(value)}")`);
   return null;
 }
-
-const clip = (value: string) => (value.length > 40 ? `${value.slice(0, 39)}…` : value);

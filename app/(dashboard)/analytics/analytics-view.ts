@@ -6,6 +6,7 @@
  */
 import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import type { AnalyticsInput, Bucket } from "@/server/services/analytics/schemas";
+import { type SearchParamsInput, firstParam } from "@/app/ui/search-params";
 
 export const BUCKETS = ["day", "week"] as const satisfies readonly Bucket[];
 /** As `Label` in the API: an agent label or a model name. */
@@ -25,14 +26,9 @@ export interface AnalyticsView {
 
 export const DEFAULT_VIEW: AnalyticsView = { from: null, to: null, source: null, agent: null, model: null, bucket: "day" };
 
-type RawParams = Record<string, string | string[] | undefined>;
-
 /** Read the view from search params; anything invalid is left out and reported, naming the parameter and the rule. */
-export function parseAnalyticsView(params: RawParams | URLSearchParams): { view: AnalyticsView; problems: string[] } {
-  const get = (key: string): string | undefined => {
-    const value = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
-    return Array.isArray(value) ? value[0] : value;
-  };
+export function parseAnalyticsView(params: SearchParamsInput): { view: AnalyticsView; problems: string[] } {
+  const get = (key: string) => firstParam(params, key);
   const problems: string[] = [];
   const view: AnalyticsView = { ...DEFAULT_VIEW };
 

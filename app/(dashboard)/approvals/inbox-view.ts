@@ -5,6 +5,7 @@
  */
 import { SESSION_SOURCES, type SessionSource } from "@/server/domain/vocabulary";
 import type { InboxCountInput, InboxInput } from "@/server/services/approvals/schemas";
+import { type SearchParamsInput, clipValue, trimmedParam } from "@/app/ui/search-params";
 
 /**
  * A first page small enough to load fast; later pages load on demand ("Load more"). On 10,000 demo
@@ -34,37 +35,32 @@ export interface InboxView {
 
 export const DEFAULT_VIEW: InboxView = { session: null, source: null, age: null, reset: null, blockedBy: null };
 
-type RawParams = Record<string, string | string[] | undefined>;
 const SESSION = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /** Read the view from search params; anything invalid is left out and reported, naming the parameter and the rule. */
-export function parseInboxView(params: RawParams | URLSearchParams): { view: InboxView; problems: string[] } {
-  const get = (key: string): string | undefined => {
-    const value = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
-    const one = Array.isArray(value) ? value[0] : value;
-    return one?.trim() || undefined;
-  };
+export function parseInboxView(params: SearchParamsInput): { view: InboxView; problems: string[] } {
+  const get = (key: string) => trimmedParam(params, key);
   const problems: string[] = [];
   const view: InboxView = { ...DEFAULT_VIEW };
   const session = get("session");
   if (session !== undefined) {
     if (SESSION.test(session)) view.session = session;
-    else problems.push(`session: may contain only letters, digits and . _ : - (got "${clip(session)}")`);
+    else problems.push(`session: may contain only letters, digits and . _ : - (got "${clipValue(session)}")`);
   }
   const source = get("source");
   if (source !== undefined) {
     if ((SESSION_SOURCES as readonly string[]).includes(source)) view.source = source as SessionSource;
-    else problems.push(`source: must be one of ${SESSION_SOURCES.join(", ")} (got "${clip(source)}")`);
+    else problems.push(`source: must be one of ${SESSION_SOURCES.join(", ")} (got "${clipValue(source)}")`);
   }
   const age = get("age");
   if (age !== undefined) {
     if (Object.hasOwn(AGES, age)) view.age = age as Age;
-    else problems.push(`age: must be one of ${Object.keys(AGES).join(", ")} (got "${clip(age)}")`);
+    else problems.push(`age: must be one of ${Object.keys(AGES).join(", ")} (got "${clipValue(age)}")`);
   }
   const reset = get("reset");
   if (reset !== undefined) {
     if ((RESET_FILTERS as readonly string[]).includes(reset)) view.reset = reset as ResetFilter;
-    else problems.push(`reset: must be requested or none (got "${clip(reset)}")`);
+    else problems.push(`reset: must be requested or none (got "${clipValue(reset)}")`);
   }
   const blockedBy = get("blockedBy");
   if (blockedBy !== undefined) {
@@ -107,5 +103,3 @@ export function toInboxInput(view: InboxView): InboxInput {
 }
 
 export const inboxPaging = { getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor };
-
-const clip = (value: string) => (value.length > 40 ? `${value.slice(0, 39)}…` : value);

@@ -5,6 +5,7 @@
  */
 import { SESSION_SOURCES, SESSION_STATUSES, type SessionSource, type SessionStatus } from "@/server/domain/vocabulary";
 import type { ListSessionsInput } from "@/server/services/session/list";
+import { type SearchParamsInput, firstParam } from "@/app/ui/search-params";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX = 200;
@@ -28,16 +29,11 @@ export interface SessionsView {
 
 export const DEFAULT_VIEW: SessionsView = { q: "", status: null, source: null, blocked: false, from: null, to: null, order: "newest", after: null, page: 1 };
 
-type RawParams = Record<string, string | string[] | undefined>;
-
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Read the view from search params; anything invalid is left out and reported, naming the parameter and the rule. */
-export function parseSessionsView(params: RawParams | URLSearchParams): { view: SessionsView; problems: string[] } {
-  const get = (key: string): string | undefined => {
-    const value = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
-    return Array.isArray(value) ? value[0] : value;
-  };
+export function parseSessionsView(params: SearchParamsInput): { view: SessionsView; problems: string[] } {
+  const get = (key: string) => firstParam(params, key);
   const problems: string[] = [];
   const view: SessionsView = { ...DEFAULT_VIEW };
 

@@ -1,3 +1,4 @@
+import { type SearchParamsInput, firstParam } from "@/app/ui/search-params";
 import { LOG_TYPES, REASONING_PHASES } from "@/server/domain/vocabulary";
 
 export type LogType = (typeof LOG_TYPES)[number];
@@ -18,13 +19,6 @@ export interface LogFilters {
   q?: string;
 }
 
-type Params = URLSearchParams | Record<string, string | string[] | undefined>;
-
-function param(params: Params, name: string): string | undefined {
-  const value = params instanceof URLSearchParams ? (params.get(name) ?? undefined) : params[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 const oneOf = <T extends string>(list: readonly T[], value: string | undefined): T | undefined =>
   (list as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
 
@@ -37,12 +31,12 @@ function textParam(value: string | undefined): string | undefined {
  * Filters from a URL: unknown types and phases are dropped rather than sent, text is trimmed to
  * what the API takes, and a phase only applies to reasoning (with another type it is dropped).
  */
-export function readLogFilters(params: Params): LogFilters {
+export function readLogFilters(params: SearchParamsInput): LogFilters {
   return normalizeLogFilters({
-    agent: param(params, "agent"),
-    type: param(params, "type") as LogType,
-    phase: param(params, "phase") as ReasoningPhase,
-    q: param(params, "q"),
+    agent: firstParam(params, "agent"),
+    type: firstParam(params, "type") as LogType,
+    phase: firstParam(params, "phase") as ReasoningPhase,
+    q: firstParam(params, "q"),
   });
 }
 

@@ -16,6 +16,7 @@ import { type FormErrors, toFormErrors } from "../settings/form-errors";
 import { InputField } from "../settings/form-field";
 import { NewTokenPanel } from "../settings/new-token-panel";
 import { TableSkeleton } from "../settings/table-skeleton";
+import { TokenExpiryField } from "../settings/token-expiry-field";
 import { tokenState, useTokenRevoke } from "../settings/token-revoke";
 import { useViewer } from "../viewer";
 
@@ -85,16 +86,7 @@ function CreatePersonalTokenForm() {
       </p>
       <form onSubmit={onSubmit} noValidate className="space-y-3">
         <InputField label="Name" name="name" autoComplete="off" required hint="What uses it, e.g. release script on my laptop." error={errors.fields.name} />
-        <InputField
-          label="Expires in (days)"
-          name="expiresInDays"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={3650}
-          hint="Optional; empty means it never expires."
-          error={errors.fields.expiresInDays}
-        />
+        <TokenExpiryField error={errors.fields.expiresInDays} />
         <FormError message={errors.form} />
         <Button type="submit" className="w-full" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create token"}

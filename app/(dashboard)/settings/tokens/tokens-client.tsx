@@ -16,6 +16,7 @@ import { NewTokenPanel } from "../new-token-panel";
 import { type FormErrors, toFormErrors } from "../form-errors";
 import { InputField, SelectField } from "../form-field";
 import { TableSkeleton } from "../table-skeleton";
+import { TokenExpiryField } from "../token-expiry-field";
 import { tokenState, useTokenRevoke } from "../token-revoke";
 import { TOKEN_ROLES, type TokenRole, roleSummary } from "../roles";
 
@@ -93,16 +94,7 @@ function CreateTokenForm() {
           hint={`${role}: ${roleSummary(role)}.`}
           error={errors.fields.role}
         />
-        <InputField
-          label="Expires in (days)"
-          name="expiresInDays"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={3650}
-          hint="Optional; empty means it never expires."
-          error={errors.fields.expiresInDays}
-        />
+        <TokenExpiryField error={errors.fields.expiresInDays} />
         <FormError message={errors.form} />
         <Button type="submit" className="w-full" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create token"}

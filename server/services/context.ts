@@ -1,4 +1,4 @@
-import { type Db, type Tx, writeTransaction } from "@/db/client";
+import { type Db, type Tx, readTransaction, writeTransaction } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
 import { type Actor, viaOf } from "@/server/domain/actors";
@@ -32,12 +32,20 @@ export function nowOf(ctx: ServiceContext): Date {
  * failing with SQLITE_BUSY when a read-then-write transaction tries to upgrade. A refusal from a
  * trigger becomes the same domain error the domain would have raised; nothing of the action is kept.
  */
-export function write<T>(ctx: ServiceContext, action: (tx: Tx) => T): T {
+export async function write<T>(ctx: ServiceContext, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   try {
-    return writeTransaction(ctx.db, action);
+    return await writeTransaction(ctx.db, action);
   } catch (error) {
     throw toDomainError(error);
   }
+}
+
+/**
+ * Run several reads as one read transaction: they see one snapshot, and no write of another
+ * caller on this connection is half-way through meanwhile.
+ */
+export function read<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  return readTransaction(db, action);
 }
 
 export interface EventInput {

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import { type Db, type DbOrTx, writeTransaction } from "@/db/client";
 import { bucketSql } from "./filters";
 import { DAY_MS, reasonKind } from "./shape";
 import type { AnalyticsFilter } from "./schemas";
@@ -52,9 +52,10 @@ export const REASON_CHUNK = 1000;
  * is left to classify, true when more remains (call again after letting other work run).
  * Refused on a read-only connection: the caller then reads the history instead.
  */
-export function catchUpReasonKinds(db: DbOrTx, maxChunks = Number.POSITIVE_INFINITY): boolean {
+export function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INFINITY): boolean {
   for (let chunk = 0; chunk < maxChunks; chunk++) {
-    const more = db.transaction(
+    const more = writeTransaction(
+      db,
       (tx) => {
         const through = tx.get<{ value: number } | undefined>(sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`)?.value ?? 0;
         const checks = tx.all<{ id: number; accepted: number; reasons: string; day: number; source: string; agent: string }>(sql`
@@ -85,7 +86,6 @@ export function catchUpReasonKinds(db: DbOrTx, maxChunks = Number.POSITIVE_INFIN
         tx.run(sql`INSERT INTO analytics_rollup_state (name, value) VALUES (${WATERMARK}, ${last.id}) ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
         return checks.length === REASON_CHUNK;
       },
-      { behavior: "immediate" },
     );
     if (!more) return false;
   }

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
-import type { Db, Tx } from "@/db/client";
+import { type Db, type Tx, readTransaction } from "@/db/client";
 import { prepared } from "@/db/prepared";
 import { sessions, taskTransitions, tasks } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -58,7 +58,7 @@ export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
  */
 export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
   const input = parseInput(InboxInput, raw, "inbox.invalid_input");
-  return db.transaction((tx) => readPage(db, tx, input));
+  return readTransaction(db, (tx) => readPage(db, tx, input));
 }
 
 interface Ordered {

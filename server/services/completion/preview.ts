@@ -1,4 +1,4 @@
-import type { Db } from "@/db/client";
+import { type Db, readTransaction } from "@/db/client";
 import type { CompletionVerdict } from "@/server/domain/completion-gate";
 import { parseInput } from "../parse-input";
 import { loadSession } from "../session/load";
@@ -17,7 +17,7 @@ export interface CompletionPreview extends CompletionVerdict {
  */
 export function previewCompletion(db: Db, raw: PreviewCompletionInput): CompletionPreview {
   const input = parseInput(PreviewCompletionInput, raw, "completion.invalid_input");
-  return db.transaction((tx) => {
+  return readTransaction(db, (tx) => {
     loadSession(tx, input.sessionId);
     return { sessionId: input.sessionId, ...evaluateSessionCompletion(tx, input.sessionId) };
   });

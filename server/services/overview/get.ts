@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import type { Db, Tx } from "@/db/client";
+import { type Db, type Tx, readTransaction } from "@/db/client";
 import { completionChecks, events, sessions } from "@/db/schema";
 import type { TaskStatus } from "@/server/domain/task-machine";
 import { type InboxCount, inboxCount } from "../approvals/count";
@@ -81,7 +81,7 @@ const ACTIVITY = 20;
  */
 export function getOverview(db: Db, raw: OverviewInput = {}): Overview {
   const input = parseInput(OverviewInput, raw, "overview.invalid_input");
-  return db.transaction((tx) => readOverview(tx, input));
+  return readTransaction(db, (tx) => readOverview(tx, input));
 }
 
 function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
+import { type Db, type DbOrTx, readTransaction } from "@/db/client";
 import { prepared } from "@/db/prepared";
 import { taskTransitions, tasks } from "@/db/schema";
 import { loadSession } from "../session/load";
@@ -48,7 +48,7 @@ export function getTaskBoard(db: Db, raw: TaskBoardInput): { sessionId: string; 
       history: db.select().from(taskTransitions).where(eq(taskTransitions.sessionId, sessionId)).orderBy(asc(taskTransitions.id)).prepare(),
     };
   });
-  return db.transaction((tx) => {
+  return readTransaction(db, (tx) => {
     loadSession(tx, input.sessionId);
     const rows = query.tasks.all(input);
     const history = query.history.all(input);

@@ -72,13 +72,13 @@ export function driverValues<T extends SQLiteTable>(table: T, values: Partial<T[
  * undefined when `onConflictDoNothing` skipped it. A column not given takes its schema default, as
  * Drizzle's unprepared insert gives it (this schema has no `$defaultFn`, which would be frozen).
  */
-export function insertReturning<T extends SQLiteTable>(
+export async function insertReturning<T extends SQLiteTable>(
   db: Db,
   name: string,
   table: T,
   values: T["$inferInsert"],
   options: { onConflictDoNothing?: boolean } = {},
-): T["$inferSelect"] | undefined {
+): Promise<T["$inferSelect"] | undefined> {
   const given = values as Record<string, unknown>;
   const keys = Object.keys(given)
     .filter((key) => given[key] !== undefined)
@@ -87,5 +87,5 @@ export function insertReturning<T extends SQLiteTable>(
     const insert = (db as Db).insert(table as SQLiteTable).values(boundAll(keys) as never);
     return (options.onConflictDoNothing ? insert.onConflictDoNothing() : insert).returning().prepare();
   });
-  return query.get(driverValues(table, values, keys)) as T["$inferSelect"] | undefined;
+  return await query.get(driverValues(table, values, keys)) as T["$inferSelect"] | undefined;
 }

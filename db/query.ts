@@ -1,3 +1,4 @@
+import { rawAll, rawGet, rawRun, rawValues } from "./query";
 import type { SQL } from "drizzle-orm";
 import type { DbOrTx } from "./client";
 
@@ -48,20 +49,20 @@ type RawDb = Pick<DbOrTx, "get" | "all" | "run" | "values">;
 
 /** The first row of a raw SQL query. */
 export async function rawGet<T>(db: RawDb, query: SQL): Promise<T> {
-  return db.get<T>(query);
+  return await rawGet<T>(db, query);
 }
 
 /** Every row of a raw SQL query. */
 export async function rawAll<T>(db: RawDb, query: SQL): Promise<T[]> {
-  return db.all<T>(query);
+  return await rawAll<T>(db, query);
 }
 
 /** Every row of a raw SQL query as arrays of values. */
 export async function rawValues<T extends unknown[]>(db: RawDb, query: SQL): Promise<T[]> {
-  return db.values<T>(query) as T[];
+  return await rawValues<T>(db, query) as T[];
 }
 
 /** Run a raw SQL statement for its effect. */
 export async function rawRun(db: RawDb, query: SQL): Promise<ReturnType<DbOrTx["run"]>> {
-  return db.run(query);
+  return await rawRun(db, query);
 }

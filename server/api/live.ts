@@ -17,14 +17,14 @@ class EventTail {
 
   /** Resolves once an event newer than `afterId` exists, or when `signal` aborts. */
   waitForNew(afterId: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve) => {
+    return new Promise(async (resolve) => {
       const done = () => {
         this.listeners.delete(done);
         signal?.removeEventListener("abort", done);
         if (this.listeners.size === 0) this.stop();
         resolve();
       };
-      if (signal?.aborted || latestEventId(this.db) > afterId) return resolve();
+      if (signal?.aborted || await latestEventId(this.db) > afterId) return resolve();
       signal?.addEventListener("abort", done, { once: true });
       this.listeners.set(done, afterId);
       this.start();
@@ -33,8 +33,8 @@ class EventTail {
 
   private start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      const latest = latestEventId(this.db);
+    this.timer = setInterval(async () => {
+      const latest = await latestEventId(this.db);
       for (const [wake, afterId] of [...this.listeners]) if (latest > afterId) wake();
     }, POLL_MS);
     this.timer.unref();

@@ -76,7 +76,7 @@ async function hook(token: string, body: unknown): Promise<{ status: number; bod
 
 /** A person (as their cookie session would be) makes a personal token in their settings. */
 async function personalToken(id: string, role: "viewer" | "lead"): Promise<{ id: number; token: string }> {
-  db.insert(users)
+  await db.insert(users)
     .values({ id, name: id, email: `${id}@example.com`, role })
     .run();
   const signedIn: Actor = { principalId: `user:${id}`, principalKind: "user", role, label: `${id}@example.com` };

@@ -122,7 +122,7 @@ describe("eight concurrent writers on one database file", () => {
     const db: Db = openDatabase(file);
     const operator = { db, actor: operatorActor("setup") };
     const tokens = Object.fromEntries(
-      (["agent", "verifier", "orchestrator", "lead"] as const).map((role) => [role, createToken(operator, { name: `${role}-bot`, role }).token]),
+      (["agent", "verifier", "orchestrator", "lead"] as const).map(async (role) => [role, (await createToken(operator, { name: `${role}-bot`, role })).token]),
     ) as Record<"agent" | "verifier" | "orchestrator" | "lead", string>;
 
     // The shared tasks the writers race on, each left at a state every racer's move is legal from.

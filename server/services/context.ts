@@ -44,7 +44,7 @@ export async function write<T>(ctx: ServiceContext, action: (tx: Tx) => T | Prom
  * Run several reads as one read transaction: they see one snapshot, and no write of another
  * caller on this connection is half-way through meanwhile.
  */
-export function read<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+export async function read<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   return readTransaction(db, action);
 }
 
@@ -91,14 +91,14 @@ const EVENT_KEYS = [
  * connection (db/prepared.ts): building the INSERT through Drizzle on every call was a tenth of a
  * large import's time.
  */
-export function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): void {
-  appendEventRow(ctx, event);
+export async function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): Promise<void> {
+  await appendEventRow(ctx, event);
 }
 
 /** `appendEvent` for the hot paths that hold no transaction object: call it inside `ctx.db`'s write transaction. */
-export function appendEventRow(ctx: ServiceContext, event: EventInput): void {
+export async function appendEventRow(ctx: ServiceContext, event: EventInput): Promise<void> {
   const db = ctx.db;
   const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
-  const { lastInsertRowid } = query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
+  const { lastInsertRowid } = await query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
   enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
 }

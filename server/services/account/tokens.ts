@@ -28,22 +28,22 @@ export interface NewPersonalToken {
  * Create a personal API token for the signed-in person: it acts as them, with their role at each
  * request. The plaintext is returned once; only its hash is stored.
  */
-export function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalTokenInput): NewPersonalToken {
+export async function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalTokenInput): Promise<NewPersonalToken> {
   authorize(ctx.actor, "account.createToken");
   const input = parseInput(CreatePersonalTokenInput, raw, "account.invalid_input");
   const { token, tokenHash, prefix } = newTokenText();
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const now = nowOf(ctx);
     const userId = tokenOwnerOf(ctx.actor);
-    if (!tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw new NotFoundError("user", userId);
+    if (!await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw new NotFoundError("user", userId);
     const active =
-      tx
+      (await tx
         .select({ n: count() })
         .from(apiTokens)
         .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))))
-        .get()?.n ?? 0;
+        .get())?.n ?? 0;
     assertMayCreatePersonalToken(ctx.actor, active);
-    const row = tx
+    const row = await tx
       .insert(apiTokens)
       .values({
         name: input.name,
@@ -57,7 +57,7 @@ export function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalToke
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: "account.token_created",
       sessionId: null,
       entity: "api_token",
@@ -69,10 +69,10 @@ export function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalToke
 }
 
 /** The caller's own personal tokens, newest first (never their text or hash). */
-export function listPersonalTokens(ctx: ServiceContext) {
+export async function listPersonalTokens(ctx: ServiceContext) {
   authorize(ctx.actor, "account.tokens");
   const userId = tokenOwnerOf(ctx.actor);
-  return ctx.db
+  return await ctx.db
     .select({
       id: apiTokens.id,
       name: apiTokens.name,
@@ -93,18 +93,18 @@ export function listPersonalTokens(ctx: ServiceContext) {
  * person's token is "not found", as an unknown id is: its existence is not the caller's business
  * (an admin revokes anyone's in Settings → API tokens).
  */
-export function revokePersonalToken(ctx: ServiceContext, raw: RevokePersonalTokenInput): void {
+export async function revokePersonalToken(ctx: ServiceContext, raw: RevokePersonalTokenInput): Promise<void> {
   authorize(ctx.actor, "account.revokeToken");
   const input = parseInput(RevokePersonalTokenInput, raw, "account.invalid_input");
   const userId = tokenOwnerOf(ctx.actor);
-  write(ctx, (tx) => {
-    const row = tx
+  await write(ctx, async (tx) => {
+    const row = await tx
       .update(apiTokens)
       .set({ revokedAt: nowOf(ctx) })
       .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
       .returning()
       .get();
     if (!row) throw new NotFoundError("active personal API token", input.id);
-    appendEvent(tx, ctx, { type: "account.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
+    await appendEvent(tx, ctx, { type: "account.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
   });
 }

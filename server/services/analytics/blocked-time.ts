@@ -1,3 +1,4 @@
+import { rawGet, rawValues } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
@@ -38,12 +39,10 @@ function endedSpells(f: AnalyticsFilter): SQL {
 }
 
 /** Time spent blocked and resets, across sessions. */
-export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeFigures {
+export async function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): Promise<BlockedTimeFigures> {
   // One pass pairs the spells; both groupings read it.
   // Rows as arrays (kind, n, count, ms): one per distinct second spent blocked, thousands of them.
-  const grouped = db
-    .values<["seconds" | "resets", number, number, number | null]>(
-      rollupsAnswer(f)
+  const grouped = (await rawValues<["seconds" | "resets", number, number, number | null]>(db, rollupsAnswer(f)
         ? sql`
     SELECT 'seconds' AS kind, k2 AS n, sum(n) AS count, sum(total) AS ms FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "spell_all" : "spell"], f, ["agent", "model"])} GROUP BY k2 HAVING count > 0
     UNION ALL
@@ -58,8 +57,7 @@ export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeF
     WITH spells AS MATERIALIZED (${endedSpells(f)})
     SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
     UNION ALL
-    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`,
-    )
+    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`))
     .map(([kind, n, count, ms]) => ({ kind, n, count, ms }));
   const seconds = grouped.filter((g) => g.kind === "seconds").map((g) => ({ seconds: g.n, count: g.count, ms: g.ms ?? 0 }));
   const perTask = grouped
@@ -68,7 +66,7 @@ export function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): BlockedTimeF
     .sort((a, b) => a.resets - b.resets);
   const modelFilter =
     f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = t.session_id)`, sql`t.claimed_by`)} = ${f.model}`;
-  const open = db.get<{ open: number }>(sql`
+  const open = await rawGet<{ open: number }>(db, sql`
     SELECT count(*) AS open FROM tasks t
     WHERE t.status = 'blocked' AND ${inRange(sql`t.blocked_at`, f)} AND ${equalsIfSet(sql`t.claimed_by`, f.agent)} AND ${inSource(sql`t.session_id`, f)} AND ${modelFilter}`);
   const resolved = percentilesOfHistogram(seconds.map((s) => ({ value: s.seconds * 1000, count: s.count })));

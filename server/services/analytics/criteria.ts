@@ -1,3 +1,4 @@
+import { rawAll, rawValues } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bucketSql, inRange } from "./filters";
@@ -55,7 +56,7 @@ interface SessionGroup {
  */
 export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureSteps<CriteriaFigures> {
   const rollups = rollupsAnswer(f);
-  const { groups, bins } = rollups ? fromRollups(db, f) : fromSessions(db, f);
+  const { groups, bins } = rollups ? await fromRollups(db, f) : await fromSessions(db, f);
   // The rates and the top criteria are two queries of a few ms each: others may run between them.
   yield;
   // Summed in one order whichever table they came from.
@@ -88,7 +89,7 @@ export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureStep
     { sessions: 0, required: 0, met: 0, rateSum: 0 },
   );
   const perBin = new Map(bins);
-  const topCriteriaRows = rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f);
+  const topCriteriaRows = rollups ? await topCriteriaFromRollups(db, f) : await topCriteria(db, f);
   return {
     sessions: total.sessions,
     required: total.required,
@@ -112,19 +113,19 @@ function split(rows: [number, number, number, number | null, number | null][]): 
   return { groups, bins };
 }
 
-function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
+async function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
   const where = sql`criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
   return split(
-    db.values(sql`
+    await rawValues(db, sql`
     SELECT 0, ${bucketSql(sql`started_at`, f.bucket)}, criteria_required, count(*), sum(criteria_required_met) FROM sessions WHERE ${where} GROUP BY 2, 3
     UNION ALL SELECT 1, min(10, criteria_required_met * 10 / criteria_required), count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`),
   );
 }
 
-function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
+async function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
   const scope = rollupScope(["criteria"], f, []);
   return split(
-    db.values(sql`
+    await rawValues(db, sql`
     SELECT 0, ${bucketSql(sql`day`, f.bucket)}, k2, sum(n), sum(n * k3) FROM analytics_rollups WHERE ${scope} GROUP BY 2, 3 HAVING sum(n) > 0
     UNION ALL SELECT 1, min(10, k3 * 10 / k2), sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`),
   );
@@ -141,13 +142,13 @@ function top(rows: { status: string; criterion: string; count: number }[]): TopC
   return { topBlocked: of("blocked"), topFailed: of("failed") };
 }
 
-function topCriteria(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
+async function topCriteria(db: DbOrTx, f: AnalyticsFilter): Promise<TopCriteria> {
   const sessionFilter =
     f.source === null && f.from === null && f.to === null
       ? sql`1`
       : sql`c.session_id IN (SELECT id FROM sessions WHERE ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)})`;
   return top(
-    db.all<{ status: "blocked" | "failed"; criterion: string; count: number }>(sql`
+    await rawAll<{ status: "blocked" | "failed"; criterion: string; count: number }>(db, sql`
     SELECT coalesce(c.verifier_status, c.status) AS status, c.criterion AS criterion, count(*) AS count
     FROM success_criteria c
     WHERE (c.status IN ('blocked', 'failed') OR c.verifier_status IN ('blocked', 'failed'))
@@ -157,9 +158,9 @@ function topCriteria(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
 }
 
 /** The same from the rollups: criteria found blocked / failed per text, on their session's start day. */
-function topCriteriaFromRollups(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
+async function topCriteriaFromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<TopCriteria> {
   return top(
-    db.all<{ status: string; criterion: string; count: number }>(sql`
+    await rawAll<{ status: string; criterion: string; count: number }>(db, sql`
     SELECT substr(figure, 11) AS status, k1 AS criterion, sum(n) AS count
     FROM analytics_rollups WHERE ${rollupScope(["criterion_blocked", "criterion_failed"], f, [])}
     GROUP BY figure, k1 HAVING sum(n) > 0 ORDER BY 3 DESC, 2 ASC`),

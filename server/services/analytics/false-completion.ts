@@ -1,3 +1,4 @@
+import { rawAll, rawValues } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bucketSql, equalsIfSet, sessionModelOf } from "./filters";
@@ -43,14 +44,14 @@ interface Groups {
  * belongs to the bucket of its own time (not its judgment's), so a bucket's rate is about the claims
  * made in it. Counted per session first, then each session's count is given its recorded model.
  */
-export function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): FalseCompletionFigures {
-  return shapeFalseCompletion(rollupsAnswer(f) ? fromRollups(db, f) : groupRows(fromHistory(db, f)), f);
+export async function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): Promise<FalseCompletionFigures> {
+  return shapeFalseCompletion(rollupsAnswer(f) ? await fromRollups(db, f) : groupRows(await fromHistory(db, f)), f);
 }
 
 /** Each grouping summed by SQL from the rollups: a few dozen rows, not one per agent × model × day. */
-function fromRollups(db: DbOrTx, f: AnalyticsFilter): Groups {
+async function fromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<Groups> {
   const scope = rollupScope(["claim"], f, ["agent", "model"]);
-  const rows = db.values<["agent" | "model" | "bucket", string | number | null, number, number]>(sql`
+  const rows = await rawValues<["agent" | "model" | "bucket", string | number | null, number, number]>(db, sql`
     SELECT 'agent', agent, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
     UNION ALL SELECT 'model', model, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
     UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`);
@@ -58,9 +59,9 @@ function fromRollups(db: DbOrTx, f: AnalyticsFilter): Groups {
   return { byAgent: of<string>("agent"), byModel: of<string | null>("model"), byBucket: of<number>("bucket") };
 }
 
-function fromHistory(db: DbOrTx, f: AnalyticsFilter): Row[] {
+async function fromHistory(db: DbOrTx, f: AnalyticsFilter): Promise<Row[]> {
   const claimBucket = bucketSql(sql`claimed_at`, f.bucket);
-  return db.all<Row>(sql`
+  return await rawAll<Row>(db, sql`
     WITH per_session AS (
       SELECT session_id, claimant, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM (
         SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)})

@@ -1,3 +1,4 @@
+import { rawAll, rawGet } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { ATTEMPT_RESULT_STATUSES } from "@/server/domain/vocabulary";
@@ -50,22 +51,21 @@ function scopedAttempts(f: AnalyticsFilter): SQL {
 }
 
 /** Goal attempts: success rate by attempt number and by model, attempts per goal, outcomes. */
-export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptFigures {
+export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promise<GoalAttemptFigures> {
   // One pass over the attempts feeds both groupings: the scope is materialized once.
   const rollups = rollupsAnswer(f);
   // The rollups hold one row per implementation attempt's (number, goal, model, outcome): the same scope.
   const scope = rollups
     ? sql`SELECT k3 AS goal_id, k2 AS attempt_number, model, k1 AS outcome FROM analytics_rollups WHERE ${rollupScope(["attempt"], f, ["model"])} AND n > 0`
     : scopedAttempts(f);
-  const grouped = db.all<{
+  const grouped = await rawAll<{
     kind: "attempt" | "goal";
     a: number;
     model: string | null;
     outcome: AttemptOutcome | null;
     count: number;
     succeeded: number | null;
-  }>(
-    allTime(f)
+  }>(db, allTime(f)
       ? sql`
     SELECT 'attempt' AS kind, k2 AS a, model, k1 AS outcome, sum(n) AS count, NULL AS succeeded FROM analytics_rollups
     WHERE ${rollupScope(["attempt_all"], f, [])} GROUP BY 2, 3, 4 HAVING count > 0
@@ -78,8 +78,7 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
     UNION ALL
     SELECT 'goal', attempts, NULL, NULL, count(*), sum(succeeded) FROM (
       SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM scope GROUP BY goal_id
-    ) GROUP BY 2`,
-  );
+    ) GROUP BY 2`);
   const rows = grouped
     .filter((g) => g.kind === "attempt")
     .map((g) => ({ attemptNumber: g.a, model: g.model, outcome: g.outcome as AttemptOutcome, count: g.count }));
@@ -87,13 +86,11 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
     .filter((g) => g.kind === "goal")
     .map((g) => ({ attempts: g.a, goals: g.count, succeeded: g.succeeded ?? 0 }))
     .sort((x, y) => x.attempts - y.attempts);
-  const breakdowns = db.get<{ n: number }>(
-    rollups
+  const breakdowns = await rawGet<{ n: number }>(db, rollups
       ? sql`SELECT coalesce(sum(n), 0) AS n FROM analytics_rollups WHERE ${rollupScope(["breakdown"], f, ["model"])}`
       : sql`
     SELECT count(*) AS n FROM attempts a JOIN goals g ON g.id = a.goal_id
-    WHERE a.attempt_type = 'breakdown' AND ${inRange(sql`a.timestamp`, f)} AND ${equalsIfSet(sql`a.model`, f.model)} AND ${inSource(sql`g.session_id`, f)}`,
-  );
+    WHERE a.attempt_type = 'breakdown' AND ${inRange(sql`a.timestamp`, f)} AND ${equalsIfSet(sql`a.model`, f.model)} AND ${inSource(sql`g.session_id`, f)}`);
 
   const successRates = <K>(key: (row: (typeof rows)[number]) => K) => {
     const groups = new Map<K, { attempts: number; successes: number }>();

@@ -101,7 +101,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(() =>
  */
 async function catchUpReasons(db: DbOrTx): Promise<void> {
   try {
-    while (catchUpReasonKinds(db, 1)) await yieldToEventLoop();
+    while (await catchUpReasonKinds(db, 1)) await yieldToEventLoop();
   } catch (error) {
     if (!(error instanceof Database.SqliteError && error.code.startsWith("SQLITE_READONLY"))) throw error;
   }

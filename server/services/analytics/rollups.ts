@@ -1,3 +1,4 @@
+import { rawAll, rawGet, rawRun } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, type DbOrTx, writeTransaction } from "@/db/client";
 import { bucketSql } from "./filters";
@@ -52,13 +53,13 @@ export const REASON_CHUNK = 1000;
  * is left to classify, true when more remains (call again after letting other work run).
  * Refused on a read-only connection: the caller then reads the history instead.
  */
-export function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INFINITY): boolean {
+export async function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INFINITY): Promise<boolean> {
   for (let chunk = 0; chunk < maxChunks; chunk++) {
-    const more = writeTransaction(
+    const more = await writeTransaction(
       db,
-      (tx) => {
-        const through = tx.get<{ value: number } | undefined>(sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`)?.value ?? 0;
-        const checks = tx.all<{ id: number; accepted: number; reasons: string; day: number; source: string; agent: string }>(sql`
+      async (tx) => {
+        const through = (await rawGet<{ value: number } | undefined>(tx, sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`))?.value ?? 0;
+        const checks = await rawAll<{ id: number; accepted: number; reasons: string; day: number; source: string; agent: string }>(tx, sql`
           SELECT c.id AS id, c.accepted AS accepted, c.reasons AS reasons, ${bucketSql(sql`c.at`, "day")} AS day, s.source AS source, c.actor AS agent
           FROM completion_checks c JOIN sessions s ON s.id = c.session_id
           WHERE c.id > ${through} ORDER BY c.id LIMIT ${REASON_CHUNK}`);
@@ -76,14 +77,14 @@ export function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INFINITY)
           }
         }
         for (const c of counts.values()) {
-          tx.run(sql`
+          await rawRun(tx, sql`
             INSERT INTO analytics_reason_kinds (day, source, agent, kind, checks, example_check_id, example)
             VALUES (${c.day}, ${c.source}, ${c.agent}, ${c.kind}, ${c.checks}, ${c.exampleCheckId}, ${c.example})
             ON CONFLICT (day, source, agent, kind) DO UPDATE SET checks = checks + excluded.checks,
               example = CASE WHEN excluded.example_check_id < example_check_id THEN excluded.example ELSE example END,
               example_check_id = min(example_check_id, excluded.example_check_id)`);
         }
-        tx.run(sql`INSERT INTO analytics_rollup_state (name, value) VALUES (${WATERMARK}, ${last.id}) ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
+        await rawRun(tx, sql`INSERT INTO analytics_rollup_state (name, value) VALUES (${WATERMARK}, ${last.id}) ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
         return checks.length === REASON_CHUNK;
       },
     );
@@ -111,6 +112,6 @@ function kindsOf(reasonsJson: string): Map<string, string> {
 }
 
 /** The last completion check `analytics_reason_kinds` counts (0: none yet). */
-export function reasonKindsThrough(db: DbOrTx): number {
-  return db.get<{ value: number } | undefined>(sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`)?.value ?? 0;
+export async function reasonKindsThrough(db: DbOrTx): Promise<number> {
+  return (await rawGet<{ value: number } | undefined>(db, sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`))?.value ?? 0;
 }

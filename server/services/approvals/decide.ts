@@ -33,10 +33,10 @@ export interface DecisionReport {
 export function decideResets(ctx: ServiceContext, decision: ResetDecision, raw: DecideResetsInput): DecisionReport {
   const input = parseInput(DecideResetsInput, raw, "task.invalid_input");
   authorize(ctx.actor, MOVE_ACTIONS[decision]);
-  const results = input.tasks.map((task): DecisionResult => {
+  const results = input.tasks.map(async (task): Promise<DecisionResult> => {
     const ref = { sessionId: task.sessionId, key: task.key };
     try {
-      const moved = moveParsedTask(ctx, { ...task, move: decision, reason: input.reason });
+      const moved = await moveParsedTask(ctx, { ...task, move: decision, reason: input.reason });
       return { ...ref, outcome: "applied", status: moved.status, version: moved.version };
     } catch (error) {
       if (!isDomainError(error)) throw error;

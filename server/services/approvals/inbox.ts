@@ -1,3 +1,4 @@
+import { rawAll } from "@/db/query";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
@@ -56,9 +57,9 @@ export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
  * ordered ids, their rows with sessions, their transitions), in one read snapshot so a task moved
  * meanwhile cannot show half its old state.
  */
-export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
+export async function listInbox(db: Db, raw: InboxInput = {}): Promise<InboxPage> {
   const input = parseInput(InboxInput, raw, "inbox.invalid_input");
-  return readTransaction(db, (tx) => readPage(db, tx, input));
+  return readTransaction(db, async (tx) => readPage(db, tx, input));
 }
 
 interface Ordered {
@@ -67,8 +68,8 @@ interface Ordered {
   blockedSince: number;
 }
 
-function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): InboxPage {
-  if (input.sessionId !== undefined) loadSession(db, input.sessionId);
+async function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): Promise<InboxPage> {
+  if (input.sessionId !== undefined) await loadSession(db, input.sessionId);
   const cursor = input.cursor ? decodeCursor(input.cursor) : null;
   const want = input.limit + 1;
   const order: Ordered[] = [];
@@ -78,7 +79,7 @@ function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): I
     if (order.length >= want || (cursor && flag > cursor[0])) continue;
     const after = cursor && cursor[0] === flag ? sql`AND (blocked_at > ${cursor[1]} OR (blocked_at = ${cursor[1]} AND id > ${cursor[2]}))` : sql``;
     order.push(
-      ...db.all<Ordered>(sql`
+      ...await rawAll<Ordered>(db, sql`
         SELECT id, reset_requested AS resetRequested, blocked_at AS blockedSince FROM ${inboxFrom(input)}
         WHERE status = 'blocked' AND reset_requested = ${flag} ${filters} ${after}
         ORDER BY blocked_at, id LIMIT ${want - order.length}`),
@@ -87,7 +88,7 @@ function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): I
   const page = order.slice(0, input.limit);
   const last = page.at(-1);
   const nextCursor = order.length > input.limit && last ? encodeCursor(last.resetRequested, last.blockedSince, last.id) : null;
-  return { items: loadItems(connection, page), nextCursor };
+  return { items: await loadItems(connection, page), nextCursor };
 }
 
 type InboxFilter = Pick<z.output<typeof InboxInput>, "sessionId" | "source" | "minAgeHours" | "resetRequested" | "blockedBy">;
@@ -192,12 +193,12 @@ function itemQueries(db: Db) {
   }));
 }
 
-function loadItems(db: Db, page: { id: number; blockedSince: number }[]): InboxItem[] {
+async function loadItems(db: Db, page: { id: number; blockedSince: number }[]): Promise<InboxItem[]> {
   if (page.length === 0) return [];
   const ids = JSON.stringify(page.map((p) => p.id));
   const queries = itemQueries(db);
-  const rows = queries.rows.all({ ids });
-  const transitions = queries.transitions.all({ ids });
+  const rows = await queries.rows.all({ ids });
+  const transitions = await queries.transitions.all({ ids });
   const byId = new Map(rows.map((r) => [r.task.id, r]));
   return page.map(({ id, blockedSince }) => {
     const { task, session } = byId.get(id)!;

@@ -13,14 +13,14 @@ import { authorize } from "@/server/domain/permissions";
  * gate reads (metrics, markers, artifacts, verified findings, output). A second result is refused
  * (`attempt.already_finished`); the unique index is the backstop. Free text is redacted first.
  */
-export function finishAttempt(ctx: ServiceContext, input: FinishAttemptInput): AttemptResultRow {
+export async function finishAttempt(ctx: ServiceContext, input: FinishAttemptInput): Promise<AttemptResultRow> {
   authorize(ctx.actor, "attempt.finish");
   const data = parseInput(FinishAttemptInput, input, "attempt.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    assertMayFinish({ id: attempt.id, resultStatus: findResult(tx, attempt.id)?.status ?? null });
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    assertMayFinish({ id: attempt.id, resultStatus: (await findResult(tx, attempt.id))?.status ?? null });
     const text = (value: string | undefined) => (value === undefined ? null : redactSecrets(value).text);
-    const result = tx
+    const result = await tx
       .insert(attemptResults)
       .values({
         attemptId: attempt.id,
@@ -37,7 +37,7 @@ export function finishAttempt(ctx: ServiceContext, input: FinishAttemptInput): A
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.attemptFinished,
       sessionId: goal.sessionId,
       entity: "attempt",

@@ -22,18 +22,18 @@ const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinishe
  * not score it (`trust_score.own_attempt`), compared as for task claimants: by agent label, and
  * by principal unless it is the shared local operator (then only labels tell agents apart).
  */
-export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustScoreInput): TrustScoreRow {
+export async function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustScoreInput): Promise<TrustScoreRow> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "attempt.trustScore");
   const data = parseInput(RecordTrustScoreInput, input, "trust_score.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const resultStatus = findResult(tx, attempt.id)?.status ?? null;
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    const resultStatus = (await findResult(tx, attempt.id))?.status ?? null;
     assertMayScore(
       { id: attempt.id, resultStatus },
-      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) },
+      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && await recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) },
     );
-    const row = tx
+    const row = await tx
       .insert(trustScores)
       .values({
         attemptId: attempt.id,
@@ -45,7 +45,7 @@ export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustSco
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.trustScored,
       sessionId: goal.sessionId,
       entity: "attempt",
@@ -57,9 +57,9 @@ export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustSco
 }
 
 /** The attempt rows carry no actor, so who recorded it is read from its events (the audit trail). */
-function recordedBy(tx: Tx, sessionId: string, attemptId: number, actor: Actor): boolean {
+async function recordedBy(tx: Tx, sessionId: string, attemptId: number, actor: Actor): Promise<boolean> {
   const principal = comparablePrincipal(actor);
-  const recorders = tx
+  const recorders = await tx
     .select({ actor: events.actor, principalId: events.principalId })
     .from(events)
     .where(and(eq(events.sessionId, sessionId), eq(events.entity, "attempt"), eq(events.entityId, String(attemptId)), inArray(events.type, RECORDING_EVENTS)))

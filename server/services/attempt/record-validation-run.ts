@@ -16,16 +16,16 @@ export type ValidationRunRow = typeof validationRuns.$inferSelect;
  * Record one run of a goal's validation step against a finished attempt (003: a validation run
  * belongs to an attempt result). The step must be one of the attempt's own goal.
  */
-export function recordValidationRun(ctx: ServiceContext, input: RecordValidationRunInput): ValidationRunRow {
+export async function recordValidationRun(ctx: ServiceContext, input: RecordValidationRunInput): Promise<ValidationRunRow> {
   authorize(ctx.actor, "attempt.validationRun");
   const data = parseInput(RecordValidationRunInput, input, "validation_run.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const step = tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)).get();
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    const step = await tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)).get();
     if (!step) throw new NotFoundError("validation_step", data.validationStepId);
-    const result = findResult(tx, attempt.id);
+    const result = await findResult(tx, attempt.id);
     assertMayRecordValidationRun({ id: attempt.id, goalId: goal.id }, result, step);
-    const run = tx
+    const run = await tx
       .insert(validationRuns)
       .values({
         validationStepId: step.id,
@@ -36,7 +36,7 @@ export function recordValidationRun(ctx: ServiceContext, input: RecordValidation
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.validationRunRecorded,
       sessionId: goal.sessionId,
       entity: "attempt",

@@ -10,7 +10,7 @@ export type ToolRow = typeof tools.$inferSelect;
  * their implementations may differ between sessions). An existing tool keeps its description:
  * tool rows are history and never change.
  */
-export function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[], now: Date): { byName: Map<string, ToolRow>; created: string[] } {
+export async function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[], now: Date): Promise<{ byName: Map<string, ToolRow>; created: string[] }> {
   const wanted = new Map<string, string | null>();
   for (const spec of specs) {
     const name = typeof spec === "string" ? spec : spec.name;
@@ -19,7 +19,7 @@ export function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[
   }
   const byName = new Map<string, ToolRow>();
   if (wanted.size === 0) return { byName, created: [] };
-  for (const row of tx
+  for (const row of await tx
     .select()
     .from(tools)
     .where(and(eq(tools.sessionId, sessionId), inArray(tools.name, [...wanted.keys()])))
@@ -29,7 +29,7 @@ export function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[
   for (const name of created) {
     byName.set(
       name,
-      tx
+      await tx
         .insert(tools)
         .values({ sessionId, name, description: wanted.get(name) ?? null, timestamp: now })
         .returning()

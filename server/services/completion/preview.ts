@@ -15,10 +15,10 @@ export interface CompletionPreview extends CompletionVerdict {
  * so anyone who may read the session may ask. The reads share one snapshot (a deferred read
  * transaction): a writer committing between them cannot mix two states into one verdict.
  */
-export function previewCompletion(db: Db, raw: PreviewCompletionInput): CompletionPreview {
+export async function previewCompletion(db: Db, raw: PreviewCompletionInput): Promise<CompletionPreview> {
   const input = parseInput(PreviewCompletionInput, raw, "completion.invalid_input");
-  return readTransaction(db, (tx) => {
-    loadSession(tx, input.sessionId);
-    return { sessionId: input.sessionId, ...evaluateSessionCompletion(tx, input.sessionId) };
+  return readTransaction(db, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    return { sessionId: input.sessionId, ...await evaluateSessionCompletion(tx, input.sessionId) };
   });
 }

@@ -17,9 +17,9 @@ export type ListEventsInput = z.input<typeof ListEventsInput>;
 export type EventRow = typeof events.$inferSelect;
 
 /** Events after an id, oldest first: the audit trail, and the live stream's catch-up read. */
-export function listEventsAfter(db: DbOrTx, raw: ListEventsInput): EventRow[] {
+export async function listEventsAfter(db: DbOrTx, raw: ListEventsInput): Promise<EventRow[]> {
   const input = parseInput(ListEventsInput, raw, "events.invalid_input");
-  return db
+  return await db
     .select()
     .from(events)
     .where(and(gt(events.id, input.afterId), input.sessionId ? eq(events.sessionId, input.sessionId) : undefined))
@@ -29,11 +29,11 @@ export function listEventsAfter(db: DbOrTx, raw: ListEventsInput): EventRow[] {
 }
 
 /** The newest event id (0 when there is none): a rowid lookup, not a scan. */
-export function latestEventId(db: DbOrTx): number {
+export async function latestEventId(db: DbOrTx): Promise<number> {
   return (
-    db
+    (await db
       .select({ id: max(events.id) })
       .from(events)
-      .get()?.id ?? 0
+      .get())?.id ?? 0
   );
 }

@@ -1,3 +1,4 @@
+import { rawGet } from "@/db/query";
 import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -33,10 +34,10 @@ const SELECTIVE = 500;
  * shift a later page: nothing is skipped or shown twice. Each filter is answered from an index
  * (see `filterWhere`).
  */
-export function searchEvents(db: DbOrTx, raw: SearchEventsInput): AuditEventPage {
+export async function searchEvents(db: DbOrTx, raw: SearchEventsInput): Promise<AuditEventPage> {
   const input = parseInput(SearchEventsInput, raw, "events.invalid_input");
-  const where = [...filterWhere(db, input.filter), input.cursor ? lt(events.id, input.cursor) : undefined];
-  const rows = db
+  const where = [...await filterWhere(db, input.filter), input.cursor ? lt(events.id, input.cursor) : undefined];
+  const rows = await db
     .select({ ...getTableColumns(events), source: sessions.source })
     .from(events)
     .leftJoin(sessions, eq(sessions.id, events.sessionId))
@@ -54,7 +55,7 @@ export function searchEvents(db: DbOrTx, raw: SearchEventsInput): AuditEventPage
  * order. A time range (`events_at_idx`) or a source (its sessions, then `events_session_id_id_idx`)
  * is read from its index when few events match, or checked while walking the log when many do.
  */
-function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): (SQL | undefined)[] {
+async function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): Promise<(SQL | undefined)[]> {
   let time: SQL | undefined;
   if (filter.from || filter.to) {
     const range = and(filter.from ? gte(events.at, filter.from) : undefined, filter.to ? lte(events.at, filter.to) : undefined);
@@ -63,12 +64,12 @@ function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): (SQL | u
       filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
       filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
     );
-    time = selective(db, range) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
+    time = await selective(db, range) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
   }
   let source: SQL | undefined;
   if (filter.source) {
     const ofSource = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.source, filter.source));
-    source = selective(db, inArray(events.sessionId, ofSource)) ? inArray(events.sessionId, ofSource) : sql`+${events.sessionId} IN ${ofSource}`;
+    source = await selective(db, inArray(events.sessionId, ofSource)) ? inArray(events.sessionId, ofSource) : sql`+${events.sessionId} IN ${ofSource}`;
   }
   return [
     filter.type ? eq(events.type, filter.type) : undefined,
@@ -80,7 +81,7 @@ function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): (SQL | u
 }
 
 /** Whether fewer than SELECTIVE events match `condition` (counted from its index, stopping at SELECTIVE). */
-function selective(db: DbOrTx, condition: SQL | undefined): boolean {
-  const { n } = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)})`);
+async function selective(db: DbOrTx, condition: SQL | undefined): Promise<boolean> {
+  const { n } = await rawGet<{ n: number }>(db, sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)})`);
   return n < SELECTIVE;
 }

@@ -15,22 +15,22 @@ export type ValidationStepRow = typeof validationSteps.$inferSelect;
  * Add a command that checks whether a goal is achieved (exit 0 = passed). Steps run in order;
  * `order` defaults to the next number and a taken one is refused rather than run ambiguously.
  */
-export function addValidationStep(ctx: ServiceContext, unredacted: AddValidationStepInput): ValidationStepRow {
+export async function addValidationStep(ctx: ServiceContext, unredacted: AddValidationStepInput): Promise<ValidationStepRow> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "goal.addValidationStep");
   const data = parseInput(AddValidationStepInput, input, "validation_step.invalid_input");
-  return write(ctx, (tx) => {
-    const goal = loadGoal(tx, data.goalId);
+  return write(ctx, async (tx) => {
+    const goal = await loadGoal(tx, data.goalId);
     const order =
       data.order ??
-      (tx
+      ((await tx
         .select({ last: max(validationSteps.order) })
         .from(validationSteps)
         .where(eq(validationSteps.goalId, goal.id))
-        .get()?.last ?? 0) + 1;
+        .get())?.last ?? 0) + 1;
     if (
       data.order !== undefined &&
-      tx
+      await tx
         .select({ id: validationSteps.id })
         .from(validationSteps)
         .where(and(eq(validationSteps.goalId, goal.id), eq(validationSteps.order, order)))
@@ -40,12 +40,12 @@ export function addValidationStep(ctx: ServiceContext, unredacted: AddValidation
     }
     // A breakdown goal's steps were proposed by the breakdown too, unless the caller says otherwise.
     const source = data.source ?? goal.source;
-    const step = tx
+    const step = await tx
       .insert(validationSteps)
       .values({ goalId: goal.id, order, command: data.command, source, timestamp: nowOf(ctx) })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.validationStepAdded,
       sessionId: goal.sessionId,
       entity: "validation_step",

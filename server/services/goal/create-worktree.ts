@@ -10,18 +10,18 @@ import { authorize } from "@/server/domain/permissions";
 export type WorktreeRow = typeof worktrees.$inferSelect;
 
 /** Record a git worktree tracking a branch; each attempt runs in its own (003). */
-export function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeInput): WorktreeRow {
+export async function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeInput): Promise<WorktreeRow> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "goal.createWorktree");
   const data = parseInput(CreateWorktreeInput, input, "worktree.invalid_input");
-  return write(ctx, (tx) => {
-    const branch = loadBranch(tx, data.branchId);
-    const worktree = tx
+  return write(ctx, async (tx) => {
+    const branch = await loadBranch(tx, data.branchId);
+    const worktree = await tx
       .insert(worktrees)
       .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.worktreeCreated,
       sessionId: branch.sessionId,
       entity: "worktree",

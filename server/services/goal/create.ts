@@ -17,28 +17,28 @@ import { authorize } from "@/server/domain/permissions";
  * A `breakdown` sub-goal must name the breakdown attempt on its parent that proposed it (003), so
  * the tree always says which attempt split which goal. `order` defaults to the next sibling number.
  */
-export function createGoal(ctx: ServiceContext, unredacted: CreateGoalInput): GoalRow {
+export async function createGoal(ctx: ServiceContext, unredacted: CreateGoalInput): Promise<GoalRow> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "goal.create");
   const data = parseInput(CreateGoalInput, input, "goal.invalid_input");
   const source = goalSourceOf(data.source, data.createdByAttemptId);
-  return write(ctx, (tx) => {
-    loadSession(tx, data.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, data.sessionId);
     const parentGoalId = data.parentGoalId ?? null;
-    const parent = parentGoalId === null ? null : loadGoal(tx, parentGoalId);
+    const parent = parentGoalId === null ? null : await loadGoal(tx, parentGoalId);
     assertGoalPlacement({ sessionId: data.sessionId, source, parent, createdByAttemptId: data.createdByAttemptId });
-    if (source === "breakdown") assertBreakdownOrigin(loadAttempt(tx, data.createdByAttemptId!).attempt, parentGoalId!);
+    if (source === "breakdown") assertBreakdownOrigin((await loadAttempt(tx, data.createdByAttemptId!)).attempt, parentGoalId!);
     const siblings = and(eq(goals.sessionId, data.sessionId), parentGoalId === null ? isNull(goals.parentGoalId) : eq(goals.parentGoalId, parentGoalId));
     const order =
       data.order ??
-      (tx
+      ((await tx
         .select({ last: max(goals.order) })
         .from(goals)
         .where(siblings)
-        .get()?.last ?? 0) + 1;
+        .get())?.last ?? 0) + 1;
     if (
       data.order !== undefined &&
-      tx
+      await tx
         .select({ id: goals.id })
         .from(goals)
         .where(and(siblings, eq(goals.order, order)))
@@ -46,7 +46,7 @@ export function createGoal(ctx: ServiceContext, unredacted: CreateGoalInput): Go
     ) {
       throw new ConflictError("goal.order_taken", `a sibling goal already has order ${order}`);
     }
-    const goal = tx
+    const goal = await tx
       .insert(goals)
       .values({
         sessionId: data.sessionId,
@@ -59,7 +59,7 @@ export function createGoal(ctx: ServiceContext, unredacted: CreateGoalInput): Go
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalCreated,
       sessionId: goal.sessionId,
       entity: "goal",

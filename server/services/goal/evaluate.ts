@@ -24,12 +24,12 @@ export interface GoalGateEvaluation extends EvaluationRow {
  * Which attempts may be judged, and when a goal is closed, is the attempt lifecycle's
  * (server/domain/attempt-lifecycle.ts).
  */
-export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInput): GoalGateEvaluation {
+export async function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInput): Promise<GoalGateEvaluation> {
   authorize(ctx.actor, "goal.evaluate");
   const data = parseInput(EvaluateGoalGateInput, input, "goal_gate.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const earlier = goalEvaluations(tx, goal.id);
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    const earlier = await goalEvaluations(tx, goal.id);
     const {
       attemptNumber: number,
       result,
@@ -37,12 +37,12 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
     } = assertMayEvaluate({
       id: attempt.id,
       goalId: goal.id,
-      attemptNumber: attemptNumber(tx, attempt),
-      result: findResult(tx, attempt.id),
-      trust: tx.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(desc(trustScores.id)).limit(1).get(),
+      attemptNumber: await attemptNumber(tx, attempt),
+      result: await findResult(tx, attempt.id),
+      trust: await tx.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(desc(trustScores.id)).limit(1).get(),
       latest: earlier.at(-1),
     });
-    const stored = loadContract(tx, goal.id);
+    const stored = await loadContract(tx, goal.id);
     const outcome = evaluateAttempt({
       contract: stored?.contract ?? null,
       evidence: {
@@ -55,9 +55,9 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
       trustScore: trust.score,
       attemptNumber: number,
       approach: attempt.model,
-      history: evaluationHistory(tx, goal.id, earlier),
+      history: await evaluationHistory(tx, goal.id, earlier),
     });
-    const row = tx
+    const row = await tx
       .insert(goalGateEvaluations)
       .values({
         goalId: goal.id,
@@ -80,7 +80,7 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalGateEvaluated,
       sessionId: goal.sessionId,
       entity: "goal",

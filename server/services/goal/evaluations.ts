@@ -10,14 +10,14 @@ import { GoalRef } from "./schemas";
 export type EvaluationRow = typeof goalGateEvaluations.$inferSelect;
 
 /** Every two-gate evaluation of a goal, oldest first. */
-export function listEvaluations(db: DbOrTx, input: GoalRef): EvaluationRow[] {
+export async function listEvaluations(db: DbOrTx, input: GoalRef): Promise<EvaluationRow[]> {
   const data = parseInput(GoalRef, input, "goal.invalid_input");
-  loadGoal(db, data.goalId);
+  await loadGoal(db, data.goalId);
   return goalEvaluations(db, data.goalId);
 }
 
-export function goalEvaluations(db: DbOrTx, goalId: number): EvaluationRow[] {
-  return db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.goalId, goalId)).orderBy(asc(goalGateEvaluations.id)).all();
+export async function goalEvaluations(db: DbOrTx, goalId: number): Promise<EvaluationRow[]> {
+  return await db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.goalId, goalId)).orderBy(asc(goalGateEvaluations.id)).all();
 }
 
 /**
@@ -25,13 +25,13 @@ export function goalEvaluations(db: DbOrTx, goalId: number): EvaluationRow[] {
  * being the attempt's model (as the demo generator records it), so the protocol can tell when
  * distinct approaches keep missing the goal.
  */
-export function evaluationHistory(db: DbOrTx, goalId: number, evaluations: readonly EvaluationRow[]): AttemptHistoryEntry[] {
+export async function evaluationHistory(db: DbOrTx, goalId: number, evaluations: readonly EvaluationRow[]): Promise<AttemptHistoryEntry[]> {
   const models = new Map(
-    db
+    (await db
       .select({ id: attempts.id, model: attempts.model })
       .from(attempts)
       .where(eq(attempts.goalId, goalId))
-      .all()
+      .all())
       .map((a) => [a.id, a.model]),
   );
   const latest = new Map<number, EvaluationRow>();

@@ -40,20 +40,20 @@ export interface GoalNode {
 }
 
 /** Every row under a session's goals, one query per table for the whole session rather than per goal. */
-function sessionRows(db: DbOrTx, sessionId: string) {
+async function sessionRows(db: DbOrTx, sessionId: string) {
   const inSession = eq(goals.sessionId, sessionId);
   const ofGoal = eq(goals.id, attempts.goalId);
   return {
-    goals: db.select().from(goals).where(inSession).orderBy(asc(goals.order), asc(goals.id)).all(),
-    attempts: db.select({ row: attempts }).from(attempts).innerJoin(goals, ofGoal).where(inSession).orderBy(asc(attempts.id)).all(),
-    results: db
+    goals: await db.select().from(goals).where(inSession).orderBy(asc(goals.order), asc(goals.id)).all(),
+    attempts: await db.select({ row: attempts }).from(attempts).innerJoin(goals, ofGoal).where(inSession).orderBy(asc(attempts.id)).all(),
+    results: await db
       .select({ attemptId: attemptResults.attemptId, status: attemptResults.status, at: attemptResults.timestamp })
       .from(attemptResults)
       .innerJoin(attempts, eq(attempts.id, attemptResults.attemptId))
       .innerJoin(goals, ofGoal)
       .where(inSession)
       .all(),
-    callCounts: db
+    callCounts: await db
       .select({ attemptId: toolCalls.attemptId, n: count() })
       .from(toolCalls)
       .innerJoin(attempts, eq(attempts.id, toolCalls.attemptId))
@@ -61,7 +61,7 @@ function sessionRows(db: DbOrTx, sessionId: string) {
       .where(inSession)
       .groupBy(toolCalls.attemptId)
       .all(),
-    trustScores: db
+    trustScores: await db
       .select({ attemptId: trustScores.attemptId, score: trustScores.score })
       .from(trustScores)
       .innerJoin(attempts, eq(attempts.id, trustScores.attemptId))
@@ -69,8 +69,8 @@ function sessionRows(db: DbOrTx, sessionId: string) {
       .where(inSession)
       .orderBy(asc(trustScores.id))
       .all(),
-    contracts: db.select({ row: goalContracts }).from(goalContracts).innerJoin(goals, eq(goals.id, goalContracts.goalId)).where(inSession).all(),
-    criteria: db
+    contracts: await db.select({ row: goalContracts }).from(goalContracts).innerJoin(goals, eq(goals.id, goalContracts.goalId)).where(inSession).all(),
+    criteria: await db
       .select({ row: acceptanceCriteria })
       .from(acceptanceCriteria)
       .innerJoin(goalContracts, eq(goalContracts.id, acceptanceCriteria.contractId))
@@ -78,7 +78,7 @@ function sessionRows(db: DbOrTx, sessionId: string) {
       .where(inSession)
       .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
       .all(),
-    evaluations: db
+    evaluations: await db
       .select({ row: goalGateEvaluations })
       .from(goalGateEvaluations)
       .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
@@ -89,8 +89,8 @@ function sessionRows(db: DbOrTx, sessionId: string) {
 }
 
 /** Every goal of a session as a forest: roots in order, each with its contract, attempts, evaluations and sub-goals. */
-export function loadGoalForest(db: DbOrTx, sessionId: string): GoalNode[] {
-  const rows = sessionRows(db, sessionId);
+export async function loadGoalForest(db: DbOrTx, sessionId: string): Promise<GoalNode[]> {
+  const rows = await sessionRows(db, sessionId);
   const results = new Map(rows.results.map((r) => [r.attemptId, r]));
   const callCounts = new Map(rows.callCounts.map((r) => [r.attemptId, r.n]));
   const latestTrust = new Map(rows.trustScores.map((r) => [r.attemptId, r.score])); // ordered by id: the last wins

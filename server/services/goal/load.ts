@@ -16,23 +16,23 @@ export interface StoredContract {
   contract: GoalContract;
 }
 
-export function loadGoal(db: DbOrTx, id: number): GoalRow {
-  const goal = db.select().from(goals).where(eq(goals.id, id)).get();
+export async function loadGoal(db: DbOrTx, id: number): Promise<GoalRow> {
+  const goal = await db.select().from(goals).where(eq(goals.id, id)).get();
   if (!goal) throw new NotFoundError("goal", id);
   return goal;
 }
 
-export function loadBranch(db: DbOrTx, id: number): BranchRow {
-  const branch = db.select().from(branches).where(eq(branches.id, id)).get();
+export async function loadBranch(db: DbOrTx, id: number): Promise<BranchRow> {
+  const branch = await db.select().from(branches).where(eq(branches.id, id)).get();
   if (!branch) throw new NotFoundError("branch", id);
   return branch;
 }
 
 /** A goal's contract with its criteria in contract order, or null when the goal has none. */
-export function loadContract(db: DbOrTx, goalId: number): StoredContract | null {
-  const row = db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
+export async function loadContract(db: DbOrTx, goalId: number): Promise<StoredContract | null> {
+  const row = await db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
   if (!row) return null;
-  const criteria = db
+  const criteria = await db
     .select()
     .from(acceptanceCriteria)
     .where(eq(acceptanceCriteria.contractId, row.id))

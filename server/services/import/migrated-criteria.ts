@@ -11,26 +11,26 @@ import { authorize } from "@/server/domain/permissions";
  * criteria table (000's migration) — saved as success criteria marked `migrated`, each with an
  * `import` history row. A criterion already in the table keeps its row; only its claim changes.
  */
-export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: string; criteria: CriterionInput[] }): CriterionRow[] {
+export async function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: string; criteria: CriterionInput[] }): Promise<CriterionRow[]> {
   authorize(ctx.actor, "criteria.save");
   const list = validateCriteriaList(input.criteria);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    return list.map((item) => {
+    return list.map(async (item) => {
       const values = {
         status: item.status ?? "pending",
         actual: item.actual ?? null,
         evidence: item.evidence ?? null,
         requiredForCompletion: item.requiredForCompletion ?? true,
       };
-      const existing = tx
+      const existing = await tx
         .select()
         .from(successCriteria)
         .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion)))
         .get();
       if (!existing) {
-        const row = tx
+        const row = await tx
           .insert(successCriteria)
           .values({
             sessionId: input.sessionId,
@@ -43,7 +43,7 @@ export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: st
           })
           .returning()
           .get();
-        recordCriterionChange(tx, ctx, row, {
+        await recordCriterionChange(tx, ctx, row, {
           kind: "import",
           toStatus: row.status,
           actual: row.actual,
@@ -58,13 +58,13 @@ export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: st
         existing.evidence === values.evidence &&
         existing.requiredForCompletion === values.requiredForCompletion;
       if (same) return existing;
-      const row = tx
+      const row = (await tx
         .update(successCriteria)
         .set({ ...values, updatedAt: now })
         .where(eq(successCriteria.id, existing.id))
         .returning()
-        .get()!;
-      recordCriterionChange(tx, ctx, row, {
+        .get())!;
+      await recordCriterionChange(tx, ctx, row, {
         kind: "import",
         fromStatus: existing.status,
         toStatus: row.status,

@@ -50,7 +50,7 @@ export class RecordBook {
     );
     this.find = db.$client.prepare("SELECT target_id, session_id, state FROM import_records WHERE source = ? AND entity = ? AND source_key = ?");
     if (this.lazy === "all") return;
-    const rows = db
+    const rows = await db
       .select({
         entity: importRecords.entity,
         sourceKey: importRecords.sourceKey,

@@ -21,9 +21,9 @@ export interface SessionLearning {
  * and strategies (most helpful first) of the project the session belongs to, and those recorded
  * from this session.
  */
-export function sessionLearning(db: DbOrTx, raw: SessionLearningInput): SessionLearning {
+export async function sessionLearning(db: DbOrTx, raw: SessionLearningInput): Promise<SessionLearning> {
   const input = parseInput(SessionLearningInput, raw, "learning.invalid_input");
-  const session = loadSession(db, input.sessionId);
+  const session = await loadSession(db, input.sessionId);
   const project = session.metadata?.project_id;
   const projectId = typeof project === "string" && project.length > 0 ? project : null;
   const ofPatterns = projectId
@@ -32,7 +32,7 @@ export function sessionLearning(db: DbOrTx, raw: SessionLearningInput): SessionL
   const ofStrategies = projectId
     ? or(eq(strategies.projectId, projectId), eq(strategies.sessionId, input.sessionId))
     : eq(strategies.sessionId, input.sessionId);
-  const patterns = db
+  const patterns = await db
     .select()
     .from(errorPatterns)
     .where(ofPatterns)
@@ -45,7 +45,7 @@ export function sessionLearning(db: DbOrTx, raw: SessionLearningInput): SessionL
       const signature = parseSignature(signatureJson);
       return { ...row, errorType: signature.error_type ?? null, messagePattern: signature.message_pattern ?? null };
     }),
-    strategies: db
+    strategies: await db
       .select()
       .from(strategies)
       .where(ofStrategies)

@@ -5,9 +5,9 @@ import { type ServiceContext, appendEvent } from "../context";
 import type { LogRow, LogValues } from "./log-row";
 
 /** Insert one orchestration log row and the `logs.appended` event naming it. */
-export function appendLogRow(tx: Tx, ctx: ServiceContext, values: LogValues): LogRow {
-  const row = tx.insert(orchestrationLogs).values(values).returning().get();
-  appendEvent(tx, ctx, {
+export async function appendLogRow(tx: Tx, ctx: ServiceContext, values: LogValues): Promise<LogRow> {
+  const row = await tx.insert(orchestrationLogs).values(values).returning().get();
+  await appendEvent(tx, ctx, {
     type: EVENT_TYPES.logsAppended,
     sessionId: row.sessionId,
     entity: "log",

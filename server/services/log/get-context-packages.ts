@@ -19,16 +19,16 @@ export type RoutedContextPackage = ContextPackageRow & {
  * group and the session-wide ones that name its agent type as a consumer, not superseded by a newer
  * version, still pending unless `includeConsumed`, ranked critical → low and then newest first.
  */
-export function getContextPackages(db: DbOrTx, raw: GetContextPackagesInput): RoutedContextPackage[] {
+export async function getContextPackages(db: DbOrTx, raw: GetContextPackagesInput): Promise<RoutedContextPackage[]> {
   const input = parseInput(GetContextPackagesInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const cp = contextPackages;
   const cpc = contextPackageConsumers;
   const newer = alias(contextPackages, "newer");
   const pendingCount = sql<number>`sum(case when ${cpc.consumedAt} is null then 1 else 0 end)`.mapWith(Number);
   const lastConsumed = sql<number | null>`max(${cpc.consumedAt})`;
   const rank = sql`case ${cp.priority} when 'critical' then 1 when 'high' then 2 when 'medium' then 3 else 4 end`;
-  const rows = db
+  const rows = await db
     .select({ pkg: cp, pendingCount, lastConsumed })
     .from(cp)
     .innerJoin(cpc, and(eq(cpc.packageId, cp.id), eq(cpc.agentType, input.agentType)))

@@ -7,11 +7,11 @@ import { GetEventsInput } from "./schemas";
 import { parseInput } from "../parse-input";
 
 /** A session's orchestration events (`pm_bazinga`, `validator_verdict`…), newest first, payloads parsed. */
-export function getEvents(db: DbOrTx, raw: GetEventsInput): LogEntry[] {
+export async function getEvents(db: DbOrTx, raw: GetEventsInput): Promise<LogEntry[]> {
   const input = parseInput(GetEventsInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  return db
+  return (await db
     .select()
     .from(t)
     .where(
@@ -24,6 +24,6 @@ export function getEvents(db: DbOrTx, raw: GetEventsInput): LogEntry[] {
     )
     .orderBy(desc(t.id))
     .limit(input.limit)
-    .all()
+    .all())
     .map(toLogEntry);
 }

@@ -13,11 +13,11 @@ type ReasoningPhase = (typeof REASONING_PHASES)[number];
 export const MANDATORY_PHASES: readonly ReasoningPhase[] = ["understanding", "completion"];
 
 /** Reasoning entries, newest first, filtered by group, agent type and phase (BAZINGA's `get-reasoning`). */
-export function getReasoning(db: DbOrTx, raw: GetReasoningInput): LogRow[] {
+export async function getReasoning(db: DbOrTx, raw: GetReasoningInput): Promise<LogRow[]> {
   const input = parseInput(GetReasoningInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  return db
+  return await db
     .select()
     .from(t)
     .where(
@@ -43,11 +43,11 @@ export interface MandatoryPhasesCheck {
 }
 
 /** Has this agent type documented `understanding` and `completion` for this group? (`check-mandatory-phases`) */
-export function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput): MandatoryPhasesCheck {
+export async function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput): Promise<MandatoryPhasesCheck> {
   const input = parseInput(CheckMandatoryPhasesInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  const rows = db
+  const rows = await db
     .selectDistinct({ phase: t.reasoningPhase })
     .from(t)
     .where(

@@ -12,11 +12,11 @@ export type StateSnapshot = Omit<StateSnapshotRow, "stateData"> & { data: unknow
 export type SkillOutput = Omit<SkillOutputRow, "outputData"> & { data: unknown };
 
 /** The current state of a type for a group (default `global`): the newest snapshot, its JSON parsed; null if none (`get-state`). */
-export function getLatestState(db: DbOrTx, raw: GetLatestStateInput): StateSnapshot | null {
+export async function getLatestState(db: DbOrTx, raw: GetLatestStateInput): Promise<StateSnapshot | null> {
   const input = parseInput(GetLatestStateInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = stateSnapshots;
-  const row = db
+  const row = await db
     .select()
     .from(t)
     .where(and(eq(t.sessionId, input.sessionId), eq(t.stateType, input.stateType), eq(t.groupId, input.groupId)))
@@ -29,11 +29,11 @@ export function getLatestState(db: DbOrTx, raw: GetLatestStateInput): StateSnaps
 }
 
 /** The latest output of a skill, optionally of one agent type and group, its JSON parsed; null if none (`get-skill-output`). */
-export function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): SkillOutput | null {
+export async function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): Promise<SkillOutput | null> {
   const input = parseInput(GetSkillOutputInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = skillOutputs;
-  const row = db
+  const row = await db
     .select()
     .from(t)
     .where(
@@ -53,11 +53,11 @@ export function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): SkillOutpu
 }
 
 /** Every output of the named skills, newest first, each with its JSON parsed (`get-skill-output-all`, `check-skill-evidence`). */
-export function listSkillOutputs(db: DbOrTx, raw: ListSkillOutputsInput): SkillOutput[] {
+export async function listSkillOutputs(db: DbOrTx, raw: ListSkillOutputsInput): Promise<SkillOutput[]> {
   const input = parseInput(ListSkillOutputsInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = skillOutputs;
-  const rows = db
+  const rows = await db
     .select()
     .from(t)
     .where(

@@ -53,7 +53,7 @@ function extend(range: IdRange, id: number): void {
  * transaction through prepared statements, with ONE `events` row for the batch
  * (`logs.appended`, or `tokens.logged` for a tokens-only batch) carrying counts and id ranges.
  */
-export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestBatchResult {
+export async function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): Promise<IngestBatchResult> {
   requireLogWriter(ctx, "ingest log batches");
   return ingestParsedBatch(ctx, parseInput(IngestBatchInput, raw, "log.invalid_input"));
 }
@@ -62,12 +62,12 @@ export function ingestBatch(ctx: ServiceContext, raw: IngestBatchInput): IngestB
  * `ingestBatch` for an input IngestBatchInput already parsed (the API's procedure, whose input
  * schema it is): validating 500 rows again cost a tenth of the call.
  */
-export function ingestParsedBatch(ctx: ServiceContext, input: z.output<typeof IngestBatchInput>): IngestBatchResult {
+export async function ingestParsedBatch(ctx: ServiceContext, input: z.output<typeof IngestBatchInput>): Promise<IngestBatchResult> {
   requireLogWriter(ctx, "ingest log batches");
   const at = nowOf(ctx);
   const rows = input.rows.map((row) => prepare(input.sessionId, at, row));
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const statements = batchStatements(ctx.db.$client);
     const result: IngestBatchResult = {
       ids: [],
@@ -95,7 +95,7 @@ export function ingestParsedBatch(ctx: ServiceContext, input: z.output<typeof In
     }
     if (result.logs.count > 0 || result.tokens.count > 0) {
       const logsFirst = result.logs.count > 0;
-      appendEventPrepared(ctx, {
+      await appendEventPrepared(ctx, {
         type: logsFirst ? EVENT_TYPES.logsAppended : EVENT_TYPES.tokensLogged,
         sessionId: input.sessionId,
         entity: "session",

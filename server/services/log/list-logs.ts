@@ -44,9 +44,9 @@ export function escapeLike(text: string): string {
  * keep appending, and walking every page either way returns every matching row exactly once, with
  * no cap on how far. `since` is inclusive, `until` exclusive.
  */
-export function listLogs(db: DbOrTx, raw: ListLogsPageInput): LogPage {
+export async function listLogs(db: DbOrTx, raw: ListLogsPageInput): Promise<LogPage> {
   const input = parseInput(ListLogsPageInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   const where: (SQL | undefined)[] = [eq(t.sessionId, input.sessionId)];
   if (input.logType) where.push(eq(t.logType, input.logType));
@@ -67,7 +67,7 @@ export function listLogs(db: DbOrTx, raw: ListLogsPageInput): LogPage {
   const scanDescending = descending !== backward;
   const cursor = input.cursor ?? undefined;
   if (cursor !== undefined) where.push(scanDescending ? lt(t.id, cursor) : gt(t.id, cursor));
-  const rows = db
+  const rows = await db
     .select()
     .from(t)
     .where(and(...where))

@@ -9,12 +9,12 @@ import { parseInput } from "../parse-input";
 export type TokenUsageRow = typeof tokenUsage.$inferSelect;
 
 /** Record an agent's estimated token use (BAZINGA's `log-tokens`), with the model when known. */
-export function logTokens(ctx: ServiceContext, raw: LogTokensInput): TokenUsageRow {
+export async function logTokens(ctx: ServiceContext, raw: LogTokensInput): Promise<TokenUsageRow> {
   requireLogWriter(ctx, "log tokens");
   const input = parseInput(LogTokensInput, raw, "log.invalid_input");
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const row = tx
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const row = await tx
       .insert(tokenUsage)
       .values({
         sessionId: input.sessionId,
@@ -26,7 +26,7 @@ export function logTokens(ctx: ServiceContext, raw: LogTokensInput): TokenUsageR
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.tokensLogged,
       sessionId: row.sessionId,
       entity: "token_usage",

@@ -28,11 +28,11 @@ const MARKDOWN_CONTENT_LIMIT = 500;
  * as entries, or as the markdown BAZINGA prints (a header per run of one group, a heading per
  * entry with agent, phase, confidence and a lock when redacted).
  */
-export function reasoningTimeline(db: DbOrTx, raw: ReasoningTimelineInput): ReasoningTimeline {
+export async function reasoningTimeline(db: DbOrTx, raw: ReasoningTimelineInput): Promise<ReasoningTimeline> {
   const input = parseInput(ReasoningTimelineInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  const entries = db
+  const entries = await db
     .select({
       id: t.id,
       groupId: t.groupId,

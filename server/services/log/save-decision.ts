@@ -10,13 +10,13 @@ import { parseInput } from "../parse-input";
 export type DecisionRow = typeof decisions.$inferSelect;
 
 /** Record an orchestrator decision (spawn_agent, escalate_model…) with its JSON details, redacted. */
-export function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): DecisionRow {
+export async function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): Promise<DecisionRow> {
   requireLogWriter(ctx, "record decisions");
   const input = parseInput(SaveDecisionInput, raw, "log.invalid_input");
   const data = redactDocument(input.data);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const row = tx
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const row = await tx
       .insert(decisions)
       .values({
         sessionId: input.sessionId,
@@ -27,7 +27,7 @@ export function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput): Decis
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.decisionSaved,
       sessionId: row.sessionId,
       entity: "decision",

@@ -15,12 +15,12 @@ export interface TokenSummary {
 const GROUP_COLUMN = { agent_type: tokenUsage.agentType, agent_id: tokenUsage.agentId, model: tokenUsage.model } as const;
 
 /** Tokens per agent type, agent id or model, with the session total (BAZINGA's `token-summary`). */
-export function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): TokenSummary {
+export async function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): Promise<TokenSummary> {
   const input = parseInput(TokenSummaryInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const key = GROUP_COLUMN[input.by];
   const tokens = sql<number>`coalesce(sum(${tokenUsage.tokensEstimated}), 0)`.mapWith(Number);
-  const groups = db
+  const groups = await db
     .select({ key, tokens, entries: sql<number>`count(*)`.mapWith(Number) })
     .from(tokenUsage)
     .where(eq(tokenUsage.sessionId, input.sessionId))
@@ -41,12 +41,12 @@ export interface TokenBucket {
 const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
 /** Tokens per minute, hour or day (UTC), with a running total and a split by agent type, for charts. Empty buckets are omitted. */
-export function tokensOverTime(db: DbOrTx, raw: TokensOverTimeInput): TokenBucket[] {
+export async function tokensOverTime(db: DbOrTx, raw: TokensOverTimeInput): Promise<TokenBucket[]> {
   const input = parseInput(TokensOverTimeInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const size = sql.raw(String(BUCKET_MS[input.bucket]));
   const start = sql<number>`(${tokenUsage.timestamp} / ${size}) * ${size}`.mapWith(Number);
-  const rows = db
+  const rows = await db
     .select({ start, agentType: tokenUsage.agentType, tokens: sql<number>`sum(${tokenUsage.tokensEstimated})`.mapWith(Number) })
     .from(tokenUsage)
     .where(eq(tokenUsage.sessionId, input.sessionId))

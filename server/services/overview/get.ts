@@ -1,3 +1,4 @@
+import { rawGet } from "@/db/query";
 import { desc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
@@ -79,15 +80,15 @@ const ACTIVITY = 20;
  * session and task totals are sums of the rollups the triggers keep on `sessions`; the lists are
  * index range scans of a few rows each. One read snapshot, so the figures agree with each other.
  */
-export function getOverview(db: Db, raw: OverviewInput = {}): Overview {
+export async function getOverview(db: Db, raw: OverviewInput = {}): Promise<Overview> {
   const input = parseInput(OverviewInput, raw, "overview.invalid_input");
-  return readTransaction(db, (tx) => readOverview(tx, input));
+  return readTransaction(db, async (tx) => readOverview(tx, input));
 }
 
-function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
+async function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Promise<Overview> {
   const s = sessions;
   const sum = (column: AnySQLiteColumn) => sql<number>`coalesce(sum(${column}), 0)`;
-  const totals = db
+  const totals = (await db
     .select({
       total: sql<number>`count(*)`,
       active: sql<number>`coalesce(sum(${s.status} = 'active'), 0)`,
@@ -103,9 +104,9 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
       unverified: sum(s.tasksUnverified),
     })
     .from(s)
-    .get()!;
+    .get())!;
 
-  const live = db
+  const live = await db
     .select({
       id: s.id,
       requirements: s.requirements,
@@ -128,7 +129,7 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
     .all();
 
   const c = completionChecks;
-  const recentChecks = db
+  const recentChecks = await db
     .select({
       id: c.id,
       sessionId: c.sessionId,
@@ -147,13 +148,13 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
     .all();
 
   // The (type, id) index: a range of the stop events only, a few per agent turn.
-  const stops = db.get<{ held: number; unverified: number; sessionsUnverified: number }>(sql`
+  const stops = (await rawGet<{ held: number; unverified: number; sessionsUnverified: number }>(db, sql`
     SELECT coalesce(sum(type = ${EVENT_TYPES.runtimeStopHeld}), 0) AS held, coalesce(sum(type = ${EVENT_TYPES.runtimeStopUnverified}), 0) AS unverified,
       count(DISTINCT CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN session_id END) AS sessionsUnverified
-    FROM events WHERE type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})`)!;
+    FROM events WHERE type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})`))!;
 
   // Newest written first: the order the live stream continues in.
-  const activity = db.select().from(events).orderBy(desc(events.id)).limit(ACTIVITY).all();
+  const activity = await db.select().from(events).orderBy(desc(events.id)).limit(ACTIVITY).all();
 
   return {
     sessions: { total: totals.total, active: totals.active, completed: totals.completed, failed: totals.failed },
@@ -180,7 +181,7 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
       completed: totals.tasksCompleted,
       unverified: totals.unverified,
     },
-    inbox: inboxCount(db),
+    inbox: await inboxCount(db),
     runtimeStops: stops,
     recentChecks,
     activity: activity.map((e) => ({

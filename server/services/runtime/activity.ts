@@ -32,9 +32,9 @@ export interface SessionRuntimeActivity {
 }
 
 /** The runtime session a ledger session is linked to, and each stop of it that was held or let through unverified. */
-export function sessionRuntimeActivity(db: DbOrTx, input: { sessionId: string }): SessionRuntimeActivity {
-  loadSession(db, input.sessionId);
-  const linked = db
+export async function sessionRuntimeActivity(db: DbOrTx, input: { sessionId: string }): Promise<SessionRuntimeActivity> {
+  await loadSession(db, input.sessionId);
+  const linked = await db
     .select({
       runtime: runtimeSessions.runtime,
       externalId: runtimeSessions.externalId,
@@ -48,7 +48,7 @@ export function sessionRuntimeActivity(db: DbOrTx, input: { sessionId: string })
     .innerJoin(runtimeSessions, eq(runtimeSessions.id, runtimeSessionLinks.runtimeSessionId))
     .where(eq(runtimeSessionLinks.sessionId, input.sessionId))
     .all();
-  const rows = db
+  const rows = await db
     .select({ id: events.id, at: events.at, type: events.type, actor: events.actor, data: events.data })
     .from(events)
     .where(and(eq(events.sessionId, input.sessionId), inArray(events.type, [EVENT_TYPES.runtimeStopHeld, EVENT_TYPES.runtimeStopUnverified])))

@@ -10,16 +10,16 @@ export type RuntimeSessionRow = typeof runtimeSessions.$inferSelect;
  * The runtime session's row, created on first sight (a SessionStart, or a command run inside a
  * runtime session whose SessionStart was never reported); `lastSeenAt` moves on every call.
  */
-export function ensureRuntimeSession(
+export async function ensureRuntimeSession(
   tx: Tx,
   ref: RuntimeSessionRef,
   seen: { at: Date; cwd?: string | null; source?: (typeof RUNTIME_SESSION_SOURCES)[number] },
-): RuntimeSessionRow {
+): Promise<RuntimeSessionRow> {
   const update: Partial<typeof runtimeSessions.$inferInsert> = { lastSeenAt: seen.at };
   if (seen.cwd) update.cwd = seen.cwd;
   // A command run inside the runtime session says nothing about how the runtime (re)started.
   if (seen.source && seen.source !== "command") update.source = seen.source;
-  return tx
+  return await tx
     .insert(runtimeSessions)
     .values({
       runtime: ref.runtime,
@@ -35,8 +35,8 @@ export function ensureRuntimeSession(
 }
 
 /** The runtime session's row if it was ever seen. */
-export function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): RuntimeSessionRow | undefined {
-  return db
+export async function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): Promise<RuntimeSessionRow | undefined> {
+  return await db
     .select()
     .from(runtimeSessions)
     .where(and(eq(runtimeSessions.runtime, ref.runtime), eq(runtimeSessions.externalId, ref.externalId)))
@@ -47,20 +47,20 @@ export function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): RuntimeS
  * Link a ledger session, just created in `tx`, to the runtime session it was created in. Called
  * by the session-create service when its context names a runtime session.
  */
-export function linkToRuntimeSession(tx: Tx, ref: RuntimeSessionRef, sessionId: string, at: Date): RuntimeSessionRow {
-  const runtime = ensureRuntimeSession(tx, ref, { at });
-  tx.insert(runtimeSessionLinks).values({ sessionId, runtimeSessionId: runtime.id, linkedAt: at }).run();
+export async function linkToRuntimeSession(tx: Tx, ref: RuntimeSessionRef, sessionId: string, at: Date): Promise<RuntimeSessionRow> {
+  const runtime = await ensureRuntimeSession(tx, ref, { at });
+  await tx.insert(runtimeSessionLinks).values({ sessionId, runtimeSessionId: runtime.id, linkedAt: at }).run();
   return runtime;
 }
 
 /** The ids of the linked ledger sessions that are still active, oldest link first. */
-export function activeLinkedSessions(db: DbOrTx, runtimeSessionId: number): string[] {
-  return db
+export async function activeLinkedSessions(db: DbOrTx, runtimeSessionId: number): Promise<string[]> {
+  return (await db
     .select({ id: runtimeSessionLinks.sessionId })
     .from(runtimeSessionLinks)
     .innerJoin(sessions, eq(sessions.id, runtimeSessionLinks.sessionId))
     .where(and(eq(runtimeSessionLinks.runtimeSessionId, runtimeSessionId), eq(sessions.status, "active")))
     .orderBy(runtimeSessionLinks.linkedAt, sql`${runtimeSessionLinks.sessionId}`)
-    .all()
+    .all())
     .map((row) => row.id);
 }

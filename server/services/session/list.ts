@@ -1,3 +1,4 @@
+import { rawAll, rawGet } from "@/db/query";
 import { type SQL, and, asc, desc, eq, gt, gte, like, lt, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -37,7 +38,7 @@ export interface SessionPage {
  * Sessions, filtered and keyset-paginated on (started_at, id): each page is an index range scan,
  * as fast on page 200 as on page 1 — never OFFSET.
  */
-export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPage {
+export async function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): Promise<SessionPage> {
   const input = parseInput(ListSessionsInput, raw, "session.invalid_input");
   const newest = input.order === "newest";
   const where: (SQL | undefined)[] = [
@@ -47,7 +48,7 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
     input.hasBlocked ? sql`${sessions.tasksBlocked} > 0` : undefined,
     input.startedFrom ? gte(sessions.startedAt, input.startedFrom) : undefined,
     input.startedTo ? lte(sessions.startedAt, input.startedTo) : undefined,
-    input.search ? searchFilter(db, input.search) : undefined,
+    input.search ? await searchFilter(db, input.search) : undefined,
   ];
   if (input.cursor) {
     const [at, id] = decodeCursor(input.cursor);
@@ -55,7 +56,7 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
     where.push(or(before(sessions.startedAt, at), and(eq(sessions.startedAt, at), before(sessions.id, id))));
   }
   const order = newest ? [desc(sessions.startedAt), desc(sessions.id)] : [asc(sessions.startedAt), asc(sessions.id)];
-  const rows = db
+  const rows = await db
     .select()
     .from(sessions)
     .where(and(...where))
@@ -64,16 +65,16 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
     .all();
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null, unverifiedStops: unverifiedStopsOf(db, items) };
+  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null, unverifiedStops: await unverifiedStopsOf(db, items) };
 }
 
 /**
  * The page's sessions with a stop let through unverified. `+session_id` keeps SQLite on the
  * (type, id) index: a range of these rare events, not every event of the page's sessions.
  */
-function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Record<string, number> {
+async function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Promise<Record<string, number>> {
   if (items.length === 0) return {};
-  const rows = db.all<{ sessionId: string; n: number }>(sql`
+  const rows = await rawAll<{ sessionId: string; n: number }>(db, sql`
     SELECT session_id AS sessionId, count(*) AS n FROM events
     WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND +session_id IN (${sql.join(
       items.map((s) => sql`${s.id}`),
@@ -94,12 +95,10 @@ const SELECTIVE_MATCHES = 200;
  * index with LIKE and stops at the page's end, which dense matches reach quickly (collecting 7,500
  * matches from the index first took 10 ms, the walk 1 ms).
  */
-function searchFilter(db: DbOrTx, search: string): SQL {
+async function searchFilter(db: DbOrTx, search: string): Promise<SQL> {
   if ([...search].length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    const { matches } = db.get<{ matches: number }>(
-      sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`,
-    );
+    const { matches } = await rawGet<{ matches: number }>(db, sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`);
     if (matches < SELECTIVE_MATCHES) return sql`${sessions.id} IN (SELECT id FROM sessions_search WHERE sessions_search MATCH ${phrase})`;
   }
   return or(like(sessions.id, pattern(search)), like(sessions.requirements, pattern(search)))!;

@@ -20,14 +20,14 @@ export interface CreatedWebhook {
  * Subscribe a receiver to events (admins). The URL and a given secret are checked before anything
  * is written; without a secret one is generated. The secret is returned once and stored sealed.
  */
-export function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput): CreatedWebhook {
+export async function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput): Promise<CreatedWebhook> {
   authorize(ctx.actor, "admin.webhooks", "create webhooks");
   const input = parseInput(CreateWebhookInput, raw, WEBHOOK_INVALID_INPUT);
   const secret = input.secret ?? `whsec_${randomBytes(32).toString("base64")}`;
   const all = input.events === "all";
   const events = all ? [] : [...new Set(input.events)];
-  return write(ctx, (tx) => {
-    const row = tx
+  return write(ctx, async (tx) => {
+    const row = await tx
       .insert(webhookSubscriptions)
       .values({
         url: input.url,
@@ -40,7 +40,7 @@ export function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput): Cre
       })
       .returning()
       .get();
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: "admin.webhook_created",
       sessionId: null,
       entity: "webhook",

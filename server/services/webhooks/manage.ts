@@ -1,3 +1,4 @@
+import { rawGet } from "@/db/query";
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { webhookDeliveries, webhookSubscriptions } from "@/db/schema";
@@ -22,11 +23,11 @@ export interface WebhookSummary {
   failed: number;
 }
 
-export function listWebhooks(ctx: ServiceContext): WebhookSummary[] {
+export async function listWebhooks(ctx: ServiceContext): Promise<WebhookSummary[]> {
   authorize(ctx.actor, "admin.webhooks", "list webhooks");
   const counts = (status: string) =>
     sql<number>`(SELECT count(*) FROM ${webhookDeliveries} d WHERE d.subscription_id = ${webhookSubscriptions.id} AND d.status = ${status})`.mapWith(Number);
-  return ctx.db
+  return (await ctx.db
     .select({
       id: webhookSubscriptions.id,
       url: webhookSubscriptions.url,
@@ -42,24 +43,24 @@ export function listWebhooks(ctx: ServiceContext): WebhookSummary[] {
     })
     .from(webhookSubscriptions)
     .orderBy(desc(webhookSubscriptions.id))
-    .all()
+    .all())
     .map(({ allEvents, events, ...row }) => ({ ...row, events: allEvents ? "all" : events }));
 }
 
-function loadSubscription(db: DbOrTx, id: number) {
-  const row = db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
+async function loadSubscription(db: DbOrTx, id: number) {
+  const row = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
   if (!row) throw new NotFoundError("webhook", id);
   return row;
 }
 
 /** Remove a subscription and its delivery log: nothing more is sent to it, pending deliveries included. */
-export function removeWebhook(ctx: ServiceContext, raw: WebhookIdInput): { id: number; removed: true } {
+export async function removeWebhook(ctx: ServiceContext, raw: WebhookIdInput): Promise<{ id: number; removed: true }> {
   authorize(ctx.actor, "admin.webhooks", "remove webhooks");
   const input = parseInput(WebhookIdInput, raw, WEBHOOK_INVALID_INPUT);
-  return write(ctx, (tx) => {
-    const row = loadSubscription(tx, input.id);
-    tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, row.id)).run();
-    appendEvent(tx, ctx, { type: "admin.webhook_removed", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
+  return write(ctx, async (tx) => {
+    const row = await loadSubscription(tx, input.id);
+    await tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, row.id)).run();
+    await appendEvent(tx, ctx, { type: "admin.webhook_removed", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
     return { id: row.id, removed: true as const };
   });
 }
@@ -68,14 +69,14 @@ export function removeWebhook(ctx: ServiceContext, raw: WebhookIdInput): { id: n
  * Queue a `webhook.test` delivery to one subscription, through the outbox like any other: it is
  * signed, retried and logged the same way, so a test that arrives proves the whole path.
  */
-export function testWebhook(ctx: ServiceContext, raw: WebhookIdInput): { id: number; deliveryId: number } {
+export async function testWebhook(ctx: ServiceContext, raw: WebhookIdInput): Promise<{ id: number; deliveryId: number }> {
   authorize(ctx.actor, "admin.webhooks", "test webhooks");
   const input = parseInput(WebhookIdInput, raw, WEBHOOK_INVALID_INPUT);
-  return write(ctx, (tx) => {
-    const row = loadSubscription(tx, input.id);
-    appendEvent(tx, ctx, { type: "admin.webhook_tested", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
-    const eventId = tx.get<{ id: number }>(sql`SELECT last_insert_rowid() AS id`).id;
-    const delivery = tx
+  return write(ctx, async (tx) => {
+    const row = await loadSubscription(tx, input.id);
+    await appendEvent(tx, ctx, { type: "admin.webhook_tested", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
+    const eventId = (await rawGet<{ id: number }>(tx, sql`SELECT last_insert_rowid() AS id`)).id;
+    const delivery = await tx
       .insert(webhookDeliveries)
       .values({ subscriptionId: row.id, eventId, eventType: WEBHOOK_TEST_EVENT, nextAttemptAt: new Date() })
       .returning({ id: webhookDeliveries.id })
@@ -85,11 +86,11 @@ export function testWebhook(ctx: ServiceContext, raw: WebhookIdInput): { id: num
 }
 
 /** A subscription's delivery log, newest first. */
-export function listWebhookDeliveries(ctx: ServiceContext, raw: WebhookDeliveriesInput) {
+export async function listWebhookDeliveries(ctx: ServiceContext, raw: WebhookDeliveriesInput) {
   authorize(ctx.actor, "admin.webhooks", "read webhook deliveries");
   const input = parseInput(WebhookDeliveriesInput, raw, WEBHOOK_INVALID_INPUT);
-  loadSubscription(ctx.db, input.id);
-  return ctx.db
+  await loadSubscription(ctx.db, input.id);
+  return await ctx.db
     .select({
       id: webhookDeliveries.id,
       eventId: webhookDeliveries.eventId,

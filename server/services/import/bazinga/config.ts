@@ -73,8 +73,8 @@ export function importConfig(run: ImportRun, config: BazingaState["config"]): vo
       continue;
     }
     const when = firstTime(run.startedAt, updatedAt);
-    apply(run, entity, key, () => {
-      const saved = importConfigRow(at(run, when), row);
+    apply(run, entity, key, async () => {
+      const saved = await importConfigRow(at(run, when), row);
       run.book.put(row.table, key, { targetId: saved.id, sessionId: null, state: row.values }, when);
       return record ? "updated" : "imported";
     });

@@ -56,8 +56,8 @@ export function importCriteria(run: ImportRun, rows: readonly Row[], gate: Sessi
       continue;
     }
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
-    apply(run, "success criteria", key, () => {
-      const [saved] = saveCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
+    apply(run, "success criteria", key, async () => {
+      const [saved] = await saveCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
       run.book.put("criterion", key, { targetId: saved!.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });
@@ -108,8 +108,8 @@ export function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[],
         run.tally.count("migrated criteria", "unchanged");
         continue;
       }
-      apply(run, "migrated criteria", key, () => {
-        const [saved] = saveMigratedCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
+      apply(run, "migrated criteria", key, async () => {
+        const [saved] = await saveMigratedCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
         run.book.put("migrated_criterion", key, { targetId: saved!.id, sessionId, state }, when);
         return record ? "updated" : "imported";
       });

@@ -191,7 +191,7 @@ export class BazingaImporter {
    * output) are read only for the rows that changed, a few at a time: memory stays bounded whatever
    * the file's size.
    */
-  sync(options: SyncOptions = {}): Tally {
+  async sync(options: SyncOptions = {}): Promise<Tally> {
     const source = this.source;
     if (!source) throw new Error("open the source first");
     const progress = options.onProgress ?? noProgress;
@@ -232,7 +232,7 @@ export class BazingaImporter {
     try {
       const state = stateSource ? readBazingaState(stateSource, new SourceSchema(stateSource)) : NO_STATE;
       const extraSessions: Row[] = [];
-      inSlices("sessions", state.sessions, (slice) => importSessions(run, slice, gate));
+      inSlices("sessions", state.sessions, async (slice) => importSessions(run, slice, gate));
       inSlices("task_groups", state.taskGroups, (slice) => importTaskGroups(run, slice, gate));
       const inTable = new Set<string>();
       inSlices("success_criteria", state.criteria, (slice) => {
@@ -253,25 +253,25 @@ export class BazingaImporter {
         );
       });
       // A session created after the state was read, named by a newer row: imported before its rows.
-      const sessionsOf = (rows: readonly Row[]) => {
+      const sessionsOf = async (rows: readonly Row[]) => {
         const unknown = [...new Set(rows.map((row) => text(row.session_id)).filter((id): id is string => id !== null && !gate.knows(id)))];
         const found = readSessions(source, schema, unknown);
-        importSessions(run, found, gate);
+        await importSessions(run, found, gate);
         if (!options.appendOnly) extraSessions.push(...found);
         // Between state passes a session's status is left to the next one (appendOnlyIsEnough saw it imported already).
         else for (const row of found) if (gate.refusal(row.session_id) === null) tally.count("sessions", "unchanged");
       };
-      const drain = (table: AppendTable, importChunk: (rows: readonly Row[], mark: number) => number) => {
+      const drain = async (table: AppendTable, importChunk: (rows: readonly Row[], mark: number) => number) => {
         const total = countAfter(source, schema, table, this.marks[table]);
         let done = 0;
         progress({ phase: table, done, total, unit: "rows" });
         for (;;) {
           const rows = readAppendChunk(source, schema, table, this.marks[table], chunkRows);
           if (rows.length === 0) break;
-          sessionsOf(rows);
+          await sessionsOf(rows);
           const skippedBefore = skippedIn(tally);
           this.marks[table] = importChunk(rows, this.marks[table]);
-          batcher.flush();
+          await batcher.flush();
           // The recorded mark stops before the first chunk with a skipped row, so a later import tries that row again.
           if (this.clean[table] && skippedIn(tally) === skippedBefore) this.recordable[table] = this.marks[table];
           else this.clean[table] = false;
@@ -280,9 +280,9 @@ export class BazingaImporter {
           if (rows.length < chunkRows) break;
         }
       };
-      drain("orchestration_logs", (rows, mark) => importLogs(run, rows, gate, mark, batcher));
-      drain("token_usage", (rows, mark) => importTokens(run, rows, gate, mark, batcher));
-      drain("decisions", (rows, mark) => importDecisions(run, rows, gate, mark));
+      await drain("orchestration_logs", async (rows, mark) => importLogs(run, rows, gate, mark, batcher));
+      await drain("token_usage", async (rows, mark) => importTokens(run, rows, gate, mark, batcher));
+      await drain("decisions", (rows, mark) => importDecisions(run, rows, gate, mark));
       for (const table of ["state_snapshots", "skill_outputs"] as const) {
         const entity = table === "state_snapshots" ? "state snapshots" : "skill outputs";
         inSlices(table, table === "state_snapshots" ? state.states : state.skillOutputs, (page) => {
@@ -305,8 +305,8 @@ export class BazingaImporter {
       progress({ phase: "context_packages", done: state.packages.length, total: state.packages.length, unit: "rows" });
       importLearning(run, state, gate);
       importConfig(run, state.config);
-      inSlices("sessions (statuses)", state.sessions, (slice) => importSessionStatuses(run, slice, gate));
-      importSessionStatuses(run, extraSessions, gate);
+      inSlices("sessions (statuses)", state.sessions, async (slice) => importSessionStatuses(run, slice, gate));
+      await importSessionStatuses(run, extraSessions, gate);
       this.recordMarks(source, schema);
       this.writer.flush();
     } catch (error) {
@@ -414,12 +414,12 @@ export class BazingaImporter {
 }
 
 /** Import a BAZINGA database once: everything new or changed since any earlier import of it. */
-export function importBazinga(db: Db, file: string, options: SyncOptions = {}): ImportReport {
+export async function importBazinga(db: Db, file: string, options: SyncOptions = {}): Promise<ImportReport> {
   const started = performance.now();
   const importer = new BazingaImporter(db, file);
   try {
     importer.open();
-    const tally = importer.sync(options);
+    const tally = await importer.sync(options);
     return importer.report(tally, Math.round(performance.now() - started));
   } finally {
     importer.close();

@@ -46,8 +46,8 @@ export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPa
       lastSeen: lastSeen.toISOString(),
       ttlDays: num(row.ttl_days, 90),
     };
-    sync(run, "error patterns", "error_pattern", `${projectId}|${hash}`, state, lastSeen, () => {
-      const saved = recordErrorPattern(at(run, lastSeen), {
+    sync(run, "error patterns", "error_pattern", `${projectId}|${hash}`, state, lastSeen, async () => {
+      const saved = await recordErrorPattern(at(run, lastSeen), {
         patternHash: hash,
         projectId,
         signatureJson: text(row.signature_json) ?? "{}",
@@ -68,8 +68,8 @@ export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPa
     const id = text(row.strategy_id) ?? "";
     const lastSeen = firstTime(run.startedAt, row.last_seen);
     const state = { helpfulness: num(row.helpfulness, 0), insight: text(row.insight), topic: text(row.topic), lastSeen: lastSeen.toISOString() };
-    sync(run, "strategies", "strategy", id, state, lastSeen, () => {
-      const saved = recordStrategy(at(run, lastSeen), {
+    sync(run, "strategies", "strategy", id, state, lastSeen, async () => {
+      const saved = await recordStrategy(at(run, lastSeen), {
         strategyId: id,
         projectId: text(row.project_id) ?? "",
         topic: text(row.topic) ?? "general",
@@ -104,8 +104,8 @@ function importConsumption(run: ImportRun, row: Row, gate: SessionGate): void {
   // The package's id in the ledger; a record whose package BAZINGA no longer has keeps BAZINGA's id.
   const mapped = run.book.get("context_package", `${sessionId}|${sourcePackage}`);
   const when = parseTime(row.consumed_at) ?? gate.startOf(sessionId) ?? run.startedAt;
-  apply(run, "consumption scope", key, () => {
-    const saved = saveConsumption(at(run, when), {
+  apply(run, "consumption scope", key, async () => {
+    const saved = await saveConsumption(at(run, when), {
       sessionId,
       groupId: text(row.group_id) ?? "",
       agentType: text(row.agent_type) ?? "",

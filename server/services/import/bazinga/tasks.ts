@@ -115,9 +115,9 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
     const updatedAt = firstTime(createdAt, row.updated_at);
     const record = run.book.get("task_group", key);
     if (!record) {
-      apply(run, "task groups", key, () => {
-        const task = createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
-        if (status !== "pending" || word !== "pending") reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
+      apply(run, "task groups", key, async () => {
+        const task = await createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
+        if (status !== "pending" || word !== "pending") await reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
         run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
         return "imported";
       });
@@ -128,10 +128,10 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
       run.tally.count("task groups", "unchanged");
       continue;
     }
-    apply(run, "task groups", key, () => {
+    apply(run, "task groups", key, async () => {
       const details = before ? changedDetails(before.details, state.details) : state.details;
       const statusChange = !before || before.status !== word ? { status, sourceStatus: word } : {};
-      reportTask(at(run, updatedAt), { sessionId, key: groupId, ...details, ...statusChange });
+      await reportTask(at(run, updatedAt), { sessionId, key: groupId, ...details, ...statusChange });
       run.book.put("task_group", key, { targetId: record.targetId, sessionId, state }, updatedAt);
       return "updated";
     });

@@ -48,7 +48,7 @@ function appendOnly(
 }
 
 /** Token rows, in batches through the timed log batch service. Returns the highest id read. */
-export function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): number {
+export async function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): Promise<number> {
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -65,7 +65,7 @@ export function importTokens(run: ImportRun, rows: readonly Row[], gate: Session
       continue;
     }
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
-    batcher.add({
+    await batcher.add({
       entity: "token usage",
       recordKind: "tokens",
       key,
@@ -74,12 +74,12 @@ export function importTokens(run: ImportRun, rows: readonly Row[], gate: Session
       row: { kind: "tokens", agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), tokens: int(row.tokens_estimated) ?? -1 },
     });
   }
-  batcher.flush();
+  await batcher.flush();
   return mark;
 }
 
 export function importDecisions(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): number {
-  return appendOnly(run, "decisions", "decision", rows, gate, mark, (row, when) =>
+  return appendOnly(run, "decisions", "decision", rows, gate, mark, async (row, when) =>
     saveDecision(at(run, when), {
       sessionId: text(row.session_id) ?? "",
       decisionType: label(row.decision_type) ?? "",
@@ -110,11 +110,11 @@ export function importVersioned(run: ImportRun, table: "state_snapshots" | "skil
     const record = run.book.get(kind, key);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     const data = String(row.data ?? "");
-    apply(run, entity, key, () => {
+    apply(run, entity, key, async () => {
       const saved =
         table === "state_snapshots"
-          ? saveState(at(run, when), { sessionId, stateType: text(row.state_type) as "pm", groupId: label(row.group_id) ?? "global", data })
-          : saveSkillOutput(at(run, when), {
+          ? await saveState(at(run, when), { sessionId, stateType: text(row.state_type) as "pm", groupId: label(row.group_id) ?? "global", data })
+          : await saveSkillOutput(at(run, when), {
               sessionId,
               skillName: label(row.skill_name) ?? "",
               data,
@@ -155,8 +155,8 @@ export function importPlans(run: ImportRun, rows: readonly Row[], gate: SessionG
       continue;
     }
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
-    apply(run, "development plans", sessionId, () => {
-      const saved = saveDevelopmentPlan(at(run, when), input as Parameters<typeof saveDevelopmentPlan>[1]);
+    apply(run, "development plans", sessionId, async () => {
+      const saved = await saveDevelopmentPlan(at(run, when), input as Parameters<typeof saveDevelopmentPlan>[1]);
       run.book.put("plan", sessionId, { targetId: saved.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });

@@ -110,8 +110,8 @@ export function ensureSession(
     run.tally.skip("sessions", sessionId, PURGED);
     return { ok: false, created: false };
   }
-  const created = apply(run, "sessions", sessionId, () => {
-    createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
+  const created = apply(run, "sessions", sessionId, async () => {
+    await createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
     run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status: "active" } }, when);
     return "imported";
   });
@@ -119,13 +119,13 @@ export function ensureSession(
 }
 
 /** A session status the source changed (v1 updates it in place): applied once, through the session service. */
-export function applySessionStatus(run: ImportRun, sessionId: string, status: "active" | "completed" | "failed", when: Date, createdNow: boolean): void {
+export async function applySessionStatus(run: ImportRun, sessionId: string, status: "active" | "completed" | "failed", when: Date, createdNow: boolean): Promise<void> {
   const record = run.book.get("sog_session", sessionId);
   if (!record) return;
   const applied = (JSON.parse(record.state ?? "{}") as { status?: string }).status ?? "active";
   if (applied === status) return;
-  const work = () => {
-    updateSessionStatus(at(run, when), { sessionId, status });
+  const work = async () => {
+    await updateSessionStatus(at(run, when), { sessionId, status });
     run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status } }, when);
     return "updated" as const;
   };
@@ -136,7 +136,7 @@ export function applySessionStatus(run: ImportRun, sessionId: string, status: "a
     return;
   }
   try {
-    run.writer.row(work);
+    await run.writer.row(work);
   } catch (error) {
     run.tally.skip("sessions", `${sessionId} status`, error instanceof Error ? error.message : String(error));
   }
@@ -155,17 +155,17 @@ export interface SourceCall {
  * service (each keeps its time; the service numbers them on from the attempt's last call). A batch
  * the service refuses is retried call by call, so only the call it refuses is skipped.
  */
-export function importToolCalls(run: ImportRun, entity: string, attemptId: number, calls: readonly SourceCall[], sessionId: string): void {
+export async function importToolCalls(run: ImportRun, entity: string, attemptId: number, calls: readonly SourceCall[], sessionId: string): Promise<void> {
   const fresh = calls.filter((call) => {
     if (!run.book.get("tool_call", call.key)) return true;
     run.tally.count(entity, "unchanged");
     return false;
   });
-  const write = (batch: readonly SourceCall[]): void => {
+  const write = async (batch: readonly SourceCall[]): Promise<void> => {
     if (batch.length === 0) return;
     try {
-      run.writer.row(() => {
-        const result = importTimedToolCalls(at(run, batch.at(-1)!.time), {
+      await run.writer.row(async () => {
+        const result = await importTimedToolCalls(at(run, batch.at(-1)!.time), {
           attemptId,
           calls: batch.map((call) => ({
             at: call.time,
@@ -177,10 +177,10 @@ export function importToolCalls(run: ImportRun, entity: string, attemptId: numbe
       for (let n = 0; n < batch.length; n++) run.tally.count(entity, "imported");
     } catch (error) {
       if (batch.length === 1) run.tally.skip(entity, batch[0]!.key, reasonOf(error));
-      else for (const call of batch) write([call]);
+      else for (const call of batch) await write([call]);
     }
   };
-  for (let i = 0; i < fresh.length; i += 500) write(fresh.slice(i, i + 500));
+  for (let i = 0; i < fresh.length; i += 500) await write(fresh.slice(i, i + 500));
 }
 
 /** Attempt outcomes of both schemas in Proofgate's five (003). */

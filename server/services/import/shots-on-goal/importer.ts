@@ -61,7 +61,7 @@ export function inspectShotsOnGoal(file: string): ShotsOnGoalSchema {
  * again (or a later copy) adds only what is new. `onProgress` hears each row done (phase = the
  * source table).
  */
-export function importShotsOnGoal(db: Db, file: string, options: { onProgress?: ProgressListener } = {}): ImportReport {
+export async function importShotsOnGoal(db: Db, file: string, options: { onProgress?: ProgressListener } = {}): Promise<ImportReport> {
   const started = performance.now();
   const source = openSource(file, "a shots-on-goal database");
   try {
@@ -73,7 +73,7 @@ export function importShotsOnGoal(db: Db, file: string, options: { onProgress?: 
     const run: ImportRun = { db, book, writer, tally, actor: operatorActor("shots-on-goal"), startedAt: new Date() };
     try {
       if (version === "v2") importShotsOnGoalV2(run, source, options.onProgress);
-      else importShotsOnGoalV1(run, source, options.onProgress);
+      else await importShotsOnGoalV1(run, source, options.onProgress);
       writer.flush();
     } catch (error) {
       writer.abort();

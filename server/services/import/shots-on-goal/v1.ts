@@ -60,7 +60,7 @@ const BREAKDOWN_NOTE = "shots-on-goal v1 decomposed this goal into sub-goals; v1
  * attempts get their branch and worktree, their actions as tool calls, and — once v1 filled in
  * the outcome — their result. Importing a later copy adds the new rows and the outcomes filled in since.
  */
-export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): void {
+export async function importShotsOnGoalV1(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): Promise<void> {
   const all = (table: string) => source.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Row[];
   const data = readSnapshot(source, () => ({ session: all("session"), goals: all("goals"), attempts: all("attempts"), actions: all("actions") }));
   const session = data.session[0];
@@ -107,11 +107,11 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
       "breakdown",
       key("breakdown", parentId),
       () => goal(parentId),
-      (goalId) => {
+      async (goalId) => {
         const first = childrenOf(parentId)[0];
         const time = when(run, first?.created_at, goals.get(parentId)?.created_at);
-        const started = startAttempt(at(run, time), { goalId, attemptType: "breakdown" });
-        finishAttempt(at(run, time), {
+        const started = await startAttempt(at(run, time), { goalId, attemptType: "breakdown" });
+        await finishAttempt(at(run, time), {
           attemptId: started.attempt.id,
           status: "completed",
           statusDetail: `${BREAKDOWN_NOTE} (${childrenOf(parentId).length} sub-goals)`,
@@ -132,15 +132,15 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
         needSession();
         return parent === null ? {} : { parentGoalId: goal(parent), createdByAttemptId: breakdown(parent) };
       },
-      (deps) => {
+      async (deps) => {
         const siblings = parent === null ? data.goals.filter((g) => int(g.parent_id) === null) : childrenOf(parent);
-        return createGoal(at(run, when(run, row.created_at)), {
+        return (await createGoal(at(run, when(run, row.created_at)), {
           sessionId,
           goalText: text(row.description) ?? "",
           ...deps,
           source: parent === null ? "cli" : "breakdown",
           order: siblings.findIndex((g) => int(g.id) === id) + 1,
-        }).id;
+        })).id;
       },
     );
   };
@@ -151,7 +151,7 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
       "branch",
       key("branch", name),
       () => goal(goalId),
-      (createdByGoalId) => createBranch(at(run, when(run, time)), { sessionId, name, reason, createdByGoalId }).id,
+      async (createdByGoalId) => (await createBranch(at(run, when(run, time)), { sessionId, name, reason, createdByGoalId })).id,
     );
 
   const worktree = (row: Row): number =>
@@ -164,13 +164,13 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
         if (name === null) throw new Unresolved("the attempt names no git branch for its worktree");
         return branch(name, int(row.goal_id)!, "attempt", row.started_at);
       },
-      (branchId) =>
-        createWorktree(at(run, when(run, row.started_at)), {
+      async (branchId) =>
+        (await createWorktree(at(run, when(run, row.started_at)), {
           branchId,
           path: text(row.worktree_path) ?? "",
           startSha: commitSha(row.git_commit_sha) ?? undefined,
           reason: "attempt",
-        }).id,
+        })).id,
     );
 
   const attempt = (row: Row): number =>
@@ -184,12 +184,12 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
         if (text(row.worktree_path) !== null) resolver.attempt(() => (worktreeId = worktree(row)));
         return { goalId: goal(int(row.goal_id) ?? -1), worktreeId };
       },
-      (deps) =>
-        startAttempt(at(run, when(run, row.started_at)), {
+      async (deps) =>
+        (await startAttempt(at(run, when(run, row.started_at)), {
           ...deps,
           model: label(row.model_id) ?? undefined,
           startCommitSha: commitSha(row.git_commit_sha) ?? undefined,
-        }).attempt.id,
+        })).attempt.id,
     );
 
   eachRow(progress, "goals", goals.keys(), (id) => resolver.attempt(() => goal(id)));
@@ -203,7 +203,7 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
           "validation_step",
           key("step", row.id, i),
           () => goal(int(row.id)!),
-          (goalId) => addValidationStep(at(run, when(run, row.created_at)), { goalId, command, order: i + 1 }).id,
+          async (goalId) => (await addValidationStep(at(run, when(run, row.created_at)), { goalId, command, order: i + 1 })).id,
         ),
       ),
     );
@@ -228,23 +228,23 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
       if (outcome !== null) run.tally.skip("attempt results", key("result", row.id), `its attempt was not imported (${error.message})`);
       return;
     }
-    resolver.attempt(() => {
-      importToolCalls(run, "tool calls", attemptId, calls, sessionId);
+    resolver.attempt(async () => {
+      await importToolCalls(run, "tool calls", attemptId, calls, sessionId);
       if (outcome === null) return;
       resolver.resolve(
         "attempt results",
         "attempt_result",
         key("result", row.id),
         () => attemptId,
-        (id) => {
+        async (id) => {
           const status = RESULT_STATUS[outcome];
           if (!status) throw new Unresolved(`outcome ${JSON.stringify(outcome)} is not one v1 writes (success, error, llm_timeout, tool_limit_exceeded)`);
-          return finishAttempt(at(run, when(run, row.completed_at, row.started_at)), {
+          return (await finishAttempt(at(run, when(run, row.completed_at, row.started_at)), {
             attemptId: id,
             status,
             endCommitSha: commitSha(row.final_commit_sha) ?? undefined,
             statusDetail: text(row.failure_reason) ?? undefined,
-          }).id;
+          })).id;
         },
       );
     });
@@ -257,6 +257,6 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
   if (sessionOk) {
     const status = text(session.status);
     if (status === "completed" || status === "failed")
-      applySessionStatus(run, sessionId, status, when(run, session.completed_at, session.started_at), ensured.created);
+      await applySessionStatus(run, sessionId, status, when(run, session.completed_at, session.started_at), ensured.created);
   }
 }

@@ -120,7 +120,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "tool",
       key(sessionOf(row.session_id), id),
       () => sessionOf(row.session_id),
-      (sessionId) => recordTool(at(run, when(run, row.timestamp)), { sessionId, name: label(row.name) ?? "", description: text(row.description) }).id,
+      async (sessionId) => (await recordTool(at(run, when(run, row.timestamp)), { sessionId, name: label(row.name) ?? "", description: text(row.description) })).id,
     );
   };
 
@@ -136,7 +136,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
         parentGoalId: int(row.parent_goal_id) === null ? undefined : goal(int(row.parent_goal_id)!),
         createdByAttemptId: int(row.created_by_attempt_id) === null ? undefined : attempt(int(row.created_by_attempt_id)!),
       }),
-      (deps) => {
+      async (deps) => {
         const order = int(row.order_num);
         const input = {
           ...deps,
@@ -146,10 +146,10 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
         };
         const ctx = at(run, when(run, row.timestamp));
         try {
-          return createGoal(ctx, input).id;
+          return (await createGoal(ctx, input)).id;
         } catch (error) {
           // Two siblings with one position: keep both, the later one next in line.
-          if (error instanceof ConflictError && error.rule === "goal.order_taken") return createGoal(ctx, { ...input, order: undefined }).id;
+          if (error instanceof ConflictError && error.rule === "goal.order_taken") return (await createGoal(ctx, { ...input, order: undefined })).id;
           throw error;
         }
       },
@@ -168,13 +168,13 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
         parentBranchId: int(row.parent_branch_id) === null ? undefined : branch(int(row.parent_branch_id)!),
         createdByGoalId: int(row.created_by_goal_id) === null ? undefined : goal(int(row.created_by_goal_id)!),
       }),
-      (deps) =>
-        createBranch(at(run, when(run, row.timestamp)), {
+      async (deps) =>
+        (await createBranch(at(run, when(run, row.timestamp)), {
           ...deps,
           name: label(row.name) ?? "",
           parentCommitSha: optional(commitSha(row.parent_commit_sha)),
           reason: optional(label(row.reason)),
-        }).id,
+        })).id,
     );
   };
 
@@ -187,13 +187,13 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "worktree",
       key(sessionOf(b?.session_id), id),
       () => branch(int(row.branch_id)!),
-      (branchId) =>
-        createWorktree(at(run, when(run, row.timestamp)), {
+      async (branchId) =>
+        (await createWorktree(at(run, when(run, row.timestamp)), {
           branchId,
           path: text(row.path) ?? "",
           startSha: optional(commitSha(row.start_sha)),
           reason: optional(label(row.reason)),
-        }).id,
+        })).id,
     );
   };
 
@@ -218,8 +218,8 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
           return { name: label(def.name) ?? "", ...(text(def.description) ? { description: text(def.description)! } : {}) };
         }),
       }),
-      (deps) => {
-        const started = startAttempt(at(run, when(run, row.timestamp)), {
+      async (deps) => {
+        const started = await startAttempt(at(run, when(run, row.timestamp)), {
           ...deps,
           attemptType: text(row.attempt_type) === "breakdown" ? "breakdown" : "implementation",
           model: optional(label(row.model)),
@@ -238,7 +238,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
 
   /** An attempt's tool calls, once per run, before its result; skipped with the reason when the attempt is not in. */
   const callsDone = new Set<number>();
-  const importCalls = (attemptSourceId: number, sessionId: string): number => {
+  const importCalls = async (attemptSourceId: number, sessionId: string): Promise<number> => {
     const calls = data
       .tool_call!.filter((c) => int(c.attempt_id) === attemptSourceId)
       .sort((x, y) => (int(x.order_num) ?? 0) - (int(y.order_num) ?? 0) || (int(x.id) ?? 0) - (int(y.id) ?? 0))
@@ -258,7 +258,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       callsDone.add(attemptSourceId);
       throw error;
     }
-    if (!callsDone.has(attemptSourceId)) importToolCalls(run, "tool calls", attemptId, calls, sessionId);
+    if (!callsDone.has(attemptSourceId)) await importToolCalls(run, "tool calls", attemptId, calls, sessionId);
     callsDone.add(attemptSourceId);
     return attemptId;
   };
@@ -271,17 +271,17 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "attempt results",
       "attempt_result",
       key(sessionId, resultRow.id),
-      () => importCalls(attemptSourceId, sessionId),
-      (attemptId) => {
+      async () => importCalls(attemptSourceId, sessionId),
+      async (attemptId) => {
         const status = RESULT_STATUS[text(resultRow.status) ?? ""];
         if (!status) throw new Unresolved(`status ${JSON.stringify(resultRow.status)} is not one of success, error, timeout, tool_limit, completed`);
-        return finishAttempt(at(run, when(run, resultRow.timestamp)), {
+        return (await finishAttempt(at(run, when(run, resultRow.timestamp)), {
           attemptId,
           status,
           endCommitSha: optional(commitSha(resultRow.end_commit_sha)),
           diff: optional(resultRow.diff === null ? null : String(resultRow.diff)),
           statusDetail: optional(text(resultRow.status_detail)),
-        }).id;
+        })).id;
       },
     );
   };
@@ -294,14 +294,14 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "validation_step",
       key(sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id), id),
       () => goal(int(row.goal_id)!),
-      (goalId) => {
+      async (goalId) => {
         const order = int(row.order_num);
-        return addValidationStep(at(run, when(run, row.timestamp)), {
+        return (await addValidationStep(at(run, when(run, row.timestamp)), {
           goalId,
           command: text(row.command) ?? "",
           order: order === null || order < 0 ? undefined : order + 1,
           source: goalSource(row.source),
-        }).id;
+        })).id;
       },
     );
   };
@@ -314,7 +314,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
   eachRow(progress, "attempt", attempts.keys(), (id) => resolver.attempt(() => attempt(id)));
   eachRow(progress, "attempt_result", data.attempt_result!, (row) => resolver.attempt(() => finishOf(row)));
   // Tool calls of attempts that have no result yet (still running when the file was copied), or whose result failed.
-  eachRow(progress, "tool_call", attempts, ([id, row]) => resolver.attempt(() => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id))));
+  eachRow(progress, "tool_call", attempts, ([id, row]) => resolver.attempt(async () => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id))));
   for (const call of data.tool_call!) {
     if (!attempts.has(int(call.attempt_id) ?? -1))
       run.tally.skip("tool calls", String(call.id), `its attempt ${String(call.attempt_id)} does not exist in the file`);
@@ -347,12 +347,12 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
             validationStepId: step(int(row.validation_step_id) ?? -1),
           };
         },
-        (deps) =>
-          recordValidationRun(at(run, when(run, row.timestamp)), {
+        async (deps) =>
+          (await recordValidationRun(at(run, when(run, row.timestamp)), {
             ...deps,
             exitCode: int(row.exit_code) ?? -1,
             output: optional(row.output === null ? null : String(row.output)),
-          }).id,
+          })).id,
       ),
     );
   });
@@ -364,13 +364,13 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
         "merge",
         key(sessionOf(from?.session_id), row.id),
         () => ({ fromBranchId: branch(int(row.from_branch_id)!), toBranchId: branch(int(row.to_branch_id)!) }),
-        (deps) =>
-          recordMerge(at(run, when(run, row.timestamp)), {
+        async (deps) =>
+          (await recordMerge(at(run, when(run, row.timestamp)), {
             ...deps,
             fromCommitSha: String(row.from_commit_sha ?? ""),
             toCommitSha: String(row.to_commit_sha ?? ""),
             resultCommitSha: String(row.result_commit_sha ?? ""),
-          }).id,
+          })).id,
       ),
     );
   });

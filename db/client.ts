@@ -125,9 +125,9 @@ const WRITE_TRY_MS = 20;
  * every call cost ~100 µs, a fifth of a task move. The busy-timeout pragmas cannot be prepared
  * once: SQLite applies `PRAGMA busy_timeout = N` when the statement is compiled, not when it runs.
  */
-export async function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+export function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   const sqlite = db.$client;
-  return withLock(sqlite, async () => (sqlite.inTransaction ? await inSavepoint(db, action) : await inTransaction(db, action, beginImmediate)));
+  return withLock(sqlite, () => (sqlite.inTransaction ? inSavepoint(db, action) : inTransaction(db, action, beginImmediate)));
 }
 
 /**
@@ -135,9 +135,9 @@ export async function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promis
  * snapshot, and no other caller's transaction on this connection is open meanwhile. Inside an open
  * transaction, `action` simply runs in it.
  */
-export async function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+export function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   const sqlite = db.$client;
-  return withLock(sqlite, async () => (sqlite.inTransaction ? action(writerOf(db).tx) : await inTransaction(db, action, (writer) => writer.begin.run())));
+  return withLock(sqlite, () => (sqlite.inTransaction ? action(writerOf(db).tx) : inTransaction(db, action, (writer) => writer.begin.run())));
 }
 
 /**
@@ -145,7 +145,7 @@ export async function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise
  * work that opens and commits its own transactions by hand (an import's batches), so that no other
  * caller's statement runs inside them and the services it calls nest in them as savepoints.
  */
-export async function withConnection<T>(db: Db, work: () => T | Promise<T>): Promise<T> {
+export function withConnection<T>(db: Db, work: () => T | Promise<T>): Promise<T> {
   return withLock(db.$client, work);
 }
 

@@ -60,7 +60,7 @@ export function holds(key: object): boolean {
 export async function withLock<T>(key: object, work: () => T | Promise<T>): Promise<T> {
   if (holds(key)) return work();
   const lock = lockOf(key);
-  const wait = await lock.acquire();
+  const wait = lock.acquire();
   if (wait) await wait;
   try {
     const outer = holders.getStore();

@@ -1,4 +1,3 @@
-import { rawAll, rawGet, rawRun, rawValues } from "./query";
 import type { SQL } from "drizzle-orm";
 import type { DbOrTx } from "./client";
 
@@ -49,20 +48,20 @@ type RawDb = Pick<DbOrTx, "get" | "all" | "run" | "values">;
 
 /** The first row of a raw SQL query. */
 export async function rawGet<T>(db: RawDb, query: SQL): Promise<T> {
-  return await rawGet<T>(db, query);
+  return db.get<T>(query);
 }
 
 /** Every row of a raw SQL query. */
 export async function rawAll<T>(db: RawDb, query: SQL): Promise<T[]> {
-  return await rawAll<T>(db, query);
+  return db.all<T>(query);
 }
 
 /** Every row of a raw SQL query as arrays of values. */
 export async function rawValues<T extends unknown[]>(db: RawDb, query: SQL): Promise<T[]> {
-  return await rawValues<T>(db, query) as T[];
+  return db.values<T>(query) as T[];
 }
 
 /** Run a raw SQL statement for its effect. */
 export async function rawRun(db: RawDb, query: SQL): Promise<ReturnType<DbOrTx["run"]>> {
-  return await rawRun(db, query);
+  return db.run(query);
 }

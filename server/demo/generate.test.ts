@@ -53,9 +53,9 @@ function contentOf(db: Db, seed: number): string {
   return JSON.stringify(dump(db, LEDGER_TABLES)).replaceAll(`demo_${seed}_`, "demo_SEED_");
 }
 
-function catchError(run: () => unknown): unknown {
+async function catchError(run: () => unknown): Promise<unknown> {
   try {
-    run();
+    await run();
   } catch (error) {
     return error;
   }
@@ -118,7 +118,7 @@ describe("generateDemoData: determinism", () => {
 
   // The generator mixes the seed into 32-bit state, so seeds past 2^31 − 1 would alias smaller ones: refused.
   it("refuses seeds past 2^31 - 1, which would alias smaller seeds", async () => {
-    const error = catchError(async () => generateDemoData(createMemoryDb(), { sessions: 1, seed: 2 ** 32, now: NOW }));
+    const error = await catchError(async () => generateDemoData(createMemoryDb(), { sessions: 1, seed: 2 ** 32, now: NOW }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe("seed");
     expect(contentOf(await generated({ seed: 2 ** 31 - 1, sessions: 2 }), 2 ** 31 - 1)).not.toBe(contentOf(await generated({ seed: 0, sessions: 2 }), 0));
@@ -129,7 +129,7 @@ describe("generateDemoData: seeds in one database", () => {
   it("refuses to generate the same seed twice, with a ValidationError on seed, writing nothing", async () => {
     const db = await generated({ seed: 1, sessions: 3 });
     const before = dump(db, LEDGER_TABLES);
-    const error = catchError(async () => generateDemoData(db, { sessions: 3, seed: 1, now: NOW }));
+    const error = await catchError(async () => generateDemoData(db, { sessions: 3, seed: 1, now: NOW }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe("seed");
     expect((error as ValidationError).message).toMatch(/^seed: .*seed 1/);
@@ -177,18 +177,18 @@ describe("generateDemoData: seeds in one database", () => {
 });
 
 describe("generateDemoData: input validation", () => {
-  it.each([0, -1, 1.5, 100_001, Number.NaN])("refuses sessions = %s with a ValidationError on sessions", (sessions) => {
+  it.each([0, -1, 1.5, 100_001, Number.NaN])("refuses sessions = %s with a ValidationError on sessions", async (sessions) => {
     const db = createMemoryDb();
-    const error = catchError(async () => generateDemoData(db, { sessions, now: NOW }));
+    const error = await catchError(async () => generateDemoData(db, { sessions, now: NOW }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe("sessions");
     expect((error as Error).message).toMatch(/^sessions: /);
     expect(db.$client.prepare("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
   });
 
-  it.each([-1, 1.5, Number.POSITIVE_INFINITY])("refuses seed = %s with a ValidationError on seed", (seed) => {
+  it.each([-1, 1.5, Number.POSITIVE_INFINITY])("refuses seed = %s with a ValidationError on seed", async (seed) => {
     const db = createMemoryDb();
-    const error = catchError(async () => generateDemoData(db, { sessions: 1, seed, now: NOW }));
+    const error = await catchError(async () => generateDemoData(db, { sessions: 1, seed, now: NOW }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe("seed");
     expect((error as Error).message).toMatch(/^seed: /);

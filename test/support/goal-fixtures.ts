@@ -74,10 +74,10 @@ export function rowCounts(db: Db): Record<string, number> {
 }
 
 /** `run` must be refused with a domain error naming `rule`; returns the error. */
-export function expectRefused(run: () => unknown, rule: string): DomainError {
+export async function expectRefused(run: () => unknown, rule: string): Promise<DomainError> {
   let caught: unknown;
   try {
-    run();
+    await run();
   } catch (error) {
     caught = error;
   }
@@ -87,9 +87,9 @@ export function expectRefused(run: () => unknown, rule: string): DomainError {
 }
 
 /** `run` is refused with `rule` and no table gained or lost a row (the write was one transaction). */
-export function expectNothingWritten(db: Db, run: () => unknown, rule: string): DomainError {
+export async function expectNothingWritten(db: Db, run: () => unknown, rule: string): Promise<DomainError> {
   const before = rowCounts(db);
-  const error = expectRefused(run, rule);
+  const error = await expectRefused(run, rule);
   expect(rowCounts(db)).toEqual(before);
   return error;
 }

@@ -33,7 +33,7 @@ export const taskRouter = router({
   /** Close a pending reset request with a reason; the task stays blocked. */
   declineReset: move("decline_reset"),
   /** Approve the reset of several blocked tasks with one reason: each its own move, each refusal named in the answer. */
-  approveResets: authedProcedure.input(DecideResetsInput).mutation(({ ctx, input }) => decideResets(ctx.service, "approve_reset", input)),
+  approveResets: authedProcedure.input(DecideResetsInput).mutation(async ({ ctx, input }) => decideResets(ctx.service, "approve_reset", input)),
   /** Decline the reset requests of several blocked tasks with one reason: each its own move, each refusal named in the answer. */
-  declineResets: authedProcedure.input(DecideResetsInput).mutation(({ ctx, input }) => decideResets(ctx.service, "decline_reset", input)),
+  declineResets: authedProcedure.input(DecideResetsInput).mutation(async ({ ctx, input }) => decideResets(ctx.service, "decline_reset", input)),
 });

@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { bucketSql, inRange } from "./filters";
 import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
-import { RATE_BINS, type FigureSteps, fillSeries, rate } from "./shape";
+import { type Pause, RATE_BINS, fillSeries, rate } from "./shape";
 
 export interface CriteriaRatePoint {
   /** Bucket start, epoch ms (UTC). */
@@ -54,11 +54,11 @@ interface SessionGroup {
  * claimant reported it met. Criteria carry no time of their own: the range and the buckets use the
  * session's start.
  */
-export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureSteps<CriteriaFigures> {
+export async function criteriaFigures(db: DbOrTx, f: AnalyticsFilter, pause: Pause = async () => {}): Promise<CriteriaFigures> {
   const rollups = rollupsAnswer(f);
   const { groups, bins } = rollups ? await fromRollups(db, f) : await fromSessions(db, f);
   // The rates and the top criteria are two queries of a few ms each: others may run between them.
-  yield;
+  await pause();
   // Summed in one order whichever table they came from.
   groups.sort((a, b) => a.bucket - b.bucket || a.required - b.required);
   const byBucket = new Map<number, { bucket: number; sessions: number; required: number; met: number; rateSum: number }>();

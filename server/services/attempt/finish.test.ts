@@ -59,7 +59,7 @@ describe("finishAttempt", () => {
   it("records one result per attempt: a second finish is refused and the row stays as it was", async () => {
     const { f, attemptId } = await running();
     const first = await finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "timeout" });
-    const error = expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "success" }), "attempt.already_finished");
+    const error = await expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "success" }), "attempt.already_finished");
     expect(error.message).toContain("timeout");
     expect(f.db.$client.prepare("SELECT status FROM attempt_results WHERE id = ?").get(first.id)).toEqual({ status: "timeout" });
     expect(() => f.db.$client.prepare("UPDATE attempt_results SET status = 'success' WHERE id = ?").run(first.id)).toThrow(/^append_only/);
@@ -74,11 +74,11 @@ describe("finishAttempt", () => {
     ["a bad end commit", { status: "completed", endCommitSha: "main" }],
   ])("refuses %s and writes nothing", async (_name, fields) => {
     const { f, attemptId } = await running();
-    expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, ...fields } as never), "attempt.invalid_input");
+    await expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, ...fields } as never), "attempt.invalid_input");
   });
 
   it("refuses an unknown attempt", async () => {
     const { f } = await running();
-    expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId: 12, status: "completed" }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId: 12, status: "completed" }), "attempt.not_found");
   });
 });

@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { describe, expect, it } from "vitest";
 import { addValidationStep } from "../goal/add-validation-step";
 import { evaluateGoalGate } from "../goal/evaluate";
@@ -17,7 +18,7 @@ async function recordedAttempt() {
     goalId: goal,
     contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }], maxGoalAttempts: 4 },
   });
-  const steps = ["npm test", "npm run build"].map(async (command) => (await addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command })).id);
+  const steps = await mapInOrder(["npm test", "npm run build"], async (command) => (await addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command })).id);
   const { attempt } = await startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: ["write_file", "read_file"] });
   await recordToolCalls(f.as(ORCHESTRATOR), {
     attemptId: attempt.id,
@@ -71,7 +72,7 @@ describe("getAttempt", () => {
       validationRuns: [],
       trustScores: [],
     });
-    expectRefused(async () => getAttempt(f.db, { attemptId: 999 }), "attempt.not_found");
-    expectRefused(async () => getAttempt(f.db, { attemptId: attempt.id, limit: 501 }), "attempt.invalid_input");
+    await expectRefused(async () => getAttempt(f.db, { attemptId: 999 }), "attempt.not_found");
+    await expectRefused(async () => getAttempt(f.db, { attemptId: attempt.id, limit: 501 }), "attempt.invalid_input");
   });
 });

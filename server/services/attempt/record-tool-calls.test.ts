@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
+import { type Fixture, ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
 import { finishAttempt } from "./finish";
 import { recordToolCalls } from "./record-tool-calls";
 import { startAttempt } from "./start";
@@ -10,7 +10,7 @@ async function running() {
   return { f, attemptId: attempt.id, readFile: tools[0]! };
 }
 
-const storedCalls = (f: ReturnType<typeof setup>, attemptId: number) =>
+const storedCalls = (f: Fixture, attemptId: number) =>
   f.db.$client
     .prepare('SELECT "order", tool_id AS toolId, tool_name AS toolName, input, output FROM tool_calls WHERE attempt_id = ? ORDER BY "order"')
     .all(attemptId) as { order: number; toolId: number; toolName: string; input: string | null; output: string | null }[];
@@ -71,7 +71,7 @@ describe("recordToolCalls", () => {
   it("refuses calls for a finished attempt: it is over", async () => {
     const { f, attemptId } = await running();
     await finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "completed" });
-    expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file" }] }), "attempt.already_finished");
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file" }] }), "attempt.already_finished");
   });
 
   it.each([
@@ -83,13 +83,13 @@ describe("recordToolCalls", () => {
     ["an unknown field", [{ tool: "read_file", result: "?" }]],
   ])("refuses %s and writes nothing", async (_name, calls) => {
     const { f, attemptId } = await running();
-    expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: calls as never }), "attempt.invalid_input");
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: calls as never }), "attempt.invalid_input");
   });
 
   it("refuses a batch over the total size limit and an unknown attempt", async () => {
     const { f, attemptId } = await running();
     const big = Array.from({ length: 101 }, () => ({ tool: "read_file", output: "x".repeat(100_000) }));
-    expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: big }), "attempt.invalid_input");
-    expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId: 999, calls: [{ tool: "read_file" }] }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: big }), "attempt.invalid_input");
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId: 999, calls: [{ tool: "read_file" }] }), "attempt.not_found");
   });
 });

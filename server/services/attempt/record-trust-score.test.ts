@@ -22,11 +22,11 @@ describe("recordTrustScore", () => {
     const f = await setup();
     const goal = await rootGoal(f);
     const attemptId = await finishedAttempt(f, goal);
-    expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId, score: 101 }), "trust_score.invalid_input");
-    expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId, score: -1 }), "trust_score.invalid_input");
+    await expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId, score: 101 }), "trust_score.invalid_input");
+    await expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId, score: -1 }), "trust_score.invalid_input");
     const running = (await startAttempt(f.as(ORCHESTRATOR), { goalId: goal })).attempt.id;
-    expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId: running, score: 90 }), "trust_score.attempt_unfinished");
-    expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId: 999, score: 90 }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId: running, score: 90 }), "trust_score.attempt_unfinished");
+    await expectNothingWritten(f.db, async () => recordTrustScore(f.as(VERIFIER), { attemptId: 999, score: 90 }), "attempt.not_found");
   });
 
   describe("the attempt's own agent may not score it", () => {
@@ -37,7 +37,7 @@ describe("recordTrustScore", () => {
       const { attempt } = await startAttempt(f.as(ORCHESTRATOR), { goalId: await rootGoal(f) });
       await recordToolCalls(f.as(alice), { attemptId: attempt.id, calls: [{ tool: "read_file" }] });
       await finishAttempt(f.as(ORCHESTRATOR), { attemptId: attempt.id, status: "completed" });
-      const error = expectNothingWritten(
+      const error = await expectNothingWritten(
         f.db,
         async () => recordTrustScore(f.as({ ...alice, label: "alice-reviewing" }), { attemptId: attempt.id, score: 95 }),
         "trust_score.own_attempt",
@@ -49,8 +49,8 @@ describe("recordTrustScore", () => {
       const f = await setup();
       const { attempt } = await startAttempt(f.as(operatorActor("developer_1")), { goalId: await rootGoal(f) });
       await finishAttempt(f.as(operatorActor("developer_1")), { attemptId: attempt.id, status: "completed" });
-      expectNothingWritten(f.db, async () => recordTrustScore(f.as(operatorActor("developer_1")), { attemptId: attempt.id, score: 95 }), "trust_score.own_attempt");
-      expectNothingWritten(
+      await expectNothingWritten(f.db, async () => recordTrustScore(f.as(operatorActor("developer_1")), { attemptId: attempt.id, score: 95 }), "trust_score.own_attempt");
+      await expectNothingWritten(
         f.db,
         async () => recordTrustScore(f.as({ ...VERIFIER, label: "developer_1" }), { attemptId: attempt.id, score: 95 }),
         "trust_score.own_attempt",

@@ -29,20 +29,20 @@ describe("recordValidationRun", () => {
   it("refuses a step of another goal, an unfinished attempt and unknown rows, writing nothing", async () => {
     const { f, goal, stepId } = await withStep();
     const otherAttempt = await finishedAttempt(f, await rootGoal(f, "other goal"));
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => recordValidationRun(f.as(AGENT), { attemptId: otherAttempt, validationStepId: stepId, exitCode: 0 }),
       "validation_run.step_other_goal",
     );
     const running = (await startAttempt(f.as(ORCHESTRATOR), { goalId: goal })).attempt.id;
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0 }),
       "validation_run.attempt_unfinished",
     );
-    expectNothingWritten(f.db, async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }), "validation_step.not_found");
-    expectNothingWritten(f.db, async () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }), "attempt.not_found");
-    expectNothingWritten(
+    await expectNothingWritten(f.db, async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }), "validation_step.not_found");
+    await expectNothingWritten(f.db, async () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }), "attempt.not_found");
+    await expectNothingWritten(
       f.db,
       async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0.5 }),
       "validation_run.invalid_input",

@@ -68,16 +68,16 @@ describe("startAttempt", () => {
     await createSession(f.as(ADMIN), { id: "s2" });
     const goal = await rootGoal(f);
     const foreign = await createWorktree(f.as(ORCHESTRATOR), { branchId: (await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" })).id, path: "/tmp/wt" });
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: foreign.id, tools: ["read_file"] }),
       "attempt.worktree_other_session",
     );
-    expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: 404 }), "worktree.not_found");
-    expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: 404 }), "goal.not_found");
-    expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, startCommitSha: "HEAD" }), "attempt.invalid_input");
-    expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "review" as never }), "attempt.invalid_input");
-    expectNothingWritten(
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: 404 }), "worktree.not_found");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: 404 }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, startCommitSha: "HEAD" }), "attempt.invalid_input");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "review" as never }), "attempt.invalid_input");
+    await expectNothingWritten(
       f.db,
       async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: Array.from({ length: 201 }, (_, i) => `t${i}`) }),
       "attempt.invalid_input",

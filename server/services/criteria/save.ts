@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
@@ -24,7 +25,7 @@ export async function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteria
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    return list.map(async (item, i) => {
+    return mapInOrder(list, async (item, i) => {
       const existing = await selectCriterion(ctx.db, input.sessionId, item.criterion);
       if (!existing) {
         const supersedesId = item.supersedes ? await findId(ctx.db, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;

@@ -33,19 +33,19 @@ describe("addValidationStep", () => {
     const f = await setup();
     const goal = await rootGoal(f);
     await addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test", order: 2 });
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm run build", order: 2 }),
       "validation_step.order_taken",
     );
-    expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
-    expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
-    expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }), "validation_step.invalid_input");
+    await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
+    await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }), "validation_step.invalid_input");
   });
 
   it("is refused to a verifier", async () => {
     const f = await setup();
     const goal = await rootGoal(f);
-    expectRefused(async () => addValidationStep(f.as(VERIFIER), { goalId: goal, command: "npm test" }), "validation_step.create_role");
+    await expectRefused(async () => addValidationStep(f.as(VERIFIER), { goalId: goal, command: "npm test" }), "validation_step.create_role");
   });
 });

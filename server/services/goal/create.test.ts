@@ -45,7 +45,7 @@ describe("createGoal", () => {
   it("keeps a caller's order and refuses one a sibling has", async () => {
     const f = await setup();
     expect((await createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "third", order: 3 })).order).toBe(3);
-    expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "also third", order: 3 }), "goal.order_taken");
+    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "also third", order: 3 }), "goal.order_taken");
     expect((await createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "next" })).order).toBe(4);
   });
 
@@ -64,41 +64,41 @@ describe("createGoal", () => {
     const implementation = await finishedAttempt(f, parent);
     const otherBreakdown = await finishedAttempt(f, other, { attemptType: "breakdown" });
     const base = { sessionId: "s1", goalText: "sub" };
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, source: "breakdown", createdByAttemptId: otherBreakdown }),
       "goal.breakdown_requires_parent",
     );
-    expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "breakdown" }), "goal.breakdown_requires_attempt");
-    expectNothingWritten(
+    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "breakdown" }), "goal.breakdown_requires_attempt");
+    await expectNothingWritten(
       f.db,
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: implementation }),
       "goal.created_by_not_breakdown",
     );
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: otherBreakdown }),
       "goal.created_by_other_goal",
     );
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "cli", createdByAttemptId: otherBreakdown }),
       "goal.created_by_requires_breakdown",
     );
-    expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: 999 }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: 999 }), "attempt.not_found");
   });
 
   it("refuses a parent goal from another session", async () => {
     const f = await setup();
     await createSession(f.as(ADMIN), { id: "s2" });
     const foreign = (await createGoal(f.as(ORCHESTRATOR), { sessionId: "s2", goalText: "elsewhere" })).id;
-    expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "sub", parentGoalId: foreign }), "goal.parent_other_session");
+    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "sub", parentGoalId: foreign }), "goal.parent_other_session");
   });
 
   it("refuses unknown sessions and parents", async () => {
     const f = await setup();
-    expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "nope", goalText: "x" }), "session.not_found");
-    expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "x", parentGoalId: 42 }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "nope", goalText: "x" }), "session.not_found");
+    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "x", parentGoalId: 42 }), "goal.not_found");
   });
 
   it.each([
@@ -109,13 +109,13 @@ describe("createGoal", () => {
     ["an unknown source", { sessionId: "s1", goalText: "x", source: "magic" }, "source"],
   ])("refuses %s and writes nothing", async (_name, input, field) => {
     const f = await setup();
-    const error = expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), input as never), "goal.invalid_input");
+    const error = await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), input as never), "goal.invalid_input");
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe(field);
   });
 
   it("names the refused role", async () => {
     const f = await setup();
-    expectRefused(async () => createGoal(f.as({ ...AGENT, role: "viewer" }), { sessionId: "s1", goalText: "x" }), "goal.create_role");
+    await expectRefused(async () => createGoal(f.as({ ...AGENT, role: "viewer" }), { sessionId: "s1", goalText: "x" }), "goal.create_role");
   });
 });

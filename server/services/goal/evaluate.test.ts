@@ -8,6 +8,7 @@ import { createGoal } from "./create";
 import { setGoalContract } from "./set-contract";
 import {
   ADMIN,
+  type Fixture,
   AGENT,
   LEAD,
   ORCHESTRATOR,
@@ -91,13 +92,13 @@ describe("evaluateGoalGate", () => {
   it("refuses an unfinished attempt, an unscored one and a breakdown, writing nothing", async () => {
     const { f, goal } = await withContract();
     const { attempt: running } = await startAttempt(f.as(ORCHESTRATOR), { goalId: goal });
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: running.id }), "goal_gate.attempt_unfinished");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: running.id }), "goal_gate.attempt_unfinished");
     const unscored = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } } });
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: unscored }), "goal_gate.trust_score_required");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: unscored }), "goal_gate.trust_score_required");
     const breakdown = await finishedAttempt(f, goal, { attemptType: "breakdown", score: 90 });
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: breakdown }), "goal_gate.breakdown_attempt");
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: 999 }), "attempt.not_found");
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: -1 }), "goal_gate.invalid_input");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: breakdown }), "goal_gate.breakdown_attempt");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: 999 }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: -1 }), "goal_gate.invalid_input");
   });
 
   it("keeps evaluations in attempt order: an earlier attempt is not judged after a later one", async () => {
@@ -106,28 +107,28 @@ describe("evaluateGoalGate", () => {
     const second = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
     await evaluateGoalGate(f.as(VERIFIER), { attemptId: second });
     await recordTrustScore(f.as(LEAD), { attemptId: first, score: 95 });
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: first }), "goal_gate.attempt_superseded");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: first }), "goal_gate.attempt_superseded");
   });
 
   it("closes a goal that succeeded: a later evaluation could otherwise undo the success", async () => {
     const { f, goal } = await withContract();
     const good = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
     await evaluateGoalGate(f.as(VERIFIER), { attemptId: good });
-    expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: good }), "goal_gate.goal_succeeded");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: good }), "goal_gate.goal_succeeded");
     // Nor does a succeeded goal take another implementation attempt that a later evaluation could judge.
-    expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_succeeded");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_succeeded");
   });
 
   it("is refused to an agent and a viewer", async () => {
     const { f, goal } = await withContract();
     const attempt = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
-    expectRefused(async () => evaluateGoalGate(f.as(AGENT), { attemptId: attempt }), "goal_gate.evaluate_role");
-    expectRefused(async () => evaluateGoalGate(f.as({ ...LEAD, role: "viewer" }), { attemptId: attempt }), "goal_gate.evaluate_role");
+    await expectRefused(async () => evaluateGoalGate(f.as(AGENT), { attemptId: attempt }), "goal_gate.evaluate_role");
+    await expectRefused(async () => evaluateGoalGate(f.as({ ...LEAD, role: "viewer" }), { attemptId: attempt }), "goal_gate.evaluate_role");
   });
 });
 
 describe("the completion gate reads each contract goal's latest evaluation", () => {
-  const goalReasons = async (f: ReturnType<typeof setup>, sessionId = f.sessionId) =>
+  const goalReasons = async (f: Fixture, sessionId = f.sessionId) =>
     (await evaluateSessionCompletion(f.db, sessionId)).reasons.filter((r) => r.startsWith("Goal "));
 
   it("never evaluated, then PARTIAL, then SUCCESS after a re-score; goals without a contract and other sessions' goals are not gated", async () => {

@@ -44,20 +44,20 @@ describe("createBranch", () => {
     const foreignBranch = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" });
     const foreignGoal = await rootGoal({ ...f, sessionId: "s2" });
     await createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
-    expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" }), "branch.exists");
-    expectNothingWritten(
+    await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" }), "branch.exists");
+    await expectNothingWritten(
       f.db,
       async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: foreignBranch.id }),
       "branch.parent_other_session",
     );
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
       async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", createdByGoalId: foreignGoal }),
       "branch.goal_other_session",
     );
-    expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: 404 }), "branch.not_found");
-    expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentCommitSha: "not-a-sha" }), "branch.invalid_input");
-    expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "zz", name: "b" }), "session.not_found");
+    await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: 404 }), "branch.not_found");
+    await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentCommitSha: "not-a-sha" }), "branch.invalid_input");
+    await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "zz", name: "b" }), "session.not_found");
   });
 });
 
@@ -79,9 +79,9 @@ describe("createWorktree", () => {
   it("refuses an unknown branch, an empty path and a lead", async () => {
     const f = await setup();
     const branch = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1" });
-    expectNothingWritten(f.db, async () => createWorktree(f.as(AGENT), { branchId: 9, path: "/tmp/wt" }), "branch.not_found");
-    expectNothingWritten(f.db, async () => createWorktree(f.as(AGENT), { branchId: branch.id, path: " " }), "worktree.invalid_input");
-    expectRefused(async () => createWorktree(f.as(LEAD), { branchId: branch.id, path: "/tmp/wt" }), "worktree.create_role");
+    await expectNothingWritten(f.db, async () => createWorktree(f.as(AGENT), { branchId: 9, path: "/tmp/wt" }), "branch.not_found");
+    await expectNothingWritten(f.db, async () => createWorktree(f.as(AGENT), { branchId: branch.id, path: " " }), "worktree.invalid_input");
+    await expectRefused(async () => createWorktree(f.as(LEAD), { branchId: branch.id, path: "/tmp/wt" }), "worktree.create_role");
   });
 });
 
@@ -113,15 +113,15 @@ describe("recordMerge", () => {
     const main = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "main" });
     const foreign = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" });
     const shas = { fromCommitSha: SHA("1"), toCommitSha: SHA("2"), resultCommitSha: SHA("3") };
-    expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: main.id, toBranchId: main.id }), "merge.same_branch");
-    expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.other_session");
-    expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: 50, toBranchId: main.id }), "branch.not_found");
-    expectNothingWritten(
+    await expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: main.id, toBranchId: main.id }), "merge.same_branch");
+    await expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.other_session");
+    await expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: 50, toBranchId: main.id }), "branch.not_found");
+    await expectNothingWritten(
       f.db,
       async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, resultCommitSha: "xyz", fromBranchId: foreign.id, toBranchId: main.id }),
       "merge.invalid_input",
     );
-    expectRefused(async () => recordMerge(f.as(LEAD), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.record_role");
+    await expectRefused(async () => recordMerge(f.as(LEAD), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.record_role");
   });
 });
 

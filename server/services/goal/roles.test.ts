@@ -2,6 +2,7 @@
  * The role table of roles.ts, verb by verb: every role either succeeds or is refused with the
  * verb's rule, and a refusal writes nothing.
  */
+import { mapInOrder } from "../in-order";
 import { describe, expect, it } from "vitest";
 import { ROLES, type Role } from "@/server/domain/actors";
 import { RoleForbiddenError } from "@/server/domain/errors";
@@ -24,7 +25,8 @@ const PLAN: Role[] = ["agent", "orchestrator", "lead", "admin"];
 const RECORD: Role[] = ["agent", "orchestrator", "admin"];
 const SHA = "a".repeat(40);
 
-type Prepare = (f: Fixture) => (ctx: ServiceContext) => unknown;
+type Verb = (ctx: ServiceContext) => Promise<unknown>;
+type Prepare = (f: Fixture) => Verb | Promise<Verb>;
 
 const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] = [
   ["createGoal", "goal.create_role", PLAN, (f) => async (ctx) => createGoal(ctx, { sessionId: f.sessionId, goalText: "g" })],
@@ -60,8 +62,8 @@ const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] =
     "recordMerge",
     "merge.record_role",
     RECORD,
-    (f) => {
-      const [from, to] = ["a", "b"].map(async (name) => (await createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name })).id);
+    async (f) => {
+      const [from, to] = await mapInOrder(["a", "b"], async (name) => (await createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name })).id);
       return async (ctx) => recordMerge(ctx, { fromBranchId: from!, toBranchId: to!, fromCommitSha: SHA, toCommitSha: SHA, resultCommitSha: SHA });
     },
   ],
@@ -126,12 +128,12 @@ const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] =
 describe.each(VERBS)("%s", (_name, rule, allowed, prepare) => {
   it.each(ROLES.map((role) => [role, allowed.includes(role)] as const))("%s allowed: %s", async (role, isAllowed) => {
     const f = await setup();
-    const run = prepare(f);
+    const run = await prepare(f);
     const ctx = f.as(actorWithRole(role));
     if (isAllowed) {
-      expect(run(ctx)).toBeTruthy();
+      expect(await run(ctx)).toBeTruthy();
     } else {
-      expect(expectNothingWritten(f.db, () => run(ctx), rule)).toBeInstanceOf(RoleForbiddenError);
+      expect(await expectNothingWritten(f.db, () => run(ctx), rule)).toBeInstanceOf(RoleForbiddenError);
     }
   });
 });

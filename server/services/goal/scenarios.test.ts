@@ -74,7 +74,7 @@ describe("002 scenarios through the services", () => {
     expect(second).toMatchObject({ verdict: "BLOCKED", attemptNumber: 2, maxAttempts: 2 });
     expect(second.reason).toMatch(/^max goal attempts \(2\) reached without success/);
     // A BLOCKED goal takes no third implementation attempt (a breakdown into sub-goals is still allowed).
-    expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_blocked");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_blocked");
     expect((await startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "breakdown" })).attempt.attemptType).toBe("breakdown");
     expect((await listEvaluations(f.db, { goalId: goal })).map((e) => e.verdict)).toEqual(["PARTIAL", "BLOCKED"]);
   });

@@ -87,7 +87,7 @@ describe("setGoalContract", () => {
     const goal = await rootGoal(f);
     await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
     const fewer = { ...CHURN, acceptanceCriteria: CHURN.acceptanceCriteria.slice(0, 2) };
-    const error = expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: fewer }), "goal_contract.criterion_removed");
+    const error = await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: fewer }), "goal_contract.criterion_removed");
     expect(error.message).toContain("AC3");
   });
 
@@ -98,7 +98,7 @@ describe("setGoalContract", () => {
     const attempt = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.6 } }, score: 90 });
     await evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
     const easier = { ...CHURN, acceptanceCriteria: CHURN.acceptanceCriteria.map((c) => (c.id === "AC1" ? { ...c, target: 0.5 } : c)) };
-    const error = expectNothingWritten(f.db, async () => setGoalContract(f.as(LEAD), { goalId: goal, contract: easier }), "goal_contract.immutable");
+    const error = await expectNothingWritten(f.db, async () => setGoalContract(f.as(LEAD), { goalId: goal, contract: easier }), "goal_contract.immutable");
     expect(error.message, "refused by the service before the trigger").toBe(`goal ${goal}'s contract was used to evaluate an attempt; it can no longer change`);
     expect(() => f.db.$client.prepare("UPDATE acceptance_criteria SET target = 0.5 WHERE contract_id = ?").run(row.id)).toThrow(/^goal_contract\.immutable/);
   });
@@ -107,28 +107,28 @@ describe("setGoalContract", () => {
     const f = await setup();
     const goal = await rootGoal(f);
     const missingTarget = { ...CHURN, acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "acc", op: ">=" }] };
-    const error = expectNothingWritten(
+    const error = await expectNothingWritten(
       f.db,
       async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: missingTarget }),
       "goal_contract.metric_threshold_requires_target",
     );
     expect((error as ValidationError).field).toBe("acceptanceCriteria[0].target");
-    expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: null }), "goal_contract.not_an_object");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: null }), "goal_contract.not_an_object");
   });
 
   it("refuses contracts over the storage limits and unknown goals", async () => {
     const f = await setup();
     const goal = await rootGoal(f);
     const many = { goalText: "many", acceptanceCriteria: Array.from({ length: 101 }, (_, i) => ({ id: `AC${i}`, kind: "finding_count", minCount: 1 })) };
-    expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: many }), "goal_contract.too_large");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: many }), "goal_contract.too_large");
     const longMetric = { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "m".repeat(201), op: ">=", target: 1 }] };
-    expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: longMetric }), "goal_contract.too_large");
-    expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: 77, contract: CHURN }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: longMetric }), "goal_contract.too_large");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: 77, contract: CHURN }), "goal.not_found");
   });
 
   it("is refused to a verifier", async () => {
     const f = await setup();
     const goal = await rootGoal(f);
-    expectRefused(async () => setGoalContract(f.as(VERIFIER), { goalId: goal, contract: CHURN }), "goal_contract.set_role");
+    await expectRefused(async () => setGoalContract(f.as(VERIFIER), { goalId: goal, contract: CHURN }), "goal_contract.set_role");
   });
 });

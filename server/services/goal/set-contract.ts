@@ -49,7 +49,7 @@ export async function setGoalContract(ctx: ServiceContext, unredacted: SetGoalCo
         .get()).id;
     }
     const byKey = new Map(existing?.criteria.map((row) => [row.key, row.id]));
-    contract.acceptanceCriteria.forEach(async (criterion, position) => {
+    for (const [position, criterion] of contract.acceptanceCriteria.entries()) {
       const values = criterionValues(criterion, position);
       const id = byKey.get(criterion.id);
       if (id === undefined)
@@ -57,7 +57,7 @@ export async function setGoalContract(ctx: ServiceContext, unredacted: SetGoalCo
           .values({ ...values, contractId })
           .run();
       else await tx.update(acceptanceCriteria).set(values).where(eq(acceptanceCriteria.id, id)).run();
-    });
+    }
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalContractSet,
       sessionId: goal.sessionId,

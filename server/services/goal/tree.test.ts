@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { describe, expect, it } from "vitest";
 import { finishAttempt } from "../attempt/finish";
 import { recordToolCalls } from "../attempt/record-tool-calls";
@@ -37,7 +38,8 @@ async function brokenDownSession(): Promise<{ f: Fixture; root: number; subs: nu
   await evaluateGoalGate(f.as(VERIFIER), { attemptId: first.id });
 
   const breakdown = await finishedAttempt(f, root, { attemptType: "breakdown", model: "model-b" });
-  const subs = ["Port //app", "Port //lib"].map(
+  const subs = await mapInOrder(
+    ["Port //app", "Port //lib"],
     async (goalText) => (await createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText, parentGoalId: root, createdByAttemptId: breakdown })).id,
   );
   const subAttempt = await finishedAttempt(f, subs[0]!, { status: "success", score: 92 });
@@ -88,8 +90,8 @@ describe("getGoalTree", () => {
 
   it("refuses an unknown session and a malformed id", async () => {
     const f = await setup();
-    expectRefused(async () => getGoalTree(f.db, { sessionId: "missing" }), "session.not_found");
-    expectRefused(async () => getGoalTree(f.db, { sessionId: "bad id!" }), "goal.invalid_input");
+    await expectRefused(async () => getGoalTree(f.db, { sessionId: "missing" }), "session.not_found");
+    await expectRefused(async () => getGoalTree(f.db, { sessionId: "bad id!" }), "goal.invalid_input");
   });
 });
 
@@ -108,7 +110,7 @@ describe("getGoal and listEvaluations", () => {
 
   it("refuse unknown goals", async () => {
     const f = await setup();
-    expectRefused(async () => getGoal(f.db, { goalId: 5 }), "goal.not_found");
-    expectRefused(async () => listEvaluations(f.db, { goalId: 5 }), "goal.not_found");
+    await expectRefused(async () => getGoal(f.db, { goalId: 5 }), "goal.not_found");
+    await expectRefused(async () => listEvaluations(f.db, { goalId: 5 }), "goal.not_found");
   });
 });

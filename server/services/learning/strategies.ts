@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { orchestrationLogs, strategies } from "@/db/schema";
@@ -141,7 +142,7 @@ export async function extractStrategies(ctx: ServiceContext, raw: ExtractStrateg
       .limit(5)
       .all();
     const now = nowOf(ctx);
-    const rows = reasoning.map(async (r) => {
+    const rows = await mapInOrder(reasoning, async (r) => {
       const topic = STRATEGY_PHASES[r.phase ?? ""] ?? "general";
       return upsert(tx, now, {
         strategyId: strategyId(sha256Hex, input.projectId, topic, r.content),

@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { insertReturning } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
@@ -54,7 +55,7 @@ export async function saveContextPackage(ctx: ServiceContext, raw: SaveContextPa
       supersedesId: input.supersedesId ?? null,
       createdAt: nowOf(ctx),
     }))!;
-    const consumers = [...new Set(input.consumers)].map(async (agentType) =>
+    const consumers = await mapInOrder([...new Set(input.consumers)], async (agentType) =>
       (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, { packageId: pkg.id, agentType }))!,
     );
     await appendEvent(tx, ctx, {

@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { attemptResults, attempts, goals, runtimeSessions, toolCalls } from "@/db/schema";
@@ -172,7 +173,7 @@ async function stop(
   const subagent = input.hook_event_name === "SubagentStop";
   const counted = subagent ? runtime.subagentConsecutiveBlocks : runtime.consecutiveBlocks;
   // The gate's verdict as the session header shows it: a preview records no completion check.
-  const verdicts = (await activeLinkedSessions(ctx.db, runtime.id)).map(async (sessionId) => previewCompletion(ctx.db, { sessionId }));
+  const verdicts = await mapInOrder(await activeLinkedSessions(ctx.db, runtime.id), async (sessionId) => previewCompletion(ctx.db, { sessionId }));
   const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
   if (decision.kind === "allow" && !decision.release) return ALLOW;
   const count = decision.kind === "hold" ? decision.block : 0;

@@ -18,7 +18,7 @@ import { authorize } from "@/server/domain/permissions";
 export async function updateSessionStatus(
   ctx: ServiceContext,
   raw: UpdateSessionStatusInput,
-): Promise<{ session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null }> {
+): Promise<{ session: SessionRow; check: Awaited<ReturnType<typeof recordCompletionCheck>> | null }> {
   authorize(ctx.actor, "session.updateStatus");
   const input = parseInput(UpdateSessionStatusInput, raw, "session.invalid_input");
   const result = await write(ctx, async (tx) => {

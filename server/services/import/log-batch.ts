@@ -30,7 +30,10 @@ export interface TimedBatchResult {
  * but every row keeps the time it happened, which an import must not lose. All or nothing: a
  * row that fails its check refuses the batch, naming `rows[i].field`.
  */
-export async function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: string; rows: readonly (TimedRow | CheckedTimedRow)[] }): Promise<TimedBatchResult> {
+export async function importTimedLogBatch(
+  ctx: ServiceContext,
+  input: { sessionId: string; rows: readonly (TimedRow | CheckedTimedRow)[] },
+): Promise<TimedBatchResult> {
   requireLogWriter(ctx, "import logs");
   const prepared = input.rows.map((timed): { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues } => {
     const at = timed.at;

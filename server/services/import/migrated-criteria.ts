@@ -17,7 +17,8 @@ export async function saveMigratedCriteria(ctx: ServiceContext, input: { session
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    return list.map(async (item) => {
+    const saved: CriterionRow[] = [];
+    for (const item of list) {
       const values = {
         status: item.status ?? "pending",
         actual: item.actual ?? null,
@@ -50,14 +51,18 @@ export async function saveMigratedCriteria(ctx: ServiceContext, input: { session
           evidence: row.evidence,
           required: row.requiredForCompletion,
         });
-        return row;
+        saved.push(row);
+        continue;
       }
       const same =
         existing.status === values.status &&
         existing.actual === values.actual &&
         existing.evidence === values.evidence &&
         existing.requiredForCompletion === values.requiredForCompletion;
-      if (same) return existing;
+      if (same) {
+        saved.push(existing);
+        continue;
+      }
       const row = (await tx
         .update(successCriteria)
         .set({ ...values, updatedAt: now })
@@ -72,7 +77,8 @@ export async function saveMigratedCriteria(ctx: ServiceContext, input: { session
         evidence: row.evidence,
         required: row.requiredForCompletion,
       });
-      return row;
-    });
+      saved.push(row);
+    }
+    return saved;
   });
 }

@@ -43,17 +43,20 @@ export async function importTimedToolCalls(
       calls[0]?.at ?? new Date(),
     );
     const last =
-      (await tx
-        .select({ last: max(toolCalls.order) })
-        .from(toolCalls)
-        .where(eq(toolCalls.attemptId, attempt.id))
-        .get())?.last ?? 0;
+      (
+        await tx
+          .select({ last: max(toolCalls.order) })
+          .from(toolCalls)
+          .where(eq(toolCalls.attemptId, attempt.id))
+          .get()
+      )?.last ?? 0;
     let redacted = 0;
-    calls.forEach(async ({ at, call }, i) => {
+    for (const [i, { at, call }] of calls.entries()) {
       const inputText = call.input === undefined ? null : typeof call.input === "string" ? redactSecrets(call.input) : redactedJson(call.input);
       const output = call.output === undefined ? null : redactSecrets(call.output);
       if (inputText?.redacted || output?.redacted) redacted += 1;
-      await tx.insert(toolCalls)
+      await tx
+        .insert(toolCalls)
         .values({
           attemptId: attempt.id,
           order: last + i + 1,
@@ -64,7 +67,7 @@ export async function importTimedToolCalls(
           timestamp: at,
         })
         .run();
-    });
+    }
     const recorded = { attemptId: attempt.id, count: calls.length, firstOrder: last + 1, lastOrder: last + calls.length, redacted };
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.toolCallsRecorded,

@@ -64,7 +64,9 @@ export async function importConfigRow(ctx: ServiceContext, row: ConfigRow): Prom
         const existing = await tx.select({ id: workflowTransitions.id }).from(workflowTransitions).where(key).get();
         created = !existing;
         id = String(
-          existing ? (await tx.update(workflowTransitions).set(v).where(key).returning().get())!.id : (await tx.insert(workflowTransitions).values(v).returning().get()).id,
+          existing
+            ? (await tx.update(workflowTransitions).set(v).where(key).returning().get())!.id
+            : (await tx.insert(workflowTransitions).values(v).returning().get()).id,
         );
         break;
       }
@@ -96,7 +98,8 @@ export async function importConfigRow(ctx: ServiceContext, row: ConfigRow): Prom
         created = !existing;
         if (existing) await tx.update(configuration).set({ value: v.value, updatedAt: now }).where(eq(configuration.key, v.key)).run();
         else
-          await tx.insert(configuration)
+          await tx
+            .insert(configuration)
             .values({ ...v, updatedAt: now })
             .run();
         id = v.key;
@@ -109,7 +112,8 @@ export async function importConfigRow(ctx: ServiceContext, row: ConfigRow): Prom
         if (existing)
           await tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)).run();
         else
-          await tx.insert(modelConfig)
+          await tx
+            .insert(modelConfig)
             .values({ ...v, updatedAt: now })
             .run();
         id = v.agentRole;

@@ -7,9 +7,9 @@ import { saveEvent } from "./save-event";
 import { saveReasoning } from "./save-reasoning";
 import { SESSION, T0, eventsOfType, rowCount, setup } from "@/test/support/log-helpers";
 
-function expectValidation(run: () => unknown, field: string, rule = "log.invalid_input"): void {
+async function expectValidation(run: () => unknown, field: string, rule = "log.invalid_input"): Promise<void> {
   try {
-    run();
+    await run();
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ field, rule });
@@ -56,11 +56,11 @@ describe("logInteraction", () => {
 
   it("refuses empty content, content over 1 MB, and unknown fields, writing nothing", async () => {
     const { db, admin } = await setup();
-    expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "   " }), "content");
-    expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "a".repeat(1_048_577) }), "content", "log.content_too_large");
+    await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "   " }), "content");
+    await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "a".repeat(1_048_577) }), "content", "log.content_too_large");
     // 600,000 characters, but 1.2 MB of UTF-8: the limit is on bytes.
-    expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "é".repeat(600_000) }), "content", "log.content_too_large");
-    expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "x", extra: 1 } as never), "extra");
+    await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "é".repeat(600_000) }), "content", "log.content_too_large");
+    await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "x", extra: 1 } as never), "extra");
     expect(await rowCount(db, orchestrationLogs)).toBe(0);
   });
 
@@ -101,8 +101,8 @@ describe("saveReasoning", () => {
 
   it("refuses a phase outside the seven and a confidence outside high|medium|low", async () => {
     const { db, admin } = await setup();
-    expectValidation(async () => saveReasoning(admin, { sessionId: SESSION, agentType: "qa", phase: "thinking" as never, content: "x" }), "phase");
-    expectValidation(
+    await expectValidation(async () => saveReasoning(admin, { sessionId: SESSION, agentType: "qa", phase: "thinking" as never, content: "x" }), "phase");
+    await expectValidation(
       async () => saveReasoning(admin, { sessionId: SESSION, agentType: "qa", phase: "risks", confidence: "certain" as never, content: "x" }),
       "confidence",
     );
@@ -130,7 +130,7 @@ describe("saveEvent", () => {
     const { admin } = await setup();
     const { row } = await saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: '{"verdict": "ACCEPT", "reason": "checked"}' });
     expect(JSON.parse(row.eventPayload!)).toEqual({ verdict: "ACCEPT", reason: "checked" });
-    expectValidation(async () => saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: "{not json" }), "payload", "log.invalid_json");
+    await expectValidation(async () => saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: "{not json" }), "payload", "log.invalid_json");
   });
 
   it("stores nothing new for a repeated idempotency key and returns the first row", async () => {
@@ -180,8 +180,8 @@ describe("logTokens", () => {
   it("accepts zero and refuses negative or fractional counts", async () => {
     const { db, admin } = await setup();
     expect((await logTokens(admin, { sessionId: SESSION, agentType: "pm", tokens: 0 })).tokensEstimated).toBe(0);
-    expectValidation(async () => logTokens(admin, { sessionId: SESSION, agentType: "pm", tokens: -1 }), "tokens");
-    expectValidation(async () => logTokens(admin, { sessionId: SESSION, agentType: "pm", tokens: 1.5 }), "tokens");
+    await expectValidation(async () => logTokens(admin, { sessionId: SESSION, agentType: "pm", tokens: -1 }), "tokens");
+    await expectValidation(async () => logTokens(admin, { sessionId: SESSION, agentType: "pm", tokens: 1.5 }), "tokens");
     expect(await rowCount(db, tokenUsage)).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { describe, expect, it } from "vitest";
 import { contextPackages, decisions, developmentPlans, events, orchestrationLogs, skillOutputs, stateSnapshots, tokenUsage } from "@/db/schema";
 import type { Db } from "@/db/client";
@@ -30,7 +31,7 @@ const WRITERS: readonly Role[] = ["agent", "orchestrator", "verifier", "lead", "
 const TABLES = [orchestrationLogs, tokenUsage, stateSnapshots, skillOutputs, decisions, developmentPlans, contextPackages, events];
 
 /** Every write verb, called for `sessionId` (package ids come from the fixture's own package). */
-const WRITES: [string, (ctx: ServiceContext, sessionId: string, packageId: number) => unknown][] = [
+const WRITES: [string, (ctx: ServiceContext, sessionId: string, packageId: number) => Promise<unknown>][] = [
   ["logInteraction", async (ctx, sessionId) => logInteraction(ctx, { sessionId, agentType: "qa_expert", content: "ran the suite" })],
   ["saveReasoning", async (ctx, sessionId) => saveReasoning(ctx, { sessionId, agentType: "qa_expert", phase: "completion", content: "all green" })],
   ["saveEvent", async (ctx, sessionId) => saveEvent(ctx, { sessionId, subtype: "validator_verdict", payload: { verdict: "ACCEPT" } })],
@@ -71,40 +72,40 @@ async function prepared() {
   return { ...fixture, packageId: pkg.id };
 }
 
-const counts = (db: Db) => TABLES.map(async (table) => rowCount(db, table));
+const counts = async (db: Db) => mapInOrder(TABLES, async (table) => rowCount(db, table));
 
 describe("who may write telemetry", () => {
   it.each(WRITES)("a viewer is refused %s (log.write_role) and nothing is written", async (_name, write) => {
     const { db, as, packageId } = await prepared();
-    const before = counts(db);
-    expect(() => write(as("viewer", "watcher@example.com"), SESSION, packageId)).toThrow(RoleForbiddenError);
-    expect(() => write(as("viewer"), SESSION, packageId)).toThrow(expect.objectContaining({ rule: "log.write_role" }));
-    expect(counts(db)).toEqual(before);
+    const before = await counts(db);
+    await expect(write(as("viewer", "watcher@example.com"), SESSION, packageId)).rejects.toThrow(RoleForbiddenError);
+    await expect(write(as("viewer"), SESSION, packageId)).rejects.toThrow(expect.objectContaining({ rule: "log.write_role" }));
+    expect(await counts(db)).toEqual(before);
   });
 
   it.each(WRITES)("agents, orchestrators, verifiers, leads and admins may %s", async (name, write) => {
     const { db, as, packageId } = await prepared();
-    WRITERS.forEach(async (role, i) => {
+    for (const [i, role] of WRITERS.entries()) {
       const before = await rowCount(db, events);
-      write(as(role), SESSION, packageId);
+      await write(as(role), SESSION, packageId);
       // Every write appends its events row; marking a package consumed again is a no-op.
       const repeat = name === "markContextConsumed" && i > 0;
       expect(await rowCount(db, events)).toBe(repeat ? before : before + 1);
-    });
+    }
   });
 });
 
 describe("a session that does not exist", () => {
   it.each(WRITES.filter(([name]) => name !== "markContextConsumed"))("%s refuses it with NotFoundError and writes nothing", async (_name, write) => {
     const { db, admin, packageId } = await prepared();
-    const before = counts(db);
-    expect(() => write(admin, "bazinga_missing", packageId)).toThrow(NotFoundError);
-    expect(() => write(admin, "bazinga_missing", packageId)).toThrow('session "bazinga_missing" does not exist');
-    expect(counts(db)).toEqual(before);
+    const before = await counts(db);
+    await expect(write(admin, "bazinga_missing", packageId)).rejects.toThrow(NotFoundError);
+    await expect(write(admin, "bazinga_missing", packageId)).rejects.toThrow('session "bazinga_missing" does not exist');
+    expect(await counts(db)).toEqual(before);
   });
 
   const missing = "bazinga_missing";
-  it.each<[string, (db: Db) => unknown]>([
+  it.each<[string, (db: Db) => Promise<unknown>]>([
     ["listLogs", async (db) => listLogs(db, { sessionId: missing })],
     ["getReasoning", async (db) => getReasoning(db, { sessionId: missing })],
     ["reasoningTimeline", async (db) => reasoningTimeline(db, { sessionId: missing, format: "markdown" })],
@@ -118,6 +119,6 @@ describe("a session that does not exist", () => {
     ["getDevelopmentPlan", async (db) => getDevelopmentPlan(db, { sessionId: missing })],
   ])("%s refuses it with NotFoundError", async (_name, read) => {
     const { db } = await setup();
-    expect(() => read(db)).toThrow(NotFoundError);
+    await expect(read(db)).rejects.toThrow(NotFoundError);
   });
 });

@@ -86,7 +86,7 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
         if (change === "replaced" || change === "closed") {
           importer.open();
           notice(change === "replaced" ? `${file} was replaced: reopened it` : `${file} is readable again`);
-        } else full = stateDue() || !importer.appendOnlyIsEnough();
+        } else full = stateDue() || !(await importer.appendOnlyIsEnough());
         waiting = null;
         const { tally, report } = await sync(full);
         if (tally.changed() || tally.entities().some((e) => e.skipped > 0)) options.onPass?.(report);

@@ -152,7 +152,7 @@ describe("a follower's passes between its passes over the state tables", () => {
         s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES (?, 'developer', 'appended', 'interaction')").run(known);
         s.prepare("UPDATE task_groups SET status = 'failed', updated_at = '2030-01-01 00:00:00' WHERE session_id = ? AND id = ?").run(known, group);
       });
-      expect(importer.appendOnlyIsEnough()).toBe(true);
+      expect(await importer.appendOnlyIsEnough()).toBe(true);
       const appendOnly = await importer.sync({ appendOnly: true });
       expect(appendOnly.entity("interactions")).toMatchObject({ read: 1, imported: 1 });
       expect(appendOnly.entity("task groups").read).toBe(0);
@@ -169,16 +169,16 @@ describe("a follower's passes between its passes over the state tables", () => {
         s.prepare("INSERT INTO sessions (session_id, mode, status) VALUES ('bazinga_new', 'simple', 'active')").run();
         s.prepare("INSERT INTO orchestration_logs (session_id, agent_type, content, log_type) VALUES ('bazinga_new', 'developer', 'x', 'interaction')").run();
       });
-      expect(importer.appendOnlyIsEnough()).toBe(false);
+      expect(await importer.appendOnlyIsEnough()).toBe(false);
       await importer.sync();
-      expect(importer.appendOnlyIsEnough()).toBe(true);
+      expect(await importer.appendOnlyIsEnough()).toBe(true);
       // So does a completion claim: it judges the session's tasks and criteria as they stand.
       withSource(source, (s) => {
         s.prepare(
           "INSERT INTO orchestration_logs (session_id, agent_type, content, log_type, event_subtype, event_payload, group_id, idempotency_key) VALUES (?, 'project_manager', 'Event: pm_bazinga', 'event', 'pm_bazinga', '{}', 'global', 'k1')",
         ).run(known);
       });
-      expect(importer.appendOnlyIsEnough()).toBe(false);
+      expect(await importer.appendOnlyIsEnough()).toBe(false);
     } finally {
       importer.close();
     }

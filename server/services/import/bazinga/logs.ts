@@ -91,7 +91,7 @@ export async function importLogs(run: ImportRun, rows: readonly Row[], gate: Ses
     // A claim judges the session as it stands: write what came before it first.
     await batcher.flush();
     let linked = false;
-    const ok = apply(run, entity, key, async (): Promise<Outcome> => {
+    const ok = await apply(run, entity, key, async (): Promise<Outcome> => {
       const ctx = at(run, time);
       const [saved] = (await importTimedLogBatch(ctx, { sessionId, rows: [{ at: time, row: batchRowOf(row, logType) as BatchRow }] })).ids;
       if (saved!.created)

@@ -73,7 +73,7 @@ export async function importSessions(run: ImportRun, rows: readonly Row[], gate:
       run.tally.skip("sessions", id, reason);
       continue;
     }
-    const ok = apply(run, "sessions", id, async () => {
+    const ok = await apply(run, "sessions", id, async () => {
       // The verb checks the mapped values with its own schema (naming the field a row breaks).
       await createSession(at(run, startedAt), {
         id,
@@ -135,6 +135,6 @@ export async function importSessionStatuses(run: ImportRun, rows: readonly Row[]
       } catch (error) {
         run.tally.skip("sessions", `${id} status`, error instanceof Error ? error.message : String(error));
       }
-    } else apply(run, "sessions", id, work);
+    } else await apply(run, "sessions", id, work);
   }
 }

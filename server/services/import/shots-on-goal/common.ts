@@ -35,9 +35,10 @@ export class Resolver {
    * The Proofgate id of a source row: from an earlier import, from this run, or by importing it
    * now. `deps` resolves what the row needs first (each in its own write); `make` then writes the
    * row itself and returns its id. Counted once, under `entity`; a row whose dependency could not
-   * be imported is skipped naming it, and so are its own dependants.
+   * be imported is skipped naming it, and so are its own dependants. One row at a time: await each
+   * call before the next (the rows it writes share the import's open batch).
    */
-  resolve<D>(entity: string, kind: string, key: string, deps: () => D, make: (deps: D) => number): number {
+  async resolve<D>(entity: string, kind: string, key: string, deps: () => D | Promise<D>, make: (deps: D) => Promise<number>): Promise<number> {
     const id = `${kind}\u0000${key}`;
     const done = this.resolved.get(id);
     if (done !== undefined) return done;
@@ -53,7 +54,7 @@ export class Resolver {
     try {
       let needed: D;
       try {
-        needed = deps();
+        needed = await deps();
       } catch (error) {
         if (error instanceof Unresolved) return fail(error.message);
         throw error;
@@ -65,8 +66,8 @@ export class Resolver {
         return Number(record.targetId);
       }
       let target = 0;
-      const ok = apply(this.run, entity, key, () => {
-        target = make(needed);
+      const ok = await apply(this.run, entity, key, async () => {
+        target = await make(needed);
         // Keys start with the Proofgate session id: `<session>|…`.
         this.run.book.put(kind, key, { targetId: target, sessionId: key.split("|")[0]! }, this.run.startedAt);
         return "imported";
@@ -84,9 +85,9 @@ export class Resolver {
   }
 
   /** Resolve, and count nothing more when it fails (the skip was counted where it happened). */
-  attempt(work: () => void): void {
+  async attempt(work: () => Promise<unknown>): Promise<void> {
     try {
-      work();
+      await work();
     } catch (error) {
       if (!(error instanceof Unresolved)) throw error;
     }
@@ -95,12 +96,12 @@ export class Resolver {
 
 /** Create an imported session once (its id is stable); an id Proofgate has from elsewhere is left alone. */
 /** Returns whether the session is in Proofgate, and whether this run created it. */
-export function ensureSession(
+export async function ensureSession(
   run: ImportRun,
   sessionId: string,
   when: Date,
   values: Omit<CreateSessionInput, "id" | "source" | "enforcement">,
-): { ok: boolean; created: boolean } {
+): Promise<{ ok: boolean; created: boolean }> {
   run.tally.read("sessions");
   if (run.book.get("sog_session", sessionId)) {
     if (run.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId)) {
@@ -110,7 +111,7 @@ export function ensureSession(
     run.tally.skip("sessions", sessionId, PURGED);
     return { ok: false, created: false };
   }
-  const created = apply(run, "sessions", sessionId, async () => {
+  const created = await apply(run, "sessions", sessionId, async () => {
     await createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
     run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status: "active" } }, when);
     return "imported";
@@ -119,7 +120,13 @@ export function ensureSession(
 }
 
 /** A session status the source changed (v1 updates it in place): applied once, through the session service. */
-export async function applySessionStatus(run: ImportRun, sessionId: string, status: "active" | "completed" | "failed", when: Date, createdNow: boolean): Promise<void> {
+export async function applySessionStatus(
+  run: ImportRun,
+  sessionId: string,
+  status: "active" | "completed" | "failed",
+  when: Date,
+  createdNow: boolean,
+): Promise<void> {
   const record = run.book.get("sog_session", sessionId);
   if (!record) return;
   const applied = (JSON.parse(record.state ?? "{}") as { status?: string }).status ?? "active";
@@ -132,7 +139,7 @@ export async function applySessionStatus(run: ImportRun, sessionId: string, stat
   if (!createdNow) {
     // A status changed in place since the last import: one update of an imported session.
     run.tally.entity("sessions").unchanged -= 1;
-    apply(run, "sessions", `${sessionId} status`, work);
+    await apply(run, "sessions", `${sessionId} status`, work);
     return;
   }
   try {

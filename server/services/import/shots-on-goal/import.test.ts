@@ -303,6 +303,8 @@ describe("refusals", () => {
   it("names a file that is not a shots-on-goal database", async () => {
     const dir = tempDir();
     const { db } = freshLedger(dir);
-    await expect(importShotsOnGoal(db, copyFixture("bazinga-v19-sample.db", dir))).rejects.toThrow(/is not a shots-on-goal database: .*use `proofgate import bazinga`/);
+    await expect(importShotsOnGoal(db, copyFixture("bazinga-v19-sample.db", dir))).rejects.toThrow(
+      /is not a shots-on-goal database: .*use `proofgate import bazinga`/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { queryAll } from "./query";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -64,7 +65,7 @@ describe("openDatabase on a file", () => {
       expect(at).toBeGreaterThanOrEqual(before);
       expect(at).toBeLessThanOrEqual(after);
     }
-    const [session] = await db.select().from(sessions).where(eq(sessions.id, "s1")).all();
+    const [session] = await queryAll(db.select().from(sessions).where(eq(sessions.id, "s1")));
     expect(session?.createdAt).toBeInstanceOf(Date);
     expect(session?.createdAt.getTime()).toBe(raw.created_at);
   });

@@ -2,6 +2,7 @@
  * `prepared`: one statement per connection and name, whether it is asked for on the database or
  * on a transaction handle, and it runs inside the caller's transaction.
  */
+import { queryAll, queryRun } from "./query";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createMemoryDb, writeTransaction } from "./client";
@@ -28,13 +29,15 @@ describe("prepared", () => {
 
   it("built inside a transaction, it sees that transaction's writes, and a rollback's are gone after", async () => {
     const db = createMemoryDb();
-    await expect(writeTransaction(db, async (tx) => {
-        await tx.insert(sessions).values({ id: "s1", requirements: "one" }).run();
+    await expect(
+      writeTransaction(db, async (tx) => {
+        await queryRun(tx.insert(sessions).values({ id: "s1", requirements: "one" }));
         expect(await byId(tx).get({ id: "s1" })).toEqual({ id: "s1", requirements: "one" });
         throw new Error("roll back");
-      })).rejects.toThrow("roll back");
+      }),
+    ).rejects.toThrow("roll back");
     expect(await byId(db).get({ id: "s1" })).toBeUndefined();
-    await db.insert(sessions).values({ id: "s2", requirements: "two" }).run();
+    await queryRun(db.insert(sessions).values({ id: "s2", requirements: "two" }));
     expect(await byId(db).get({ id: "s2" })).toEqual({ id: "s2", requirements: "two" });
   });
 });
@@ -50,7 +53,7 @@ describe("insertReturning", () => {
     expect(second.startedAt.getTime()).toBeGreaterThan(first.startedAt.getTime());
     // Another set of columns is another statement; a value given wins over the default.
     expect(await insertReturning(db, "test.session", sessions, { id: "s3", requirements: "three", source: "demo" })).toMatchObject({ source: "demo" });
-    expect(await db.select({ id: sessions.id }).from(sessions).all()).toHaveLength(3);
+    expect(await queryAll(db.select({ id: sessions.id }).from(sessions))).toHaveLength(3);
   });
 
   it("with onConflictDoNothing, a row that is there already is left alone and undefined returned", async () => {
@@ -58,6 +61,6 @@ describe("insertReturning", () => {
     await insertReturning(db, "test.session", sessions, { id: "s1", requirements: "one" }, { onConflictDoNothing: true });
     expect(await insertReturning(db, "test.session", sessions, { id: "s1", requirements: "changed" }, { onConflictDoNothing: true })).toBeUndefined();
     await expect(insertReturning(db, "test.session", sessions, { id: "s1", requirements: "changed" })).rejects.toThrow(/UNIQUE/);
-    expect(await db.select({ requirements: sessions.requirements }).from(sessions).all()).toEqual([{ requirements: "one" }]);
+    expect(await queryAll(db.select({ requirements: sessions.requirements }).from(sessions))).toEqual([{ requirements: "one" }]);
   });
 });

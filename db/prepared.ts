@@ -87,5 +87,5 @@ export async function insertReturning<T extends SQLiteTable>(
     const insert = (db as Db).insert(table as SQLiteTable).values(boundAll(keys) as never);
     return (options.onConflictDoNothing ? insert.onConflictDoNothing() : insert).returning().prepare();
   });
-  return await query.get(driverValues(table, values, keys)) as T["$inferSelect"] | undefined;
+  return (await query.get(driverValues(table, values, keys))) as T["$inferSelect"] | undefined;
 }

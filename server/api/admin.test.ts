@@ -28,7 +28,11 @@ describe("admin tokens", () => {
     expect(JSON.stringify(listed)).not.toContain(created.token);
     expect(Object.keys(listed[0]!)).not.toContain("tokenHash");
     expect(eventTypes(f.db)).toEqual(["admin.token_created"]);
-    expect(await authenticateToken(f.db, created.token, "developer_1")).toMatchObject({ principalId: `token:${created.id}`, role: "agent", label: "developer_1" });
+    expect(await authenticateToken(f.db, created.token, "developer_1")).toMatchObject({
+      principalId: `token:${created.id}`,
+      role: "agent",
+      label: "developer_1",
+    });
   });
 
   it("revokes a token: it stops authenticating, and revoking again or an unknown id is NOT_FOUND", async () => {

@@ -47,7 +47,8 @@ describe("loadWithRollupsRebuilt", () => {
   it("rolls everything back when the load fails: no rows, every trigger still there", async () => {
     const db = createMemoryDb();
     const before = triggers(db);
-    await expect(generateDemoData(db, {
+    await expect(
+      generateDemoData(db, {
         sessions: 6,
         seed: 1,
         now: NOW,
@@ -55,7 +56,8 @@ describe("loadWithRollupsRebuilt", () => {
         onProgress: ({ phase, done }) => {
           if (phase === "generating" && done === 3) throw new Error("stopped half-way");
         },
-      })).rejects.toThrow("stopped half-way");
+      }),
+    ).rejects.toThrow("stopped half-way");
     expect(triggers(db)).toEqual(before);
     for (const table of ["sessions", "tasks", "task_transitions", "events", "analytics_rollups"]) expect(count(db, table), table).toBe(0);
   });

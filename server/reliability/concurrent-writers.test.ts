@@ -123,7 +123,10 @@ describe("eight concurrent writers on one database file", () => {
     const db: Db = openDatabase(file);
     const operator = { db, actor: operatorActor("setup") };
     const tokens = Object.fromEntries(
-      await mapInOrder(["agent", "verifier", "orchestrator", "lead"] as const, async (role) => [role, (await createToken(operator, { name: `${role}-bot`, role })).token]),
+      await mapInOrder(["agent", "verifier", "orchestrator", "lead"] as const, async (role) => [
+        role,
+        (await createToken(operator, { name: `${role}-bot`, role })).token,
+      ]),
     ) as Record<"agent" | "verifier" | "orchestrator" | "lead", string>;
 
     // The shared tasks the writers race on, each left at a state every racer's move is legal from.

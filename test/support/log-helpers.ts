@@ -1,4 +1,5 @@
 /** Shared set-up for the log service tests: a fresh migrated database, a session, actors by role. */
+import { queryAll, queryGet } from "@/db/query";
 import { count as countRows, eq } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, createMemoryDb } from "@/db/client";
@@ -39,12 +40,12 @@ export async function setup(): Promise<Fixture> {
 }
 
 export async function rowCount(db: Db, table: SQLiteTable): Promise<number> {
-  return (await db.select({ n: countRows() }).from(table).get())!.n;
+  return (await queryGet(db.select({ n: countRows() }).from(table)))!.n;
 }
 
 /** The `events` rows of one type, oldest first. */
 export async function eventsOfType(db: Db, type: string) {
-  return await db.select().from(events).where(eq(events.type, type)).orderBy(events.id).all();
+  return await queryAll(db.select().from(events).where(eq(events.type, type)).orderBy(events.id));
 }
 
 // Secrets built from pieces, so no complete secret-shaped literal sits in the source for scanners.

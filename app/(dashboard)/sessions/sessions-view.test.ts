@@ -1,3 +1,4 @@
+import { queryRun } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { createMemoryDb } from "@/db/client";
 import { sessions } from "@/db/schema";
@@ -81,9 +82,11 @@ describe("paging through the address", () => {
     const db = createMemoryDb();
     const base = Date.UTC(2026, 9, 1);
     // Equal start times on purpose: the cursor must break ties by id.
-    await db.insert(sessions)
-      .values(Array.from({ length: 60 }, (_, i) => ({ id: `s_${String(i).padStart(3, "0")}`, startedAt: new Date(base + Math.floor(i / 3) * 60_000) })))
-      .run();
+    await queryRun(
+      db
+        .insert(sessions)
+        .values(Array.from({ length: 60 }, (_, i) => ({ id: `s_${String(i).padStart(3, "0")}`, startedAt: new Date(base + Math.floor(i / 3) * 60_000) }))),
+    );
 
     let view = DEFAULT_VIEW;
     const seen: string[] = [];

@@ -27,7 +27,7 @@ export const eventsRouter = router({
   stream: authedProcedure
     .input(z.object({ sessionId: SessionId.optional(), lastEventId: z.coerce.number().int().min(0).nullish() }).strict())
     .subscription(async function* ({ ctx, input, signal }) {
-      let last = input.lastEventId ?? await latestEventId(ctx.db);
+      let last = input.lastEventId ?? (await latestEventId(ctx.db));
       const tail = eventTail(ctx.db);
       while (!signal?.aborted) {
         // Read the newest id first: every event up to it is either in this page or not this

@@ -1,3 +1,4 @@
+import { queryRun } from "@/db/query";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
@@ -24,9 +25,7 @@ type PersonRole = "viewer" | "lead" | "admin";
 
 /** A person who signs in (a users row) and the actor their cookie session would be. */
 async function person(db: Db, id: string, role: PersonRole): Promise<Actor> {
-  await db.insert(users)
-    .values({ id, name: id, email: `${id}@example.com`, role })
-    .run();
+  await queryRun(db.insert(users).values({ id, name: id, email: `${id}@example.com`, role }));
   return { principalId: `user:${id}`, principalKind: "user", role, label: `${id}@example.com` };
 }
 

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { apiTokens, users } from "@/db/schema";
@@ -35,28 +36,32 @@ export async function createPersonalToken(ctx: ServiceContext, raw: CreatePerson
   return write(ctx, async (tx) => {
     const now = nowOf(ctx);
     const userId = tokenOwnerOf(ctx.actor);
-    if (!await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw new NotFoundError("user", userId);
+    if (!(await queryGet(tx.select({ id: users.id }).from(users).where(eq(users.id, userId))))) throw new NotFoundError("user", userId);
     const active =
-      (await tx
-        .select({ n: count() })
-        .from(apiTokens)
-        .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))))
-        .get())?.n ?? 0;
+      (
+        await queryGet(
+          tx
+            .select({ n: count() })
+            .from(apiTokens)
+            .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)))),
+        )
+      )?.n ?? 0;
     assertMayCreatePersonalToken(ctx.actor, active);
-    const row = await tx
-      .insert(apiTokens)
-      .values({
-        name: input.name,
-        role: null,
-        userId,
-        tokenHash,
-        prefix,
-        createdBy: ctx.actor.label,
-        createdAt: now,
-        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(apiTokens)
+        .values({
+          name: input.name,
+          role: null,
+          userId,
+          tokenHash,
+          prefix,
+          createdBy: ctx.actor.label,
+          createdAt: now,
+          expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: "account.token_created",
       sessionId: null,
@@ -72,20 +77,21 @@ export async function createPersonalToken(ctx: ServiceContext, raw: CreatePerson
 export async function listPersonalTokens(ctx: ServiceContext) {
   authorize(ctx.actor, "account.tokens");
   const userId = tokenOwnerOf(ctx.actor);
-  return await ctx.db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-    })
-    .from(apiTokens)
-    .where(eq(apiTokens.userId, userId))
-    .orderBy(desc(apiTokens.id))
-    .all();
+  return await queryAll(
+    ctx.db
+      .select({
+        id: apiTokens.id,
+        name: apiTokens.name,
+        prefix: apiTokens.prefix,
+        createdAt: apiTokens.createdAt,
+        lastUsedAt: apiTokens.lastUsedAt,
+        expiresAt: apiTokens.expiresAt,
+        revokedAt: apiTokens.revokedAt,
+      })
+      .from(apiTokens)
+      .where(eq(apiTokens.userId, userId))
+      .orderBy(desc(apiTokens.id)),
+  );
 }
 
 /**
@@ -98,12 +104,13 @@ export async function revokePersonalToken(ctx: ServiceContext, raw: RevokePerson
   const input = parseInput(RevokePersonalTokenInput, raw, "account.invalid_input");
   const userId = tokenOwnerOf(ctx.actor);
   await write(ctx, async (tx) => {
-    const row = await tx
-      .update(apiTokens)
-      .set({ revokedAt: nowOf(ctx) })
-      .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .update(apiTokens)
+        .set({ revokedAt: nowOf(ctx) })
+        .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+        .returning(),
+    );
     if (!row) throw new NotFoundError("active personal API token", input.id);
     await appendEvent(tx, ctx, { type: "account.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
   });

@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -30,26 +31,36 @@ export function newTokenText(): { token: string; tokenHash: string; prefix: stri
 }
 
 /** Create an API token. The plaintext is returned once and never stored; only its hash is. */
-export async function createToken(ctx: ServiceContext, raw: CreateTokenInput): Promise<{ id: number; token: string; name: string; role: string; prefix: string }> {
+export async function createToken(
+  ctx: ServiceContext,
+  raw: CreateTokenInput,
+): Promise<{ id: number; token: string; name: string; role: string; prefix: string }> {
   authorize(ctx.actor, "admin.tokens", "create API tokens");
   const input = parseInput(CreateTokenInput, raw, "admin.invalid_input");
   const { token, tokenHash, prefix } = newTokenText();
   return write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    const row = await tx
-      .insert(apiTokens)
-      .values({
-        name: input.name,
-        role: input.role,
-        tokenHash,
-        prefix,
-        createdBy: ctx.actor.label,
-        createdAt: now,
-        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
-      })
-      .returning()
-      .get();
-    await appendEvent(tx, ctx, { type: "admin.token_created", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name, role: row.role } });
+    const row = await queryGet(
+      tx
+        .insert(apiTokens)
+        .values({
+          name: input.name,
+          role: input.role,
+          tokenHash,
+          prefix,
+          createdBy: ctx.actor.label,
+          createdAt: now,
+          expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
+      type: "admin.token_created",
+      sessionId: null,
+      entity: "api_token",
+      entityId: row.id,
+      data: { name: row.name, role: row.role },
+    });
     return { id: row.id, token, name: row.name, role: input.role, prefix: row.prefix };
   });
 }
@@ -59,38 +70,40 @@ export async function createToken(ctx: ServiceContext, raw: CreateTokenInput): P
  * is its owner's current role (what it acts with), and `owner` names the person.
  */
 export async function listTokens(db: DbOrTx) {
-  return await db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      role: sql<Role>`coalesce(${apiTokens.role}, ${users.role})`,
-      prefix: apiTokens.prefix,
-      /** The person a personal token belongs to; null for an agent token. */
-      owner: users.email,
-      createdBy: apiTokens.createdBy,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-    })
-    .from(apiTokens)
-    .leftJoin(users, eq(users.id, apiTokens.userId))
-    .orderBy(desc(apiTokens.id))
-    .all();
+  return await queryAll(
+    db
+      .select({
+        id: apiTokens.id,
+        name: apiTokens.name,
+        role: sql<Role>`coalesce(${apiTokens.role}, ${users.role})`,
+        prefix: apiTokens.prefix,
+        /** The person a personal token belongs to; null for an agent token. */
+        owner: users.email,
+        createdBy: apiTokens.createdBy,
+        createdAt: apiTokens.createdAt,
+        lastUsedAt: apiTokens.lastUsedAt,
+        expiresAt: apiTokens.expiresAt,
+        revokedAt: apiTokens.revokedAt,
+      })
+      .from(apiTokens)
+      .leftJoin(users, eq(users.id, apiTokens.userId))
+      .orderBy(desc(apiTokens.id)),
+  );
 }
 
 export async function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): Promise<void> {
   authorize(ctx.actor, "admin.tokens", "revoke API tokens");
   const input = parseInput(RevokeTokenInput, raw, "admin.invalid_input");
   await write(ctx, async (tx) => {
-    const row = await tx
-      .update(apiTokens)
-      .set({ revokedAt: nowOf(ctx) })
-      .where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt)))
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .update(apiTokens)
+        .set({ revokedAt: nowOf(ctx) })
+        .where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt)))
+        .returning(),
+    );
     if (!row) throw new NotFoundError("active API token", input.id);
-    const owner = row.userId ? (await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get())?.email : undefined;
+    const owner = row.userId ? (await queryGet(tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId))))?.email : undefined;
     await appendEvent(tx, ctx, {
       type: "admin.token_revoked",
       sessionId: null,
@@ -131,7 +144,7 @@ export async function authenticateToken(db: Db, token: string, agentLabel?: stri
   const owner = found.owner;
   if (row.userId !== null && owner === null) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();
+    await queryRun(db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)));
   }
   if (owner) return { principalId: `user:${owner.id}`, principalKind: "user", role: owner.role, label: owner.email, token: { id: row.id, name: row.name } };
   if (row.role === null) return null;

@@ -42,7 +42,10 @@ function endedSpells(f: AnalyticsFilter): SQL {
 export async function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): Promise<BlockedTimeFigures> {
   // One pass pairs the spells; both groupings read it.
   // Rows as arrays (kind, n, count, ms): one per distinct second spent blocked, thousands of them.
-  const grouped = (await rawValues<["seconds" | "resets", number, number, number | null]>(db, rollupsAnswer(f)
+  const grouped = (
+    await rawValues<["seconds" | "resets", number, number, number | null]>(
+      db,
+      rollupsAnswer(f)
         ? sql`
     SELECT 'seconds' AS kind, k2 AS n, sum(n) AS count, sum(total) AS ms FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "spell_all" : "spell"], f, ["agent", "model"])} GROUP BY k2 HAVING count > 0
     UNION ALL
@@ -57,8 +60,9 @@ export async function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     WITH spells AS MATERIALIZED (${endedSpells(f)})
     SELECT 'seconds' AS kind, ms / 1000 AS n, count(*) AS count, sum(ms) AS ms FROM spells GROUP BY 2
     UNION ALL
-    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`))
-    .map(([kind, n, count, ms]) => ({ kind, n, count, ms }));
+    SELECT 'resets', resets, count(*), NULL FROM (SELECT task_id, count(*) AS resets FROM spells WHERE exit_move = 'approve_reset' GROUP BY task_id) GROUP BY 2`,
+    )
+  ).map(([kind, n, count, ms]) => ({ kind, n, count, ms }));
   const seconds = grouped.filter((g) => g.kind === "seconds").map((g) => ({ seconds: g.n, count: g.count, ms: g.ms ?? 0 }));
   const perTask = grouped
     .filter((g) => g.kind === "resets")
@@ -66,9 +70,12 @@ export async function blockedTimeFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     .sort((a, b) => a.resets - b.resets);
   const modelFilter =
     f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = t.session_id)`, sql`t.claimed_by`)} = ${f.model}`;
-  const open = await rawGet<{ open: number }>(db, sql`
+  const open = await rawGet<{ open: number }>(
+    db,
+    sql`
     SELECT count(*) AS open FROM tasks t
-    WHERE t.status = 'blocked' AND ${inRange(sql`t.blocked_at`, f)} AND ${equalsIfSet(sql`t.claimed_by`, f.agent)} AND ${inSource(sql`t.session_id`, f)} AND ${modelFilter}`);
+    WHERE t.status = 'blocked' AND ${inRange(sql`t.blocked_at`, f)} AND ${equalsIfSet(sql`t.claimed_by`, f.agent)} AND ${inSource(sql`t.session_id`, f)} AND ${modelFilter}`,
+  );
   const resolved = percentilesOfHistogram(seconds.map((s) => ({ value: s.seconds * 1000, count: s.count })));
   return {
     resolved: { ...resolved, totalMs: seconds.reduce((sum, s) => sum + s.ms, 0) },

@@ -22,14 +22,17 @@ export interface UnverifiedCompletionFigures {
  */
 export async function unverifiedCompletionFigures(db: DbOrTx, f: AnalyticsFilter): Promise<UnverifiedCompletionFigures> {
   const agent = sql`coalesce(t.claimed_by, t.assignee)`;
-  const rows = await rawAll<{ source: (typeof SESSION_SOURCES)[number]; count: number }>(db, rollupsAnswer(f)
+  const rows = await rawAll<{ source: (typeof SESSION_SOURCES)[number]; count: number }>(
+    db,
+    rollupsAnswer(f)
       ? sql`SELECT source, sum(n) AS count FROM analytics_rollups WHERE ${rollupScope(["unverified"], f, ["agent", "model"])} GROUP BY 1`
       : sql`
     SELECT s.source AS source, count(*) AS count FROM tasks t JOIN sessions s ON s.id = t.session_id
     WHERE t.status = 'completed' AND t.verification = 'none'
       AND ${inRange(sql`coalesce(t.completed_at, t.updated_at)`, f)} AND ${equalsIfSet(agent, f.agent)} AND ${equalsIfSet(sql`s.source`, f.source)}
       AND ${f.model === null ? sql`1` : sql`${sessionModelOf(sql`s.models`, agent)} = ${f.model}`}
-    GROUP BY 1`);
+    GROUP BY 1`,
+  );
   const bySource = new Map(rows.map((r) => [r.source, r.count]));
   return {
     count: rows.reduce((n, r) => n + r.count, 0),
@@ -56,12 +59,15 @@ export const TOP_REASONS = 10;
 export async function completionCheckFigures(db: DbOrTx, f: AnalyticsFilter): Promise<CompletionCheckFigures> {
   const where = sql`${inRange(sql`c.at`, f)} AND ${equalsIfSet(sql`c.actor`, f.agent)} AND ${inSource(sql`c.session_id`, f)}`;
   const rollups = rollupsAnswer(f);
-  const rows = await rawAll<{ bucket: number; accepted: number; rejected: number }>(db, rollups
+  const rows = await rawAll<{ bucket: number; accepted: number; rejected: number }>(
+    db,
+    rollups
       ? sql`SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, total(CASE WHEN k2 THEN n END) AS accepted, total(CASE WHEN NOT k2 THEN n END) AS rejected
             FROM analytics_rollups WHERE ${rollupScope(["check"], f, ["agent"])} GROUP BY 1`
       : sql`
     SELECT ${bucketSql(sql`c.at`, f.bucket)} AS bucket, sum(c.accepted) AS accepted, sum(NOT c.accepted) AS rejected
-    FROM completion_checks c WHERE ${where} GROUP BY 1`);
+    FROM completion_checks c WHERE ${where} GROUP BY 1`,
+  );
   const accepted = rows.reduce((n, r) => n + r.accepted, 0);
   const rejected = rows.reduce((n, r) => n + r.rejected, 0);
   return {
@@ -76,9 +82,12 @@ export async function completionCheckFigures(db: DbOrTx, f: AnalyticsFilter): Pr
 
 /** Every reason of the rejected checks in scope, in check order (so a kind's example is its earliest wording). */
 async function reasonsFromHistory(db: DbOrTx, where: SQL): Promise<{ checkId: number; reason: string }[]> {
-  return await rawAll<{ checkId: number; reason: string }>(db, sql`
+  return await rawAll<{ checkId: number; reason: string }>(
+    db,
+    sql`
     SELECT c.id AS checkId, r.value AS reason FROM completion_checks c, json_each(c.reasons) r
-    WHERE NOT c.accepted AND r.type = 'text' AND ${where} ORDER BY c.id, r.id`);
+    WHERE NOT c.accepted AND r.type = 'text' AND ${where} ORDER BY c.id, r.id`,
+  );
 }
 
 /**
@@ -93,10 +102,14 @@ async function reasonKindsFromRollups(db: DbOrTx, f: AnalyticsFilter, where: SQL
   if (f.source !== null) scope.push(sql`source = ${f.source}`);
   if (f.agent !== null) scope.push(sql`agent = ${f.agent}`);
   // With one min() in the query, SQLite takes the bare `example` from the row holding the minimum.
-  const kinds = (await rawAll<{ reason: string; checks: number; example: string; first: number }>(db, sql`
+  const kinds = (
+    await rawAll<{ reason: string; checks: number; example: string; first: number }>(
+      db,
+      sql`
     SELECT kind AS reason, sum(checks) AS checks, example, min(example_check_id) AS first
-    FROM analytics_reason_kinds WHERE ${sql.join(scope, sql` AND `)} GROUP BY kind`))
-    .map(({ reason, checks, example }) => ({ reason, checks, example }));
+    FROM analytics_reason_kinds WHERE ${sql.join(scope, sql` AND `)} GROUP BY kind`,
+    )
+  ).map(({ reason, checks, example }) => ({ reason, checks, example }));
   const recent = await reasonsFromHistory(db, sql`c.id > ${through} AND ${where}`);
   if (recent.length === 0) return kinds.sort((a, b) => b.checks - a.checks || a.reason.localeCompare(b.reason)).slice(0, TOP_REASONS);
   // Newer checks come after every classified one, so a kind's example stays the classified one's.

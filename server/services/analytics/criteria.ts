@@ -116,18 +116,24 @@ function split(rows: [number, number, number, number | null, number | null][]): 
 async function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
   const where = sql`criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
   return split(
-    await rawValues(db, sql`
+    await rawValues(
+      db,
+      sql`
     SELECT 0, ${bucketSql(sql`started_at`, f.bucket)}, criteria_required, count(*), sum(criteria_required_met) FROM sessions WHERE ${where} GROUP BY 2, 3
-    UNION ALL SELECT 1, min(10, criteria_required_met * 10 / criteria_required), count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`),
+    UNION ALL SELECT 1, min(10, criteria_required_met * 10 / criteria_required), count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`,
+    ),
   );
 }
 
 async function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
   const scope = rollupScope(["criteria"], f, []);
   return split(
-    await rawValues(db, sql`
+    await rawValues(
+      db,
+      sql`
     SELECT 0, ${bucketSql(sql`day`, f.bucket)}, k2, sum(n), sum(n * k3) FROM analytics_rollups WHERE ${scope} GROUP BY 2, 3 HAVING sum(n) > 0
-    UNION ALL SELECT 1, min(10, k3 * 10 / k2), sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`),
+    UNION ALL SELECT 1, min(10, k3 * 10 / k2), sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`,
+    ),
   );
 }
 
@@ -148,21 +154,27 @@ async function topCriteria(db: DbOrTx, f: AnalyticsFilter): Promise<TopCriteria>
       ? sql`1`
       : sql`c.session_id IN (SELECT id FROM sessions WHERE ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)})`;
   return top(
-    await rawAll<{ status: "blocked" | "failed"; criterion: string; count: number }>(db, sql`
+    await rawAll<{ status: "blocked" | "failed"; criterion: string; count: number }>(
+      db,
+      sql`
     SELECT coalesce(c.verifier_status, c.status) AS status, c.criterion AS criterion, count(*) AS count
     FROM success_criteria c
     WHERE (c.status IN ('blocked', 'failed') OR c.verifier_status IN ('blocked', 'failed'))
       AND coalesce(c.verifier_status, c.status) IN ('blocked', 'failed') AND ${sessionFilter}
-    GROUP BY 1, 2 ORDER BY 3 DESC, 2 ASC`),
+    GROUP BY 1, 2 ORDER BY 3 DESC, 2 ASC`,
+    ),
   );
 }
 
 /** The same from the rollups: criteria found blocked / failed per text, on their session's start day. */
 async function topCriteriaFromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<TopCriteria> {
   return top(
-    await rawAll<{ status: string; criterion: string; count: number }>(db, sql`
+    await rawAll<{ status: string; criterion: string; count: number }>(
+      db,
+      sql`
     SELECT substr(figure, 11) AS status, k1 AS criterion, sum(n) AS count
     FROM analytics_rollups WHERE ${rollupScope(["criterion_blocked", "criterion_failed"], f, [])}
-    GROUP BY figure, k1 HAVING sum(n) > 0 ORDER BY 3 DESC, 2 ASC`),
+    GROUP BY figure, k1 HAVING sum(n) > 0 ORDER BY 3 DESC, 2 ASC`,
+    ),
   );
 }

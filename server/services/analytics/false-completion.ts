@@ -51,17 +51,22 @@ export async function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): Pr
 /** Each grouping summed by SQL from the rollups: a few dozen rows, not one per agent × model × day. */
 async function fromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<Groups> {
   const scope = rollupScope(["claim"], f, ["agent", "model"]);
-  const rows = await rawValues<["agent" | "model" | "bucket", string | number | null, number, number]>(db, sql`
+  const rows = await rawValues<["agent" | "model" | "bucket", string | number | null, number, number]>(
+    db,
+    sql`
     SELECT 'agent', agent, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
     UNION ALL SELECT 'model', model, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
-    UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`);
+    UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`,
+  );
   const of = <K>(by: string) => rows.filter((r) => r[0] === by).map(([, key, claims, blocked]) => ({ key: key as K, claims, blocked }));
   return { byAgent: of<string>("agent"), byModel: of<string | null>("model"), byBucket: of<number>("bucket") };
 }
 
 async function fromHistory(db: DbOrTx, f: AnalyticsFilter): Promise<Row[]> {
   const claimBucket = bucketSql(sql`claimed_at`, f.bucket);
-  return await rawAll<Row>(db, sql`
+  return await rawAll<Row>(
+    db,
+    sql`
     WITH per_session AS (
       SELECT session_id, claimant, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM (
         SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)})
@@ -75,7 +80,8 @@ async function fromHistory(db: DbOrTx, f: AnalyticsFilter): Promise<Row[]> {
     )
     SELECT agent, model, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM modeled
     WHERE ${equalsIfSet(sql`model`, f.model)}
-    GROUP BY 1, 2, 3`);
+    GROUP BY 1, 2, 3`,
+  );
 }
 
 function groupRows(rows: Row[]): Groups {

@@ -65,7 +65,9 @@ export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     outcome: AttemptOutcome | null;
     count: number;
     succeeded: number | null;
-  }>(db, allTime(f)
+  }>(
+    db,
+    allTime(f)
       ? sql`
     SELECT 'attempt' AS kind, k2 AS a, model, k1 AS outcome, sum(n) AS count, NULL AS succeeded FROM analytics_rollups
     WHERE ${rollupScope(["attempt_all"], f, [])} GROUP BY 2, 3, 4 HAVING count > 0
@@ -78,7 +80,8 @@ export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     UNION ALL
     SELECT 'goal', attempts, NULL, NULL, count(*), sum(succeeded) FROM (
       SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM scope GROUP BY goal_id
-    ) GROUP BY 2`);
+    ) GROUP BY 2`,
+  );
   const rows = grouped
     .filter((g) => g.kind === "attempt")
     .map((g) => ({ attemptNumber: g.a, model: g.model, outcome: g.outcome as AttemptOutcome, count: g.count }));
@@ -86,11 +89,14 @@ export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     .filter((g) => g.kind === "goal")
     .map((g) => ({ attempts: g.a, goals: g.count, succeeded: g.succeeded ?? 0 }))
     .sort((x, y) => x.attempts - y.attempts);
-  const breakdowns = await rawGet<{ n: number }>(db, rollups
+  const breakdowns = await rawGet<{ n: number }>(
+    db,
+    rollups
       ? sql`SELECT coalesce(sum(n), 0) AS n FROM analytics_rollups WHERE ${rollupScope(["breakdown"], f, ["model"])}`
       : sql`
     SELECT count(*) AS n FROM attempts a JOIN goals g ON g.id = a.goal_id
-    WHERE a.attempt_type = 'breakdown' AND ${inRange(sql`a.timestamp`, f)} AND ${equalsIfSet(sql`a.model`, f.model)} AND ${inSource(sql`g.session_id`, f)}`);
+    WHERE a.attempt_type = 'breakdown' AND ${inRange(sql`a.timestamp`, f)} AND ${equalsIfSet(sql`a.model`, f.model)} AND ${inSource(sql`g.session_id`, f)}`,
+  );
 
   const successRates = <K>(key: (row: (typeof rows)[number]) => K) => {
     const groups = new Map<K, { attempts: number; successes: number }>();

@@ -25,12 +25,18 @@ export interface RuntimeStopFigures {
 export async function runtimeStopFigures(db: DbOrTx, f: AnalyticsFilter): Promise<RuntimeStopFigures> {
   const where = sql`e.type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})
     AND ${inRange(sql`e.at`, f)} AND ${equalsIfSet(sql`e.actor`, f.agent)} AND ${inSource(sql`e.session_id`, f)}`;
-  const rows = await rawAll<{ bucket: number; held: number; unverified: number }>(db, sql`
+  const rows = await rawAll<{ bucket: number; held: number; unverified: number }>(
+    db,
+    sql`
     SELECT ${bucketSql(sql`e.at`, f.bucket)} AS bucket,
       sum(e.type = ${EVENT_TYPES.runtimeStopHeld}) AS held, sum(e.type = ${EVENT_TYPES.runtimeStopUnverified}) AS unverified
-    FROM events e WHERE ${where} GROUP BY 1`);
-  const sessions = await rawGet<{ n: number }>(db, sql`
-    SELECT count(DISTINCT e.session_id) AS n FROM events e WHERE ${where} AND e.type = ${EVENT_TYPES.runtimeStopUnverified}`);
+    FROM events e WHERE ${where} GROUP BY 1`,
+  );
+  const sessions = await rawGet<{ n: number }>(
+    db,
+    sql`
+    SELECT count(DISTINCT e.session_id) AS n FROM events e WHERE ${where} AND e.type = ${EVENT_TYPES.runtimeStopUnverified}`,
+  );
   return {
     held: rows.reduce((n, r) => n + r.held, 0),
     unverified: rows.reduce((n, r) => n + r.unverified, 0),

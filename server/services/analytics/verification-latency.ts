@@ -23,13 +23,16 @@ export async function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter)
   const modelFilter =
     f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
   // Rows as arrays: one per distinct second waited, thousands of them.
-  const rows = await rawValues<["verify" | "block", number, number]>(db, rollupsAnswer(f)
+  const rows = await rawValues<["verify" | "block", number, number]>(
+    db,
+    rollupsAnswer(f)
       ? sql`SELECT k1, k2, sum(n) FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "judged_all" : "judged"], f, ["agent", "model"])} GROUP BY 1, 2 HAVING sum(n) > 0`
       : sql`
     SELECT move, (judged_at - claimed_at) / 1000, count(*)
     FROM (${judgedClaims(f)}) AS judged
     WHERE ${modelFilter}
-    GROUP BY 1, 2`);
+    GROUP BY 1, 2`,
+  );
   const histogram = (move?: "verify" | "block") =>
     rows.filter((r) => move === undefined || r[0] === move).map(([, seconds, count]) => ({ value: seconds * 1000, count }));
   return {

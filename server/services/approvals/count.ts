@@ -1,4 +1,4 @@
-import { rawGet } from "@/db/query";
+import { queryGet, rawGet } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { tasks } from "@/db/schema";
@@ -36,15 +36,19 @@ export async function inboxCount(db: DbOrTx, raw: InboxCountInput = {}): Promise
     if (sessionId !== undefined) await loadSession(db, sessionId);
     // The same terms as the list reads, so "N match" counts exactly what paging through would show.
     const flag = input.resetRequested === undefined ? sql`` : sql`AND reset_requested = ${input.resetRequested ? 1 : 0}`;
-    const row = await rawGet<{ blocked: number; resetRequested: number | null }>(db, sql`
+    const row = await rawGet<{ blocked: number; resetRequested: number | null }>(
+      db,
+      sql`
       SELECT count(*) AS blocked, coalesce(sum(reset_requested), 0) AS resetRequested FROM ${inboxFrom(input)}
-      WHERE status = 'blocked' ${flag} ${inboxFilterSql(input, Date.now())}`);
+      WHERE status = 'blocked' ${flag} ${inboxFilterSql(input, Date.now())}`,
+    );
     return { blocked: row?.blocked ?? 0, resetRequested: row?.resetRequested ?? 0 };
   }
-  const row = await db
-    .select({ blocked: sql<number>`count(*)`, resetRequested: sql<number>`coalesce(sum(${tasks.resetRequested}), 0)` })
-    .from(tasks)
-    .where(IS_BLOCKED)
-    .get();
+  const row = await queryGet(
+    db
+      .select({ blocked: sql<number>`count(*)`, resetRequested: sql<number>`coalesce(sum(${tasks.resetRequested}), 0)` })
+      .from(tasks)
+      .where(IS_BLOCKED),
+  );
   return { blocked: row?.blocked ?? 0, resetRequested: row?.resetRequested ?? 0 };
 }

@@ -79,10 +79,13 @@ async function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInpu
     if (order.length >= want || (cursor && flag > cursor[0])) continue;
     const after = cursor && cursor[0] === flag ? sql`AND (blocked_at > ${cursor[1]} OR (blocked_at = ${cursor[1]} AND id > ${cursor[2]}))` : sql``;
     order.push(
-      ...await rawAll<Ordered>(db, sql`
+      ...(await rawAll<Ordered>(
+        db,
+        sql`
         SELECT id, reset_requested AS resetRequested, blocked_at AS blockedSince FROM ${inboxFrom(input)}
         WHERE status = 'blocked' AND reset_requested = ${flag} ${filters} ${after}
-        ORDER BY blocked_at, id LIMIT ${want - order.length}`),
+        ORDER BY blocked_at, id LIMIT ${want - order.length}`,
+      )),
     );
   }
   const page = order.slice(0, input.limit);

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { attemptResults } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { assertMayFinish } from "@/server/domain/attempt-lifecycle";
@@ -20,23 +21,24 @@ export async function finishAttempt(ctx: ServiceContext, input: FinishAttemptInp
     const { attempt, goal } = await loadAttempt(tx, data.attemptId);
     assertMayFinish({ id: attempt.id, resultStatus: (await findResult(tx, attempt.id))?.status ?? null });
     const text = (value: string | undefined) => (value === undefined ? null : redactSecrets(value).text);
-    const result = await tx
-      .insert(attemptResults)
-      .values({
-        attemptId: attempt.id,
-        status: data.status,
-        endCommitSha: data.endCommitSha ?? null,
-        diff: text(data.diff),
-        statusDetail: text(data.statusDetail),
-        metrics: data.metrics ?? null,
-        markers: data.markers ?? null,
-        artifacts: data.artifacts ?? null,
-        verifiedFindings: data.verifiedFindings ?? null,
-        output: text(data.output),
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const result = await queryGet(
+      tx
+        .insert(attemptResults)
+        .values({
+          attemptId: attempt.id,
+          status: data.status,
+          endCommitSha: data.endCommitSha ?? null,
+          diff: text(data.diff),
+          statusDetail: text(data.statusDetail),
+          metrics: data.metrics ?? null,
+          markers: data.markers ?? null,
+          artifacts: data.artifacts ?? null,
+          verifiedFindings: data.verifiedFindings ?? null,
+          output: text(data.output),
+          timestamp: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.attemptFinished,
       sessionId: goal.sessionId,

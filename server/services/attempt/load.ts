@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, count, eq, lte } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { attemptResults, attempts, goals } from "@/db/schema";
@@ -14,13 +15,15 @@ export interface AttemptWithGoal {
 
 /** An attempt with the goal it works on (the goal carries the session). */
 export async function loadAttempt(db: DbOrTx, id: number): Promise<AttemptWithGoal> {
-  const row = await db.select({ attempt: attempts, goal: goals }).from(attempts).innerJoin(goals, eq(goals.id, attempts.goalId)).where(eq(attempts.id, id)).get();
+  const row = await queryGet(
+    db.select({ attempt: attempts, goal: goals }).from(attempts).innerJoin(goals, eq(goals.id, attempts.goalId)).where(eq(attempts.id, id)),
+  );
   if (!row) throw new NotFoundError("attempt", id);
   return row;
 }
 
 export async function findResult(db: DbOrTx, attemptId: number): Promise<AttemptResultRow | undefined> {
-  return await db.select().from(attemptResults).where(eq(attemptResults.attemptId, attemptId)).get();
+  return await queryGet(db.select().from(attemptResults).where(eq(attemptResults.attemptId, attemptId)));
 }
 
 /**
@@ -29,10 +32,11 @@ export async function findResult(db: DbOrTx, attemptId: number): Promise<Attempt
  */
 export async function attemptNumber(db: DbOrTx, attempt: AttemptRow): Promise<number | null> {
   if (attempt.attemptType !== "implementation") return null;
-  const row = await db
-    .select({ n: count() })
-    .from(attempts)
-    .where(and(eq(attempts.goalId, attempt.goalId), eq(attempts.attemptType, "implementation"), lte(attempts.id, attempt.id)))
-    .get();
+  const row = await queryGet(
+    db
+      .select({ n: count() })
+      .from(attempts)
+      .where(and(eq(attempts.goalId, attempt.goalId), eq(attempts.attemptType, "implementation"), lte(attempts.id, attempt.id))),
+  );
   return row?.n ?? 1;
 }

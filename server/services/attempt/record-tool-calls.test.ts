@@ -20,7 +20,13 @@ describe("recordToolCalls", () => {
     const { f, attemptId, readFile } = await running();
     const batch = Array.from({ length: 300 }, (_, i) => ({ tool: i % 2 ? "run_command" : "read_file", input: { path: `src/${i}.ts` }, output: `ok ${i}` }));
     const eventsBefore = rowCount(f.db, "events");
-    expect(await recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: batch })).toEqual({ attemptId, count: 300, firstOrder: 1, lastOrder: 300, redacted: 0 });
+    expect(await recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: batch })).toEqual({
+      attemptId,
+      count: 300,
+      firstOrder: 1,
+      lastOrder: 300,
+      redacted: 0,
+    });
     expect(rowCount(f.db, "events")).toBe(eventsBefore + 1);
     expect(lastEvent(f.db)).toMatchObject({
       type: "attempt.tool_calls_recorded",
@@ -71,7 +77,11 @@ describe("recordToolCalls", () => {
   it("refuses calls for a finished attempt: it is over", async () => {
     const { f, attemptId } = await running();
     await finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "completed" });
-    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file" }] }), "attempt.already_finished");
+    await expectNothingWritten(
+      f.db,
+      async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file" }] }),
+      "attempt.already_finished",
+    );
   });
 
   it.each([

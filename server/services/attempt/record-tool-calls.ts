@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq, max } from "drizzle-orm";
 import { toolCalls } from "@/db/schema";
@@ -43,11 +44,14 @@ export async function recordToolCalls(ctx: ServiceContext, input: RecordToolCall
       now,
     );
     const last =
-      (await tx
-        .select({ last: max(toolCalls.order) })
-        .from(toolCalls)
-        .where(eq(toolCalls.attemptId, attempt.id))
-        .get())?.last ?? 0;
+      (
+        await queryGet(
+          tx
+            .select({ last: max(toolCalls.order) })
+            .from(toolCalls)
+            .where(eq(toolCalls.attemptId, attempt.id)),
+        )
+      )?.last ?? 0;
     let redacted = 0;
     const rows = data.calls.map((call, i) => {
       const stored = redactCall(call);
@@ -62,10 +66,7 @@ export async function recordToolCalls(ctx: ServiceContext, input: RecordToolCall
         timestamp: now,
       };
     });
-    for (let i = 0; i < rows.length; i += CHUNK)
-      await tx.insert(toolCalls)
-        .values(rows.slice(i, i + CHUNK))
-        .run();
+    for (let i = 0; i < rows.length; i += CHUNK) await queryRun(tx.insert(toolCalls).values(rows.slice(i, i + CHUNK)));
     const recorded = { attemptId: attempt.id, count: rows.length, firstOrder: last + 1, lastOrder: last + rows.length, redacted };
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.toolCallsRecorded,

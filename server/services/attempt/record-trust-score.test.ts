@@ -49,7 +49,11 @@ describe("recordTrustScore", () => {
       const f = await setup();
       const { attempt } = await startAttempt(f.as(operatorActor("developer_1")), { goalId: await rootGoal(f) });
       await finishAttempt(f.as(operatorActor("developer_1")), { attemptId: attempt.id, status: "completed" });
-      await expectNothingWritten(f.db, async () => recordTrustScore(f.as(operatorActor("developer_1")), { attemptId: attempt.id, score: 95 }), "trust_score.own_attempt");
+      await expectNothingWritten(
+        f.db,
+        async () => recordTrustScore(f.as(operatorActor("developer_1")), { attemptId: attempt.id, score: 95 }),
+        "trust_score.own_attempt",
+      );
       await expectNothingWritten(
         f.db,
         async () => recordTrustScore(f.as({ ...VERIFIER, label: "developer_1" }), { attemptId: attempt.id, score: 95 }),

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { events, trustScores } from "@/db/schema";
@@ -31,20 +32,21 @@ export async function recordTrustScore(ctx: ServiceContext, unredacted: RecordTr
     const resultStatus = (await findResult(tx, attempt.id))?.status ?? null;
     assertMayScore(
       { id: attempt.id, resultStatus },
-      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && await recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) },
+      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && (await recordedBy(tx, goal.sessionId, attempt.id, ctx.actor)) },
     );
-    const row = await tx
-      .insert(trustScores)
-      .values({
-        attemptId: attempt.id,
-        score: data.score,
-        notes: data.notes ?? null,
-        actor: ctx.actor.label,
-        principalId: ctx.actor.principalId,
-        at: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(trustScores)
+        .values({
+          attemptId: attempt.id,
+          score: data.score,
+          notes: data.notes ?? null,
+          actor: ctx.actor.label,
+          principalId: ctx.actor.principalId,
+          at: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.trustScored,
       sessionId: goal.sessionId,
@@ -59,10 +61,13 @@ export async function recordTrustScore(ctx: ServiceContext, unredacted: RecordTr
 /** The attempt rows carry no actor, so who recorded it is read from its events (the audit trail). */
 async function recordedBy(tx: Tx, sessionId: string, attemptId: number, actor: Actor): Promise<boolean> {
   const principal = comparablePrincipal(actor);
-  const recorders = await tx
-    .select({ actor: events.actor, principalId: events.principalId })
-    .from(events)
-    .where(and(eq(events.sessionId, sessionId), eq(events.entity, "attempt"), eq(events.entityId, String(attemptId)), inArray(events.type, RECORDING_EVENTS)))
-    .all();
+  const recorders = await queryAll(
+    tx
+      .select({ actor: events.actor, principalId: events.principalId })
+      .from(events)
+      .where(
+        and(eq(events.sessionId, sessionId), eq(events.entity, "attempt"), eq(events.entityId, String(attemptId)), inArray(events.type, RECORDING_EVENTS)),
+      ),
+  );
   return recorders.some((r) => r.actor === actor.label || (principal !== null && r.principalId === principal));
 }

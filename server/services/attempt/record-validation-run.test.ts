@@ -16,7 +16,12 @@ describe("recordValidationRun", () => {
     const { f, goal, stepId } = await withStep();
     const attemptId = await finishedAttempt(f, goal);
     const resultId = (f.db.$client.prepare("SELECT id FROM attempt_results WHERE attempt_id = ?").get(attemptId) as { id: number }).id;
-    const run = await recordValidationRun(f.as(AGENT), { attemptId, validationStepId: stepId, exitCode: 1, output: "FAIL x.test.ts\nAWS AKIAABCDEFGHIJKLMNOP" });
+    const run = await recordValidationRun(f.as(AGENT), {
+      attemptId,
+      validationStepId: stepId,
+      exitCode: 1,
+      output: "FAIL x.test.ts\nAWS AKIAABCDEFGHIJKLMNOP",
+    });
     expect(run).toMatchObject({ validationStepId: stepId, attemptResultId: resultId, exitCode: 1, output: "FAIL x.test.ts\nAWS [REDACTED:aws_access_key_id]" });
     expect(lastEvent(f.db)).toMatchObject({
       type: "attempt.validation_run_recorded",
@@ -40,8 +45,16 @@ describe("recordValidationRun", () => {
       async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0 }),
       "validation_run.attempt_unfinished",
     );
-    await expectNothingWritten(f.db, async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }), "validation_step.not_found");
-    await expectNothingWritten(f.db, async () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }), "attempt.not_found");
+    await expectNothingWritten(
+      f.db,
+      async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }),
+      "validation_step.not_found",
+    );
+    await expectNothingWritten(
+      f.db,
+      async () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }),
+      "attempt.not_found",
+    );
     await expectNothingWritten(
       f.db,
       async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0.5 }),

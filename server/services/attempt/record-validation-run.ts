@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { validationRuns, validationSteps } from "@/db/schema";
@@ -21,21 +22,22 @@ export async function recordValidationRun(ctx: ServiceContext, input: RecordVali
   const data = parseInput(RecordValidationRunInput, input, "validation_run.invalid_input");
   return write(ctx, async (tx) => {
     const { attempt, goal } = await loadAttempt(tx, data.attemptId);
-    const step = await tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)).get();
+    const step = await queryGet(tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)));
     if (!step) throw new NotFoundError("validation_step", data.validationStepId);
     const result = await findResult(tx, attempt.id);
     assertMayRecordValidationRun({ id: attempt.id, goalId: goal.id }, result, step);
-    const run = await tx
-      .insert(validationRuns)
-      .values({
-        validationStepId: step.id,
-        attemptResultId: result.id,
-        exitCode: data.exitCode,
-        output: data.output === undefined ? null : redactSecrets(data.output).text,
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const run = await queryGet(
+      tx
+        .insert(validationRuns)
+        .values({
+          validationStepId: step.id,
+          attemptResultId: result.id,
+          exitCode: data.exitCode,
+          output: data.output === undefined ? null : redactSecrets(data.output).text,
+          timestamp: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.validationRunRecorded,
       sessionId: goal.sessionId,

@@ -67,7 +67,10 @@ describe("startAttempt", () => {
     const f = await setup();
     await createSession(f.as(ADMIN), { id: "s2" });
     const goal = await rootGoal(f);
-    const foreign = await createWorktree(f.as(ORCHESTRATOR), { branchId: (await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" })).id, path: "/tmp/wt" });
+    const foreign = await createWorktree(f.as(ORCHESTRATOR), {
+      branchId: (await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" })).id,
+      path: "/tmp/wt",
+    });
     await expectNothingWritten(
       f.db,
       async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: foreign.id, tools: ["read_file"] }),

@@ -19,6 +19,6 @@ export async function previewCompletion(db: Db, raw: PreviewCompletionInput): Pr
   const input = parseInput(PreviewCompletionInput, raw, "completion.invalid_input");
   return readTransaction(db, async (tx) => {
     await loadSession(tx, input.sessionId);
-    return { sessionId: input.sessionId, ...await evaluateSessionCompletion(tx, input.sessionId) };
+    return { sessionId: input.sessionId, ...(await evaluateSessionCompletion(tx, input.sessionId)) };
   });
 }

@@ -69,7 +69,13 @@ export async function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteria
       if (!claimChanged && !extraChanged && required === existing.requiredForCompletion) return existing;
       const row = await updateCriterion(ctx.db, existing.id, { ...next, ...extra, requiredForCompletion: required, updatedAt: now });
       if (claimChanged)
-        await recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
+        await recordCriterionChange(tx, ctx, row, {
+          kind: "claim",
+          fromStatus: existing.status,
+          toStatus: row.status,
+          actual: row.actual,
+          evidence: row.evidence,
+        });
       if (required !== existing.requiredForCompletion) await recordCriterionChange(tx, ctx, row, { kind: "required", required });
       return row;
     });

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { successCriteria } from "@/db/schema";
@@ -10,11 +11,12 @@ import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
 async function loadCriterion(tx: Tx, sessionId: string, criterion: string): Promise<CriterionRow> {
-  const row = await tx
-    .select()
-    .from(successCriteria)
-    .where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion)))
-    .get();
+  const row = await queryGet(
+    tx
+      .select()
+      .from(successCriteria)
+      .where(and(eq(successCriteria.sessionId, sessionId), eq(successCriteria.criterion, criterion))),
+  );
   if (!row) throw new NotFoundError("criterion", `${sessionId}: ${criterion}`);
   return row;
 }
@@ -30,12 +32,13 @@ export async function updateCriterion(ctx: ServiceContext, unredacted: UpdateCri
       actual: input.actual === undefined ? existing.actual : input.actual,
       evidence: input.evidence === undefined ? existing.evidence : input.evidence,
     };
-    const row = (await tx
-      .update(successCriteria)
-      .set({ ...next, updatedAt: nowOf(ctx) })
-      .where(eq(successCriteria.id, existing.id))
-      .returning()
-      .get())!;
+    const row = (await queryGet(
+      tx
+        .update(successCriteria)
+        .set({ ...next, updatedAt: nowOf(ctx) })
+        .where(eq(successCriteria.id, existing.id))
+        .returning(),
+    ))!;
     await recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
     return row;
   });
@@ -48,19 +51,20 @@ export async function verifyCriterion(ctx: ServiceContext, unredacted: VerifyCri
   return write(ctx, async (tx) => {
     const existing = await loadCriterion(tx, input.sessionId, input.criterion);
     const now = nowOf(ctx);
-    const row = (await tx
-      .update(successCriteria)
-      .set({
-        verifierStatus: input.status,
-        verifierActual: input.actual ?? null,
-        verifierEvidence: input.evidence ?? null,
-        verifierBy: ctx.actor.label,
-        verifierAt: now,
-        updatedAt: now,
-      })
-      .where(eq(successCriteria.id, existing.id))
-      .returning()
-      .get())!;
+    const row = (await queryGet(
+      tx
+        .update(successCriteria)
+        .set({
+          verifierStatus: input.status,
+          verifierActual: input.actual ?? null,
+          verifierEvidence: input.evidence ?? null,
+          verifierBy: ctx.actor.label,
+          verifierAt: now,
+          updatedAt: now,
+        })
+        .where(eq(successCriteria.id, existing.id))
+        .returning(),
+    ))!;
     await recordCriterionChange(tx, ctx, row, {
       kind: "verify",
       fromStatus: existing.verifierStatus ?? existing.status,
@@ -79,12 +83,13 @@ export async function setCriterionRequired(ctx: ServiceContext, raw: SetRequired
   return write(ctx, async (tx) => {
     const existing = await loadCriterion(tx, input.sessionId, input.criterion);
     if (existing.requiredForCompletion === input.required) return existing;
-    const row = (await tx
-      .update(successCriteria)
-      .set({ requiredForCompletion: input.required, updatedAt: nowOf(ctx) })
-      .where(eq(successCriteria.id, existing.id))
-      .returning()
-      .get())!;
+    const row = (await queryGet(
+      tx
+        .update(successCriteria)
+        .set({ requiredForCompletion: input.required, updatedAt: nowOf(ctx) })
+        .where(eq(successCriteria.id, existing.id))
+        .returning(),
+    ))!;
     await recordCriterionChange(tx, ctx, row, { kind: "required", required: input.required });
     return row;
   });

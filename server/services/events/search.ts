@@ -1,4 +1,4 @@
-import { rawGet } from "@/db/query";
+import { queryAll, rawGet } from "@/db/query";
 import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -36,15 +36,16 @@ const SELECTIVE = 500;
  */
 export async function searchEvents(db: DbOrTx, raw: SearchEventsInput): Promise<AuditEventPage> {
   const input = parseInput(SearchEventsInput, raw, "events.invalid_input");
-  const where = [...await filterWhere(db, input.filter), input.cursor ? lt(events.id, input.cursor) : undefined];
-  const rows = await db
-    .select({ ...getTableColumns(events), source: sessions.source })
-    .from(events)
-    .leftJoin(sessions, eq(sessions.id, events.sessionId))
-    .where(and(...where))
-    .orderBy(desc(events.id))
-    .limit(input.limit + 1)
-    .all();
+  const where = [...(await filterWhere(db, input.filter)), input.cursor ? lt(events.id, input.cursor) : undefined];
+  const rows = await queryAll(
+    db
+      .select({ ...getTableColumns(events), source: sessions.source })
+      .from(events)
+      .leftJoin(sessions, eq(sessions.id, events.sessionId))
+      .where(and(...where))
+      .orderBy(desc(events.id))
+      .limit(input.limit + 1),
+  );
   const items = rows.slice(0, input.limit).map((row) => ({ ...row, summary: describeEvent(row) }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? last.id : null };
@@ -64,12 +65,12 @@ async function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): Pr
       filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
       filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
     );
-    time = await selective(db, range) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
+    time = (await selective(db, range)) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
   }
   let source: SQL | undefined;
   if (filter.source) {
     const ofSource = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.source, filter.source));
-    source = await selective(db, inArray(events.sessionId, ofSource)) ? inArray(events.sessionId, ofSource) : sql`+${events.sessionId} IN ${ofSource}`;
+    source = (await selective(db, inArray(events.sessionId, ofSource))) ? inArray(events.sessionId, ofSource) : sql`+${events.sessionId} IN ${ofSource}`;
   }
   return [
     filter.type ? eq(events.type, filter.type) : undefined,
@@ -82,6 +83,9 @@ async function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): Pr
 
 /** Whether fewer than SELECTIVE events match `condition` (counted from its index, stopping at SELECTIVE). */
 async function selective(db: DbOrTx, condition: SQL | undefined): Promise<boolean> {
-  const { n } = await rawGet<{ n: number }>(db, sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)})`);
+  const { n } = await rawGet<{ n: number }>(
+    db,
+    sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)})`,
+  );
   return n < SELECTIVE;
 }

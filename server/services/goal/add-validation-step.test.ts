@@ -40,7 +40,11 @@ describe("addValidationStep", () => {
     );
     await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
     await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
-    await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }), "validation_step.invalid_input");
+    await expectNothingWritten(
+      f.db,
+      async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }),
+      "validation_step.invalid_input",
+    );
   });
 
   it("is refused to a verifier", async () => {

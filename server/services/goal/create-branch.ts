@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
 import { branches } from "@/db/schema";
@@ -26,27 +27,29 @@ export async function createBranch(ctx: ServiceContext, input: CreateBranchInput
       throw new ValidationError("createdByGoalId", "branch.goal_other_session", `goal ${data.createdByGoalId} belongs to another session`);
     }
     if (
-      await tx
-        .select({ id: branches.id })
-        .from(branches)
-        .where(and(eq(branches.sessionId, data.sessionId), eq(branches.name, data.name)))
-        .get()
+      await queryGet(
+        tx
+          .select({ id: branches.id })
+          .from(branches)
+          .where(and(eq(branches.sessionId, data.sessionId), eq(branches.name, data.name))),
+      )
     ) {
       throw new ConflictError("branch.exists", `branch ${data.name} already exists in session ${data.sessionId}`);
     }
-    const branch = await tx
-      .insert(branches)
-      .values({
-        sessionId: data.sessionId,
-        name: data.name,
-        parentBranchId: data.parentBranchId ?? null,
-        parentCommitSha: data.parentCommitSha ?? null,
-        reason: data.reason ?? null,
-        createdByGoalId: data.createdByGoalId ?? null,
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const branch = await queryGet(
+      tx
+        .insert(branches)
+        .values({
+          sessionId: data.sessionId,
+          name: data.name,
+          parentBranchId: data.parentBranchId ?? null,
+          parentCommitSha: data.parentCommitSha ?? null,
+          reason: data.reason ?? null,
+          createdByGoalId: data.createdByGoalId ?? null,
+          timestamp: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.branchCreated,
       sessionId: branch.sessionId,

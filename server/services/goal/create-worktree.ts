@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { worktrees } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
@@ -16,11 +17,12 @@ export async function createWorktree(ctx: ServiceContext, unredacted: CreateWork
   const data = parseInput(CreateWorktreeInput, input, "worktree.invalid_input");
   return write(ctx, async (tx) => {
     const branch = await loadBranch(tx, data.branchId);
-    const worktree = await tx
-      .insert(worktrees)
-      .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
-      .returning()
-      .get();
+    const worktree = await queryGet(
+      tx
+        .insert(worktrees)
+        .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.worktreeCreated,
       sessionId: branch.sessionId,

@@ -69,7 +69,11 @@ describe("createGoal", () => {
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, source: "breakdown", createdByAttemptId: otherBreakdown }),
       "goal.breakdown_requires_parent",
     );
-    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "breakdown" }), "goal.breakdown_requires_attempt");
+    await expectNothingWritten(
+      f.db,
+      async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "breakdown" }),
+      "goal.breakdown_requires_attempt",
+    );
     await expectNothingWritten(
       f.db,
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: implementation }),
@@ -85,14 +89,22 @@ describe("createGoal", () => {
       async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, source: "cli", createdByAttemptId: otherBreakdown }),
       "goal.created_by_requires_breakdown",
     );
-    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: 999 }), "attempt.not_found");
+    await expectNothingWritten(
+      f.db,
+      async () => createGoal(f.as(ORCHESTRATOR), { ...base, parentGoalId: parent, createdByAttemptId: 999 }),
+      "attempt.not_found",
+    );
   });
 
   it("refuses a parent goal from another session", async () => {
     const f = await setup();
     await createSession(f.as(ADMIN), { id: "s2" });
     const foreign = (await createGoal(f.as(ORCHESTRATOR), { sessionId: "s2", goalText: "elsewhere" })).id;
-    await expectNothingWritten(f.db, async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "sub", parentGoalId: foreign }), "goal.parent_other_session");
+    await expectNothingWritten(
+      f.db,
+      async () => createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "sub", parentGoalId: foreign }),
+      "goal.parent_other_session",
+    );
   });
 
   it("refuses unknown sessions and parents", async () => {

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, eq, isNull, max } from "drizzle-orm";
 import { goals } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -31,34 +32,39 @@ export async function createGoal(ctx: ServiceContext, unredacted: CreateGoalInpu
     const siblings = and(eq(goals.sessionId, data.sessionId), parentGoalId === null ? isNull(goals.parentGoalId) : eq(goals.parentGoalId, parentGoalId));
     const order =
       data.order ??
-      ((await tx
-        .select({ last: max(goals.order) })
-        .from(goals)
-        .where(siblings)
-        .get())?.last ?? 0) + 1;
+      ((
+        await queryGet(
+          tx
+            .select({ last: max(goals.order) })
+            .from(goals)
+            .where(siblings),
+        )
+      )?.last ?? 0) + 1;
     if (
       data.order !== undefined &&
-      await tx
-        .select({ id: goals.id })
-        .from(goals)
-        .where(and(siblings, eq(goals.order, order)))
-        .get()
+      (await queryGet(
+        tx
+          .select({ id: goals.id })
+          .from(goals)
+          .where(and(siblings, eq(goals.order, order))),
+      ))
     ) {
       throw new ConflictError("goal.order_taken", `a sibling goal already has order ${order}`);
     }
-    const goal = await tx
-      .insert(goals)
-      .values({
-        sessionId: data.sessionId,
-        goalText: data.goalText,
-        parentGoalId,
-        order,
-        source,
-        createdByAttemptId: data.createdByAttemptId ?? null,
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const goal = await queryGet(
+      tx
+        .insert(goals)
+        .values({
+          sessionId: data.sessionId,
+          goalText: data.goalText,
+          parentGoalId,
+          order,
+          source,
+          createdByAttemptId: data.createdByAttemptId ?? null,
+          timestamp: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalCreated,
       sessionId: goal.sessionId,

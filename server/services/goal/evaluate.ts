@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { desc, eq } from "drizzle-orm";
 import { goalGateEvaluations, trustScores } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -39,7 +40,7 @@ export async function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalG
       goalId: goal.id,
       attemptNumber: await attemptNumber(tx, attempt),
       result: await findResult(tx, attempt.id),
-      trust: await tx.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(desc(trustScores.id)).limit(1).get(),
+      trust: await queryGet(tx.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(desc(trustScores.id)).limit(1)),
       latest: earlier.at(-1),
     });
     const stored = await loadContract(tx, goal.id);
@@ -57,29 +58,30 @@ export async function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalG
       approach: attempt.model,
       history: await evaluationHistory(tx, goal.id, earlier),
     });
-    const row = await tx
-      .insert(goalGateEvaluations)
-      .values({
-        goalId: goal.id,
-        contractId: stored?.row.id ?? null,
-        attemptId: attempt.id,
-        attemptNumber: number,
-        maxAttempts: outcome.maxAttempts,
-        trustScore: trust.score,
-        trustPassed: outcome.trust.passed,
-        goalStatus: outcome.goal.overallStatus,
-        metCount: outcome.goal.metCount,
-        totalCount: outcome.goal.totalCount,
-        criteriaResults: outcome.goal.criteriaResults,
-        verdict: outcome.verdict,
-        reason: outcome.reason,
-        pivot: { ...outcome.pivot },
-        actor: ctx.actor.label,
-        principalId: ctx.actor.principalId,
-        at: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(goalGateEvaluations)
+        .values({
+          goalId: goal.id,
+          contractId: stored?.row.id ?? null,
+          attemptId: attempt.id,
+          attemptNumber: number,
+          maxAttempts: outcome.maxAttempts,
+          trustScore: trust.score,
+          trustPassed: outcome.trust.passed,
+          goalStatus: outcome.goal.overallStatus,
+          metCount: outcome.goal.metCount,
+          totalCount: outcome.goal.totalCount,
+          criteriaResults: outcome.goal.criteriaResults,
+          verdict: outcome.verdict,
+          reason: outcome.reason,
+          pivot: { ...outcome.pivot },
+          actor: ctx.actor.label,
+          principalId: ctx.actor.principalId,
+          at: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalGateEvaluated,
       sessionId: goal.sessionId,

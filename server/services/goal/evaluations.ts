@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { attempts, goalGateEvaluations } from "@/db/schema";
@@ -17,7 +18,7 @@ export async function listEvaluations(db: DbOrTx, input: GoalRef): Promise<Evalu
 }
 
 export async function goalEvaluations(db: DbOrTx, goalId: number): Promise<EvaluationRow[]> {
-  return await db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.goalId, goalId)).orderBy(asc(goalGateEvaluations.id)).all();
+  return await queryAll(db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.goalId, goalId)).orderBy(asc(goalGateEvaluations.id)));
 }
 
 /**
@@ -27,12 +28,7 @@ export async function goalEvaluations(db: DbOrTx, goalId: number): Promise<Evalu
  */
 export async function evaluationHistory(db: DbOrTx, goalId: number, evaluations: readonly EvaluationRow[]): Promise<AttemptHistoryEntry[]> {
   const models = new Map(
-    (await db
-      .select({ id: attempts.id, model: attempts.model })
-      .from(attempts)
-      .where(eq(attempts.goalId, goalId))
-      .all())
-      .map((a) => [a.id, a.model]),
+    (await queryAll(db.select({ id: attempts.id, model: attempts.model }).from(attempts).where(eq(attempts.goalId, goalId)))).map((a) => [a.id, a.model]),
   );
   const latest = new Map<number, EvaluationRow>();
   for (const row of evaluations) latest.set(row.attemptNumber, row);

@@ -56,7 +56,11 @@ describe("createBranch", () => {
       "branch.goal_other_session",
     );
     await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentBranchId: 404 }), "branch.not_found");
-    await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentCommitSha: "not-a-sha" }), "branch.invalid_input");
+    await expectNothingWritten(
+      f.db,
+      async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "b", parentCommitSha: "not-a-sha" }),
+      "branch.invalid_input",
+    );
     await expectNothingWritten(f.db, async () => createBranch(f.as(ORCHESTRATOR), { sessionId: "zz", name: "b" }), "session.not_found");
   });
 });
@@ -114,7 +118,11 @@ describe("recordMerge", () => {
     const foreign = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" });
     const shas = { fromCommitSha: SHA("1"), toCommitSha: SHA("2"), resultCommitSha: SHA("3") };
     await expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: main.id, toBranchId: main.id }), "merge.same_branch");
-    await expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }), "merge.other_session");
+    await expectNothingWritten(
+      f.db,
+      async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: foreign.id, toBranchId: main.id }),
+      "merge.other_session",
+    );
     await expectNothingWritten(f.db, async () => recordMerge(f.as(ORCHESTRATOR), { ...shas, fromBranchId: 50, toBranchId: main.id }), "branch.not_found");
     await expectNothingWritten(
       f.db,
@@ -134,7 +142,13 @@ describe("getGoal's merges", () => {
     const mine = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1", parentBranchId: main.id, createdByGoalId: goal });
     const theirs = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-2", parentBranchId: main.id, createdByGoalId: other });
     expect((await getGoal(f.db, { goalId: goal })).merges).toEqual([]);
-    await recordMerge(f.as(ORCHESTRATOR), { fromBranchId: main.id, fromCommitSha: SHA("1"), toBranchId: mine.id, toCommitSha: SHA("2"), resultCommitSha: SHA("3") });
+    await recordMerge(f.as(ORCHESTRATOR), {
+      fromBranchId: main.id,
+      fromCommitSha: SHA("1"),
+      toBranchId: mine.id,
+      toCommitSha: SHA("2"),
+      resultCommitSha: SHA("3"),
+    });
     await recordMerge(f.as(ORCHESTRATOR), {
       fromBranchId: theirs.id,
       fromCommitSha: SHA("4"),
@@ -142,7 +156,13 @@ describe("getGoal's merges", () => {
       toCommitSha: SHA("5"),
       resultCommitSha: SHA("6"),
     });
-    await recordMerge(f.as(ORCHESTRATOR), { fromBranchId: mine.id, fromCommitSha: SHA("7"), toBranchId: main.id, toCommitSha: SHA("8"), resultCommitSha: SHA("9") });
+    await recordMerge(f.as(ORCHESTRATOR), {
+      fromBranchId: mine.id,
+      fromCommitSha: SHA("7"),
+      toBranchId: main.id,
+      toCommitSha: SHA("8"),
+      resultCommitSha: SHA("9"),
+    });
     const merges = (await getGoal(f.db, { goalId: goal })).merges;
     expect(merges.map((m) => [m.fromBranch, m.toBranch, m.resultCommitSha])).toEqual([
       ["main", "goal-1", SHA("3")],

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, count, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { acceptanceCriteria, attemptResults, attempts, goalContracts, goalGateEvaluations, goals, toolCalls, trustScores } from "@/db/schema";
@@ -44,47 +45,52 @@ async function sessionRows(db: DbOrTx, sessionId: string) {
   const inSession = eq(goals.sessionId, sessionId);
   const ofGoal = eq(goals.id, attempts.goalId);
   return {
-    goals: await db.select().from(goals).where(inSession).orderBy(asc(goals.order), asc(goals.id)).all(),
-    attempts: await db.select({ row: attempts }).from(attempts).innerJoin(goals, ofGoal).where(inSession).orderBy(asc(attempts.id)).all(),
-    results: await db
-      .select({ attemptId: attemptResults.attemptId, status: attemptResults.status, at: attemptResults.timestamp })
-      .from(attemptResults)
-      .innerJoin(attempts, eq(attempts.id, attemptResults.attemptId))
-      .innerJoin(goals, ofGoal)
-      .where(inSession)
-      .all(),
-    callCounts: await db
-      .select({ attemptId: toolCalls.attemptId, n: count() })
-      .from(toolCalls)
-      .innerJoin(attempts, eq(attempts.id, toolCalls.attemptId))
-      .innerJoin(goals, ofGoal)
-      .where(inSession)
-      .groupBy(toolCalls.attemptId)
-      .all(),
-    trustScores: await db
-      .select({ attemptId: trustScores.attemptId, score: trustScores.score })
-      .from(trustScores)
-      .innerJoin(attempts, eq(attempts.id, trustScores.attemptId))
-      .innerJoin(goals, ofGoal)
-      .where(inSession)
-      .orderBy(asc(trustScores.id))
-      .all(),
-    contracts: await db.select({ row: goalContracts }).from(goalContracts).innerJoin(goals, eq(goals.id, goalContracts.goalId)).where(inSession).all(),
-    criteria: await db
-      .select({ row: acceptanceCriteria })
-      .from(acceptanceCriteria)
-      .innerJoin(goalContracts, eq(goalContracts.id, acceptanceCriteria.contractId))
-      .innerJoin(goals, eq(goals.id, goalContracts.goalId))
-      .where(inSession)
-      .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
-      .all(),
-    evaluations: await db
-      .select({ row: goalGateEvaluations })
-      .from(goalGateEvaluations)
-      .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
-      .where(inSession)
-      .orderBy(asc(goalGateEvaluations.id))
-      .all(),
+    goals: await queryAll(db.select().from(goals).where(inSession).orderBy(asc(goals.order), asc(goals.id))),
+    attempts: await queryAll(db.select({ row: attempts }).from(attempts).innerJoin(goals, ofGoal).where(inSession).orderBy(asc(attempts.id))),
+    results: await queryAll(
+      db
+        .select({ attemptId: attemptResults.attemptId, status: attemptResults.status, at: attemptResults.timestamp })
+        .from(attemptResults)
+        .innerJoin(attempts, eq(attempts.id, attemptResults.attemptId))
+        .innerJoin(goals, ofGoal)
+        .where(inSession),
+    ),
+    callCounts: await queryAll(
+      db
+        .select({ attemptId: toolCalls.attemptId, n: count() })
+        .from(toolCalls)
+        .innerJoin(attempts, eq(attempts.id, toolCalls.attemptId))
+        .innerJoin(goals, ofGoal)
+        .where(inSession)
+        .groupBy(toolCalls.attemptId),
+    ),
+    trustScores: await queryAll(
+      db
+        .select({ attemptId: trustScores.attemptId, score: trustScores.score })
+        .from(trustScores)
+        .innerJoin(attempts, eq(attempts.id, trustScores.attemptId))
+        .innerJoin(goals, ofGoal)
+        .where(inSession)
+        .orderBy(asc(trustScores.id)),
+    ),
+    contracts: await queryAll(db.select({ row: goalContracts }).from(goalContracts).innerJoin(goals, eq(goals.id, goalContracts.goalId)).where(inSession)),
+    criteria: await queryAll(
+      db
+        .select({ row: acceptanceCriteria })
+        .from(acceptanceCriteria)
+        .innerJoin(goalContracts, eq(goalContracts.id, acceptanceCriteria.contractId))
+        .innerJoin(goals, eq(goals.id, goalContracts.goalId))
+        .where(inSession)
+        .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id)),
+    ),
+    evaluations: await queryAll(
+      db
+        .select({ row: goalGateEvaluations })
+        .from(goalGateEvaluations)
+        .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
+        .where(inSession)
+        .orderBy(asc(goalGateEvaluations.id)),
+    ),
   };
 }
 

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { acceptanceCriteria, branches, goalContracts, goals } from "@/db/schema";
@@ -17,27 +18,24 @@ export interface StoredContract {
 }
 
 export async function loadGoal(db: DbOrTx, id: number): Promise<GoalRow> {
-  const goal = await db.select().from(goals).where(eq(goals.id, id)).get();
+  const goal = await queryGet(db.select().from(goals).where(eq(goals.id, id)));
   if (!goal) throw new NotFoundError("goal", id);
   return goal;
 }
 
 export async function loadBranch(db: DbOrTx, id: number): Promise<BranchRow> {
-  const branch = await db.select().from(branches).where(eq(branches.id, id)).get();
+  const branch = await queryGet(db.select().from(branches).where(eq(branches.id, id)));
   if (!branch) throw new NotFoundError("branch", id);
   return branch;
 }
 
 /** A goal's contract with its criteria in contract order, or null when the goal has none. */
 export async function loadContract(db: DbOrTx, goalId: number): Promise<StoredContract | null> {
-  const row = await db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
+  const row = await queryGet(db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)));
   if (!row) return null;
-  const criteria = await db
-    .select()
-    .from(acceptanceCriteria)
-    .where(eq(acceptanceCriteria.contractId, row.id))
-    .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
-    .all();
+  const criteria = await queryAll(
+    db.select().from(acceptanceCriteria).where(eq(acceptanceCriteria.contractId, row.id)).orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id)),
+  );
   return { row, criteria, contract: toDomainContract(row, criteria) };
 }
 

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { merges } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -20,11 +21,12 @@ export async function recordMerge(ctx: ServiceContext, input: RecordMergeInput):
     if (from.sessionId !== to.sessionId) {
       throw new ValidationError("toBranchId", "merge.other_session", `branches ${from.id} and ${to.id} belong to different sessions`);
     }
-    const merge = await tx
-      .insert(merges)
-      .values({ ...data, timestamp: nowOf(ctx) })
-      .returning()
-      .get();
+    const merge = await queryGet(
+      tx
+        .insert(merges)
+        .values({ ...data, timestamp: nowOf(ctx) })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.mergeRecorded,
       sessionId: from.sessionId,

@@ -45,7 +45,8 @@ const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] =
     PLAN,
     async (f) => {
       const goalId = await rootGoal(f);
-      return async (ctx) => setGoalContract(ctx, { goalId, contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }] } });
+      return async (ctx) =>
+        setGoalContract(ctx, { goalId, contract: { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "finding_count", minCount: 1 }] } });
     },
   ],
   ["createBranch", "branch.create_role", PLAN, (f) => async (ctx) => createBranch(ctx, { sessionId: f.sessionId, name: "b" })],

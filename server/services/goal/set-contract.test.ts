@@ -87,7 +87,11 @@ describe("setGoalContract", () => {
     const goal = await rootGoal(f);
     await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
     const fewer = { ...CHURN, acceptanceCriteria: CHURN.acceptanceCriteria.slice(0, 2) };
-    const error = await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: fewer }), "goal_contract.criterion_removed");
+    const error = await expectNothingWritten(
+      f.db,
+      async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: fewer }),
+      "goal_contract.criterion_removed",
+    );
     expect(error.message).toContain("AC3");
   });
 

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { eq } from "drizzle-orm";
 import { acceptanceCriteria, goalContracts, goalGateEvaluations } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -30,33 +31,30 @@ export async function setGoalContract(ctx: ServiceContext, unredacted: SetGoalCo
     const fields = { goalText: contract.goalText, goalType: contract.goalType ?? null, maxGoalAttempts: contract.maxGoalAttempts, updatedAt: now };
     let contractId: number;
     if (existing) {
-      const evaluated = await tx
-        .select({ id: goalGateEvaluations.id })
-        .from(goalGateEvaluations)
-        .where(eq(goalGateEvaluations.contractId, existing.row.id))
-        .limit(1)
-        .get();
+      const evaluated = await queryGet(
+        tx.select({ id: goalGateEvaluations.id }).from(goalGateEvaluations).where(eq(goalGateEvaluations.contractId, existing.row.id)).limit(1),
+      );
       assertContractReplaceable(
         { goalId: existing.row.goalId, evaluated: evaluated !== undefined, criterionKeys: existing.criteria.map((row) => row.key) },
         contract.acceptanceCriteria.map((criterion) => criterion.id),
       );
-      contractId = (await tx.update(goalContracts).set(fields).where(eq(goalContracts.id, existing.row.id)).returning().get())!.id;
+      contractId = (await queryGet(tx.update(goalContracts).set(fields).where(eq(goalContracts.id, existing.row.id)).returning()))!.id;
     } else {
-      contractId = (await tx
-        .insert(goalContracts)
-        .values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now })
-        .returning()
-        .get()).id;
+      contractId = (
+        await queryGet(
+          tx
+            .insert(goalContracts)
+            .values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now })
+            .returning(),
+        )
+      ).id;
     }
     const byKey = new Map(existing?.criteria.map((row) => [row.key, row.id]));
     for (const [position, criterion] of contract.acceptanceCriteria.entries()) {
       const values = criterionValues(criterion, position);
       const id = byKey.get(criterion.id);
-      if (id === undefined)
-        await tx.insert(acceptanceCriteria)
-          .values({ ...values, contractId })
-          .run();
-      else await tx.update(acceptanceCriteria).set(values).where(eq(acceptanceCriteria.id, id)).run();
+      if (id === undefined) await queryRun(tx.insert(acceptanceCriteria).values({ ...values, contractId }));
+      else await queryRun(tx.update(acceptanceCriteria).set(values).where(eq(acceptanceCriteria.id, id)));
     }
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalContractSet,

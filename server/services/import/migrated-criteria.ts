@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import { successCriteria } from "@/db/schema";
 import { type CriterionInput, validateCriteriaList } from "@/server/domain/criteria";
@@ -25,25 +26,27 @@ export async function saveMigratedCriteria(ctx: ServiceContext, input: { session
         evidence: item.evidence ?? null,
         requiredForCompletion: item.requiredForCompletion ?? true,
       };
-      const existing = await tx
-        .select()
-        .from(successCriteria)
-        .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion)))
-        .get();
+      const existing = await queryGet(
+        tx
+          .select()
+          .from(successCriteria)
+          .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion))),
+      );
       if (!existing) {
-        const row = await tx
-          .insert(successCriteria)
-          .values({
-            sessionId: input.sessionId,
-            criterion: item.criterion,
-            ...values,
-            migrated: true,
-            createdBy: ctx.actor.label,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()
-          .get();
+        const row = await queryGet(
+          tx
+            .insert(successCriteria)
+            .values({
+              sessionId: input.sessionId,
+              criterion: item.criterion,
+              ...values,
+              migrated: true,
+              createdBy: ctx.actor.label,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning(),
+        );
         await recordCriterionChange(tx, ctx, row, {
           kind: "import",
           toStatus: row.status,
@@ -63,12 +66,13 @@ export async function saveMigratedCriteria(ctx: ServiceContext, input: { session
         saved.push(existing);
         continue;
       }
-      const row = (await tx
-        .update(successCriteria)
-        .set({ ...values, updatedAt: now })
-        .where(eq(successCriteria.id, existing.id))
-        .returning()
-        .get())!;
+      const row = (await queryGet(
+        tx
+          .update(successCriteria)
+          .set({ ...values, updatedAt: now })
+          .where(eq(successCriteria.id, existing.id))
+          .returning(),
+      ))!;
       await recordCriterionChange(tx, ctx, row, {
         kind: "import",
         fromStatus: existing.status,

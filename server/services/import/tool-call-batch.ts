@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { eq, max } from "drizzle-orm";
 import { toolCalls } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -44,20 +45,20 @@ export async function importTimedToolCalls(
     );
     const last =
       (
-        await tx
-          .select({ last: max(toolCalls.order) })
-          .from(toolCalls)
-          .where(eq(toolCalls.attemptId, attempt.id))
-          .get()
+        await queryGet(
+          tx
+            .select({ last: max(toolCalls.order) })
+            .from(toolCalls)
+            .where(eq(toolCalls.attemptId, attempt.id)),
+        )
       )?.last ?? 0;
     let redacted = 0;
     for (const [i, { at, call }] of calls.entries()) {
       const inputText = call.input === undefined ? null : typeof call.input === "string" ? redactSecrets(call.input) : redactedJson(call.input);
       const output = call.output === undefined ? null : redactSecrets(call.output);
       if (inputText?.redacted || output?.redacted) redacted += 1;
-      await tx
-        .insert(toolCalls)
-        .values({
+      await queryRun(
+        tx.insert(toolCalls).values({
           attemptId: attempt.id,
           order: last + i + 1,
           toolId: byName.get(call.tool)!.id,
@@ -65,8 +66,8 @@ export async function importTimedToolCalls(
           input: inputText?.text ?? null,
           output: output?.text ?? null,
           timestamp: at,
-        })
-        .run();
+        }),
+      );
     }
     const recorded = { attemptId: attempt.id, count: calls.length, firstOrder: last + 1, lastOrder: last + calls.length, redacted };
     await appendEvent(tx, ctx, {

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agentMarkers, configuration, modelConfig, workflowSpecialRules, workflowTransitions } from "@/db/schema";
@@ -61,61 +62,55 @@ export async function importConfigRow(ctx: ServiceContext, row: ConfigRow): Prom
       case "workflow_transitions": {
         const v = parseRow(WorkflowTransitionRow, row.values);
         const key = and(eq(workflowTransitions.currentAgent, v.currentAgent), eq(workflowTransitions.responseStatus, v.responseStatus));
-        const existing = await tx.select({ id: workflowTransitions.id }).from(workflowTransitions).where(key).get();
+        const existing = await queryGet(tx.select({ id: workflowTransitions.id }).from(workflowTransitions).where(key));
         created = !existing;
         id = String(
           existing
-            ? (await tx.update(workflowTransitions).set(v).where(key).returning().get())!.id
-            : (await tx.insert(workflowTransitions).values(v).returning().get()).id,
+            ? (await queryGet(tx.update(workflowTransitions).set(v).where(key).returning()))!.id
+            : (await queryGet(tx.insert(workflowTransitions).values(v).returning())).id,
         );
         break;
       }
       case "agent_markers": {
         const v = parseRow(AgentMarkerRow, row.values);
-        const existing = await tx.select({ id: agentMarkers.id }).from(agentMarkers).where(eq(agentMarkers.agentType, v.agentType)).get();
+        const existing = await queryGet(tx.select({ id: agentMarkers.id }).from(agentMarkers).where(eq(agentMarkers.agentType, v.agentType)));
         created = !existing;
         id = String(
           existing
-            ? (await tx.update(agentMarkers).set(v).where(eq(agentMarkers.id, existing.id)).returning().get())!.id
-            : (await tx.insert(agentMarkers).values(v).returning().get()).id,
+            ? (await queryGet(tx.update(agentMarkers).set(v).where(eq(agentMarkers.id, existing.id)).returning()))!.id
+            : (await queryGet(tx.insert(agentMarkers).values(v).returning())).id,
         );
         break;
       }
       case "workflow_special_rules": {
         const v = parseRow(SpecialRuleRow, row.values);
-        const existing = await tx.select({ id: workflowSpecialRules.id }).from(workflowSpecialRules).where(eq(workflowSpecialRules.ruleName, v.ruleName)).get();
+        const existing = await queryGet(
+          tx.select({ id: workflowSpecialRules.id }).from(workflowSpecialRules).where(eq(workflowSpecialRules.ruleName, v.ruleName)),
+        );
         created = !existing;
         id = String(
           existing
-            ? (await tx.update(workflowSpecialRules).set(v).where(eq(workflowSpecialRules.id, existing.id)).returning().get())!.id
-            : (await tx.insert(workflowSpecialRules).values(v).returning().get()).id,
+            ? (await queryGet(tx.update(workflowSpecialRules).set(v).where(eq(workflowSpecialRules.id, existing.id)).returning()))!.id
+            : (await queryGet(tx.insert(workflowSpecialRules).values(v).returning())).id,
         );
         break;
       }
       case "configuration": {
         const v = parseRow(ConfigurationRow, row.values);
-        const existing = await tx.select({ key: configuration.key }).from(configuration).where(eq(configuration.key, v.key)).get();
+        const existing = await queryGet(tx.select({ key: configuration.key }).from(configuration).where(eq(configuration.key, v.key)));
         created = !existing;
-        if (existing) await tx.update(configuration).set({ value: v.value, updatedAt: now }).where(eq(configuration.key, v.key)).run();
-        else
-          await tx
-            .insert(configuration)
-            .values({ ...v, updatedAt: now })
-            .run();
+        if (existing) await queryRun(tx.update(configuration).set({ value: v.value, updatedAt: now }).where(eq(configuration.key, v.key)));
+        else await queryRun(tx.insert(configuration).values({ ...v, updatedAt: now }));
         id = v.key;
         break;
       }
       case "model_config": {
         const v = parseRow(ModelConfigRow, row.values);
-        const existing = await tx.select({ agentRole: modelConfig.agentRole }).from(modelConfig).where(eq(modelConfig.agentRole, v.agentRole)).get();
+        const existing = await queryGet(tx.select({ agentRole: modelConfig.agentRole }).from(modelConfig).where(eq(modelConfig.agentRole, v.agentRole)));
         created = !existing;
         if (existing)
-          await tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)).run();
-        else
-          await tx
-            .insert(modelConfig)
-            .values({ ...v, updatedAt: now })
-            .run();
+          await queryRun(tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)));
+        else await queryRun(tx.insert(modelConfig).values({ ...v, updatedAt: now }));
         id = v.agentRole;
         break;
       }

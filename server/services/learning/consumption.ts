@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { insertReturning, prepared } from "@/db/prepared";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
@@ -45,17 +46,18 @@ export async function getConsumption(db: DbOrTx, raw: GetConsumptionInput): Prom
   const input = parseInput(GetConsumptionInput, raw, "learning.invalid_input");
   await loadSession(db, input.sessionId);
   const t = consumptionScope;
-  return await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-        input.agentType ? eq(t.agentType, input.agentType) : undefined,
-      ),
-    )
-    .orderBy(desc(t.consumedAt))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          input.groupId ? eq(t.groupId, input.groupId) : undefined,
+          input.agentType ? eq(t.agentType, input.agentType) : undefined,
+        ),
+      )
+      .orderBy(desc(t.consumedAt))
+      .limit(input.limit),
+  );
 }

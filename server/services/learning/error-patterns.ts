@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { and, desc, eq, gte } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { errorPatterns } from "@/db/schema";
@@ -49,38 +50,40 @@ export async function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatter
     if (input.sessionId) await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
     const key = and(eq(errorPatterns.patternHash, hash), eq(errorPatterns.projectId, input.projectId));
-    const existing = await tx.select().from(errorPatterns).where(key).get();
+    const existing = await queryGet(tx.select().from(errorPatterns).where(key));
     const row = existing
-      ? (await tx
-          .update(errorPatterns)
-          .set({
-            occurrences: existing.occurrences + 1,
-            lastSeen: now,
-            solution: solution.length > existing.solution.length ? solution : existing.solution,
-            redacted: existing.redacted || redacted,
-            ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-          })
-          .where(key)
-          .returning()
-          .get())!
-      : await tx
-          .insert(errorPatterns)
-          .values({
-            patternHash: hash,
-            projectId: input.projectId,
-            signatureJson: pythonJson(signature),
-            solution,
-            confidence: INITIAL_CONFIDENCE,
-            occurrences: 1,
-            lang: input.lang ?? null,
-            lastSeen: now,
-            createdAt: now,
-            ttlDays: DEFAULT_TTL_DAYS,
-            sessionId: input.sessionId ?? null,
-            redacted,
-          })
-          .returning()
-          .get();
+      ? (await queryGet(
+          tx
+            .update(errorPatterns)
+            .set({
+              occurrences: existing.occurrences + 1,
+              lastSeen: now,
+              solution: solution.length > existing.solution.length ? solution : existing.solution,
+              redacted: existing.redacted || redacted,
+              ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+            })
+            .where(key)
+            .returning(),
+        ))!
+      : await queryGet(
+          tx
+            .insert(errorPatterns)
+            .values({
+              patternHash: hash,
+              projectId: input.projectId,
+              signatureJson: pythonJson(signature),
+              solution,
+              confidence: INITIAL_CONFIDENCE,
+              occurrences: 1,
+              lang: input.lang ?? null,
+              lastSeen: now,
+              createdAt: now,
+              ttlDays: DEFAULT_TTL_DAYS,
+              sessionId: input.sessionId ?? null,
+              redacted,
+            })
+            .returning(),
+        );
     const operation = existing ? "updated" : "created";
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.errorPatternSaved,
@@ -97,13 +100,14 @@ export async function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatter
 export async function getErrorPatterns(db: DbOrTx, raw: GetErrorPatternsInput): Promise<ErrorPatternRow[]> {
   const input = parseInput(GetErrorPatternsInput, raw, "learning.invalid_input");
   const t = errorPatterns;
-  return await db
-    .select()
-    .from(t)
-    .where(and(eq(t.projectId, input.projectId), input.lang ? eq(t.lang, input.lang) : undefined, gte(t.confidence, input.minConfidence)))
-    .orderBy(desc(t.confidence), desc(t.occurrences))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(and(eq(t.projectId, input.projectId), input.lang ? eq(t.lang, input.lang) : undefined, gte(t.confidence, input.minConfidence)))
+      .orderBy(desc(t.confidence), desc(t.occurrences))
+      .limit(input.limit),
+  );
 }
 
 /** +0.1 when the pattern's solution helped, −0.2 for a false match (`update-error-confidence`). */
@@ -115,13 +119,15 @@ export async function updateErrorConfidence(
   const input = parseInput(UpdateErrorConfidenceInput, raw, "learning.invalid_input");
   return write(ctx, async (tx) => {
     const key = and(eq(errorPatterns.patternHash, input.patternHash), eq(errorPatterns.projectId, input.projectId));
-    const existing = await tx.select().from(errorPatterns).where(key).get();
+    const existing = await queryGet(tx.select().from(errorPatterns).where(key));
     if (!existing) throw new NotFoundError("error_pattern", `${input.projectId}/${input.patternHash}`);
     const confidence = nextConfidence(existing.confidence, input.outcome === "success");
-    await tx.update(errorPatterns)
-      .set({ confidence, lastSeen: nowOf(ctx) })
-      .where(key)
-      .run();
+    await queryRun(
+      tx
+        .update(errorPatterns)
+        .set({ confidence, lastSeen: nowOf(ctx) })
+        .where(key),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.errorConfidenceUpdated,
       sessionId: null,
@@ -144,16 +150,15 @@ export async function cleanupErrorPatterns(ctx: ServiceContext, raw: CleanupErro
   const input = parseInput(CleanupErrorPatternsInput, raw, "learning.invalid_input");
   return write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    const rows = await tx
-      .select()
-      .from(errorPatterns)
-      .where(input.projectId ? eq(errorPatterns.projectId, input.projectId) : undefined)
-      .all();
+    const rows = await queryAll(
+      tx
+        .select()
+        .from(errorPatterns)
+        .where(input.projectId ? eq(errorPatterns.projectId, input.projectId) : undefined),
+    );
     const expired = rows.filter((row) => isExpired(row.lastSeen, row.ttlDays, now));
     for (const row of expired)
-      await tx.delete(errorPatterns)
-        .where(and(eq(errorPatterns.patternHash, row.patternHash), eq(errorPatterns.projectId, row.projectId)))
-        .run();
+      await queryRun(tx.delete(errorPatterns).where(and(eq(errorPatterns.patternHash, row.patternHash), eq(errorPatterns.projectId, row.projectId))));
     if (expired.length > 0) {
       await appendEvent(tx, ctx, {
         type: EVENT_TYPES.errorPatternsCleanedUp,
@@ -208,24 +213,25 @@ export async function recordErrorPattern(ctx: ServiceContext, record: ErrorPatte
     redacted: signature.redacted || solution.redacted,
   };
   return write(ctx, async (tx) => {
-    const row = await tx
-      .insert(errorPatterns)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [errorPatterns.patternHash, errorPatterns.projectId],
-        set: {
-          signatureJson: values.signatureJson,
-          solution: values.solution,
-          confidence: values.confidence,
-          occurrences: values.occurrences,
-          lang: values.lang,
-          lastSeen: values.lastSeen,
-          ttlDays: values.ttlDays,
-          redacted: values.redacted,
-        },
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(errorPatterns)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [errorPatterns.patternHash, errorPatterns.projectId],
+          set: {
+            signatureJson: values.signatureJson,
+            solution: values.solution,
+            confidence: values.confidence,
+            occurrences: values.occurrences,
+            lang: values.lang,
+            lastSeen: values.lastSeen,
+            ttlDays: values.ttlDays,
+            redacted: values.redacted,
+          },
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.errorPatternSaved,
       sessionId: null,

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { desc, eq, or } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { errorPatterns, strategies } from "@/db/schema";
@@ -32,26 +33,18 @@ export async function sessionLearning(db: DbOrTx, raw: SessionLearningInput): Pr
   const ofStrategies = projectId
     ? or(eq(strategies.projectId, projectId), eq(strategies.sessionId, input.sessionId))
     : eq(strategies.sessionId, input.sessionId);
-  const patterns = await db
-    .select()
-    .from(errorPatterns)
-    .where(ofPatterns)
-    .orderBy(desc(errorPatterns.confidence), desc(errorPatterns.occurrences))
-    .limit(SESSION_LEARNING_LIMIT)
-    .all();
+  const patterns = await queryAll(
+    db.select().from(errorPatterns).where(ofPatterns).orderBy(desc(errorPatterns.confidence), desc(errorPatterns.occurrences)).limit(SESSION_LEARNING_LIMIT),
+  );
   return {
     projectId,
     errorPatterns: patterns.map(({ signatureJson, ...row }) => {
       const signature = parseSignature(signatureJson);
       return { ...row, errorType: signature.error_type ?? null, messagePattern: signature.message_pattern ?? null };
     }),
-    strategies: await db
-      .select()
-      .from(strategies)
-      .where(ofStrategies)
-      .orderBy(desc(strategies.helpfulness), desc(strategies.lastSeen))
-      .limit(SESSION_LEARNING_LIMIT)
-      .all(),
+    strategies: await queryAll(
+      db.select().from(strategies).where(ofStrategies).orderBy(desc(strategies.helpfulness), desc(strategies.lastSeen)).limit(SESSION_LEARNING_LIMIT),
+    ),
   };
 }
 

@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { mapInOrder } from "../in-order";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
@@ -28,12 +29,13 @@ interface StrategyValues {
 
 /** Insert, or count one more time it helped (bazinga_db.py's ON CONFLICT … helpfulness + 1). */
 async function upsert(tx: Tx, now: Date, values: StrategyValues): Promise<StrategyRow> {
-  return await tx
-    .insert(strategies)
-    .values({ ...values, helpfulness: 1, lastSeen: now, createdAt: now })
-    .onConflictDoUpdate({ target: strategies.strategyId, set: { helpfulness: sql`${strategies.helpfulness} + 1`, lastSeen: now } })
-    .returning()
-    .get();
+  return await queryGet(
+    tx
+      .insert(strategies)
+      .values({ ...values, helpfulness: 1, lastSeen: now, createdAt: now })
+      .onConflictDoUpdate({ target: strategies.strategyId, set: { helpfulness: sql`${strategies.helpfulness} + 1`, lastSeen: now } })
+      .returning(),
+  );
 }
 
 /**
@@ -74,20 +76,21 @@ export async function saveStrategy(ctx: ServiceContext, raw: SaveStrategyInput):
 export async function getStrategies(db: DbOrTx, raw: GetStrategiesInput): Promise<StrategyRow[]> {
   const input = parseInput(GetStrategiesInput, raw, "learning.invalid_input");
   const t = strategies;
-  return await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.projectId, input.projectId),
-        input.lang ? or(isNull(t.lang), eq(t.lang, input.lang)) : undefined,
-        input.framework ? or(isNull(t.framework), eq(t.framework, input.framework)) : undefined,
-        input.topic ? eq(t.topic, input.topic) : undefined,
-      ),
-    )
-    .orderBy(desc(t.helpfulness), desc(t.lastSeen))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.projectId, input.projectId),
+          input.lang ? or(isNull(t.lang), eq(t.lang, input.lang)) : undefined,
+          input.framework ? or(isNull(t.framework), eq(t.framework, input.framework)) : undefined,
+          input.topic ? eq(t.topic, input.topic) : undefined,
+        ),
+      )
+      .orderBy(desc(t.helpfulness), desc(t.lastSeen))
+      .limit(input.limit),
+  );
 }
 
 /** Count a strategy as helpful `increment` more times (`update-strategy-helpfulness`). */
@@ -98,13 +101,15 @@ export async function updateStrategyHelpfulness(
   requireLogWriter(ctx, "update strategy helpfulness");
   const input = parseInput(UpdateStrategyHelpfulnessInput, raw, "learning.invalid_input");
   return write(ctx, async (tx) => {
-    const existing = await tx.select().from(strategies).where(eq(strategies.strategyId, input.strategyId)).get();
+    const existing = await queryGet(tx.select().from(strategies).where(eq(strategies.strategyId, input.strategyId)));
     if (!existing) throw new NotFoundError("strategy", input.strategyId);
     const helpfulness = existing.helpfulness + input.increment;
-    await tx.update(strategies)
-      .set({ helpfulness, lastSeen: nowOf(ctx) })
-      .where(eq(strategies.strategyId, input.strategyId))
-      .run();
+    await queryRun(
+      tx
+        .update(strategies)
+        .set({ helpfulness, lastSeen: nowOf(ctx) })
+        .where(eq(strategies.strategyId, input.strategyId)),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.strategyHelpfulnessUpdated,
       sessionId: existing.sessionId,
@@ -127,20 +132,21 @@ export async function extractStrategies(ctx: ServiceContext, raw: ExtractStrateg
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
     const l = orchestrationLogs;
-    const reasoning = await tx
-      .select({ phase: l.reasoningPhase, content: l.content, redacted: l.redacted })
-      .from(l)
-      .where(
-        and(
-          eq(l.sessionId, input.sessionId),
-          eq(l.groupId, input.groupId),
-          eq(l.logType, "reasoning"),
-          inArray(l.reasoningPhase, Object.keys(STRATEGY_PHASES) as never[]),
-        ),
-      )
-      .orderBy(desc(l.id))
-      .limit(5)
-      .all();
+    const reasoning = await queryAll(
+      tx
+        .select({ phase: l.reasoningPhase, content: l.content, redacted: l.redacted })
+        .from(l)
+        .where(
+          and(
+            eq(l.sessionId, input.sessionId),
+            eq(l.groupId, input.groupId),
+            eq(l.logType, "reasoning"),
+            inArray(l.reasoningPhase, Object.keys(STRATEGY_PHASES) as never[]),
+          ),
+        )
+        .orderBy(desc(l.id))
+        .limit(5),
+    );
     const now = nowOf(ctx);
     const rows = await mapInOrder(reasoning, async (r) => {
       const topic = STRATEGY_PHASES[r.phase ?? ""] ?? "general";
@@ -172,24 +178,25 @@ export async function recordStrategy(ctx: ServiceContext, record: Omit<StrategyR
   const insight = redactText(record.insight);
   const values = { ...record, insight: insight.value, helpfulness: Math.max(0, record.helpfulness), redacted: insight.redacted };
   return write(ctx, async (tx) => {
-    const row = await tx
-      .insert(strategies)
-      .values(values)
-      .onConflictDoUpdate({
-        target: strategies.strategyId,
-        set: {
-          projectId: values.projectId,
-          topic: values.topic,
-          insight: values.insight,
-          helpfulness: values.helpfulness,
-          lang: values.lang,
-          framework: values.framework,
-          lastSeen: values.lastSeen,
-          redacted: values.redacted,
-        },
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(strategies)
+        .values(values)
+        .onConflictDoUpdate({
+          target: strategies.strategyId,
+          set: {
+            projectId: values.projectId,
+            topic: values.topic,
+            insight: values.insight,
+            helpfulness: values.helpfulness,
+            lang: values.lang,
+            framework: values.framework,
+            lastSeen: values.lastSeen,
+            redacted: values.redacted,
+          },
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.strategySaved,
       sessionId: null,

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { contextPackageConsumers } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
@@ -15,13 +16,15 @@ async function seed() {
   let second = 0;
   const save = async (input: PackageInput) => {
     setClock(1000 * second++);
-    return (await saveContextPackage(admin, {
-      sessionId: SESSION,
-      filePath: `bazinga/artifacts/${SESSION}/ctx-${second}.md`,
-      producerAgent: "requirements_engineer",
-      summary: `package ${second}`,
-      ...input,
-    })).package;
+    return (
+      await saveContextPackage(admin, {
+        sessionId: SESSION,
+        filePath: `bazinga/artifacts/${SESSION}/ctx-${second}.md`,
+        producerAgent: "requirements_engineer",
+        summary: `package ${second}`,
+        ...input,
+      })
+    ).package;
   };
   const p = {
     researchHigh: await save({ groupId: "group_a", packageType: "research", priority: "high", consumers: ["developer", "qa_expert"] }),
@@ -44,11 +47,9 @@ describe("saveContextPackage", () => {
     expect(p.globalCritical).toMatchObject({ groupId: null, scope: "global", priority: "critical", version: 1 });
     expect(p.researchHigh).toMatchObject({ groupId: "group_a", scope: "group", producerAgent: "requirements_engineer" });
     expect(p.failuresV2).toMatchObject({ version: 2, supersedesId: p.failuresV1.id, priority: "medium" });
-    const consumers = (await db
-      .select()
-      .from(contextPackageConsumers)
-      .all())
-      .filter((c) => c.packageId === p.researchHigh.id || c.packageId === p.failuresV1.id);
+    const consumers = (await queryAll(db.select().from(contextPackageConsumers))).filter(
+      (c) => c.packageId === p.researchHigh.id || c.packageId === p.failuresV1.id,
+    );
     expect(consumers.map((c) => [c.packageId, c.agentType, c.iteration, c.consumedAt])).toEqual([
       [p.researchHigh.id, "developer", 1, null],
       [p.researchHigh.id, "qa_expert", 1, null],
@@ -73,7 +74,8 @@ describe("saveContextPackage", () => {
 
   it("refuses to supersede a package that is not in the session", async () => {
     const { admin } = await setup();
-    await expect(saveContextPackage(admin, {
+    await expect(
+      saveContextPackage(admin, {
         sessionId: SESSION,
         packageType: "research",
         filePath: "f.md",
@@ -81,7 +83,8 @@ describe("saveContextPackage", () => {
         consumers: ["developer"],
         summary: "s",
         supersedesId: 999,
-      })).rejects.toThrow(expect.objectContaining({ field: "supersedesId", rule: "context.supersedes_unknown" }));
+      }),
+    ).rejects.toThrow(expect.objectContaining({ field: "supersedesId", rule: "context.supersedes_unknown" }));
   });
 });
 
@@ -121,11 +124,7 @@ describe("markContextConsumed", () => {
     const { db, admin, p } = await seed();
     const row = await markContextConsumed(admin, { packageId: p.researchHigh.id, agentType: "developer", iteration: 2 });
     expect(row).toMatchObject({ agentType: "developer", iteration: 2, consumedAt: new Date(T0 + 6000) });
-    const rows = (await db
-      .select()
-      .from(contextPackageConsumers)
-      .all())
-      .filter((c) => c.packageId === p.researchHigh.id && c.agentType === "developer");
+    const rows = (await queryAll(db.select().from(contextPackageConsumers))).filter((c) => c.packageId === p.researchHigh.id && c.agentType === "developer");
     expect(rows.map((c) => [c.iteration, c.consumedAt !== null])).toEqual([
       [1, false],
       [2, true],

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { developmentPlans } from "@/db/schema";
@@ -13,7 +14,7 @@ export type DevelopmentPlan = Omit<DevelopmentPlanRow, "phases" | "metadata"> & 
 export async function getDevelopmentPlan(db: DbOrTx, raw: GetDevelopmentPlanInput): Promise<DevelopmentPlan | null> {
   const input = parseInput(GetDevelopmentPlanInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
-  const row = await db.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+  const row = await queryGet(db.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)));
   if (!row) return null;
   return { ...row, phases: readJson(row.phases), metadata: readJson(row.metadata) };
 }

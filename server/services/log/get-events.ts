@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -11,19 +12,21 @@ export async function getEvents(db: DbOrTx, raw: GetEventsInput): Promise<LogEnt
   const input = parseInput(GetEventsInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  return (await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.logType, "event"),
-        input.subtype ? eq(t.eventSubtype, input.subtype) : undefined,
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-      ),
+  return (
+    await queryAll(
+      db
+        .select()
+        .from(t)
+        .where(
+          and(
+            eq(t.sessionId, input.sessionId),
+            eq(t.logType, "event"),
+            input.subtype ? eq(t.eventSubtype, input.subtype) : undefined,
+            input.groupId ? eq(t.groupId, input.groupId) : undefined,
+          ),
+        )
+        .orderBy(desc(t.id))
+        .limit(input.limit),
     )
-    .orderBy(desc(t.id))
-    .limit(input.limit)
-    .all())
-    .map(toLogEntry);
+  ).map(toLogEntry);
 }

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -17,21 +18,22 @@ export async function getReasoning(db: DbOrTx, raw: GetReasoningInput): Promise<
   const input = parseInput(GetReasoningInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  return await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.logType, "reasoning"),
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-        input.agentType ? eq(t.agentType, input.agentType) : undefined,
-        input.phase ? eq(t.reasoningPhase, input.phase) : undefined,
-      ),
-    )
-    .orderBy(desc(t.id))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          eq(t.logType, "reasoning"),
+          input.groupId ? eq(t.groupId, input.groupId) : undefined,
+          input.agentType ? eq(t.agentType, input.agentType) : undefined,
+          input.phase ? eq(t.reasoningPhase, input.phase) : undefined,
+        ),
+      )
+      .orderBy(desc(t.id))
+      .limit(input.limit),
+  );
 }
 
 export interface MandatoryPhasesCheck {
@@ -47,19 +49,20 @@ export async function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhases
   const input = parseInput(CheckMandatoryPhasesInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  const rows = await db
-    .selectDistinct({ phase: t.reasoningPhase })
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.logType, "reasoning"),
-        eq(t.groupId, input.groupId),
-        eq(t.agentType, input.agentType),
-        sql`${t.reasoningPhase} is not null`,
+  const rows = await queryAll(
+    db
+      .selectDistinct({ phase: t.reasoningPhase })
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          eq(t.logType, "reasoning"),
+          eq(t.groupId, input.groupId),
+          eq(t.agentType, input.agentType),
+          sql`${t.reasoningPhase} is not null`,
+        ),
       ),
-    )
-    .all();
+  );
   const seen = new Set(rows.map((row) => row.phase));
   const missing = MANDATORY_PHASES.filter((phase) => !seen.has(phase));
   return { complete: missing.length === 0, missing, documented: REASONING_PHASES.filter((phase) => seen.has(phase)) };

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { skillOutputs, stateSnapshots } from "@/db/schema";
@@ -16,13 +17,14 @@ export async function getLatestState(db: DbOrTx, raw: GetLatestStateInput): Prom
   const input = parseInput(GetLatestStateInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
   const t = stateSnapshots;
-  const row = await db
-    .select()
-    .from(t)
-    .where(and(eq(t.sessionId, input.sessionId), eq(t.stateType, input.stateType), eq(t.groupId, input.groupId)))
-    .orderBy(desc(t.id))
-    .limit(1)
-    .get();
+  const row = await queryGet(
+    db
+      .select()
+      .from(t)
+      .where(and(eq(t.sessionId, input.sessionId), eq(t.stateType, input.stateType), eq(t.groupId, input.groupId)))
+      .orderBy(desc(t.id))
+      .limit(1),
+  );
   if (!row) return null;
   const { stateData, ...rest } = row;
   return { ...rest, data: readJson(stateData) };
@@ -33,20 +35,21 @@ export async function getSkillOutput(db: DbOrTx, raw: GetSkillOutputInput): Prom
   const input = parseInput(GetSkillOutputInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
   const t = skillOutputs;
-  const row = await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.skillName, input.skillName),
-        input.agentType ? eq(t.agentType, input.agentType) : undefined,
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-      ),
-    )
-    .orderBy(desc(t.id))
-    .limit(1)
-    .get();
+  const row = await queryGet(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          eq(t.skillName, input.skillName),
+          input.agentType ? eq(t.agentType, input.agentType) : undefined,
+          input.groupId ? eq(t.groupId, input.groupId) : undefined,
+        ),
+      )
+      .orderBy(desc(t.id))
+      .limit(1),
+  );
   if (!row) return null;
   const { outputData, ...rest } = row;
   return { ...rest, data: readJson(outputData) };
@@ -57,19 +60,20 @@ export async function listSkillOutputs(db: DbOrTx, raw: ListSkillOutputsInput): 
   const input = parseInput(ListSkillOutputsInput, raw, "log.invalid_input");
   await loadSession(db, input.sessionId);
   const t = skillOutputs;
-  const rows = await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        inArray(t.skillName, input.skillNames),
-        input.agentType ? eq(t.agentType, input.agentType) : undefined,
-        input.sinceMs === undefined ? undefined : gte(t.timestamp, new Date(input.sinceMs)),
-      ),
-    )
-    .orderBy(desc(t.id))
-    .limit(input.limit)
-    .all();
+  const rows = await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          inArray(t.skillName, input.skillNames),
+          input.agentType ? eq(t.agentType, input.agentType) : undefined,
+          input.sinceMs === undefined ? undefined : gte(t.timestamp, new Date(input.sinceMs)),
+        ),
+      )
+      .orderBy(desc(t.id))
+      .limit(input.limit),
+  );
   return rows.map(({ outputData, ...rest }) => ({ ...rest, data: readJson(outputData) }));
 }

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { events, orchestrationLogs, tokenUsage } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -32,7 +33,7 @@ describe("ingestBatch", () => {
     ]);
     expect(logs[1]).toMatchObject({ reasoningPhase: "understanding", confidenceLevel: "medium", referencesJson: ["docs/spec.md"], groupId: "global" });
     expect(logs[2]).toMatchObject({ eventSubtype: "pm_bazinga", eventPayload: { summary: "done" }, idempotencyKey: "bz-1" });
-    const tokens = await db.select().from(tokenUsage).orderBy(tokenUsage.id).all();
+    const tokens = await queryAll(db.select().from(tokenUsage).orderBy(tokenUsage.id));
     expect(tokens.map((t) => [t.agentType, t.tokensEstimated, t.model, t.agentId])).toEqual([
       ["pm", 1200, "opus", null],
       ["developer", 800, null, "developer_1"],
@@ -40,11 +41,7 @@ describe("ingestBatch", () => {
     expect(result.ids).toEqual([logs[0]!.id, logs[1]!.id, logs[2]!.id, tokens[0]!.id, tokens[1]!.id]);
     expect(result.logs).toEqual({ count: 3, firstId: logs[0]!.id, lastId: logs[2]!.id, redacted: 0, duplicates: 0 });
     expect(result.tokens).toEqual({ count: 2, firstId: tokens[0]!.id, lastId: tokens[1]!.id, total: 2000 });
-    const batchEvents = (await db
-      .select()
-      .from(events)
-      .all())
-      .filter((e) => e.type !== "session.created");
+    const batchEvents = (await queryAll(db.select().from(events))).filter((e) => e.type !== "session.created");
     expect(batchEvents).toHaveLength(1);
     expect(batchEvents[0]).toMatchObject({
       type: "logs.appended",

@@ -106,7 +106,11 @@ describe("listLogs: text search", () => {
 });
 
 /** Follow prevCursor backward until a page comes back empty; returns the ids in list order. */
-async function walkBack(db: Db, input: Omit<ListLogsPageInput, "sessionId" | "cursor" | "direction">, from: number): Promise<{ ids: number[]; last: number | null }> {
+async function walkBack(
+  db: Db,
+  input: Omit<ListLogsPageInput, "sessionId" | "cursor" | "direction">,
+  from: number,
+): Promise<{ ids: number[]; last: number | null }> {
   const ids: number[] = [];
   let cursor: number | null = from;
   for (let guard = 0; guard <= TOTAL; guard++) {

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { type SQL, and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -67,13 +68,14 @@ export async function listLogs(db: DbOrTx, raw: ListLogsPageInput): Promise<LogP
   const scanDescending = descending !== backward;
   const cursor = input.cursor ?? undefined;
   if (cursor !== undefined) where.push(scanDescending ? lt(t.id, cursor) : gt(t.id, cursor));
-  const rows = await db
-    .select()
-    .from(t)
-    .where(and(...where))
-    .orderBy(scanDescending ? desc(t.id) : asc(t.id))
-    .limit(input.limit + 1)
-    .all();
+  const rows = await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(and(...where))
+      .orderBy(scanDescending ? desc(t.id) : asc(t.id))
+      .limit(input.limit + 1),
+  );
   const more = rows.length > input.limit;
   const page = rows.slice(0, input.limit).map(toLogEntry);
   if (backward) page.reverse();

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { tokenUsage } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
@@ -14,18 +15,19 @@ export async function logTokens(ctx: ServiceContext, raw: LogTokensInput): Promi
   const input = parseInput(LogTokensInput, raw, "log.invalid_input");
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
-    const row = await tx
-      .insert(tokenUsage)
-      .values({
-        sessionId: input.sessionId,
-        timestamp: nowOf(ctx),
-        agentType: input.agentType,
-        agentId: input.agentId ?? null,
-        tokensEstimated: input.tokens,
-        model: input.model ?? null,
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(tokenUsage)
+        .values({
+          sessionId: input.sessionId,
+          timestamp: nowOf(ctx),
+          agentType: input.agentType,
+          agentId: input.agentId ?? null,
+          tokensEstimated: input.tokens,
+          model: input.model ?? null,
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.tokensLogged,
       sessionId: row.sessionId,

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { orchestrationLogs, tokenUsage } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -29,7 +30,7 @@ describe("logInteraction", () => {
       agentId: "developer_1",
       groupId: "group_a",
     });
-    expect(await db.select().from(orchestrationLogs).all()).toEqual([row]);
+    expect(await queryAll(db.select().from(orchestrationLogs))).toEqual([row]);
     expect(row).toMatchObject({
       sessionId: SESSION,
       logType: "interaction",
@@ -57,9 +58,17 @@ describe("logInteraction", () => {
   it("refuses empty content, content over 1 MB, and unknown fields, writing nothing", async () => {
     const { db, admin } = await setup();
     await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "   " }), "content");
-    await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "a".repeat(1_048_577) }), "content", "log.content_too_large");
+    await expectValidation(
+      async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "a".repeat(1_048_577) }),
+      "content",
+      "log.content_too_large",
+    );
     // 600,000 characters, but 1.2 MB of UTF-8: the limit is on bytes.
-    await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "é".repeat(600_000) }), "content", "log.content_too_large");
+    await expectValidation(
+      async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "é".repeat(600_000) }),
+      "content",
+      "log.content_too_large",
+    );
     await expectValidation(async () => logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "x", extra: 1 } as never), "extra");
     expect(await rowCount(db, orchestrationLogs)).toBe(0);
   });
@@ -130,7 +139,11 @@ describe("saveEvent", () => {
     const { admin } = await setup();
     const { row } = await saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: '{"verdict": "ACCEPT", "reason": "checked"}' });
     expect(JSON.parse(row.eventPayload!)).toEqual({ verdict: "ACCEPT", reason: "checked" });
-    await expectValidation(async () => saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: "{not json" }), "payload", "log.invalid_json");
+    await expectValidation(
+      async () => saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: "{not json" }),
+      "payload",
+      "log.invalid_json",
+    );
   });
 
   it("stores nothing new for a repeated idempotency key and returns the first row", async () => {
@@ -172,7 +185,7 @@ describe("logTokens", () => {
       agentId: "developer_1",
       model: "sonnet",
     });
-    expect(await db.select().from(tokenUsage).all()).toEqual([row]);
+    expect(await queryAll(db.select().from(tokenUsage))).toEqual([row]);
     expect(row).toMatchObject({ agentType: "developer", agentId: "developer_1", tokensEstimated: 15000, model: "sonnet" });
     expect(await eventsOfType(db, "tokens.logged")).toMatchObject([{ entity: "token_usage", entityId: String(row.id), data: { count: 1, tokens: 15000 } }]);
   });

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { insertReturning, prepared } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq, sql } from "drizzle-orm";
@@ -23,7 +24,7 @@ export async function markContextConsumed(ctx: ServiceContext, raw: MarkContextC
     if (existing?.consumedAt) return existing;
     const now = nowOf(ctx);
     const row = existing
-      ? (await tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning().get())!
+      ? (await queryGet(tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning()))!
       : (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
           packageId: pkg.id,
           agentType: input.agentType,

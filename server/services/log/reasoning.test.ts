@@ -40,7 +40,8 @@ async function seed() {
 describe("getReasoning", () => {
   it("returns reasoning only, newest first, filtered by group, agent type and phase", async () => {
     const { db, rows } = await seed();
-    const ids = async (input: Omit<Parameters<typeof getReasoning>[1], "sessionId">) => (await getReasoning(db, { sessionId: SESSION, ...input })).map((row) => row.id);
+    const ids = async (input: Omit<Parameters<typeof getReasoning>[1], "sessionId">) =>
+      (await getReasoning(db, { sessionId: SESSION, ...input })).map((row) => row.id);
     expect(await ids({})).toEqual([rows[3]!.id, rows[2]!.id, rows[1]!.id, rows[0]!.id]);
     expect(await ids({ groupId: "group_a" })).toEqual([rows[3]!.id, rows[1]!.id, rows[0]!.id]);
     expect(await ids({ groupId: "group_a", agentType: "developer" })).toEqual([rows[1]!.id, rows[0]!.id]);

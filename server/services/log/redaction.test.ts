@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { decisions, events, skillOutputs } from "@/db/schema";
 import { getDevelopmentPlan } from "./get-development-plan";
@@ -77,21 +78,18 @@ describe("redaction on the way in", () => {
 
   it("redacts state JSON given as text and as a value; the event says so", async () => {
     const { db, admin } = await setup();
-    await saveState(admin, { sessionId: SESSION, stateType: "orchestrator", data: JSON.stringify({ env: `OPENAI_API_KEY=${openaiKey}`, phase: "development" }) });
+    await saveState(admin, {
+      sessionId: SESSION,
+      stateType: "orchestrator",
+      data: JSON.stringify({ env: `OPENAI_API_KEY=${openaiKey}`, phase: "development" }),
+    });
     expect((await getLatestState(db, { sessionId: SESSION, stateType: "orchestrator" }))?.data).toEqual({
       env: "OPENAI_API_KEY=[REDACTED:openai_key]",
       phase: "development",
     });
     await saveState(admin, { sessionId: SESSION, stateType: "pm", data: { notes: [pem], iteration: 2 } });
     expect((await getLatestState(db, { sessionId: SESSION, stateType: "pm" }))?.data).toEqual({ notes: ["[REDACTED:private_key]"], iteration: 2 });
-    expect(
-      (await db
-        .select({ data: events.data })
-        .from(events)
-        .all())
-        .filter((e) => e.data?.stateType)
-        .map((e) => e.data?.redacted),
-    ).toEqual([true, true]);
+    expect((await queryAll(db.select({ data: events.data }).from(events))).filter((e) => e.data?.stateType).map((e) => e.data?.redacted)).toEqual([true, true]);
   });
 
   it("redacts skill outputs, decisions and development plans", async () => {
@@ -104,8 +102,8 @@ describe("redaction on the way in", () => {
       planText: "Phase 1: deploy",
       phases: [{ phase: 1, name: "deploy", secret: "s3cr3t-value" }],
     });
-    expect(JSON.parse((await db.select().from(skillOutputs).get())!.outputData)).toEqual({ finding: "token in [REDACTED:github_token]" });
-    expect(JSON.parse((await db.select().from(decisions).get())!.decisionData)).toEqual({ header: "Bearer [REDACTED:bearer_token]" });
+    expect(JSON.parse((await queryGet(db.select().from(skillOutputs)))!.outputData)).toEqual({ finding: "token in [REDACTED:github_token]" });
+    expect(JSON.parse((await queryGet(db.select().from(decisions)))!.decisionData)).toEqual({ header: "Bearer [REDACTED:bearer_token]" });
     const plan = await getDevelopmentPlan(db, { sessionId: SESSION });
     expect(plan?.originalPrompt).toBe("deploy with api_key=[REDACTED:openai_key]");
     expect(plan?.phases).toEqual([{ phase: 1, name: "deploy", status: "pending", secret: "[REDACTED:secret]" }]);

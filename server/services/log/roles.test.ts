@@ -40,7 +40,10 @@ const WRITES: [string, (ctx: ServiceContext, sessionId: string, packageId: numbe
   ["saveState", async (ctx, sessionId) => saveState(ctx, { sessionId, stateType: "orchestrator", data: { phase: "qa" } })],
   ["saveSkillOutput", async (ctx, sessionId) => saveSkillOutput(ctx, { sessionId, skillName: "lint_check", data: { findings: 0 } })],
   ["saveDecision", async (ctx, sessionId) => saveDecision(ctx, { sessionId, decisionType: "route_to_qa", data: {} })],
-  ["saveDevelopmentPlan", async (ctx, sessionId) => saveDevelopmentPlan(ctx, { sessionId, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "one" }] })],
+  [
+    "saveDevelopmentPlan",
+    async (ctx, sessionId) => saveDevelopmentPlan(ctx, { sessionId, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "one" }] }),
+  ],
   ["updatePlanProgress", async (ctx, sessionId) => updatePlanProgress(ctx, { sessionId, phase: 1, status: "in_progress" })],
   [
     "saveContextPackage",

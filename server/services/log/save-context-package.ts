@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { mapInOrder } from "../in-order";
 import { insertReturning } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -21,7 +22,10 @@ const SUMMARY_LENGTH = 200;
  * whole session, with one pending consumer row per agent type that should read it (BAZINGA's
  * `save-context-package`). A package that supersedes another is that one's next version.
  */
-export async function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageInput): Promise<{ package: ContextPackageRow; consumers: ContextConsumerRow[] }> {
+export async function saveContextPackage(
+  ctx: ServiceContext,
+  raw: SaveContextPackageInput,
+): Promise<{ package: ContextPackageRow; consumers: ContextConsumerRow[] }> {
   requireLogWriter(ctx, "save context packages");
   const input = parseInput(SaveContextPackageInput, raw, "log.invalid_input");
   const global = !input.groupId || input.groupId === "global";
@@ -32,11 +36,12 @@ export async function saveContextPackage(ctx: ServiceContext, raw: SaveContextPa
     await loadSession(tx, input.sessionId);
     let version = 1;
     if (input.supersedesId) {
-      const previous = await tx
-        .select({ version: contextPackages.version })
-        .from(contextPackages)
-        .where(and(eq(contextPackages.id, input.supersedesId), eq(contextPackages.sessionId, input.sessionId)))
-        .get();
+      const previous = await queryGet(
+        tx
+          .select({ version: contextPackages.version })
+          .from(contextPackages)
+          .where(and(eq(contextPackages.id, input.supersedesId), eq(contextPackages.sessionId, input.sessionId))),
+      );
       if (!previous)
         throw new ValidationError("supersedesId", "context.supersedes_unknown", `no context package ${input.supersedesId} in this session to supersede`);
       version = previous.version + 1;
@@ -55,8 +60,9 @@ export async function saveContextPackage(ctx: ServiceContext, raw: SaveContextPa
       supersedesId: input.supersedesId ?? null,
       createdAt: nowOf(ctx),
     }))!;
-    const consumers = await mapInOrder([...new Set(input.consumers)], async (agentType) =>
-      (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, { packageId: pkg.id, agentType }))!,
+    const consumers = await mapInOrder(
+      [...new Set(input.consumers)],
+      async (agentType) => (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, { packageId: pkg.id, agentType }))!,
     );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextPackageSaved,

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { decisions } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
@@ -16,17 +17,18 @@ export async function saveDecision(ctx: ServiceContext, raw: SaveDecisionInput):
   const data = redactDocument(input.data);
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
-    const row = await tx
-      .insert(decisions)
-      .values({
-        sessionId: input.sessionId,
-        decisionType: input.decisionType,
-        decisionData: data.value,
-        iteration: input.iteration ?? null,
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(decisions)
+        .values({
+          sessionId: input.sessionId,
+          decisionType: input.decisionType,
+          decisionData: data.value,
+          iteration: input.iteration ?? null,
+          timestamp: nowOf(ctx),
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.decisionSaved,
       sessionId: row.sessionId,

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { developmentPlans } from "@/db/schema";
@@ -36,14 +37,15 @@ export async function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopm
       metadata: metadata ? JSON.stringify(metadata.value) : null,
       updatedAt: now,
     };
-    const existing = await tx.select({ id: developmentPlans.id }).from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+    const existing = await queryGet(tx.select({ id: developmentPlans.id }).from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)));
     const row = existing
-      ? (await tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning().get())!
-      : await tx
-          .insert(developmentPlans)
-          .values({ ...values, sessionId: input.sessionId, createdAt: now })
-          .returning()
-          .get();
+      ? (await queryGet(tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning()))!
+      : await queryGet(
+          tx
+            .insert(developmentPlans)
+            .values({ ...values, sessionId: input.sessionId, createdAt: now })
+            .returning(),
+        );
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.planSaved,
       sessionId: row.sessionId,

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -38,17 +39,18 @@ export async function findByIdempotencyKey(
   key: { sessionId: string; eventSubtype: string | null; groupId: string | null; idempotencyKey: string | null },
 ): Promise<LogRow | undefined> {
   if (key.idempotencyKey === null || key.eventSubtype === null || key.groupId === null) return undefined;
-  return await tx
-    .select()
-    .from(orchestrationLogs)
-    .where(
-      and(
-        eq(orchestrationLogs.sessionId, key.sessionId),
-        eq(orchestrationLogs.logType, "event"),
-        eq(orchestrationLogs.eventSubtype, key.eventSubtype),
-        eq(orchestrationLogs.groupId, key.groupId),
-        eq(orchestrationLogs.idempotencyKey, key.idempotencyKey),
+  return await queryGet(
+    tx
+      .select()
+      .from(orchestrationLogs)
+      .where(
+        and(
+          eq(orchestrationLogs.sessionId, key.sessionId),
+          eq(orchestrationLogs.logType, "event"),
+          eq(orchestrationLogs.eventSubtype, key.eventSubtype),
+          eq(orchestrationLogs.groupId, key.groupId),
+          eq(orchestrationLogs.idempotencyKey, key.idempotencyKey),
+        ),
       ),
-    )
-    .get();
+  );
 }

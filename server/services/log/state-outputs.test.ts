@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { decisions, stateSnapshots } from "@/db/schema";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
@@ -33,7 +34,9 @@ describe("saveState / getLatestState", () => {
       expect.objectContaining({ field: "data", rule: "log.invalid_json" }),
     );
     await expect(saveState(admin, { sessionId: SESSION, stateType: "pm" } as never)).rejects.toThrow(expect.objectContaining({ field: "data" }));
-    await expect(saveState(admin, { sessionId: SESSION, stateType: "memory" as never, data: {} })).rejects.toThrow(expect.objectContaining({ field: "stateType" }));
+    await expect(saveState(admin, { sessionId: SESSION, stateType: "memory" as never, data: {} })).rejects.toThrow(
+      expect.objectContaining({ field: "stateType" }),
+    );
     expect(await rowCount(db, stateSnapshots)).toBe(0);
   });
 });
@@ -69,7 +72,7 @@ describe("saveDecision", () => {
       data: { group: "group_a", to: "opus" },
       iteration: 3,
     });
-    expect(await db.select().from(decisions).all()).toEqual([row]);
+    expect(await queryAll(db.select().from(decisions))).toEqual([row]);
     expect(row).toMatchObject({ decisionType: "escalate_model", iteration: 3, decisionData: '{"group":"group_a","to":"opus"}' });
     expect(await eventsOfType(db, "decision.saved")).toMatchObject([{ entity: "decision", entityId: String(row.id), actor: "orchestrator" }]);
   });
@@ -137,7 +140,8 @@ describe("development plans", () => {
     await expect(updatePlanProgress(admin, { sessionId: SESSION, phase: 1, status: "completed" })).rejects.toThrow(NotFoundError);
     await saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases });
     await expect(updatePlanProgress(admin, { sessionId: SESSION, phase: 9, status: "completed" })).rejects.toThrow(NotFoundError);
-    await expect(saveDevelopmentPlan(admin, {
+    await expect(
+      saveDevelopmentPlan(admin, {
         sessionId: SESSION,
         originalPrompt: "p",
         planText: "t",
@@ -145,7 +149,8 @@ describe("development plans", () => {
           { phase: 1, name: "a" },
           { phase: 1, name: "b" },
         ],
-      })).rejects.toThrow(expect.objectContaining({ field: "phases", rule: "plan.duplicate_phase" }));
+      }),
+    ).rejects.toThrow(expect.objectContaining({ field: "phases", rule: "plan.duplicate_phase" }));
     await expect(saveDevelopmentPlan(admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases: [] })).rejects.toThrow(ValidationError);
   });
 

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { tokenUsage } from "@/db/schema";
@@ -20,13 +21,14 @@ export async function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): Promise<
   await loadSession(db, input.sessionId);
   const key = GROUP_COLUMN[input.by];
   const tokens = sql<number>`coalesce(sum(${tokenUsage.tokensEstimated}), 0)`.mapWith(Number);
-  const groups = await db
-    .select({ key, tokens, entries: sql<number>`count(*)`.mapWith(Number) })
-    .from(tokenUsage)
-    .where(eq(tokenUsage.sessionId, input.sessionId))
-    .groupBy(key)
-    .orderBy(desc(tokens), asc(key))
-    .all();
+  const groups = await queryAll(
+    db
+      .select({ key, tokens, entries: sql<number>`count(*)`.mapWith(Number) })
+      .from(tokenUsage)
+      .where(eq(tokenUsage.sessionId, input.sessionId))
+      .groupBy(key)
+      .orderBy(desc(tokens), asc(key)),
+  );
   return { by: input.by, groups, total: groups.reduce((sum, group) => sum + group.tokens, 0) };
 }
 
@@ -46,13 +48,14 @@ export async function tokensOverTime(db: DbOrTx, raw: TokensOverTimeInput): Prom
   await loadSession(db, input.sessionId);
   const size = sql.raw(String(BUCKET_MS[input.bucket]));
   const start = sql<number>`(${tokenUsage.timestamp} / ${size}) * ${size}`.mapWith(Number);
-  const rows = await db
-    .select({ start, agentType: tokenUsage.agentType, tokens: sql<number>`sum(${tokenUsage.tokensEstimated})`.mapWith(Number) })
-    .from(tokenUsage)
-    .where(eq(tokenUsage.sessionId, input.sessionId))
-    .groupBy(start, tokenUsage.agentType)
-    .orderBy(asc(start), asc(tokenUsage.agentType))
-    .all();
+  const rows = await queryAll(
+    db
+      .select({ start, agentType: tokenUsage.agentType, tokens: sql<number>`sum(${tokenUsage.tokensEstimated})`.mapWith(Number) })
+      .from(tokenUsage)
+      .where(eq(tokenUsage.sessionId, input.sessionId))
+      .groupBy(start, tokenUsage.agentType)
+      .orderBy(asc(start), asc(tokenUsage.agentType)),
+  );
   const buckets: TokenBucket[] = [];
   let cumulative = 0;
   for (const row of rows) {

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { developmentPlans } from "@/db/schema";
@@ -21,7 +22,7 @@ export async function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanPro
   const input = parseInput(UpdatePlanProgressInput, raw, "log.invalid_input");
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
-    const plan = await tx.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+    const plan = await queryGet(tx.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)));
     if (!plan) throw new NotFoundError("development_plan", input.sessionId);
     const stored = readJson(plan.phases);
     const phases: StoredPhase[] = Array.isArray(stored) ? (stored as StoredPhase[]) : [];
@@ -36,12 +37,13 @@ export async function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanPro
       target.completed_at = now.toISOString();
       target.progress_percent = 100;
     }
-    const row = (await tx
-      .update(developmentPlans)
-      .set({ phases: JSON.stringify(phases), currentPhase: input.phase, updatedAt: now })
-      .where(eq(developmentPlans.id, plan.id))
-      .returning()
-      .get())!;
+    const row = (await queryGet(
+      tx
+        .update(developmentPlans)
+        .set({ phases: JSON.stringify(phases), currentPhase: input.phase, updatedAt: now })
+        .where(eq(developmentPlans.id, plan.id))
+        .returning(),
+    ))!;
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.planProgressUpdated,
       sessionId: row.sessionId,

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { eq } from "drizzle-orm";
 import { purges } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
@@ -57,7 +58,7 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
       return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
     }
     const reason = input.reason ?? `retention: sessions ended before ${input.before.toISOString()}`;
-    const purge = await tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning().get();
+    const purge = await queryGet(tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning());
     // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
     sqlite.pragma("defer_foreign_keys = ON");
     // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE), which
@@ -83,10 +84,12 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
         .join(", ");
       throw new ConflictError("purge.still_referenced", `rows outside the purged sessions refer to rows under them (${named}); nothing was purged`);
     }
-    await tx.update(purges)
-      .set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length })
-      .where(eq(purges.id, purge.id))
-      .run();
+    await queryRun(
+      tx
+        .update(purges)
+        .set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length })
+        .where(eq(purges.id, purge.id)),
+    );
     await appendEvent(tx, ctx, {
       type: PURGED_EVENT,
       sessionId: null,

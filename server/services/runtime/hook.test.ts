@@ -27,16 +27,19 @@ async function linkedSession(db: Db, id = "bazinga_20250112_143022") {
 }
 
 describe("SessionStart", () => {
-  it.each(["startup", "resume", "clear", "compact"] as const)("records the runtime session (source %s) and exports its id for later commands", async (source) => {
-    const db = createMemoryDb();
-    const answer = await handleClaudeCodeHook(ctxOf(db), sessionStart(source));
-    expect(answer).toEqual({ decision: "allow", exportEnv: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });
-    expect(claudeCodeOutput(answer)).toBeNull();
-    expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([
-      { runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source },
-    ]);
-    expect(eventTypes(db)).toEqual(["runtime.session_started"]);
-  });
+  it.each(["startup", "resume", "clear", "compact"] as const)(
+    "records the runtime session (source %s) and exports its id for later commands",
+    async (source) => {
+      const db = createMemoryDb();
+      const answer = await handleClaudeCodeHook(ctxOf(db), sessionStart(source));
+      expect(answer).toEqual({ decision: "allow", exportEnv: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });
+      expect(claudeCodeOutput(answer)).toBeNull();
+      expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([
+        { runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source },
+      ]);
+      expect(eventTypes(db)).toEqual(["runtime.session_started"]);
+    },
+  );
 
   it("keeps one row per runtime session across resume, clear and compact, with the latest source", async () => {
     const db = createMemoryDb();

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { mapInOrder } from "../in-order";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
 import type { Tx } from "@/db/client";
@@ -52,7 +53,11 @@ export async function handleClaudeCodeHook(ctx: ServiceContext, raw: unknown, ra
   }
 }
 
-async function sessionStart(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<ClaudeCodeHookInput, { hook_event_name: "SessionStart" }>): Promise<HookAnswer> {
+async function sessionStart(
+  ctx: ServiceContext,
+  ref: RuntimeSessionRef,
+  input: Extract<ClaudeCodeHookInput, { hook_event_name: "SessionStart" }>,
+): Promise<HookAnswer> {
   await write(ctx, async (tx) => {
     const runtime = await ensureRuntimeSession(tx, ref, { at: nowOf(ctx), cwd: input.cwd ?? null, source: input.source });
     const linked = await activeLinkedSessions(tx, runtime.id);
@@ -133,26 +138,32 @@ async function recordInOpenAttempt(
   summary: { input: string; outcome: string | null; redacted: boolean },
   now: Date,
 ): Promise<void> {
-  const open = await tx
-    .select({ id: attempts.id, goalId: goals.id })
-    .from(attempts)
-    .innerJoin(goals, eq(goals.id, attempts.goalId))
-    .leftJoin(attemptResults, eq(attemptResults.attemptId, attempts.id))
-    .where(and(eq(goals.sessionId, sessionId), isNull(attemptResults.id)))
-    .orderBy(desc(attempts.id))
-    .limit(1)
-    .get();
+  const open = await queryGet(
+    tx
+      .select({ id: attempts.id, goalId: goals.id })
+      .from(attempts)
+      .innerJoin(goals, eq(goals.id, attempts.goalId))
+      .leftJoin(attemptResults, eq(attemptResults.attemptId, attempts.id))
+      .where(and(eq(goals.sessionId, sessionId), isNull(attemptResults.id)))
+      .orderBy(desc(attempts.id))
+      .limit(1),
+  );
   if (!open) return;
   const { byName } = await ensureTools(tx, sessionId, [tool], now);
   const order =
-    ((await tx
-      .select({ last: max(toolCalls.order) })
-      .from(toolCalls)
-      .where(eq(toolCalls.attemptId, open.id))
-      .get())?.last ?? 0) + 1;
-  await tx.insert(toolCalls)
-    .values({ attemptId: open.id, order, toolId: byName.get(tool)!.id, toolName: tool, input: summary.input, output: summary.outcome, timestamp: now })
-    .run();
+    ((
+      await queryGet(
+        tx
+          .select({ last: max(toolCalls.order) })
+          .from(toolCalls)
+          .where(eq(toolCalls.attemptId, open.id)),
+      )
+    )?.last ?? 0) + 1;
+  await queryRun(
+    tx
+      .insert(toolCalls)
+      .values({ attemptId: open.id, order, toolId: byName.get(tool)!.id, toolName: tool, input: summary.input, output: summary.outcome, timestamp: now }),
+  );
   await appendEvent(tx, ctx, {
     type: EVENT_TYPES.toolCallsRecorded,
     sessionId,
@@ -186,10 +197,12 @@ async function stop(
   };
   await write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    await tx.update(runtimeSessions)
-      .set(subagent ? { subagentConsecutiveBlocks: count, lastSeenAt: now } : { consecutiveBlocks: count, lastSeenAt: now })
-      .where(eq(runtimeSessions.id, runtime.id))
-      .run();
+    await queryRun(
+      tx
+        .update(runtimeSessions)
+        .set(subagent ? { subagentConsecutiveBlocks: count, lastSeenAt: now } : { consecutiveBlocks: count, lastSeenAt: now })
+        .where(eq(runtimeSessions.id, runtime.id)),
+    );
     if (decision.kind === "allow") {
       await appendEvent(tx, ctx, {
         type: EVENT_TYPES.runtimeStopReleased,
@@ -227,5 +240,5 @@ function unverifiedMessage(held: readonly HeldSession[], cause: "max_blocks" | "
 }
 
 async function touch(tx: Tx, runtime: RuntimeSessionRow, at: Date): Promise<void> {
-  await tx.update(runtimeSessions).set({ lastSeenAt: at }).where(eq(runtimeSessions.id, runtime.id)).run();
+  await queryRun(tx.update(runtimeSessions).set({ lastSeenAt: at }).where(eq(runtimeSessions.id, runtime.id)));
 }

@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { runtimeSessionLinks, runtimeSessions, sessions } from "@/db/schema";
@@ -19,28 +20,30 @@ export async function ensureRuntimeSession(
   if (seen.cwd) update.cwd = seen.cwd;
   // A command run inside the runtime session says nothing about how the runtime (re)started.
   if (seen.source && seen.source !== "command") update.source = seen.source;
-  return await tx
-    .insert(runtimeSessions)
-    .values({
-      runtime: ref.runtime,
-      externalId: ref.externalId,
-      cwd: seen.cwd ?? null,
-      source: seen.source ?? "command",
-      firstSeenAt: seen.at,
-      lastSeenAt: seen.at,
-    })
-    .onConflictDoUpdate({ target: [runtimeSessions.runtime, runtimeSessions.externalId], set: update })
-    .returning()
-    .get();
+  return await queryGet(
+    tx
+      .insert(runtimeSessions)
+      .values({
+        runtime: ref.runtime,
+        externalId: ref.externalId,
+        cwd: seen.cwd ?? null,
+        source: seen.source ?? "command",
+        firstSeenAt: seen.at,
+        lastSeenAt: seen.at,
+      })
+      .onConflictDoUpdate({ target: [runtimeSessions.runtime, runtimeSessions.externalId], set: update })
+      .returning(),
+  );
 }
 
 /** The runtime session's row if it was ever seen. */
 export async function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): Promise<RuntimeSessionRow | undefined> {
-  return await db
-    .select()
-    .from(runtimeSessions)
-    .where(and(eq(runtimeSessions.runtime, ref.runtime), eq(runtimeSessions.externalId, ref.externalId)))
-    .get();
+  return await queryGet(
+    db
+      .select()
+      .from(runtimeSessions)
+      .where(and(eq(runtimeSessions.runtime, ref.runtime), eq(runtimeSessions.externalId, ref.externalId))),
+  );
 }
 
 /**
@@ -49,18 +52,20 @@ export async function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): Pr
  */
 export async function linkToRuntimeSession(tx: Tx, ref: RuntimeSessionRef, sessionId: string, at: Date): Promise<RuntimeSessionRow> {
   const runtime = await ensureRuntimeSession(tx, ref, { at });
-  await tx.insert(runtimeSessionLinks).values({ sessionId, runtimeSessionId: runtime.id, linkedAt: at }).run();
+  await queryRun(tx.insert(runtimeSessionLinks).values({ sessionId, runtimeSessionId: runtime.id, linkedAt: at }));
   return runtime;
 }
 
 /** The ids of the linked ledger sessions that are still active, oldest link first. */
 export async function activeLinkedSessions(db: DbOrTx, runtimeSessionId: number): Promise<string[]> {
-  return (await db
-    .select({ id: runtimeSessionLinks.sessionId })
-    .from(runtimeSessionLinks)
-    .innerJoin(sessions, eq(sessions.id, runtimeSessionLinks.sessionId))
-    .where(and(eq(runtimeSessionLinks.runtimeSessionId, runtimeSessionId), eq(sessions.status, "active")))
-    .orderBy(runtimeSessionLinks.linkedAt, sql`${runtimeSessionLinks.sessionId}`)
-    .all())
-    .map((row) => row.id);
+  return (
+    await queryAll(
+      db
+        .select({ id: runtimeSessionLinks.sessionId })
+        .from(runtimeSessionLinks)
+        .innerJoin(sessions, eq(sessions.id, runtimeSessionLinks.sessionId))
+        .where(and(eq(runtimeSessionLinks.runtimeSessionId, runtimeSessionId), eq(sessions.status, "active")))
+        .orderBy(runtimeSessionLinks.linkedAt, sql`${runtimeSessionLinks.sessionId}`),
+    )
+  ).map((row) => row.id);
 }

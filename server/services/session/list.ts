@@ -1,4 +1,4 @@
-import { rawAll, rawGet } from "@/db/query";
+import { queryAll, rawAll, rawGet } from "@/db/query";
 import { type SQL, and, asc, desc, eq, gt, gte, like, lt, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -56,16 +56,21 @@ export async function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): Pro
     where.push(or(before(sessions.startedAt, at), and(eq(sessions.startedAt, at), before(sessions.id, id))));
   }
   const order = newest ? [desc(sessions.startedAt), desc(sessions.id)] : [asc(sessions.startedAt), asc(sessions.id)];
-  const rows = await db
-    .select()
-    .from(sessions)
-    .where(and(...where))
-    .orderBy(...order)
-    .limit(input.limit + 1)
-    .all();
+  const rows = await queryAll(
+    db
+      .select()
+      .from(sessions)
+      .where(and(...where))
+      .orderBy(...order)
+      .limit(input.limit + 1),
+  );
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null, unverifiedStops: await unverifiedStopsOf(db, items) };
+  return {
+    items,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null,
+    unverifiedStops: await unverifiedStopsOf(db, items),
+  };
 }
 
 /**
@@ -74,12 +79,15 @@ export async function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): Pro
  */
 async function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Promise<Record<string, number>> {
   if (items.length === 0) return {};
-  const rows = await rawAll<{ sessionId: string; n: number }>(db, sql`
+  const rows = await rawAll<{ sessionId: string; n: number }>(
+    db,
+    sql`
     SELECT session_id AS sessionId, count(*) AS n FROM events
     WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND +session_id IN (${sql.join(
       items.map((s) => sql`${s.id}`),
       sql`, `,
-    )}) GROUP BY 1`);
+    )}) GROUP BY 1`,
+  );
   return Object.fromEntries(rows.map((r) => [r.sessionId, r.n]));
 }
 
@@ -98,7 +106,10 @@ const SELECTIVE_MATCHES = 200;
 async function searchFilter(db: DbOrTx, search: string): Promise<SQL> {
   if ([...search].length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    const { matches } = await rawGet<{ matches: number }>(db, sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`);
+    const { matches } = await rawGet<{ matches: number }>(
+      db,
+      sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`,
+    );
     if (matches < SELECTIVE_MATCHES) return sql`${sessions.id} IN (SELECT id FROM sessions_search WHERE sessions_search MATCH ${phrase})`;
   }
   return or(like(sessions.id, pattern(search)), like(sessions.requirements, pattern(search)))!;

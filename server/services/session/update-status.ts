@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { eq } from "drizzle-orm";
 import { sessions } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -24,14 +25,16 @@ export async function updateSessionStatus(
   const result = await write(ctx, async (tx) => {
     const session = await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    const check = input.status === "completed" ? await recordCompletionCheck(tx, ctx, session.id, session.enforcement === "observe" ? "completed" : null) : null;
+    const check =
+      input.status === "completed" ? await recordCompletionCheck(tx, ctx, session.id, session.enforcement === "observe" ? "completed" : null) : null;
     if (check && !check.accepted && session.enforcement === "enforce") return { rejected: check, session, check };
-    const updated = (await tx
-      .update(sessions)
-      .set({ status: input.status, endedAt: input.status === "active" ? null : now, updatedAt: now })
-      .where(eq(sessions.id, session.id))
-      .returning()
-      .get())!;
+    const updated = (await queryGet(
+      tx
+        .update(sessions)
+        .set({ status: input.status, endedAt: input.status === "active" ? null : now, updatedAt: now })
+        .where(eq(sessions.id, session.id))
+        .returning(),
+    ))!;
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.sessionStatusChanged,
       sessionId: session.id,
@@ -58,12 +61,13 @@ export async function setSessionEnforcement(ctx: ServiceContext, unredacted: Set
   const input = redactInput(parseInput(SetEnforcementInput, unredacted, "session.invalid_input"));
   return write(ctx, async (tx) => {
     const session = await loadSession(tx, input.sessionId);
-    const updated = (await tx
-      .update(sessions)
-      .set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) })
-      .where(eq(sessions.id, session.id))
-      .returning()
-      .get())!;
+    const updated = (await queryGet(
+      tx
+        .update(sessions)
+        .set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) })
+        .where(eq(sessions.id, session.id))
+        .returning(),
+    ))!;
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.sessionEnforcementChanged,
       sessionId: session.id,

@@ -18,7 +18,13 @@ export async function createTask(ctx: ServiceContext, unredacted: CreateTaskInpu
   return write(ctx, async (tx) => {
     await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    const task = await insertReturning(ctx.db, "task.create", tasks, { ...input, status: "pending", createdAt: now, updatedAt: now }, { onConflictDoNothing: true });
+    const task = await insertReturning(
+      ctx.db,
+      "task.create",
+      tasks,
+      { ...input, status: "pending", createdAt: now, updatedAt: now },
+      { onConflictDoNothing: true },
+    );
     if (!task) throw new ConflictError("task.exists", `task ${input.key} already exists in session ${input.sessionId}`);
     await insertTransition(ctx.db, {
       taskId: task.id,

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { type Db, type DbOrTx, readTransaction } from "@/db/client";
 import { prepared } from "@/db/prepared";
@@ -13,19 +14,20 @@ export type TransitionRow = typeof taskTransitions.$inferSelect;
 export async function listTasks(db: DbOrTx, raw: ListTasksInput): Promise<TaskRow[]> {
   const input = parseInput(ListTasksInput, raw, "task.invalid_input");
   await loadSession(db, input.sessionId);
-  return await db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.sessionId, input.sessionId), input.status ? eq(tasks.status, input.status) : undefined))
-    .orderBy(asc(tasks.id))
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.sessionId, input.sessionId), input.status ? eq(tasks.status, input.status) : undefined))
+      .orderBy(asc(tasks.id)),
+  );
 }
 
 /** One task with its full transition history (previous attempts included: a reset never erases them). */
 export async function getTask(db: Db, raw: TaskRef): Promise<TaskRow & { transitions: TransitionRow[] }> {
   const input = parseInput(TaskRef, raw, "task.invalid_input");
   const task = await loadTask(db, input.sessionId, input.key);
-  const transitions = await db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)).all();
+  const transitions = await queryAll(db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)));
   return { ...task, transitions };
 }
 

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { randomBytes } from "node:crypto";
 import { webhookSubscriptions } from "@/db/schema";
 import { authorize } from "@/server/domain/permissions";
@@ -27,19 +28,20 @@ export async function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput
   const all = input.events === "all";
   const events = all ? [] : [...new Set(input.events)];
   return write(ctx, async (tx) => {
-    const row = await tx
-      .insert(webhookSubscriptions)
-      .values({
-        url: input.url,
-        events,
-        allEvents: all,
-        format: input.format,
-        sessionSource: input.sessionSource ?? null,
-        secretSealed: sealSecret(ctx.db, secret),
-        createdBy: ctx.actor.label,
-      })
-      .returning()
-      .get();
+    const row = await queryGet(
+      tx
+        .insert(webhookSubscriptions)
+        .values({
+          url: input.url,
+          events,
+          allEvents: all,
+          format: input.format,
+          sessionSource: input.sessionSource ?? null,
+          secretSealed: sealSecret(ctx.db, secret),
+          createdBy: ctx.actor.label,
+        })
+        .returning(),
+    );
     await appendEvent(tx, ctx, {
       type: "admin.webhook_created",
       sessionId: null,

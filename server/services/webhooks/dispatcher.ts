@@ -248,9 +248,12 @@ export function startDispatcher(db: Db, options: DispatcherOptions = dispatcherO
         log(`webhooks: deleting old deliveries failed: ${(error as Error).message}`);
       }
     }
-    timer = setTimeout(() => {
-      running = loop();
-    }, found > 0 || pruneAt <= now ? 0 : options.pollMs);
+    timer = setTimeout(
+      () => {
+        running = loop();
+      },
+      found > 0 || pruneAt <= now ? 0 : options.pollMs,
+    );
     timer.unref();
   };
   running = loop();

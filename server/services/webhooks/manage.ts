@@ -1,4 +1,4 @@
-import { rawGet } from "@/db/query";
+import { queryAll, queryGet, queryRun, rawGet } from "@/db/query";
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { webhookDeliveries, webhookSubscriptions } from "@/db/schema";
@@ -27,28 +27,30 @@ export async function listWebhooks(ctx: ServiceContext): Promise<WebhookSummary[
   authorize(ctx.actor, "admin.webhooks", "list webhooks");
   const counts = (status: string) =>
     sql<number>`(SELECT count(*) FROM ${webhookDeliveries} d WHERE d.subscription_id = ${webhookSubscriptions.id} AND d.status = ${status})`.mapWith(Number);
-  return (await ctx.db
-    .select({
-      id: webhookSubscriptions.id,
-      url: webhookSubscriptions.url,
-      events: webhookSubscriptions.events,
-      allEvents: webhookSubscriptions.allEvents,
-      format: webhookSubscriptions.format,
-      sessionSource: webhookSubscriptions.sessionSource,
-      createdBy: webhookSubscriptions.createdBy,
-      createdAt: webhookSubscriptions.createdAt,
-      pending: counts("pending"),
-      delivered: counts("delivered"),
-      failed: counts("failed"),
-    })
-    .from(webhookSubscriptions)
-    .orderBy(desc(webhookSubscriptions.id))
-    .all())
-    .map(({ allEvents, events, ...row }) => ({ ...row, events: allEvents ? "all" : events }));
+  return (
+    await queryAll(
+      ctx.db
+        .select({
+          id: webhookSubscriptions.id,
+          url: webhookSubscriptions.url,
+          events: webhookSubscriptions.events,
+          allEvents: webhookSubscriptions.allEvents,
+          format: webhookSubscriptions.format,
+          sessionSource: webhookSubscriptions.sessionSource,
+          createdBy: webhookSubscriptions.createdBy,
+          createdAt: webhookSubscriptions.createdAt,
+          pending: counts("pending"),
+          delivered: counts("delivered"),
+          failed: counts("failed"),
+        })
+        .from(webhookSubscriptions)
+        .orderBy(desc(webhookSubscriptions.id)),
+    )
+  ).map(({ allEvents, events, ...row }) => ({ ...row, events: allEvents ? "all" : events }));
 }
 
 async function loadSubscription(db: DbOrTx, id: number) {
-  const row = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
+  const row = await queryGet(db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)));
   if (!row) throw new NotFoundError("webhook", id);
   return row;
 }
@@ -59,7 +61,7 @@ export async function removeWebhook(ctx: ServiceContext, raw: WebhookIdInput): P
   const input = parseInput(WebhookIdInput, raw, WEBHOOK_INVALID_INPUT);
   return write(ctx, async (tx) => {
     const row = await loadSubscription(tx, input.id);
-    await tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, row.id)).run();
+    await queryRun(tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, row.id)));
     await appendEvent(tx, ctx, { type: "admin.webhook_removed", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
     return { id: row.id, removed: true as const };
   });
@@ -76,11 +78,12 @@ export async function testWebhook(ctx: ServiceContext, raw: WebhookIdInput): Pro
     const row = await loadSubscription(tx, input.id);
     await appendEvent(tx, ctx, { type: "admin.webhook_tested", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
     const eventId = (await rawGet<{ id: number }>(tx, sql`SELECT last_insert_rowid() AS id`)).id;
-    const delivery = await tx
-      .insert(webhookDeliveries)
-      .values({ subscriptionId: row.id, eventId, eventType: WEBHOOK_TEST_EVENT, nextAttemptAt: new Date() })
-      .returning({ id: webhookDeliveries.id })
-      .get();
+    const delivery = await queryGet(
+      tx
+        .insert(webhookDeliveries)
+        .values({ subscriptionId: row.id, eventId, eventType: WEBHOOK_TEST_EVENT, nextAttemptAt: new Date() })
+        .returning({ id: webhookDeliveries.id }),
+    );
     return { id: row.id, deliveryId: delivery.id };
   });
 }
@@ -90,23 +93,24 @@ export async function listWebhookDeliveries(ctx: ServiceContext, raw: WebhookDel
   authorize(ctx.actor, "admin.webhooks", "read webhook deliveries");
   const input = parseInput(WebhookDeliveriesInput, raw, WEBHOOK_INVALID_INPUT);
   await loadSubscription(ctx.db, input.id);
-  return await ctx.db
-    .select({
-      id: webhookDeliveries.id,
-      eventId: webhookDeliveries.eventId,
-      eventType: webhookDeliveries.eventType,
-      status: webhookDeliveries.status,
-      attempts: webhookDeliveries.attempts,
-      lastError: webhookDeliveries.lastError,
-      responseCode: webhookDeliveries.responseCode,
-      nextAttemptAt: webhookDeliveries.nextAttemptAt,
-      lastAttemptAt: webhookDeliveries.lastAttemptAt,
-      deliveredAt: webhookDeliveries.deliveredAt,
-      createdAt: webhookDeliveries.createdAt,
-    })
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.subscriptionId, input.id))
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    ctx.db
+      .select({
+        id: webhookDeliveries.id,
+        eventId: webhookDeliveries.eventId,
+        eventType: webhookDeliveries.eventType,
+        status: webhookDeliveries.status,
+        attempts: webhookDeliveries.attempts,
+        lastError: webhookDeliveries.lastError,
+        responseCode: webhookDeliveries.responseCode,
+        nextAttemptAt: webhookDeliveries.nextAttemptAt,
+        lastAttemptAt: webhookDeliveries.lastAttemptAt,
+        deliveredAt: webhookDeliveries.deliveredAt,
+        createdAt: webhookDeliveries.createdAt,
+      })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.subscriptionId, input.id))
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(input.limit),
+  );
 }

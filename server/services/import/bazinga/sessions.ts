@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { sessions as sessionsTable } from "@/db/schema";
 import { SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { eq } from "drizzle-orm";
@@ -58,7 +59,7 @@ export async function importSessions(run: ImportRun, rows: readonly Row[], gate:
     run.tally.read("sessions");
     const id = text(row.session_id) ?? "";
     const startedAt = firstTime(run.startedAt, row.start_time, row.created_at);
-    const exists = await run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)).get();
+    const exists = await queryGet(run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)));
     if (run.book.get("session", id)) {
       if (exists) gate.allow(id, startedAt);
       else {

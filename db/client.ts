@@ -4,6 +4,8 @@ import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { withLock } from "./connection-lock";
 import { applyMigrations } from "./migrate";
+import { isPostgresUrl } from "./pg/client";
+import { closePgLedger, openPgLedger, pgRead, pgRootOf, pgWrite } from "./pg/ledger";
 import { cacheStatements } from "./statement-cache";
 
 /**
@@ -126,6 +128,8 @@ const WRITE_TRY_MS = 20;
  * once: SQLite applies `PRAGMA busy_timeout = N` when the statement is compiled, not when it runs.
  */
 export function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  const pg = pgRootOf(db);
+  if (pg) return pgWrite(db, pg, action);
   const sqlite = db.$client;
   return withLock(sqlite, () => (sqlite.inTransaction ? inSavepoint(db, action) : inTransaction(db, action, beginImmediate)));
 }
@@ -136,6 +140,8 @@ export function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>):
  * transaction, `action` simply runs in it.
  */
 export function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  const pg = pgRootOf(db);
+  if (pg) return pgRead(db, pg, action);
   const sqlite = db.$client;
   return withLock(sqlite, () => (sqlite.inTransaction ? action(writerOf(db).tx) : inTransaction(db, action, (writer) => writer.begin.run())));
 }
@@ -146,6 +152,7 @@ export function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): 
  * caller's statement runs inside them and the services it calls nest in them as savepoints.
  */
 export function withConnection<T>(db: Db, work: () => T | Promise<T>): Promise<T> {
+  if (pgRootOf(db)) return Promise.resolve().then(work);
   return withLock(db.$client, work);
 }
 
@@ -248,6 +255,33 @@ function writerOf(db: Db): Writer {
     writers.set(sqlite, writer);
   }
   return writer;
+}
+
+/** Which engine a database handle runs on. */
+export function engineOf(db: DbOrTx): "sqlite" | "postgres" {
+  return pgRootOf(db) ? "postgres" : "sqlite";
+}
+
+export interface LedgerOpenOptions extends OpenOptions {
+  /** PostgreSQL only: the pool's size (default 10). */
+  poolSize?: number;
+}
+
+/**
+ * Open a ledger on either engine: a `postgres://` (or `postgresql://`) URL opens PostgreSQL
+ * (db/pg/ledger.ts), anything else is a SQLite file (`openDatabase`).
+ */
+export async function openLedger(target: string, options: LedgerOpenOptions = {}): Promise<Db> {
+  if (isPostgresUrl(target)) {
+    return openPgLedger(target, { migrate: options.migrate, max: options.poolSize });
+  }
+  return openDatabase(target, options);
+}
+
+/** Close a ledger opened by `openLedger`. */
+export async function closeLedger(db: Db): Promise<void> {
+  if (pgRootOf(db)) await closePgLedger(db);
+  else db.$client.close();
 }
 
 /** A fresh, migrated, private in-memory database (tests). */

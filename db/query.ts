@@ -41,27 +41,45 @@ export async function queryValues<Q extends Pick<SqliteRunnable, "values">>(quer
 /** Run a statement for its effect. */
 export async function queryRun<Q extends Pick<SqliteRunnable, "run">>(query: Q): Promise<ReturnType<Q["run"]>> {
   if (typeof query.run === "function") return query.run() as ReturnType<Q["run"]>;
-  return (await (query as unknown as Thenable<unknown>)) as ReturnType<Q["run"]>;
+  const result = (await (query as unknown as Thenable<{ rowCount?: number | null } | unknown[]>)) ?? [];
+  return { changes: Array.isArray(result) ? result.length : (result.rowCount ?? 0) } as ReturnType<Q["run"]>;
 }
 
 type RawDb = Pick<DbOrTx, "get" | "all" | "run" | "values">;
 
+/** On PostgreSQL the ledger handle has no `get/all/run/values`: raw SQL goes through `execute`. */
+interface PgExecutor {
+  execute(query: SQL): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+}
+
+function pgExecutor(db: RawDb): PgExecutor | undefined {
+  return typeof (db as Partial<RawDb>).get === "function" ? undefined : (db as unknown as PgExecutor);
+}
+
 /** The first row of a raw SQL query. */
 export async function rawGet<T>(db: RawDb, query: SQL): Promise<T> {
+  const pg = pgExecutor(db);
+  if (pg) return (await pg.execute(query)).rows[0] as T;
   return db.get<T>(query);
 }
 
 /** Every row of a raw SQL query. */
 export async function rawAll<T>(db: RawDb, query: SQL): Promise<T[]> {
+  const pg = pgExecutor(db);
+  if (pg) return (await pg.execute(query)).rows as T[];
   return db.all<T>(query);
 }
 
-/** Every row of a raw SQL query as arrays of values. */
+/** Every row of a raw SQL query as arrays of values, in the order the query selects them. */
 export async function rawValues<T extends unknown[]>(db: RawDb, query: SQL): Promise<T[]> {
+  const pg = pgExecutor(db);
+  if (pg) return (await pg.execute(query)).rows.map((row) => Object.values(row)) as T[];
   return db.values<T>(query) as T[];
 }
 
-/** Run a raw SQL statement for its effect. */
-export async function rawRun(db: RawDb, query: SQL): Promise<ReturnType<DbOrTx["run"]>> {
+/** Run a raw SQL statement for its effect: `changes` is the number of rows it wrote. */
+export async function rawRun(db: RawDb, query: SQL): Promise<{ changes: number }> {
+  const pg = pgExecutor(db);
+  if (pg) return { changes: (await pg.execute(query)).rowCount ?? 0 };
   return db.run(query);
 }

@@ -1,8 +1,10 @@
-import { type Db, type Tx, readTransaction, writeTransaction } from "@/db/client";
+import { type Db, type Tx, engineOf, readTransaction, writeTransaction } from "@/db/client";
+import { queryGet } from "@/db/query";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
 import { type Actor, viaOf } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
+import { toPgDomainError } from "@/db/pg/ledger";
 import { toDomainError } from "./sqlite-errors";
 import type { RuntimeSessionRef } from "./runtime/schemas";
 import { enqueueWebhookDeliveries } from "./webhooks/enqueue";
@@ -36,7 +38,7 @@ export async function write<T>(ctx: ServiceContext, action: (tx: Tx) => T | Prom
   try {
     return await writeTransaction(ctx.db, action);
   } catch (error) {
-    throw toDomainError(error);
+    throw engineOf(ctx.db) === "postgres" ? toPgDomainError(error) : toDomainError(error);
   }
 }
 
@@ -98,7 +100,12 @@ export async function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInpu
 /** `appendEvent` for the hot paths that hold no transaction object: call it inside `ctx.db`'s write transaction. */
 export async function appendEventRow(ctx: ServiceContext, event: EventInput): Promise<void> {
   const db = ctx.db;
+  if (engineOf(db) === "postgres") {
+    const row = await queryGet(db.insert(events).values(eventRow(ctx, event)).returning({ id: events.id }));
+    await enqueueWebhookDeliveries(db, row!.id, event.type, event.sessionId, event.data);
+    return;
+  }
   const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
   const { lastInsertRowid } = await query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
-  enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
+  await enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
 }

@@ -172,11 +172,15 @@ async function inTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>, begi
 
 async function inSavepoint<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   const writer = writerOf(db);
-  const savepoint = writer.savepointAt(writer.depth);
+  const depth = writer.depth;
+  const savepoint = writer.savepointAt(depth);
   savepoint.begin.run();
   writer.depth += 1;
   try {
     const value = await action(writer.tx);
+    // Savepoints nest: two writes started side by side inside one transaction (`Promise.all`) would
+    // release or roll back each other's. Writes inside a write run one after another.
+    if (writer.depth !== depth + 1) throw new Error("two writes ran side by side inside one transaction: await each before starting the next");
     savepoint.release.run();
     return value;
   } catch (error) {

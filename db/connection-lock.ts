@@ -71,3 +71,12 @@ export async function withLock<T>(key: object, work: () => T | Promise<T>): Prom
     lock.release();
   }
 }
+
+/**
+ * Whether a statement on `key`'s connection must wait for the lock before it runs: another call
+ * chain holds it (its transaction is open), and the statement would otherwise run inside it, see
+ * its uncommitted rows, and be kept or rolled back with it.
+ */
+export function mustWait(key: object): boolean {
+  return (locks.get(key)?.busy ?? false) && !holds(key);
+}

@@ -12,6 +12,7 @@ const POLL_MS = 40;
 class EventTail {
   private listeners = new Map<() => void, number>();
   private timer: NodeJS.Timeout | null = null;
+  private chains = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -35,6 +36,8 @@ class EventTail {
   /** Polls one after another (a timeout chain, not an interval): a slow read never overlaps the next. */
   private start(): void {
     if (this.timer) return;
+    // A chain stopped while its poll was reading must not go on beside the chain a new listener starts.
+    const chain = ++this.chains;
     const poll = async () => {
       try {
         const latest = await latestEventId(this.db);
@@ -43,7 +46,8 @@ class EventTail {
         // A read that failed (a closed database at shutdown, a busy disk): the next poll tries again.
         console.error("proofgate: the live event poll could not read the newest event id", error);
       }
-      if (this.timer && this.listeners.size > 0) schedule();
+      if (chain !== this.chains) return;
+      if (this.listeners.size > 0) schedule();
       else this.timer = null;
     };
     const schedule = () => {
@@ -56,6 +60,7 @@ class EventTail {
   private stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.chains += 1;
   }
 }
 

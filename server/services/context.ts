@@ -93,19 +93,20 @@ const EVENT_KEYS = [
  * connection (db/prepared.ts): building the INSERT through Drizzle on every call was a tenth of a
  * large import's time.
  */
-export async function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): Promise<void> {
-  await appendEventRow(ctx, event);
+export function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): Promise<number> {
+  return appendEventRow(ctx, event);
 }
 
-/** `appendEvent` for the hot paths that hold no transaction object: call it inside `ctx.db`'s write transaction. */
-export async function appendEventRow(ctx: ServiceContext, event: EventInput): Promise<void> {
+/** `appendEvent` for the hot paths that hold no transaction object: call it inside `ctx.db`'s write transaction. Returns the event's id. */
+export async function appendEventRow(ctx: ServiceContext, event: EventInput): Promise<number> {
   const db = ctx.db;
   if (engineOf(db) === "postgres") {
     const row = await queryGet(db.insert(events).values(eventRow(ctx, event)).returning({ id: events.id }));
     await enqueueWebhookDeliveries(db, row!.id, event.type, event.sessionId, event.data);
-    return;
+    return row!.id;
   }
   const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
   const { lastInsertRowid } = await query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
   await enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
+  return Number(lastInsertRowid);
 }

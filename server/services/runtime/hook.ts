@@ -179,23 +179,25 @@ async function stop(
   input: Extract<ClaudeCodeHookInput, { hook_event_name: "Stop" | "SubagentStop" }>,
   maxBlocks: number,
 ): Promise<HookAnswer> {
-  const runtime = await findRuntimeSession(ctx.db, ref);
-  if (!runtime) return ALLOW;
-  const subagent = input.hook_event_name === "SubagentStop";
-  const counted = subagent ? runtime.subagentConsecutiveBlocks : runtime.consecutiveBlocks;
-  // The gate's verdict as the session header shows it: a preview records no completion check.
-  const verdicts = await mapInOrder(await activeLinkedSessions(ctx.db, runtime.id), async (sessionId) => previewCompletion(ctx.db, { sessionId }));
-  const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
-  if (decision.kind === "allow" && !decision.release) return ALLOW;
-  const count = decision.kind === "hold" ? decision.block : 0;
-  const base = {
-    runtime: ref.runtime,
-    runtimeSessionId: ref.externalId,
-    event: input.hook_event_name,
-    agentId: input.agent_id ?? null,
-    agentType: input.agent_type ?? null,
-  };
-  await write(ctx, async (tx) => {
+  // Read, decide and record in one transaction: two stops arriving together must not both read
+  // the same count of held stops and both write the next one (the cap would be passed).
+  const decided = await write(ctx, async (tx) => {
+    const runtime = await findRuntimeSession(ctx.db, ref);
+    if (!runtime) return null;
+    const subagent = input.hook_event_name === "SubagentStop";
+    const counted = subagent ? runtime.subagentConsecutiveBlocks : runtime.consecutiveBlocks;
+    // The gate's verdict as the session header shows it: a preview records no completion check.
+    const verdicts = await mapInOrder(await activeLinkedSessions(ctx.db, runtime.id), async (sessionId) => previewCompletion(ctx.db, { sessionId }));
+    const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
+    if (decision.kind === "allow" && !decision.release) return null;
+    const count = decision.kind === "hold" ? decision.block : 0;
+    const base = {
+      runtime: ref.runtime,
+      runtimeSessionId: ref.externalId,
+      event: input.hook_event_name,
+      agentId: input.agent_id ?? null,
+      agentType: input.agent_type ?? null,
+    };
     const now = nowOf(ctx);
     await queryRun(
       tx
@@ -211,7 +213,7 @@ async function stop(
         entityId: runtime.id,
         data: { ...base, afterHeld: counted },
       });
-      return;
+      return { decision, counted };
     }
     for (const held of decision.held) {
       const data =
@@ -226,7 +228,10 @@ async function stop(
         data,
       });
     }
+    return { decision, counted };
   });
+  if (!decided) return ALLOW;
+  const { decision, counted } = decided;
   if (decision.kind === "hold") return { decision: "block", reason: decision.reason };
   if (decision.kind === "unverified") return { decision: "allow", systemMessage: unverifiedMessage(decision.held, decision.cause, counted) };
   return ALLOW;

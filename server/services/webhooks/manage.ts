@@ -1,4 +1,4 @@
-import { queryAll, queryGet, queryRun, rawGet } from "@/db/query";
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { webhookDeliveries, webhookSubscriptions } from "@/db/schema";
@@ -76,8 +76,7 @@ export async function testWebhook(ctx: ServiceContext, raw: WebhookIdInput): Pro
   const input = parseInput(WebhookIdInput, raw, WEBHOOK_INVALID_INPUT);
   return write(ctx, async (tx) => {
     const row = await loadSubscription(tx, input.id);
-    await appendEvent(tx, ctx, { type: "admin.webhook_tested", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
-    const eventId = (await rawGet<{ id: number }>(tx, sql`SELECT last_insert_rowid() AS id`)).id;
+    const eventId = await appendEvent(tx, ctx, { type: "admin.webhook_tested", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
     const delivery = await queryGet(
       tx
         .insert(webhookDeliveries)

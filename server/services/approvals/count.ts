@@ -7,6 +7,9 @@ import { loadSession } from "../session/load";
 import { IS_BLOCKED, inboxFilterSql, inboxFrom } from "./inbox";
 import { InboxCountInput } from "./schemas";
 
+/** The tasks with a reset request: the flag is 0/1 on SQLite and a boolean on PostgreSQL, which does not sum booleans. */
+const COUNT_RESET_REQUESTED = sql`count(CASE WHEN ${tasks.resetRequested} THEN 1 END)`;
+
 export interface InboxCount {
   /** Blocked tasks awaiting a decision. */
   blocked: number;
@@ -36,17 +39,17 @@ export async function inboxCount(db: DbOrTx, raw: InboxCountInput = {}): Promise
     if (sessionId !== undefined) await loadSession(db, sessionId);
     // The same terms as the list reads, so "N match" counts exactly what paging through would show.
     const flag = input.resetRequested === undefined ? sql`` : sql`AND reset_requested = ${input.resetRequested ? 1 : 0}`;
-    const row = await rawGet<{ blocked: number; resetRequested: number | null }>(
+    const row = await rawGet<{ blocked: number; resetRequested: number }>(
       db,
       sql`
-      SELECT count(*) AS blocked, coalesce(sum(reset_requested), 0) AS resetRequested FROM ${inboxFrom(input)}
+      SELECT count(*) AS blocked, ${COUNT_RESET_REQUESTED} AS "resetRequested" FROM ${inboxFrom(db, input)}
       WHERE status = 'blocked' ${flag} ${inboxFilterSql(input, Date.now())}`,
     );
     return { blocked: row?.blocked ?? 0, resetRequested: row?.resetRequested ?? 0 };
   }
   const row = await queryGet(
     db
-      .select({ blocked: sql<number>`count(*)`, resetRequested: sql<number>`coalesce(sum(${tasks.resetRequested}), 0)` })
+      .select({ blocked: sql<number>`count(*)`, resetRequested: sql<number>`${COUNT_RESET_REQUESTED}` })
       .from(tasks)
       .where(IS_BLOCKED),
   );

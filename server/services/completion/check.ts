@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
@@ -37,7 +37,12 @@ export async function evaluateSessionCompletion(tx: DbOrTx, sessionId: string): 
   });
 }
 
-/** The gate's reads, prepared once per connection (db/prepared.ts): every session view previews the gate. */
+/**
+ * The gate's reads, prepared once per connection (db/prepared.ts): every session view previews the gate.
+ * Each in a stated order, as its reasons list rows in the order read: criteria and tasks by status
+ * then id, the order SQLite's (session, status) indexes give them without a sort (and, as the gate
+ * groups tasks by status, tasks by id within each), contract goals by id.
+ */
 function gateQueries(db: DbOrTx) {
   return prepared(db, "completion.gate", () => {
     const sessionId = sql.placeholder("sessionId");
@@ -55,17 +60,20 @@ function gateQueries(db: DbOrTx) {
         })
         .from(successCriteria)
         .where(eq(successCriteria.sessionId, sessionId))
+        .orderBy(asc(successCriteria.status), asc(successCriteria.id))
         .prepare(),
       tasks: db
         .select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification })
         .from(tasks)
         .where(eq(tasks.sessionId, sessionId))
+        .orderBy(asc(tasks.status), asc(tasks.id))
         .prepare(),
       contractGoals: db
         .select({ id: goals.id, goalText: goals.goalText })
         .from(goals)
         .innerJoin(goalContracts, eq(goalContracts.goalId, goals.id))
         .where(eq(goals.sessionId, sessionId))
+        .orderBy(asc(goals.id))
         .prepare(),
       // Every gate evaluation of the session's goals, newest first: the first seen per goal is its latest.
       evaluations: db

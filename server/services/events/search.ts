@@ -1,4 +1,4 @@
-import { queryAll, rawGet } from "@/db/query";
+import { queryAll, rawGet, sqlFor } from "@/db/query";
 import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -60,17 +60,23 @@ async function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): Pr
   let time: SQL | undefined;
   if (filter.from || filter.to) {
     const range = and(filter.from ? gte(events.at, filter.from) : undefined, filter.to ? lte(events.at, filter.to) : undefined);
-    // Unary + keeps SQLite from the `at` index, and from sorting every event in a dense range.
-    const walked = and(
-      filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
-      filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
-    );
+    // Unary + keeps SQLite from the `at` index, and from sorting every event in a dense range
+    // (PostgreSQL's planner weighs the index itself).
+    const walked = sqlFor(db, {
+      sqlite: and(
+        filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
+        filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
+      )!,
+      postgres: range!,
+    });
     time = (await selective(db, range)) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
   }
   let source: SQL | undefined;
   if (filter.source) {
     const ofSource = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.source, filter.source));
-    source = (await selective(db, inArray(events.sessionId, ofSource))) ? inArray(events.sessionId, ofSource) : sql`+${events.sessionId} IN ${ofSource}`;
+    // PostgreSQL has no unary + on text.
+    const walked = sqlFor(db, { sqlite: sql`+${events.sessionId} IN ${ofSource}`, postgres: inArray(events.sessionId, ofSource) });
+    source = (await selective(db, inArray(events.sessionId, ofSource))) ? inArray(events.sessionId, ofSource) : walked;
   }
   return [
     filter.type ? eq(events.type, filter.type) : undefined,
@@ -85,7 +91,7 @@ async function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): Pr
 async function selective(db: DbOrTx, condition: SQL | undefined): Promise<boolean> {
   const { n } = await rawGet<{ n: number }>(
     db,
-    sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)})`,
+    sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)}) AS matching`,
   );
   return n < SELECTIVE;
 }

@@ -1,4 +1,4 @@
-import { queryAll } from "@/db/query";
+import { queryAll, sqlFor } from "@/db/query";
 import { type SQL, and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -57,7 +57,9 @@ export async function listLogs(db: DbOrTx, raw: ListLogsPageInput): Promise<LogP
   if (input.reasoningPhase) where.push(eq(t.reasoningPhase, input.reasoningPhase));
   if (input.text) {
     const pattern = `%${escapeLike(input.text)}%`;
-    where.push(or(sql`${t.content} like ${pattern} escape '\\'`, sql`${t.eventPayload} like ${pattern} escape '\\'`));
+    // Any case: SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's does not, ILIKE does.
+    const like = sqlFor(db, { sqlite: sql`like`, postgres: sql`ilike` });
+    where.push(or(sql`${t.content} ${like} ${pattern} escape '\\'`, sql`${t.eventPayload} ${like} ${pattern} escape '\\'`));
   }
   if (input.since) where.push(gte(t.timestamp, input.since));
   if (input.until) where.push(lt(t.timestamp, input.until));

@@ -27,7 +27,8 @@ export async function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): Promise<
       .from(tokenUsage)
       .where(eq(tokenUsage.sessionId, input.sessionId))
       .groupBy(key)
-      .orderBy(desc(tokens), asc(key)),
+      // Groups of equal tokens by key, the null key first: SQLite's default, not PostgreSQL's (nulls last).
+      .orderBy(desc(tokens), sql`${key} asc nulls first`),
   );
   return { by: input.by, groups, total: groups.reduce((sum, group) => sum + group.tokens, 0) };
 }

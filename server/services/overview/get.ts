@@ -92,9 +92,10 @@ async function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Prom
     db
       .select({
         total: sql<number>`count(*)`,
-        active: sql<number>`coalesce(sum(${s.status} = 'active'), 0)`,
-        completed: sql<number>`coalesce(sum(${s.status} = 'completed'), 0)`,
-        failed: sql<number>`coalesce(sum(${s.status} = 'failed'), 0)`,
+        // count(CASE …), not sum(a = b): PostgreSQL does not sum booleans.
+        active: sql<number>`count(CASE WHEN ${s.status} = 'active' THEN 1 END)`,
+        completed: sql<number>`count(CASE WHEN ${s.status} = 'completed' THEN 1 END)`,
+        failed: sql<number>`count(CASE WHEN ${s.status} = 'failed' THEN 1 END)`,
         tasksTotal: sum(s.tasksTotal),
         pending: sum(s.tasksPending),
         inProgress: sum(s.tasksInProgress),
@@ -154,8 +155,8 @@ async function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Prom
   const stops = (await rawGet<{ held: number; unverified: number; sessionsUnverified: number }>(
     db,
     sql`
-    SELECT coalesce(sum(type = ${EVENT_TYPES.runtimeStopHeld}), 0) AS held, coalesce(sum(type = ${EVENT_TYPES.runtimeStopUnverified}), 0) AS unverified,
-      count(DISTINCT CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN session_id END) AS sessionsUnverified
+    SELECT count(CASE WHEN type = ${EVENT_TYPES.runtimeStopHeld} THEN 1 END) AS held, count(CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN 1 END) AS unverified,
+      count(DISTINCT CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN session_id END) AS "sessionsUnverified"
     FROM events WHERE type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})`,
   ))!;
 

@@ -1,7 +1,7 @@
-import { queryAll, rawAll, rawGet } from "@/db/query";
-import { type SQL, and, asc, desc, eq, gt, gte, like, lt, lte, or, sql } from "drizzle-orm";
+import { queryAll, rawAll, rawGet, sqlFor } from "@/db/query";
+import { type SQL, and, asc, desc, eq, gt, gte, ilike, like, lt, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
+import { type DbOrTx, engineOf } from "@/db/client";
 import { SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { sessions } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -75,18 +75,20 @@ export async function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): Pro
 
 /**
  * The page's sessions with a stop let through unverified. `+session_id` keeps SQLite on the
- * (type, id) index: a range of these rare events, not every event of the page's sessions.
+ * (type, id) index: a range of these rare events, not every event of the page's sessions
+ * (PostgreSQL has no unary + on text, and its planner weighs the two indexes itself).
  */
 async function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Promise<Record<string, number>> {
   if (items.length === 0) return {};
+  const ids = sql.join(
+    items.map((s) => sql`${s.id}`),
+    sql`, `,
+  );
   const rows = await rawAll<{ sessionId: string; n: number }>(
     db,
     sql`
-    SELECT session_id AS sessionId, count(*) AS n FROM events
-    WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND +session_id IN (${sql.join(
-      items.map((s) => sql`${s.id}`),
-      sql`, `,
-    )}) GROUP BY 1`,
+    SELECT session_id AS "sessionId", count(*) AS n FROM events
+    WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND ${sqlFor(db, { sqlite: sql`+session_id`, postgres: sql`session_id` })} IN (${ids}) GROUP BY 1`,
   );
   return Object.fromEntries(rows.map((r) => [r.sessionId, r.n]));
 }
@@ -102,8 +104,18 @@ const SELECTIVE_MATCHES = 200;
  * sessions match, or one shorter than trigram matching can answer, walks the list's own order
  * index with LIKE and stops at the page's end, which dense matches reach quickly (collecting 7,500
  * matches from the index first took 10 ms, the walk 1 ms).
+ *
+ * PostgreSQL has no FTS table: a pg_trgm GIN index on `id || ' ' || coalesce(requirements, '')`
+ * (migrations-pg 0002) answers ILIKE on that exact expression, and its planner chooses between the
+ * index and the walk. The terms on each column keep the answer SQLite's: a match must lie within
+ * the id or the requirements, not across the space that joins them.
  */
 async function searchFilter(db: DbOrTx, search: string): Promise<SQL> {
+  if (engineOf(db) === "postgres") {
+    const eachColumn = or(ilike(sessions.id, pattern(search)), ilike(sessions.requirements, pattern(search)))!;
+    if ([...search].length < 3) return eachColumn;
+    return and(sql`(${sessions.id} || ' ' || coalesce(${sessions.requirements}, '')) ILIKE ${pattern(search)}`, eachColumn)!;
+  }
   if ([...search].length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
     const { matches } = await rawGet<{ matches: number }>(

@@ -1,8 +1,8 @@
-import { rawAll } from "@/db/query";
+import { rawAll, sqlFor } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { SESSION_SOURCES } from "@/server/domain/vocabulary";
-import { bucketSql, equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
+import { ALWAYS, bucketSql, equalsIfSet, inRange, inSource, sessionModelOf } from "./filters";
 import { reasonKindsThrough, rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
 import { type ReasonCount, fillSeries, rate, topReasons } from "./shape";
@@ -30,7 +30,7 @@ export async function unverifiedCompletionFigures(db: DbOrTx, f: AnalyticsFilter
     SELECT s.source AS source, count(*) AS count FROM tasks t JOIN sessions s ON s.id = t.session_id
     WHERE t.status = 'completed' AND t.verification = 'none'
       AND ${inRange(sql`coalesce(t.completed_at, t.updated_at)`, f)} AND ${equalsIfSet(agent, f.agent)} AND ${equalsIfSet(sql`s.source`, f.source)}
-      AND ${f.model === null ? sql`1` : sql`${sessionModelOf(sql`s.models`, agent)} = ${f.model}`}
+      AND ${f.model === null ? ALWAYS : sql`${sessionModelOf(db, sql`s.models`, agent)} = ${f.model}`}
     GROUP BY 1`,
   );
   const bySource = new Map(rows.map((r) => [r.source, r.count]));
@@ -62,10 +62,10 @@ export async function completionCheckFigures(db: DbOrTx, f: AnalyticsFilter): Pr
   const rows = await rawAll<{ bucket: number; accepted: number; rejected: number }>(
     db,
     rollups
-      ? sql`SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, total(CASE WHEN k2 THEN n END) AS accepted, total(CASE WHEN NOT k2 THEN n END) AS rejected
+      ? sql`SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, sum(CASE WHEN k2 <> 0 THEN n ELSE 0 END) AS accepted, sum(CASE WHEN k2 = 0 THEN n ELSE 0 END) AS rejected
             FROM analytics_rollups WHERE ${rollupScope(["check"], f, ["agent"])} GROUP BY 1`
       : sql`
-    SELECT ${bucketSql(sql`c.at`, f.bucket)} AS bucket, sum(c.accepted) AS accepted, sum(NOT c.accepted) AS rejected
+    SELECT ${bucketSql(sql`c.at`, f.bucket)} AS bucket, sum(CASE WHEN c.accepted THEN 1 ELSE 0 END) AS accepted, sum(CASE WHEN c.accepted THEN 0 ELSE 1 END) AS rejected
     FROM completion_checks c WHERE ${where} GROUP BY 1`,
   );
   const accepted = rows.reduce((n, r) => n + r.accepted, 0);
@@ -82,12 +82,14 @@ export async function completionCheckFigures(db: DbOrTx, f: AnalyticsFilter): Pr
 
 /** Every reason of the rejected checks in scope, in check order (so a kind's example is its earliest wording). */
 async function reasonsFromHistory(db: DbOrTx, where: SQL): Promise<{ checkId: number; reason: string }[]> {
-  return await rawAll<{ checkId: number; reason: string }>(
-    db,
-    sql`
-    SELECT c.id AS checkId, r.value AS reason FROM completion_checks c, json_each(c.reasons) r
+  // The strings of each check's JSON array, in the array's order.
+  const reasons = sqlFor(db, {
+    sqlite: sql`SELECT c.id AS "checkId", r.value AS reason FROM completion_checks c, json_each(c.reasons) r
     WHERE NOT c.accepted AND r.type = 'text' AND ${where} ORDER BY c.id, r.id`,
-  );
+    postgres: sql`SELECT c.id AS "checkId", r.value #>> '{}' AS reason FROM completion_checks c, jsonb_array_elements(c.reasons::jsonb) WITH ORDINALITY AS r(value, id)
+    WHERE NOT c.accepted AND jsonb_typeof(r.value) = 'string' AND ${where} ORDER BY c.id, r.id`,
+  });
+  return await rawAll<{ checkId: number; reason: string }>(db, reasons);
 }
 
 /**
@@ -96,17 +98,22 @@ async function reasonsFromHistory(db: DbOrTx, where: SQL): Promise<{ checkId: nu
  */
 async function reasonKindsFromRollups(db: DbOrTx, f: AnalyticsFilter, where: SQL): Promise<ReasonCount[]> {
   const through = await reasonKindsThrough(db);
-  const scope = [sql`1`];
+  const scope = [ALWAYS];
   if (f.from !== null) scope.push(sql`day >= ${f.from}`);
   if (f.to !== null) scope.push(sql`day <= ${f.to}`);
   if (f.source !== null) scope.push(sql`source = ${f.source}`);
   if (f.agent !== null) scope.push(sql`agent = ${f.agent}`);
-  // With one min() in the query, SQLite takes the bare `example` from the row holding the minimum.
+  // The example of the row holding the earliest check: with one min() in the query, SQLite takes the
+  // bare `example` from that row; PostgreSQL has no bare columns and picks it by order.
+  const example = sqlFor(db, {
+    sqlite: sql`example, min(example_check_id) AS first`,
+    postgres: sql`(array_agg(example ORDER BY example_check_id))[1] AS example`,
+  });
   const kinds = (
-    await rawAll<{ reason: string; checks: number; example: string; first: number }>(
+    await rawAll<{ reason: string; checks: number; example: string }>(
       db,
       sql`
-    SELECT kind AS reason, sum(checks) AS checks, example, min(example_check_id) AS first
+    SELECT kind AS reason, sum(checks) AS checks, ${example}
     FROM analytics_reason_kinds WHERE ${sql.join(scope, sql` AND `)} GROUP BY kind`,
     )
   ).map(({ reason, checks, example }) => ({ reason, checks, example }));

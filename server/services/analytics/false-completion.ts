@@ -51,14 +51,17 @@ export async function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): Pr
 /** Each grouping summed by SQL from the rollups: a few dozen rows, not one per agent × model × day. */
 async function fromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<Groups> {
   const scope = rollupScope(["claim"], f, ["agent", "model"]);
-  const rows = await rawValues<["agent" | "model" | "bucket", string | number | null, number, number]>(
+  // The bucket has a column of its own (PostgreSQL's UNION puts no numbers in a column of texts), and
+  // comes first: PostgreSQL types each column by the first branches, and two NULLs would make it text.
+  const rows = await rawValues<["agent" | "model" | "bucket", string | null, number | null, number, number]>(
     db,
     sql`
-    SELECT 'agent', agent, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
-    UNION ALL SELECT 'model', model, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
-    UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`,
+    SELECT 'bucket' AS kind, NULL AS label, ${bucketSql(sql`day`, f.bucket)} AS bucket, sum(n) AS claims, sum(total) AS blocked FROM analytics_rollups WHERE ${scope} GROUP BY 3 HAVING sum(n) > 0
+    UNION ALL SELECT 'agent', agent, NULL, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
+    UNION ALL SELECT 'model', model, NULL, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`,
   );
-  const of = <K>(by: string) => rows.filter((r) => r[0] === by).map(([, key, claims, blocked]) => ({ key: key as K, claims, blocked }));
+  const of = <K>(by: string) =>
+    rows.filter((r) => r[0] === by).map(([, label, bucket, claims, blocked]) => ({ key: (by === "bucket" ? bucket : label) as K, claims, blocked }));
   return { byAgent: of<string>("agent"), byModel: of<string | null>("model"), byBucket: of<number>("bucket") };
 }
 
@@ -69,13 +72,13 @@ async function fromHistory(db: DbOrTx, f: AnalyticsFilter): Promise<Row[]> {
     sql`
     WITH per_session AS (
       SELECT session_id, claimant, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM (
-        SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)})
+        SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)}) AS made
         UNION ALL
-        SELECT session_id, claimant, ${claimBucket} AS bucket, 0 AS claims, 1 AS blocked FROM (${judgedClaims(f)}) WHERE move = 'block'
-      ) GROUP BY 1, 2, 3
+        SELECT session_id, claimant, ${claimBucket} AS bucket, 0 AS claims, 1 AS blocked FROM (${judgedClaims(db, f)}) AS judged WHERE move = 'block'
+      ) AS counted GROUP BY 1, 2, 3
     ),
     modeled AS (
-      SELECT p.claimant AS agent, ${sessionModelOf(sql`s.models`, sql`p.claimant`)} AS model, p.bucket AS bucket, p.claims AS claims, p.blocked AS blocked
+      SELECT p.claimant AS agent, ${sessionModelOf(db, sql`s.models`, sql`p.claimant`)} AS model, p.bucket AS bucket, p.claims AS claims, p.blocked AS blocked
       FROM per_session p JOIN sessions s ON s.id = p.session_id
     )
     SELECT agent, model, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM modeled

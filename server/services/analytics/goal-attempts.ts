@@ -46,7 +46,7 @@ function scopedAttempts(f: AnalyticsFilter): SQL {
              row_number() OVER (PARTITION BY a.goal_id ORDER BY a.id) AS attempt_number
       FROM attempts a JOIN goals g ON g.id = a.goal_id
       WHERE a.attempt_type = 'implementation' AND ${inSource(sql`g.session_id`, f)}
-    )
+    ) AS numbered
     WHERE ${inRange(sql`at`, f)} AND ${equalsIfSet(sql`model`, f.model)}`;
 }
 
@@ -70,7 +70,7 @@ export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     allTime(f)
       ? sql`
     SELECT 'attempt' AS kind, k2 AS a, model, k1 AS outcome, sum(n) AS count, NULL AS succeeded FROM analytics_rollups
-    WHERE ${rollupScope(["attempt_all"], f, [])} GROUP BY 2, 3, 4 HAVING count > 0
+    WHERE ${rollupScope(["attempt_all"], f, [])} GROUP BY 2, 3, 4 HAVING sum(n) > 0
     UNION ALL
     SELECT 'goal', k2, NULL, NULL, sum(n), sum(CASE WHEN k1 = '1' THEN n ELSE 0 END) FROM analytics_rollups
     WHERE ${rollupScope(["goal_hist"], f, [])} GROUP BY 2 HAVING sum(n) > 0`
@@ -79,8 +79,8 @@ export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     SELECT 'attempt' AS kind, attempt_number AS a, model, outcome, count(*) AS count, NULL AS succeeded FROM scope GROUP BY 2, 3, 4
     UNION ALL
     SELECT 'goal', attempts, NULL, NULL, count(*), sum(succeeded) FROM (
-      SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM scope GROUP BY goal_id
-    ) GROUP BY 2`,
+      SELECT goal_id, count(*) AS attempts, max(CASE WHEN outcome = 'success' THEN 1 ELSE 0 END) AS succeeded FROM scope GROUP BY goal_id
+    ) AS per_goal GROUP BY 2`,
   );
   const rows = grouped
     .filter((g) => g.kind === "attempt")

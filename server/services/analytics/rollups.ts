@@ -1,4 +1,4 @@
-import { rawAll, rawGet, rawRun } from "@/db/query";
+import { rawAll, rawGet, rawRun, sqlFor } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, type DbOrTx, writeTransaction } from "@/db/client";
 import { bucketSql } from "./filters";
@@ -57,7 +57,8 @@ export async function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INF
   for (let chunk = 0; chunk < maxChunks; chunk++) {
     const more = await writeTransaction(db, async (tx) => {
       const through = (await rawGet<{ value: number } | undefined>(tx, sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`))?.value ?? 0;
-      const checks = await rawAll<{ id: number; accepted: number; reasons: string; day: number; source: string; agent: string }>(
+      // `accepted`: 0/1 on SQLite, a boolean on PostgreSQL.
+      const checks = await rawAll<{ id: number; accepted: number | boolean; reasons: string; day: number; source: string; agent: string }>(
         tx,
         sql`
           SELECT c.id AS id, c.accepted AS accepted, c.reasons AS reasons, ${bucketSql(sql`c.at`, "day")} AS day, s.source AS source, c.actor AS agent
@@ -77,15 +78,20 @@ export async function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INF
           else counts.set(key, { day: check.day, source: check.source, agent: check.agent, kind, checks: 1, exampleCheckId: check.id, example });
         }
       }
+      // The stored row's columns are named by the table (PostgreSQL finds a bare name ambiguous beside `excluded`).
+      const firstExample = sqlFor(tx, {
+        sqlite: sql`min(analytics_reason_kinds.example_check_id, excluded.example_check_id)`,
+        postgres: sql`LEAST(analytics_reason_kinds.example_check_id, excluded.example_check_id)`,
+      });
       for (const c of counts.values()) {
         await rawRun(
           tx,
           sql`
             INSERT INTO analytics_reason_kinds (day, source, agent, kind, checks, example_check_id, example)
             VALUES (${c.day}, ${c.source}, ${c.agent}, ${c.kind}, ${c.checks}, ${c.exampleCheckId}, ${c.example})
-            ON CONFLICT (day, source, agent, kind) DO UPDATE SET checks = checks + excluded.checks,
-              example = CASE WHEN excluded.example_check_id < example_check_id THEN excluded.example ELSE example END,
-              example_check_id = min(example_check_id, excluded.example_check_id)`,
+            ON CONFLICT (day, source, agent, kind) DO UPDATE SET checks = analytics_reason_kinds.checks + excluded.checks,
+              example = CASE WHEN excluded.example_check_id < analytics_reason_kinds.example_check_id THEN excluded.example ELSE analytics_reason_kinds.example END,
+              example_check_id = ${firstExample}`,
         );
       }
       await rawRun(

@@ -29,7 +29,8 @@ export async function runtimeStopFigures(db: DbOrTx, f: AnalyticsFilter): Promis
     db,
     sql`
     SELECT ${bucketSql(sql`e.at`, f.bucket)} AS bucket,
-      sum(e.type = ${EVENT_TYPES.runtimeStopHeld}) AS held, sum(e.type = ${EVENT_TYPES.runtimeStopUnverified}) AS unverified
+      sum(CASE WHEN e.type = ${EVENT_TYPES.runtimeStopHeld} THEN 1 ELSE 0 END) AS held,
+      sum(CASE WHEN e.type = ${EVENT_TYPES.runtimeStopUnverified} THEN 1 ELSE 0 END) AS unverified
     FROM events e WHERE ${where} GROUP BY 1`,
   );
   const sessions = await rawGet<{ n: number }>(

@@ -189,7 +189,7 @@ describe("agent types and session models", () => {
     const labels = ["developer_1", "developer_12", "senior_software_engineer_1", "pm", "qa_expert", "agent2", "lead@example.com", 'odd"label_3'];
     const models = JSON.stringify(Object.fromEntries(labels.map((label) => [agentTypeOf(label), `model of ${agentTypeOf(label)}`])));
     for (const label of labels) {
-      const row = await rawGet<{ model: string | null }>(db, sql`SELECT ${sessionModelOf(sql`${models}`, sql`${label}`)} AS model`);
+      const row = await rawGet<{ model: string | null }>(db, sql`SELECT ${sessionModelOf(db, sql`${models}`, sql`${label}`)} AS model`);
       expect(row?.model, label).toBe(`model of ${agentTypeOf(label)}`);
     }
     expect(agentTypeOf("developer_2")).toBe("developer");
@@ -197,7 +197,7 @@ describe("agent types and session models", () => {
   });
 
   it("sessionModelOf is null when the session recorded no model for that type, or no models at all", async () => {
-    expect((await rawGet<{ m: unknown }>(db, sql`SELECT ${sessionModelOf(sql`${'{"developer":"x"}'}`, sql`${"qa_expert_1"}`)} AS m`))?.m).toBeNull();
-    expect((await rawGet<{ m: unknown }>(db, sql`SELECT ${sessionModelOf(sql`NULL`, sql`${"developer_1"}`)} AS m`))?.m).toBeNull();
+    expect((await rawGet<{ m: unknown }>(db, sql`SELECT ${sessionModelOf(db, sql`${'{"developer":"x"}'}`, sql`${"qa_expert_1"}`)} AS m`))?.m).toBeNull();
+    expect((await rawGet<{ m: unknown }>(db, sql`SELECT ${sessionModelOf(db, sql`NULL`, sql`${"developer_1"}`)} AS m`))?.m).toBeNull();
   });
 });

@@ -25,8 +25,11 @@ export interface WebhookSummary {
 
 export async function listWebhooks(ctx: ServiceContext): Promise<WebhookSummary[]> {
   authorize(ctx.actor, "admin.webhooks", "list webhooks");
+  // The outer row named in full: in a one-table select Drizzle writes a column bare (`"id"`), which
+  // inside this subquery would be the delivery's own id, not the subscription's.
+  const subscriptionId = sql`${sql.identifier("webhook_subscriptions")}.${sql.identifier("id")}`;
   const counts = (status: string) =>
-    sql<number>`(SELECT count(*) FROM ${webhookDeliveries} d WHERE d.subscription_id = ${webhookSubscriptions.id} AND d.status = ${status})`.mapWith(Number);
+    sql<number>`(SELECT count(*) FROM ${webhookDeliveries} d WHERE d.subscription_id = ${subscriptionId} AND d.status = ${status})`.mapWith(Number);
   return (
     await queryAll(
       ctx.db

@@ -182,6 +182,21 @@ describe("webhook deliveries", () => {
     expect(failed.attempts).toBeGreaterThanOrEqual(3);
   });
 
+  it("counts each subscription's own deliveries in the list, whatever their ids", async () => {
+    const f = setup();
+    const first = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/a", events: "all" });
+    const second = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/b", events: "all" });
+    // No dispatcher: every delivery stays pending. Three for the first, two for the second.
+    for (let i = 0; i < 3; i++) await f.as("admin").admin.testWebhook({ id: first.id });
+    for (let i = 0; i < 2; i++) await f.as("admin").admin.testWebhook({ id: second.id });
+    const listed = await f.as("admin").admin.webhooks();
+    // Newest first.
+    expect(listed.map((w) => [w.id, w.pending, w.delivered, w.failed])).toEqual([
+      [second.id, 2, 0, 0],
+      [first.id, 3, 0, 0],
+    ]);
+  });
+
   it("sends a webhook.test delivery on demand, logged like any other", async () => {
     const f = setup();
     const r = await receiver();

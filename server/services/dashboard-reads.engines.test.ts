@@ -6,18 +6,15 @@
  * BY, unary `+`, summed booleans), so each branch is exercised here, the "many matches" ones too.
  * Runs in the `pg` project; without PostgreSQL only the SQLite half runs.
  */
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { type Db, closeLedger, createMemoryDb, openLedger } from "@/db/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Db } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { appendEvent, write } from "@/server/services/context";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { sessionStart, stop } from "@/server/services/runtime/test-payloads";
 import { ACTORS, BLOCKED, type Caller, callerFor } from "@/test/support/api-helpers";
-import { PG_TEMPLATE, createTestDatabase } from "@/test/support/pg-cluster";
-
-const adminUrl = inject("pgAdminUrl");
-const opened: Db[] = [];
+import { ENGINES, ledgerFactory } from "@/test/support/engines";
 
 const T0 = Date.parse("2026-02-02T09:00:00.000Z");
 const MIN = 60_000;
@@ -30,20 +27,9 @@ beforeAll(() => {
 });
 afterAll(async () => {
   vi.useRealTimers();
-  for (const db of opened.splice(0)) await closeLedger(db);
 });
 
-async function freshLedger(engine: "sqlite" | "postgres"): Promise<Db> {
-  if (engine === "sqlite") return createMemoryDb();
-  const db = await openLedger(await createTestDatabase(adminUrl!, undefined, { template: PG_TEMPLATE }), { migrate: false, poolSize: 4 });
-  opened.push(db);
-  return db;
-}
-
-const ENGINES = [
-  { engine: "sqlite" as const, skip: false },
-  { engine: "postgres" as const, skip: !adminUrl },
-];
+const freshLedger = ledgerFactory();
 
 /** Events written in one bulk write at minute 200, in the `shots-on-goal` session: more than the audit log's "few matches" (500). */
 const BULK = 520;

@@ -5,32 +5,16 @@
  * Runs in the `pg` project, which has a throwaway cluster; without PostgreSQL only the SQLite half runs.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it, inject } from "vitest";
-import { type Db, closeLedger, createMemoryDb, engineOf, openLedger } from "@/db/client";
+import { describe, expect, it } from "vitest";
+import { type Db, engineOf } from "@/db/client";
 import { rawRun } from "@/db/query";
 import { ACTORS, type Caller, callerFor, expectBadRequest, refusal } from "@/test/support/api-helpers";
 import { SECRETS } from "@/test/support/log-helpers";
-import { PG_TEMPLATE, createTestDatabase } from "@/test/support/pg-cluster";
+import { ENGINES, ledgerFactory } from "@/test/support/engines";
 import { PG_ROWS_PER_INSERT } from "./batch-pg";
 import { type IngestBatchInput, MAX_BATCH_ROWS } from "./schemas";
 
-const adminUrl = inject("pgAdminUrl");
-const opened: Db[] = [];
-afterAll(async () => {
-  for (const db of opened.splice(0)) await closeLedger(db);
-});
-
-async function freshLedger(engine: "sqlite" | "postgres"): Promise<Db> {
-  if (engine === "sqlite") return createMemoryDb();
-  const db = await openLedger(await createTestDatabase(adminUrl!, undefined, { template: PG_TEMPLATE }), { migrate: false, poolSize: 4 });
-  opened.push(db);
-  return db;
-}
-
-const ENGINES = [
-  { engine: "sqlite" as const, skip: false },
-  { engine: "postgres" as const, skip: !adminUrl },
-];
+const freshLedger = ledgerFactory();
 
 const S = { sessionId: "s1" };
 type Row = IngestBatchInput["rows"][number];

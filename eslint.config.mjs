@@ -76,6 +76,16 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
   },
+  // The services are asynchronous (one engine is PostgreSQL): a promise nobody awaits is a write
+  // that may not have happened, or a refusal nobody sees. Type-aware, so only for TypeScript files.
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
   // One block per file: a later block's options replace an earlier one's, so each repeats NO_TEST_SUPPORT.
   { files: ["**/*.ts", "**/*.tsx"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(NO_TEST_SUPPORT) } },
   { files: ["server/domain/**/*.ts"], ignores: TEST_FILES, rules: { "@typescript-eslint/no-restricted-imports": restrict(DOMAIN, NO_TEST_SUPPORT) } },

@@ -1,8 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts). Later: the integration globs (docs/plans/postgresql.md §4). */
-const PG_TESTS = ["db/pg/**/*.test.ts", "db/schema-pg.test.ts", "db/enforcement-pg.test.ts", "server/services/copy/**/*.test.ts"];
+/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts); the two engines.test files run the services on both engines. */
+const PG_TESTS = [
+  "db/pg/**/*.test.ts",
+  "db/schema-pg.test.ts",
+  "db/enforcement-pg.test.ts",
+  "server/services/copy/**/*.test.ts",
+  "server/services/engines.test.ts",
+  "server/api/engines-procedures.test.ts",
+  "server/**/*.engines.test.ts",
+];
 const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];
 
 const resolve = { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } };

@@ -1,3 +1,4 @@
+import { queryAll } from "./query";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -47,7 +48,7 @@ describe("openDatabase on a file", () => {
     );
   });
 
-  it("stamps raw inserts with UTC epoch milliseconds, which Drizzle reads back as the same instant", () => {
+  it("stamps raw inserts with UTC epoch milliseconds, which Drizzle reads back as the same instant", async () => {
     const db = open(path.join(dir, "p.db"));
     const before = Date.now();
     db.$client.prepare("INSERT INTO sessions (id) VALUES ('s1')").run();
@@ -64,7 +65,7 @@ describe("openDatabase on a file", () => {
       expect(at).toBeGreaterThanOrEqual(before);
       expect(at).toBeLessThanOrEqual(after);
     }
-    const [session] = db.select().from(sessions).where(eq(sessions.id, "s1")).all();
+    const [session] = await queryAll(db.select().from(sessions).where(eq(sessions.id, "s1")));
     expect(session?.createdAt).toBeInstanceOf(Date);
     expect(session?.createdAt.getTime()).toBe(raw.created_at);
   });
@@ -96,11 +97,11 @@ describe("openDatabase on a file", () => {
 });
 
 describe("connectionOf", () => {
-  it("finds the same connection under a database, a read transaction and a write transaction", () => {
+  it("finds the same connection under a database, a read transaction and a write transaction", async () => {
     const db = createMemoryDb();
     expect(connectionOf(db)).toBe(db.$client);
     expect(db.transaction((tx) => connectionOf(tx))).toBe(db.$client);
-    expect(writeTransaction(db, (tx) => connectionOf(tx))).toBe(db.$client);
+    expect(await writeTransaction(db, (tx) => connectionOf(tx))).toBe(db.$client);
     const other = createMemoryDb();
     expect(other.transaction((tx) => connectionOf(tx))).not.toBe(db.$client);
   });

@@ -2,7 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { withLock } from "./connection-lock";
 import { applyMigrations } from "./migrate";
+import { isPostgresUrl } from "./pg/client";
+import { closePgLedger, openPgLedger, pgRead, pgRootOf, pgWrite } from "./pg/ledger";
 import { cacheStatements } from "./statement-cache";
 
 /**
@@ -115,23 +118,90 @@ const WRITE_TRY_MS = 20;
  * then sleeps 1–4 ms (random) and tries again, for up to WRITE_WAIT_MS in all. A try that did not
  * get the lock ran nothing of `action`.
  *
- * This runs for every write, so the transaction's machinery is made once per connection
- * (writerOf): building a Drizzle transaction and a better-sqlite3 transaction function on every
- * call cost ~100 µs, a fifth of a task move (and a sixteenth of an imported row's writes, which run
- * inside the import's open batch as savepoints). The busy-timeout pragmas cannot be prepared once:
- * SQLite applies `PRAGMA busy_timeout = N` when the statement is compiled, not when it runs.
+ * Within the process, the connection runs one transaction at a time (db/connection-lock.ts): an
+ * action awaits, and another caller's statements must not land inside its transaction. A write
+ * inside a write (the same call chain), or inside a transaction opened by hand on the connection
+ * (an import's batch), runs in a savepoint of it instead: a throw rolls back that part alone.
+ *
+ * The statements are prepared once per connection (writerOf): building a Drizzle transaction on
+ * every call cost ~100 µs, a fifth of a task move. The busy-timeout pragmas cannot be prepared
+ * once: SQLite applies `PRAGMA busy_timeout = N` when the statement is compiled, not when it runs.
  */
-export function writeTransaction<T>(db: Db, action: (tx: Tx) => T): T {
+export function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  const pg = pgRootOf(db);
+  if (pg) return pgWrite(db, pg, action);
+  const sqlite = db.$client;
+  return withLock(sqlite, () => (sqlite.inTransaction ? inSavepoint(db, action) : inTransaction(db, action, beginImmediate)));
+}
+
+/**
+ * Run `action` as one read transaction (`BEGIN`, deferred): every statement in it reads the same
+ * snapshot, and no other caller's transaction on this connection is open meanwhile. Inside an open
+ * transaction, `action` simply runs in it.
+ */
+export function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  const pg = pgRootOf(db);
+  if (pg) return pgRead(db, pg, action);
+  const sqlite = db.$client;
+  return withLock(sqlite, () => (sqlite.inTransaction ? action(writerOf(db).tx) : inTransaction(db, action, (writer) => writer.begin.run())));
+}
+
+/**
+ * Run `work` holding this connection (db/connection-lock.ts) without opening a transaction: for
+ * work that opens and commits its own transactions by hand (an import's batches), so that no other
+ * caller's statement runs inside them and the services it calls nest in them as savepoints.
+ */
+export function withConnection<T>(db: Db, work: () => T | Promise<T>): Promise<T> {
+  if (pgRootOf(db)) return Promise.resolve().then(work);
+  return withLock(db.$client, work);
+}
+
+async function inTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>, begin: (writer: Writer, sqlite: Database.Database) => void): Promise<T> {
   const sqlite = db.$client;
   const writer = writerOf(db);
-  // Inside an open transaction (an import's batch): a savepoint, with the same handle.
-  if (sqlite.inTransaction) return writer.nested(action, writer.tx) as T;
+  begin(writer, sqlite);
+  try {
+    const value = await action(writer.tx);
+    writer.commit.run();
+    return value;
+  } catch (error) {
+    if (sqlite.inTransaction) writer.rollback.run();
+    throw error;
+  }
+}
+
+async function inSavepoint<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  const writer = writerOf(db);
+  const depth = writer.depth;
+  const savepoint = writer.savepointAt(depth);
+  savepoint.begin.run();
+  writer.depth += 1;
+  try {
+    const value = await action(writer.tx);
+    // Savepoints nest: two writes started side by side inside one transaction (`Promise.all`) would
+    // release or roll back each other's. Writes inside a write run one after another.
+    if (writer.depth !== depth + 1) throw new Error("two writes ran side by side inside one transaction: await each before starting the next");
+    savepoint.release.run();
+    return value;
+  } catch (error) {
+    if (db.$client.inTransaction) {
+      savepoint.rollback.run();
+      savepoint.release.run();
+    }
+    throw error;
+  } finally {
+    writer.depth -= 1;
+  }
+}
+
+function beginImmediate(writer: Writer, sqlite: Database.Database): void {
   const deadline = Date.now() + WRITE_WAIT_MS;
   sqlite.pragma(`busy_timeout = ${WRITE_TRY_MS}`);
   try {
     for (;;) {
       try {
-        return writer.immediate(action, writer.tx) as T;
+        writer.beginImmediate.run();
+        return;
       } catch (error) {
         const busy = error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY") && !sqlite.inTransaction;
         if (!busy || Date.now() >= deadline) throw error;
@@ -143,14 +213,23 @@ export function writeTransaction<T>(db: Db, action: (tx: Tx) => T): T {
   }
 }
 
+interface Savepoint {
+  begin: Database.Statement;
+  release: Database.Statement;
+  rollback: Database.Statement;
+}
+
 interface Writer {
-  /** `BEGIN IMMEDIATE; action(tx); COMMIT` (ROLLBACK if it throws), as Drizzle's `db.transaction(…, { behavior: "immediate" })` runs it. */
-  immediate: (action: (tx: Tx) => unknown, tx: Tx) => unknown;
-  /** `SAVEPOINT; action(tx); RELEASE` (ROLLBACK TO if it throws), as `db.transaction(…)` runs it inside an open transaction. */
-  nested: (action: (tx: Tx) => unknown, tx: Tx) => unknown;
+  begin: Database.Statement;
+  beginImmediate: Database.Statement;
+  commit: Database.Statement;
+  rollback: Database.Statement;
+  /** How many savepoints are open inside the current transaction. */
+  depth: number;
+  savepointAt: (depth: number) => Savepoint;
   /**
    * This connection's Drizzle transaction handle. It holds no state of its own (the connection,
-   * the dialect, the schema; savepoints are named by depth), so one serves every transaction.
+   * the dialect, the schema), so one serves every transaction.
    */
   tx: Tx;
 }
@@ -161,16 +240,52 @@ function writerOf(db: Db): Writer {
   let writer = writers.get(db.$client);
   if (!writer) {
     const sqlite = db.$client;
-    const run = sqlite.transaction((action: (tx: Tx) => unknown, tx: Tx) => action(tx));
+    const savepoints: Savepoint[] = [];
     writer = {
-      immediate: run.immediate,
-      nested: run,
+      begin: sqlite.prepare("BEGIN"),
+      beginImmediate: sqlite.prepare("BEGIN IMMEDIATE"),
+      commit: sqlite.prepare("COMMIT"),
+      rollback: sqlite.prepare("ROLLBACK"),
+      depth: 0,
+      savepointAt: (depth) =>
+        (savepoints[depth] ??= {
+          begin: sqlite.prepare(`SAVEPOINT proofgate_${depth}`),
+          release: sqlite.prepare(`RELEASE proofgate_${depth}`),
+          rollback: sqlite.prepare(`ROLLBACK TO proofgate_${depth}`),
+        }),
       // Drizzle hands out its transaction handle only inside a transaction: an empty deferred one takes no lock.
       tx: db.transaction((tx) => tx),
     };
     writers.set(sqlite, writer);
   }
   return writer;
+}
+
+/** Which engine a database handle runs on. */
+export function engineOf(db: DbOrTx): "sqlite" | "postgres" {
+  return pgRootOf(db) ? "postgres" : "sqlite";
+}
+
+export interface LedgerOpenOptions extends OpenOptions {
+  /** PostgreSQL only: the pool's size (default 10). */
+  poolSize?: number;
+}
+
+/**
+ * Open a ledger on either engine: a `postgres://` (or `postgresql://`) URL opens PostgreSQL
+ * (db/pg/ledger.ts), anything else is a SQLite file (`openDatabase`).
+ */
+export async function openLedger(target: string, options: LedgerOpenOptions = {}): Promise<Db> {
+  if (isPostgresUrl(target)) {
+    return openPgLedger(target, { migrate: options.migrate, max: options.poolSize });
+  }
+  return openDatabase(target, options);
+}
+
+/** Close a ledger opened by `openLedger`. */
+export async function closeLedger(db: Db): Promise<void> {
+  if (pgRootOf(db)) await closePgLedger(db);
+  else db.$client.close();
 }
 
 /** A fresh, migrated, private in-memory database (tests). */

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { type SQL, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, type DbOrTx, connectionOf } from "./client";
+import { pgRootOf } from "./pg/ledger";
 import { preparePrivately } from "./statement-cache";
 
 const caches = new WeakMap<Database.Database, Map<string, unknown>>();
@@ -20,6 +21,7 @@ const caches = new WeakMap<Database.Database, Map<string, unknown>>();
  * which the handle shares).
  */
 export function prepared<T>(db: DbOrTx, name: string, build: () => T): T {
+  if (pgRootOf(db)) return preparedOnPg(build) as T;
   const connection = connectionOf(db);
   let cache = caches.get(connection);
   if (!cache) {
@@ -33,6 +35,29 @@ export function prepared<T>(db: DbOrTx, name: string, build: () => T): T {
     cache.set(name, query);
   }
   return query;
+}
+
+/**
+ * On PostgreSQL a prepared query is built where it runs: the ledger handle (db/pg/ledger.ts) builds
+ * it on the transaction open in this call chain, and a query kept across calls would stay bound to
+ * the transaction it was first built in. It answers SQLite's prepared-query calls: `get` (the
+ * first row), `all` (the rows), `run` (`changes`: the rows written). `build` may return one query
+ * or an object of them (`{ rows: …, updates: … }`), as on SQLite.
+ */
+function preparedOnPg(build: () => unknown): unknown {
+  type Executable = { execute: (params?: Record<string, unknown>) => Promise<unknown> };
+  const runner = (make: () => Executable) => ({
+    get: async (params?: Record<string, unknown>) => ((await make().execute(params)) as unknown[])[0],
+    all: async (params?: Record<string, unknown>) => (await make().execute(params)) as unknown[],
+    run: async (params?: Record<string, unknown>) => {
+      const result = (await make().execute(params)) as { rowCount?: number | null } | unknown[];
+      return { changes: Array.isArray(result) ? result.length : (result.rowCount ?? 0) };
+    },
+  });
+  // Building executes nothing: this only tells one query from an object of them.
+  const shape = build() as Executable | Record<string, Executable>;
+  if (typeof shape.execute === "function") return runner(build as () => Executable);
+  return Object.fromEntries(Object.keys(shape).map((key) => [key, runner(() => (build() as Record<string, Executable>)[key]!)]));
 }
 
 /**
@@ -72,13 +97,13 @@ export function driverValues<T extends SQLiteTable>(table: T, values: Partial<T[
  * undefined when `onConflictDoNothing` skipped it. A column not given takes its schema default, as
  * Drizzle's unprepared insert gives it (this schema has no `$defaultFn`, which would be frozen).
  */
-export function insertReturning<T extends SQLiteTable>(
+export async function insertReturning<T extends SQLiteTable>(
   db: Db,
   name: string,
   table: T,
   values: T["$inferInsert"],
   options: { onConflictDoNothing?: boolean } = {},
-): T["$inferSelect"] | undefined {
+): Promise<T["$inferSelect"] | undefined> {
   const given = values as Record<string, unknown>;
   const keys = Object.keys(given)
     .filter((key) => given[key] !== undefined)
@@ -87,5 +112,5 @@ export function insertReturning<T extends SQLiteTable>(
     const insert = (db as Db).insert(table as SQLiteTable).values(boundAll(keys) as never);
     return (options.onConflictDoNothing ? insert.onConflictDoNothing() : insert).returning().prepare();
   });
-  return query.get(driverValues(table, values, keys)) as T["$inferSelect"] | undefined;
+  return (await query.get(driverValues(table, values, keys))) as T["$inferSelect"] | undefined;
 }

@@ -3,6 +3,7 @@
  * handed out in their default mode; hand-written SQL, a statement still iterating and a statement
  * a caller keeps are never shared.
  */
+import { queryAll, queryRun } from "./query";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createMemoryDb } from "./client";
@@ -61,21 +62,20 @@ describe("cacheStatements", () => {
     expect(sqlite.prepare('select * from "t" where "id" = ?').get(1)).toEqual({ id: 1, name: "a", extra: "x" });
   });
 
-  it("is on for every connection openDatabase returns, and Drizzle's results are unchanged by it", () => {
+  it("is on for every connection openDatabase returns, and Drizzle's results are unchanged by it", async () => {
     const ledger = createMemoryDb();
     const sqlite = ledger.$client;
     expect(Object.hasOwn(sqlite, "prepare")).toBe(true);
-    ledger
-      .insert(sessions)
-      .values([
+    await queryRun(
+      ledger.insert(sessions).values([
         { id: "s1", requirements: "one" },
         { id: "s2", requirements: "two" },
-      ])
-      .run();
+      ]),
+    );
     // The same query as raw rows (select with fields), as objects (sql without fields), and again.
     const query = () => ledger.select({ id: sessions.id }).from(sessions).orderBy(sessions.id);
-    expect(query().all()).toEqual([{ id: "s1" }, { id: "s2" }]);
-    expect(query().all()).toEqual([{ id: "s1" }, { id: "s2" }]);
+    expect(await queryAll(query())).toEqual([{ id: "s1" }, { id: "s2" }]);
+    expect(await queryAll(query())).toEqual([{ id: "s1" }, { id: "s2" }]);
     const text = query().toSQL().sql;
     expect(sqlite.prepare(text)).toBe(sqlite.prepare(text));
     expect(sqlite.prepare(text).all()).toEqual([{ id: "s1" }, { id: "s2" }]);

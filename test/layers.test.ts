@@ -13,7 +13,16 @@ const RULE = "@typescript-eslint/no-restricted-imports";
 let eslint: ESLint;
 
 beforeAll(async () => {
-  eslint = new ESLint({ cwd: ROOT, overrideConfigFile: path.join(ROOT, "eslint.config.mjs") });
+  // The files linted here do not exist, so the type-aware rules (which need each file in the
+  // TypeScript project) are off: this test is about the import rules.
+  eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfigFile: path.join(ROOT, "eslint.config.mjs"),
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: { "@typescript-eslint/no-floating-promises": "off", "@typescript-eslint/no-misused-promises": "off" },
+    },
+  });
   await eslint.lintText("export {};\n", { filePath: path.join(ROOT, "server/domain/warm-up.ts") });
 }, 120_000);
 

@@ -43,7 +43,7 @@ function payload(runtimeId: string, event: "PostToolUse" | "Stop", i: number): R
 
 /** A ledger session created inside the runtime session (linked to it), whose gate rejects: one required criterion pending. */
 async function linkedSession(ctx: BenchContext, runtimeId: string, sessionId: string): Promise<void> {
-  handleClaudeCodeHook(
+  await handleClaudeCodeHook(
     { db: ctx.local, actor: operatorActor("claude") },
     { ...payload(runtimeId, "Stop", 0), hook_event_name: "SessionStart", source: "startup" },
   );
@@ -174,10 +174,10 @@ export async function measureHookHttp(ctx: BenchContext): Promise<void> {
       const handlerStop = await handler(stop);
       if (!handlerStop.text.includes('"decision":"block"')) throw new Error(`the Stop was not held by the handler: ${handlerStop.text.slice(0, 300)}`);
       let t = now();
-      handleClaudeCodeHook(hook, post);
+      await handleClaudeCodeHook(hook, post);
       const servicePost = now() - t;
       t = now();
-      const held = handleClaudeCodeHook(hook, stop);
+      const held = await handleClaudeCodeHook(hook, stop);
       const serviceStop = now() - t;
       if (held.decision !== "block") throw new Error("the Stop was not held by the service");
       const httpPost = await client.raw("POST", "/api/hooks/claude-code", JSON.stringify(post), { "content-type": "application/json" });

@@ -28,7 +28,11 @@ describe("admin tokens", () => {
     expect(JSON.stringify(listed)).not.toContain(created.token);
     expect(Object.keys(listed[0]!)).not.toContain("tokenHash");
     expect(eventTypes(f.db)).toEqual(["admin.token_created"]);
-    expect(authenticateToken(f.db, created.token, "developer_1")).toMatchObject({ principalId: `token:${created.id}`, role: "agent", label: "developer_1" });
+    expect(await authenticateToken(f.db, created.token, "developer_1")).toMatchObject({
+      principalId: `token:${created.id}`,
+      role: "agent",
+      label: "developer_1",
+    });
   });
 
   it("revokes a token: it stops authenticating, and revoking again or an unknown id is NOT_FOUND", async () => {
@@ -36,7 +40,7 @@ describe("admin tokens", () => {
     const { id, token } = await f.as("admin").admin.createToken({ name: "verifier_1", role: "verifier" });
     await f.as("admin").admin.revokeToken({ id });
     expect(rows<{ revoked_at: number | null }>(f.db, "select revoked_at from api_tokens")[0]!.revoked_at).toEqual(expect.any(Number));
-    expect(authenticateToken(f.db, token)).toBeNull();
+    expect(await authenticateToken(f.db, token)).toBeNull();
     expect((await f.as("admin").admin.tokens())[0]!.revokedAt).toBeInstanceOf(Date);
     expect(eventTypes(f.db)).toEqual(["admin.token_created", "admin.token_revoked"]);
     await expectNothingWritten(f.db, () => f.as("admin").admin.revokeToken({ id }));
@@ -46,8 +50,8 @@ describe("admin tokens", () => {
   it("stops authenticating a token after it expires", async () => {
     const f = setup();
     const { token } = await f.as("admin").admin.createToken({ name: "temp", role: "agent", expiresInDays: 1 });
-    expect(authenticateToken(f.db, token, undefined, new Date(Date.now() + 3_600_000))).not.toBeNull();
-    expect(authenticateToken(f.db, token, undefined, new Date(Date.now() + 2 * 86_400_000))).toBeNull();
+    expect(await authenticateToken(f.db, token, undefined, new Date(Date.now() + 3_600_000))).not.toBeNull();
+    expect(await authenticateToken(f.db, token, undefined, new Date(Date.now() + 2 * 86_400_000))).toBeNull();
   });
 
   it("refuses bad token input and writes nothing", async () => {

@@ -15,7 +15,7 @@ export const AGENT_HEADER = "x-proofgate-agent";
  * session. A bearer header that does not authenticate never falls back to cookies.
  */
 export async function createRequestContext(req: Request, db: Db, auth: Auth): Promise<ApiContext> {
-  const byToken = createTokenContext(req, db);
+  const byToken = await createTokenContext(req, db);
   if (byToken) return byToken;
   const session = await auth.api.getSession({ headers: req.headers });
   if (!session) return { db, actor: null, via: "none", sameOrigin: isSameOrigin(req) };
@@ -34,11 +34,11 @@ export async function createRequestContext(req: Request, db: Db, auth: Auth): Pr
  * accepts tokens only). An unknown, revoked or expired token keeps `via: "token"` with no actor:
  * the refusal says so (auth.token).
  */
-export function createTokenContext(req: Request, db: Db): ApiContext | null {
+export async function createTokenContext(req: Request, db: Db): Promise<ApiContext | null> {
   const authorization = req.headers.get("authorization");
   if (!authorization?.toLowerCase().startsWith("bearer ")) return null;
   const label = agentLabel(req);
-  const actor = authenticateToken(db, authorization.slice(7).trim(), label);
+  const actor = await authenticateToken(db, authorization.slice(7).trim(), label);
   if (actor?.token && label !== undefined) {
     // A person's token acts as the person: another label would put a name that is not theirs in the history.
     throw new TRPCError({

@@ -33,7 +33,7 @@ export async function handleClaudeCodeHookRequest(req: Request, db: () => Db, au
     } catch (error) {
       throw new ValidationError("request body", "runtime.invalid_hook_input", `must be the hook's JSON input (${(error as Error).message})`);
     }
-    const answer = handleClaudeCodeHook({ db: ctx.db, actor: ctx.actor }, payload, { maxBlocks });
+    const answer = await handleClaudeCodeHook({ db: ctx.db, actor: ctx.actor }, payload, { maxBlocks });
     return Response.json(claudeCodeOutput(answer) ?? {});
   } catch (error) {
     return refusal(error);

@@ -12,11 +12,13 @@ const POLL_MS = 40;
 class EventTail {
   private listeners = new Map<() => void, number>();
   private timer: NodeJS.Timeout | null = null;
+  private chains = 0;
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves once an event newer than `afterId` exists, or when `signal` aborts. */
-  waitForNew(afterId: number, signal: AbortSignal | undefined): Promise<void> {
+  /** Resolves once an event newer than `afterId` exists, or when `signal` aborts; rejects if the database cannot be read. */
+  async waitForNew(afterId: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted || (await latestEventId(this.db)) > afterId) return;
     return new Promise((resolve) => {
       const done = () => {
         this.listeners.delete(done);
@@ -24,25 +26,41 @@ class EventTail {
         if (this.listeners.size === 0) this.stop();
         resolve();
       };
-      if (signal?.aborted || latestEventId(this.db) > afterId) return resolve();
+      if (signal?.aborted) return resolve();
       signal?.addEventListener("abort", done, { once: true });
       this.listeners.set(done, afterId);
       this.start();
     });
   }
 
+  /** Polls one after another (a timeout chain, not an interval): a slow read never overlaps the next. */
   private start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      const latest = latestEventId(this.db);
-      for (const [wake, afterId] of [...this.listeners]) if (latest > afterId) wake();
-    }, POLL_MS);
-    this.timer.unref();
+    // A chain stopped while its poll was reading must not go on beside the chain a new listener starts.
+    const chain = ++this.chains;
+    const poll = async () => {
+      try {
+        const latest = await latestEventId(this.db);
+        for (const [wake, afterId] of [...this.listeners]) if (latest > afterId) wake();
+      } catch (error) {
+        // A read that failed (a closed database at shutdown, a busy disk): the next poll tries again.
+        console.error("proofgate: the live event poll could not read the newest event id", error);
+      }
+      if (chain !== this.chains) return;
+      if (this.listeners.size > 0) schedule();
+      else this.timer = null;
+    };
+    const schedule = () => {
+      this.timer = setTimeout(() => void poll(), POLL_MS);
+      this.timer.unref();
+    };
+    schedule();
   }
 
   private stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.chains += 1;
   }
 }
 

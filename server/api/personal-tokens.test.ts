@@ -3,6 +3,7 @@
  * /api/mcp and /api/hooks/claude-code on a temp-file database. A person's token acts as the
  * person with their current role; revoked, it is refused 401 like any other token.
  */
+import { queryRun } from "@/db/query";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -76,9 +77,7 @@ async function hook(token: string, body: unknown): Promise<{ status: number; bod
 
 /** A person (as their cookie session would be) makes a personal token in their settings. */
 async function personalToken(id: string, role: "viewer" | "lead"): Promise<{ id: number; token: string }> {
-  db.insert(users)
-    .values({ id, name: id, email: `${id}@example.com`, role })
-    .run();
+  await queryRun(db.insert(users).values({ id, name: id, email: `${id}@example.com`, role }));
   const signedIn: Actor = { principalId: `user:${id}`, principalKind: "user", role, label: `${id}@example.com` };
   return callerFor(db, signedIn).account.createToken({ name: `${id}'s script` });
 }

@@ -20,6 +20,19 @@ export function authSecret(dbPath: string): string {
   return publishSecret(file, existing !== undefined);
 }
 
+/**
+ * The key on PostgreSQL: several servers share one database and must share the key, and there is
+ * no database file to keep it beside, so it is `BETTER_AUTH_SECRET` (the same on every server),
+ * never a value of the database's own.
+ */
+export function sharedAuthSecret(): string {
+  const fromEnv = process.env.BETTER_AUTH_SECRET;
+  if (fromEnv && fromEnv.length >= MIN_SECRET_LENGTH) return fromEnv;
+  throw new Error(
+    `BETTER_AUTH_SECRET must be set (at least ${MIN_SECRET_LENGTH} characters, the same on every server) to use a PostgreSQL database: it signs sign-in cookies and seals webhook secrets, and is never kept in the database`,
+  );
+}
+
 function readSecret(file: string): { secret: string; valid: boolean } | undefined {
   try {
     const secret = fs.readFileSync(file, "utf8").trim();

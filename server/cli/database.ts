@@ -43,7 +43,7 @@ export function databaseCommands(program: Command, out: Output): void {
           out.result({ database: file, skipped: true, existingSessions: existing }, `${file} already has ${existing} sessions: no demo data added`);
           return;
         }
-        const summary = generateDemoData(db, { sessions: options.sessions, seed: options.seed, onProgress: progress.listener });
+        const summary = await generateDemoData(db, { sessions: options.sessions, seed: options.seed, onProgress: progress.listener });
         progress.stop();
         out.result(
           { database: file, ...summary },

@@ -27,10 +27,10 @@ describe("loadWithRollupsRebuilt", () => {
     }
   });
 
-  it("puts every trigger back word for word, and they count rows written after the load", () => {
+  it("puts every trigger back word for word, and they count rows written after the load", async () => {
     const db = createMemoryDb();
     const before = triggers(db);
-    generateDemoData(db, { sessions: 5, seed: 1, now: NOW, logsPerSession: 5 });
+    await generateDemoData(db, { sessions: 5, seed: 1, now: NOW, logsPerSession: 5 });
     expect(triggers(db)).toEqual(before);
 
     const tokens = () => db.$client.prepare("SELECT coalesce(sum(total), 0) AS t FROM analytics_rollups WHERE figure = 'tokens'").get() as { t: number };
@@ -44,10 +44,10 @@ describe("loadWithRollupsRebuilt", () => {
     expect(tokens().t).toBe(counted + 1234);
   });
 
-  it("rolls everything back when the load fails: no rows, every trigger still there", () => {
+  it("rolls everything back when the load fails: no rows, every trigger still there", async () => {
     const db = createMemoryDb();
     const before = triggers(db);
-    expect(() =>
+    await expect(
       generateDemoData(db, {
         sessions: 6,
         seed: 1,
@@ -57,14 +57,14 @@ describe("loadWithRollupsRebuilt", () => {
           if (phase === "generating" && done === 3) throw new Error("stopped half-way");
         },
       }),
-    ).toThrow("stopped half-way");
+    ).rejects.toThrow("stopped half-way");
     expect(triggers(db)).toEqual(before);
     for (const table of ["sessions", "tasks", "task_transitions", "events", "analytics_rollups"]) expect(count(db, table), table).toBe(0);
   });
 
-  it("keeps the enforcement triggers during the load: a refused statement rolls the whole load back", () => {
+  it("keeps the enforcement triggers during the load: a refused statement rolls the whole load back", async () => {
     const db = createMemoryDb();
-    generateDemoData(db, { sessions: 2, seed: 1, now: NOW, logsPerSession: 5 });
+    await generateDemoData(db, { sessions: 2, seed: 1, now: NOW, logsPerSession: 5 });
     const rollups = count(db, "analytics_rollups");
     expect(() =>
       loadWithRollupsRebuilt(db.$client, () => {

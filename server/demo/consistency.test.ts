@@ -25,11 +25,11 @@ const GLOBAL_TABLES = new Set(["configuration", "model_config", "workflow_transi
 type Row = Record<string, unknown>;
 let sqlite: Database.Database;
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = createMemoryDb();
   // Two seeds in one database: consistency must hold for each and across both.
-  generateDemoData(db, { sessions: 60, seed: 1, now: NOW });
-  generateDemoData(db, { sessions: 20, seed: 2, now: NOW, logsPerSession: 20 });
+  await generateDemoData(db, { sessions: 60, seed: 1, now: NOW });
+  await generateDemoData(db, { sessions: 20, seed: 2, now: NOW, logsPerSession: 20 });
   sqlite = db.$client;
 });
 

@@ -9,9 +9,9 @@ import { generateDemoData } from "./generate";
 
 let sqlite: Database.Database;
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = createMemoryDb();
-  generateDemoData(db, { sessions: 60, seed: 1, now: new Date("2026-11-21T12:00:00Z") });
+  await generateDemoData(db, { sessions: 60, seed: 1, now: new Date("2026-11-21T12:00:00Z") });
   sqlite = db.$client;
 });
 

@@ -49,7 +49,7 @@ export function demoSessionId(seed: number, index: number): string {
  * goals with contracts, breakdowns and attempts, logs, reasoning and tokens. Every task move goes
  * through the domain's task machine and the database's triggers, and every change has its event.
  */
-export function generateDemoData(db: Db, options: DemoOptions): DemoSummary {
+export async function generateDemoData(db: Db, options: DemoOptions): Promise<DemoSummary> {
   const count = options.sessions;
   if (!Number.isInteger(count) || count < 1 || count > MAX_DEMO_SESSIONS) {
     throw new ValidationError("sessions", "demo.sessions_range", `must be an integer from 1 to ${MAX_DEMO_SESSIONS}`);
@@ -81,7 +81,7 @@ export function generateDemoData(db: Db, options: DemoOptions): DemoSummary {
   });
   finishing(1);
   // Classify the new completion checks' rejection reasons now, so the first analytics read need not.
-  catchUpReasonKinds(db);
+  await catchUpReasonKinds(db);
   finishing(2);
   const tables = [
     "sessions",

@@ -73,8 +73,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function token(role: Role): string {
-  return createToken({ db, actor: operatorActor("test") }, { name: `mcp-${role}-${Math.random()}`, role }).token;
+async function token(role: Role): Promise<string> {
+  return (await createToken({ db, actor: operatorActor("test") }, { name: `mcp-${role}-${Math.random()}`, role })).token;
 }
 
 async function httpAgent(bearer: string, agentId?: string): Promise<Client> {
@@ -114,15 +114,15 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
     expect(await bogus.json()).toMatchObject({ error: { message: "auth.token: the API token is unknown, revoked or expired", data: { rule: "auth.token" } } });
     // A signed-in browser's cookie is no credential here: a cross-site form cannot write through it.
     expect((await post({ cookie: "better-auth.session_token=anything", origin: "https://evil.example" })).status).toBe(401);
-    const badLabel = await post({ authorization: `Bearer ${token("agent")}`, "x-proofgate-agent": "two words" });
+    const badLabel = await post({ authorization: `Bearer ${await token("agent")}`, "x-proofgate-agent": "two words" });
     expect(badLabel.status).toBe(400);
-    expect((await fetch(`${base}/api/mcp`, { headers: { authorization: `Bearer ${token("agent")}` } })).status).toBe(405);
+    expect((await fetch(`${base}/api/mcp`, { headers: { authorization: `Bearer ${await token("agent")}` } })).status).toBe(405);
   });
 
   it("runs the lifecycle with each role's token: claim by an agent, the claimant's verify refused, verify by a verifier, complete by an orchestrator", async () => {
-    const orchestrator = await httpAgent(token("orchestrator"), "orchestrator_1");
-    const developer = await httpAgent(token("agent"), "developer_1");
-    const verifier = await httpAgent(token("verifier"), "qa_1");
+    const orchestrator = await httpAgent(await token("orchestrator"), "orchestrator_1");
+    const developer = await httpAgent(await token("agent"), "developer_1");
+    const verifier = await httpAgent(await token("verifier"), "qa_1");
     const { tools } = await developer.listTools();
     expect(tools).toHaveLength(20);
     expect(await call(orchestrator, "create_session", { id: "h1" })).toMatchObject({ structuredContent: { id: "h1" } });
@@ -131,7 +131,7 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
       structuredContent: { status: "claimed", claimedBy: "developer_1" },
     });
     // The verifier's token under the claimant's label: refused by label, as on /api/trpc.
-    const asClaimant = await httpAgent(token("verifier"), "developer_1");
+    const asClaimant = await httpAgent(await token("verifier"), "developer_1");
     const own = await call(asClaimant, "verify_task", { sessionId: "h1", key: "t1", proofpack: PASSED });
     expect(own.isError).toBe(true);
     expect(text(own)).toBe("task.claimant_cannot_verify: developer_1 claimed this task and cannot verify it: a different verifier must");
@@ -149,12 +149,12 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
   });
 
   it("refuses a viewer's write as a tool error naming the rule (never a 500), while it may read", async () => {
-    const viewer = await httpAgent(token("viewer"), "watcher");
+    const viewer = await httpAgent(await token("viewer"), "watcher");
     const refused = await call(viewer, "create_session", { id: "h2" });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toBe("session.create_role: role viewer may not create sessions (allowed: agent, orchestrator, lead, admin)");
     expect(db.$client.prepare("SELECT count(*) AS n FROM sessions WHERE id = 'h2'").get()).toEqual({ n: 0 });
-    await call(await httpAgent(token("orchestrator")), "create_task", { sessionId: "h1", key: "t2", title: "Pending" });
+    await call(await httpAgent(await token("orchestrator")), "create_task", { sessionId: "h1", key: "t2", title: "Pending" });
     const claim = await call(viewer, "claim_task", { sessionId: "h1", key: "t2" });
     expect(claim.isError).toBe(true);
     expect(text(claim)).toBe("task.claim_role: role viewer may not claim a task (allowed: agent, admin)");
@@ -169,7 +169,7 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
       new StdioClientTransport({
         command: process.execPath,
         args: [path.join(ROOT, "bin", "proofgate.mjs"), "mcp", "--url", base, "--agent-id", "developer_9"],
-        env: { ...(process.env as Record<string, string>), PROOFGATE_TOKEN: token("agent") },
+        env: { ...(process.env as Record<string, string>), PROOFGATE_TOKEN: await token("agent") },
         stderr: "pipe",
       }),
     );

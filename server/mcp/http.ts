@@ -20,7 +20,7 @@ export async function handleMcpRequest(req: Request, db: () => Db): Promise<Resp
     return jsonRpcError(405, -32000, "method not allowed: POST a JSON-RPC message (stateless Streamable HTTP)", undefined, { allow: "POST" });
   let context;
   try {
-    context = createTokenContext(req, db());
+    context = await createTokenContext(req, db());
   } catch (error) {
     if (error instanceof TRPCError && error.code === "BAD_REQUEST") return jsonRpcError(400, -32602, error.message, { rule: "input.invalid" });
     throw error;

@@ -10,6 +10,7 @@
  * winner and its losers got a conflict, and the invariant checker finds the ledger (and the
  * backup) clean.
  */
+import { mapInOrder } from "@/server/services/in-order";
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -122,7 +123,10 @@ describe("eight concurrent writers on one database file", () => {
     const db: Db = openDatabase(file);
     const operator = { db, actor: operatorActor("setup") };
     const tokens = Object.fromEntries(
-      (["agent", "verifier", "orchestrator", "lead"] as const).map((role) => [role, createToken(operator, { name: `${role}-bot`, role }).token]),
+      await mapInOrder(["agent", "verifier", "orchestrator", "lead"] as const, async (role) => [
+        role,
+        (await createToken(operator, { name: `${role}-bot`, role })).token,
+      ]),
     ) as Record<"agent" | "verifier" | "orchestrator" | "lead", string>;
 
     // The shared tasks the writers race on, each left at a state every racer's move is legal from.

@@ -37,7 +37,7 @@ describe("the write lock under eight tight-loop writers", () => {
   it("goes round every writer: no SQLITE_BUSY, every row written, none shut out while another finishes", { timeout: 240_000 }, async () => {
     const file = path.join(dir, "ledger.db");
     const db = openDatabase(file);
-    createSession({ db, actor: operatorActor() }, { id: "tight" });
+    await createSession({ db, actor: operatorActor() }, { id: "tight" });
     const writers = Array.from({ length: WRITERS }, (_, i) => {
       const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "tight-writer.ts"), file, `w${i}`, String(WRITES)], {
         cwd: ROOT,

@@ -1,8 +1,10 @@
-import { type Db, type Tx, writeTransaction } from "@/db/client";
+import { type Db, type Tx, engineOf, readTransaction, writeTransaction } from "@/db/client";
+import { queryGet } from "@/db/query";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
 import { type Actor, viaOf } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
+import { toPgDomainError } from "@/db/pg/ledger";
 import { toDomainError } from "./sqlite-errors";
 import type { RuntimeSessionRef } from "./runtime/schemas";
 import { enqueueWebhookDeliveries } from "./webhooks/enqueue";
@@ -32,12 +34,20 @@ export function nowOf(ctx: ServiceContext): Date {
  * failing with SQLITE_BUSY when a read-then-write transaction tries to upgrade. A refusal from a
  * trigger becomes the same domain error the domain would have raised; nothing of the action is kept.
  */
-export function write<T>(ctx: ServiceContext, action: (tx: Tx) => T): T {
+export async function write<T>(ctx: ServiceContext, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   try {
-    return writeTransaction(ctx.db, action);
+    return await writeTransaction(ctx.db, action);
   } catch (error) {
-    throw toDomainError(error);
+    throw engineOf(ctx.db) === "postgres" ? toPgDomainError(error) : toDomainError(error);
   }
+}
+
+/**
+ * Run several reads as one read transaction: they see one snapshot, and no write of another
+ * caller on this connection is half-way through meanwhile.
+ */
+export async function read<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  return readTransaction(db, action);
 }
 
 export interface EventInput {
@@ -83,14 +93,20 @@ const EVENT_KEYS = [
  * connection (db/prepared.ts): building the INSERT through Drizzle on every call was a tenth of a
  * large import's time.
  */
-export function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): void {
-  appendEventRow(ctx, event);
+export function appendEvent(_tx: Tx, ctx: ServiceContext, event: EventInput): Promise<number> {
+  return appendEventRow(ctx, event);
 }
 
-/** `appendEvent` for the hot paths that hold no transaction object: call it inside `ctx.db`'s write transaction. */
-export function appendEventRow(ctx: ServiceContext, event: EventInput): void {
+/** `appendEvent` for the hot paths that hold no transaction object: call it inside `ctx.db`'s write transaction. Returns the event's id. */
+export async function appendEventRow(ctx: ServiceContext, event: EventInput): Promise<number> {
   const db = ctx.db;
+  if (engineOf(db) === "postgres") {
+    const row = await queryGet(db.insert(events).values(eventRow(ctx, event)).returning({ id: events.id }));
+    await enqueueWebhookDeliveries(db, row!.id, event.type, event.sessionId, event.data);
+    return row!.id;
+  }
   const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
-  const { lastInsertRowid } = query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
-  enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
+  const { lastInsertRowid } = await query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
+  await enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
+  return Number(lastInsertRowid);
 }

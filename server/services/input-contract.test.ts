@@ -248,7 +248,7 @@ describe("every service verb, called directly with bad input", () => {
   });
 
   it("names a field nested in a list, with the rule of the feature", async () => {
-    const error = await thrownBy(() => saveCriteria({ db: database, actor: ACTORS.admin }, { ...S, criteria: [{ criterion: "ok" }, { criterion: "" }] }));
+    const error = await thrownBy(async () => saveCriteria({ db: database, actor: ACTORS.admin }, { ...S, criteria: [{ criterion: "ok" }, { criterion: "" }] }));
     expect(error).toBeInstanceOf(ValidationError);
     expect([(error as ValidationError).message, (error as ValidationError).rule]).toEqual([
       "criteria[1].criterion: must not be empty",

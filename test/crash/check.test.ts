@@ -24,15 +24,15 @@ let dir: string;
 let file: string;
 let ledger: Ledger;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-crash-check-"));
   file = path.join(dir, "proofgate.db");
   ledger = new Ledger();
   const db = openDatabase(file);
   const as = (label: string): ServiceContext => ({ db, actor: operatorActor(label) });
-  createSession(as("setup"), { id: SESSION });
-  saveCriteria(as("setup"), { sessionId: SESSION, criteria: [{ criterion: "crash criterion 1" }] });
-  const created = createTask(as("dev-1"), { sessionId: SESSION, key: "m1-t1", title: "a task" });
+  await createSession(as("setup"), { id: SESSION });
+  await saveCriteria(as("setup"), { sessionId: SESSION, criteria: [{ criterion: "crash criterion 1" }] });
+  const created = await createTask(as("dev-1"), { sessionId: SESSION, key: "m1-t1", title: "a task" });
   ledger.tasks.push({ key: "m1-t1", taskId: created.id, move: "create", version: created.version, status: created.status });
   for (const [move, label] of [
     ["start", "dev-1"],
@@ -40,19 +40,19 @@ beforeEach(() => {
     ["verify", "qa-1"],
   ] as const) {
     const proofpack = move === "verify" ? { verdict: "PASSED" as const, checks: [{ name: "suite", passed: true }] } : undefined;
-    const row = moveTask(as(label), { sessionId: SESSION, key: "m1-t1", move, proofpack });
+    const row = await moveTask(as(label), { sessionId: SESSION, key: "m1-t1", move, proofpack });
     ledger.tasks.push({ key: "m1-t1", taskId: row.id, move, version: row.version, status: row.status });
   }
   for (const [seq, status] of [
     [1, "met"],
     [2, "failed"],
   ] as const) {
-    const row = updateCriterion(as("pm-1"), { sessionId: SESSION, criterion: "crash criterion 1", status, actual: `c1-u${seq}` });
+    const row = await updateCriterion(as("pm-1"), { sessionId: SESSION, criterion: "crash criterion 1", status, actual: `c1-u${seq}` });
     ledger.criteria.push({ criterionId: row.id, status: row.status, actual: `c1-u${seq}` });
   }
   for (const batchId of ["b1.1", "b1.2"]) {
     const rows = batchRows(batchId, 30);
-    const { ids } = ingestBatch(as("logger-1"), { sessionId: SESSION, rows });
+    const { ids } = await ingestBatch(as("logger-1"), { sessionId: SESSION, rows });
     ledger.batches.push({ batchId, logIds: ids.filter((_, i) => rows[i]!.kind !== "tokens"), tokenIds: ids.filter((_, i) => rows[i]!.kind === "tokens") });
   }
   db.$client.close();

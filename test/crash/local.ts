@@ -8,13 +8,13 @@ import type { Ledger } from "./ledger";
 import { batchRows } from "./writers";
 
 /** Write `batches` small log batches as the local operator; each is acknowledged once its transaction returns. */
-export function writeLocally(file: string, sessionId: string, ledger: Ledger, name: string, batches: number): void {
+export async function writeLocally(file: string, sessionId: string, ledger: Ledger, name: string, batches: number): Promise<void> {
   const db = openDatabase(file);
   try {
     for (let i = 1; i <= batches; i++) {
       const batchId = `${name}.${i}`;
       const rows = batchRows(batchId, 25);
-      const { ids } = ingestBatch({ db, actor: operatorActor("cli-local") }, { sessionId, rows });
+      const { ids } = await ingestBatch({ db, actor: operatorActor("cli-local") }, { sessionId, rows });
       ledger.batches.push({ batchId, logIds: ids.filter((_, j) => rows[j]!.kind !== "tokens"), tokenIds: ids.filter((_, j) => rows[j]!.kind === "tokens") });
     }
   } finally {

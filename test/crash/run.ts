@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-crash-"));
   const db = path.join(dir, "proofgate.db");
   const port = args.port ? Number(args.port) : Number(process.env.PROOFGATE_CRASH_PORT ?? (await freePort()));
-  const fixture = prepareDatabase(db, CRITERION_WRITERS);
+  const fixture = await prepareDatabase(db, CRITERION_WRITERS);
   const server = new ProofgateServer({ db, port, logFile: path.join(dir, "server.log"), token: fixture.tokens.lead });
   process.on("exit", () => server.killNow());
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
@@ -118,7 +118,7 @@ async function main(): Promise<number> {
     }
     if (kill % 2 === 1) {
       // Every other outage: a local-mode writer adds events the live client has not seen.
-      writeLocally(db, fixture.sessionId, ledger, `local${kill}`, LOCAL_BATCHES);
+      await writeLocally(db, fixture.sessionId, ledger, `local${kill}`, LOCAL_BATCHES);
       localBatches += LOCAL_BATCHES;
       console.log(`crash: ${LOCAL_BATCHES} log batches written in local mode while the server was down`);
     }

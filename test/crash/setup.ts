@@ -20,15 +20,15 @@ export function criterionText(client: number): string {
   return `crash criterion ${client}`;
 }
 
-export function prepareDatabase(file: string, criteriaWriters: number): Fixture {
+export async function prepareDatabase(file: string, criteriaWriters: number): Promise<Fixture> {
   const db = openDatabase(file);
   try {
     const ctx: ServiceContext = { db, actor: operatorActor("crash-setup") };
-    const token = (role: "agent" | "verifier" | "lead") => createToken(ctx, { name: `crash-${role}`, role }).token;
-    const tokens = { agent: token("agent"), verifier: token("verifier"), lead: token("lead") };
-    const session = createSession(ctx, { id: "crash_run", mode: "parallel", requirements: "crash-safety run" });
+    const token = async (role: "agent" | "verifier" | "lead") => (await createToken(ctx, { name: `crash-${role}`, role })).token;
+    const tokens = { agent: await token("agent"), verifier: await token("verifier"), lead: await token("lead") };
+    const session = await createSession(ctx, { id: "crash_run", mode: "parallel", requirements: "crash-safety run" });
     const criteria = Array.from({ length: criteriaWriters }, (_, i) => criterionText(i + 1));
-    saveCriteria(ctx, { sessionId: session.id, criteria: criteria.map((criterion) => ({ criterion })) });
+    await saveCriteria(ctx, { sessionId: session.id, criteria: criteria.map((criterion) => ({ criterion })) });
     const lastEventId = (db.$client.prepare("SELECT max(id) AS id FROM events").get() as { id: number }).id;
     return { sessionId: session.id, tokens, criteria, lastEventId };
   } finally {

@@ -52,7 +52,7 @@ export async function buildScenario(f: Fixture): Promise<void> {
 
   // s1: api, enforce, Monday.
   time(0, 0);
-  handleClaudeCodeHook(hook, sessionStart("startup", RUNTIME_S1));
+  await handleClaudeCodeHook(hook, sessionStart("startup", RUNTIME_S1));
   await inRuntime(RUNTIME_S1).session.create({ id: "s1", models: { developer: "model-a" } });
   await f.as("developer").criteria.save({
     sessionId: "s1",
@@ -104,15 +104,15 @@ export async function buildScenario(f: Fixture): Promise<void> {
   time(0, 200);
   await orch.completion.check({ sessionId: "s1" });
   time(0, 210);
-  handleClaudeCodeHook(hook, stop(false, RUNTIME_S1), { maxBlocks: 2 });
+  await handleClaudeCodeHook(hook, stop(false, RUNTIME_S1), { maxBlocks: 2 });
   time(0, 211);
-  handleClaudeCodeHook(hook, stop(true, RUNTIME_S1), { maxBlocks: 2 });
+  await handleClaudeCodeHook(hook, stop(true, RUNTIME_S1), { maxBlocks: 2 });
   time(0, 212);
-  handleClaudeCodeHook(hook, stop(true, RUNTIME_S1), { maxBlocks: 2 });
+  await handleClaudeCodeHook(hook, stop(true, RUNTIME_S1), { maxBlocks: 2 });
 
   // s2: bazinga, observe, Tuesday.
   time(1, 0);
-  handleClaudeCodeHook(hook, sessionStart("startup", RUNTIME_S2));
+  await handleClaudeCodeHook(hook, sessionStart("startup", RUNTIME_S2));
   await inRuntime(RUNTIME_S2).session.create({ id: "s2", source: "bazinga", enforcement: "observe", models: { developer: "model-b" } });
   await dev1.criteria.save({ sessionId: "s2", criteria: [{ criterion: "All tests passing" }, { criterion: "Coverage >70%" }] });
   await orch.task.create({ sessionId: "s2", key: "u1", title: "u1", assignee: "developer_1" });
@@ -146,9 +146,9 @@ export async function buildScenario(f: Fixture): Promise<void> {
   time(1, 200);
   await orch.completion.check({ sessionId: "s2" });
   time(1, 210);
-  handleClaudeCodeHook(hook, stop(false, RUNTIME_S2), { maxBlocks: 1 });
+  await handleClaudeCodeHook(hook, stop(false, RUNTIME_S2), { maxBlocks: 1 });
   time(1, 211);
-  handleClaudeCodeHook(hook, stop(true, RUNTIME_S2), { maxBlocks: 1 });
+  await handleClaudeCodeHook(hook, stop(true, RUNTIME_S2), { maxBlocks: 1 });
 
   // s3: shots-on-goal, the next Tuesday; s4: api, the same day.
   time(8, 0);

@@ -42,8 +42,7 @@ export interface Fixture {
   by: (actor: Actor | null) => Caller;
 }
 
-export function setup(): Fixture {
-  const db = createMemoryDb();
+export function setup(db: Db = createMemoryDb()): Fixture {
   return { db, as: (name) => callerFor(db, ACTORS[name]), by: (actor) => callerFor(db, actor) };
 }
 

@@ -37,11 +37,11 @@ export interface Fixture {
   advance: (ms: number) => void;
 }
 
-export function setup(sessionId = "s1"): Fixture {
+export async function setup(sessionId = "s1"): Promise<Fixture> {
   const db = createMemoryDb();
   let now = START;
   const as = (actor: Actor): ServiceContext => ({ db, actor, now: () => new Date(now) });
-  createSession(as(ADMIN), { id: sessionId });
+  await createSession(as(ADMIN), { id: sessionId });
   return { db, sessionId, as, advance: (ms) => (now += ms) };
 }
 
@@ -74,10 +74,10 @@ export function rowCounts(db: Db): Record<string, number> {
 }
 
 /** `run` must be refused with a domain error naming `rule`; returns the error. */
-export function expectRefused(run: () => unknown, rule: string): DomainError {
+export async function expectRefused(run: () => unknown, rule: string): Promise<DomainError> {
   let caught: unknown;
   try {
-    run();
+    await run();
   } catch (error) {
     caught = error;
   }
@@ -87,9 +87,9 @@ export function expectRefused(run: () => unknown, rule: string): DomainError {
 }
 
 /** `run` is refused with `rule` and no table gained or lost a row (the write was one transaction). */
-export function expectNothingWritten(db: Db, run: () => unknown, rule: string): DomainError {
+export async function expectNothingWritten(db: Db, run: () => unknown, rule: string): Promise<DomainError> {
   const before = rowCounts(db);
-  const error = expectRefused(run, rule);
+  const error = await expectRefused(run, rule);
   expect(rowCounts(db)).toEqual(before);
   return error;
 }
@@ -111,8 +111,8 @@ export function lastEvent(db: Db): {
 }
 
 /** A root goal created by the orchestrator. */
-export function rootGoal(f: Fixture, goalText = "Migrate the build to Bazel"): number {
-  return createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText }).id;
+export async function rootGoal(f: Fixture, goalText = "Migrate the build to Bazel"): Promise<number> {
+  return (await createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText })).id;
 }
 
 export interface AttemptOptions {
@@ -125,10 +125,10 @@ export interface AttemptOptions {
 }
 
 /** An attempt the orchestrator started and finished, optionally scored by the verifier. Returns its id. */
-export function finishedAttempt(f: Fixture, goalId: number, options: AttemptOptions = {}): number {
-  const { attempt } = startAttempt(f.as(ORCHESTRATOR), { goalId, attemptType: options.attemptType, model: options.model ?? "model-a" });
+export async function finishedAttempt(f: Fixture, goalId: number, options: AttemptOptions = {}): Promise<number> {
+  const { attempt } = await startAttempt(f.as(ORCHESTRATOR), { goalId, attemptType: options.attemptType, model: options.model ?? "model-a" });
   f.advance(60_000);
-  finishAttempt(f.as(ORCHESTRATOR), { attemptId: attempt.id, status: options.status ?? "completed", ...options.evidence });
-  if (options.score !== undefined) recordTrustScore(f.as(VERIFIER), { attemptId: attempt.id, score: options.score });
+  await finishAttempt(f.as(ORCHESTRATOR), { attemptId: attempt.id, status: options.status ?? "completed", ...options.evidence });
+  if (options.score !== undefined) await recordTrustScore(f.as(VERIFIER), { attemptId: attempt.id, score: options.score });
   return attempt.id;
 }

@@ -1,4 +1,5 @@
 /** Shared set-up for the log service tests: a fresh migrated database, a session, actors by role. */
+import { queryAll, queryGet } from "@/db/query";
 import { count as countRows, eq } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, createMemoryDb } from "@/db/client";
@@ -22,12 +23,12 @@ export function actor(role: Role, label = `${role}_1`): Actor {
   return { principalId: `token:${label}`, principalKind: "token", role, label };
 }
 
-export function setup(): Fixture {
+export async function setup(): Promise<Fixture> {
   const db = createMemoryDb();
   let clock = T0;
   const now = () => new Date(clock);
   const admin: ServiceContext = { db, actor: operatorActor(), now };
-  createSession(admin, { id: SESSION });
+  await createSession(admin, { id: SESSION });
   return {
     db,
     admin,
@@ -38,13 +39,13 @@ export function setup(): Fixture {
   };
 }
 
-export function rowCount(db: Db, table: SQLiteTable): number {
-  return db.select({ n: countRows() }).from(table).get()!.n;
+export async function rowCount(db: Db, table: SQLiteTable): Promise<number> {
+  return (await queryGet(db.select({ n: countRows() }).from(table)))!.n;
 }
 
 /** The `events` rows of one type, oldest first. */
-export function eventsOfType(db: Db, type: string) {
-  return db.select().from(events).where(eq(events.type, type)).orderBy(events.id).all();
+export async function eventsOfType(db: Db, type: string) {
+  return await queryAll(db.select().from(events).where(eq(events.type, type)).orderBy(events.id));
 }
 
 // Secrets built from pieces, so no complete secret-shaped literal sits in the source for scanners.

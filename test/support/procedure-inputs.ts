@@ -146,8 +146,8 @@ export function callPath(caller: Caller, path: string, input: unknown = VALID_IN
  * token 1; goal 1 with validation step 1, branches 1 and 2, attempt 1 (finished, with a contract
  * to evaluate against) and attempt 2 (running).
  */
-export async function world(): Promise<Fixture> {
-  const f = setup();
+export async function world(db?: Db): Promise<Fixture> {
+  const f = setup(db);
   const orchestrator = f.as("orchestrator");
   await orchestrator.session.create({ id: "s1" });
   await orchestrator.task.create({ ...T, title: "t1" });

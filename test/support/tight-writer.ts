@@ -18,16 +18,18 @@ export interface TightWriterReport {
 const [file, name, writes] = process.argv.slice(2);
 const db = openDatabase(file!);
 const ctx = { db, actor: operatorActor(name!) };
-process.on("message", () => {
+process.on("message", () => void writeAll());
+
+async function writeAll(): Promise<void> {
   const report: TightWriterReport = { name: name!, written: 0, error: null };
   try {
     for (let i = 0; i < Number(writes); i++) {
-      logInteraction(ctx, { sessionId: "tight", agentType: "developer", content: `${name} ${i}` });
+      await logInteraction(ctx, { sessionId: "tight", agentType: "developer", content: `${name} ${i}` });
       report.written += 1;
     }
   } catch (error) {
     report.error = `${(error as { code?: string }).code ?? ""} ${(error as Error).message}`;
   }
   process.send!(report, () => process.exit(0));
-});
+}
 process.send!("ready");

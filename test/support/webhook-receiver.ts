@@ -57,10 +57,10 @@ export class WebhookReceiver {
 }
 
 /** Resolves once `check` returns a value other than undefined/false, polling every 20 ms; fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 5_000, what = "the condition"): Promise<T> {
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5_000, what = "the condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,3 +1,4 @@
+import { queryRun } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { createMemoryDb } from "@/db/client";
 import { sessions } from "@/db/schema";
@@ -77,18 +78,20 @@ describe("the /sessions address", () => {
 });
 
 describe("paging through the address", () => {
-  it("keeps the list's own cursor and the page number, and the pages it leads to do not overlap", () => {
+  it("keeps the list's own cursor and the page number, and the pages it leads to do not overlap", async () => {
     const db = createMemoryDb();
     const base = Date.UTC(2026, 9, 1);
     // Equal start times on purpose: the cursor must break ties by id.
-    db.insert(sessions)
-      .values(Array.from({ length: 60 }, (_, i) => ({ id: `s_${String(i).padStart(3, "0")}`, startedAt: new Date(base + Math.floor(i / 3) * 60_000) })))
-      .run();
+    await queryRun(
+      db
+        .insert(sessions)
+        .values(Array.from({ length: 60 }, (_, i) => ({ id: `s_${String(i).padStart(3, "0")}`, startedAt: new Date(base + Math.floor(i / 3) * 60_000) }))),
+    );
 
     let view = DEFAULT_VIEW;
     const seen: string[] = [];
     for (let page = 1; ; page++) {
-      const result = listSessions(db, toListInput(view));
+      const result = await listSessions(db, toListInput(view));
       seen.push(...result.items.map((s) => s.id));
       if (!result.nextCursor) break;
       const href = sessionsHref({ ...view, after: result.nextCursor, page: page + 1 });

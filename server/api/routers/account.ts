@@ -9,11 +9,11 @@ import { actionProcedure, router } from "../trpc";
 
 /** The signed-in person's own things: their personal API tokens. */
 export const accountRouter = router({
-  tokens: actionProcedure("account.tokens").query(({ ctx }) => listPersonalTokens(ctx.service)),
+  tokens: actionProcedure("account.tokens").query(async ({ ctx }) => listPersonalTokens(ctx.service)),
   createToken: actionProcedure("account.createToken")
     .input(CreatePersonalTokenInput)
-    .mutation(({ ctx, input }) => createPersonalToken(ctx.service, input)),
+    .mutation(async ({ ctx, input }) => createPersonalToken(ctx.service, input)),
   revokeToken: actionProcedure("account.revokeToken")
     .input(RevokePersonalTokenInput)
-    .mutation(({ ctx, input }) => revokePersonalToken(ctx.service, input)),
+    .mutation(async ({ ctx, input }) => revokePersonalToken(ctx.service, input)),
 });

@@ -12,20 +12,20 @@ const config = actionProcedure("admin.config");
 const webhooks = actionProcedure("admin.webhooks");
 
 export const adminRouter = router({
-  users: users.query(({ ctx }) => listUsers(ctx.db)),
+  users: users.query(async ({ ctx }) => listUsers(ctx.db)),
   createUser: users.input(CreateUserInput).mutation(({ ctx, input }) => createUser(ctx.service, input)),
-  setUserRole: users.input(SetUserRoleInput).mutation(({ ctx, input }) => setUserRole(ctx.service, input)),
-  tokens: tokens.query(({ ctx }) => listTokens(ctx.db)),
-  createToken: tokens.input(CreateTokenInput).mutation(({ ctx, input }) => createToken(ctx.service, input)),
+  setUserRole: users.input(SetUserRoleInput).mutation(async ({ ctx, input }) => setUserRole(ctx.service, input)),
+  tokens: tokens.query(async ({ ctx }) => listTokens(ctx.db)),
+  createToken: tokens.input(CreateTokenInput).mutation(async ({ ctx, input }) => createToken(ctx.service, input)),
   /** Read-only: the configuration, model assignments and workflow tables (settings page). */
-  configuration: config.query(({ ctx }) => readConfiguration(ctx.service)),
-  modelConfig: config.query(({ ctx }) => readModelConfig(ctx.service)),
-  workflow: config.query(({ ctx }) => readWorkflow(ctx.service)),
-  revokeToken: tokens.input(RevokeTokenInput).mutation(({ ctx, input }) => revokeToken(ctx.service, input)),
+  configuration: config.query(async ({ ctx }) => readConfiguration(ctx.service)),
+  modelConfig: config.query(async ({ ctx }) => readModelConfig(ctx.service)),
+  workflow: config.query(async ({ ctx }) => readWorkflow(ctx.service)),
+  revokeToken: tokens.input(RevokeTokenInput).mutation(async ({ ctx, input }) => revokeToken(ctx.service, input)),
   /** Notifications: subscriptions (never their secrets, shown once by createWebhook) and each one's delivery log. */
-  webhooks: webhooks.query(({ ctx }) => listWebhooks(ctx.service)),
-  createWebhook: webhooks.input(CreateWebhookInput).mutation(({ ctx, input }) => createWebhook(ctx.service, input)),
-  removeWebhook: webhooks.input(WebhookIdInput).mutation(({ ctx, input }) => removeWebhook(ctx.service, input)),
-  testWebhook: webhooks.input(WebhookIdInput).mutation(({ ctx, input }) => testWebhook(ctx.service, input)),
-  webhookDeliveries: webhooks.input(WebhookDeliveriesInput).query(({ ctx, input }) => listWebhookDeliveries(ctx.service, input)),
+  webhooks: webhooks.query(async ({ ctx }) => listWebhooks(ctx.service)),
+  createWebhook: webhooks.input(CreateWebhookInput).mutation(async ({ ctx, input }) => createWebhook(ctx.service, input)),
+  removeWebhook: webhooks.input(WebhookIdInput).mutation(async ({ ctx, input }) => removeWebhook(ctx.service, input)),
+  testWebhook: webhooks.input(WebhookIdInput).mutation(async ({ ctx, input }) => testWebhook(ctx.service, input)),
+  webhookDeliveries: webhooks.input(WebhookDeliveriesInput).query(async ({ ctx, input }) => listWebhookDeliveries(ctx.service, input)),
 });

@@ -9,10 +9,10 @@ import { authedProcedure, router } from "../trpc";
 
 /** Attempts at a goal: start, tool calls (batched), result with goal-gate evidence, validation runs, trust scores. */
 export const attemptRouter = router({
-  get: authedProcedure.input(S.GetAttemptInput).query(({ ctx, input }) => getAttempt(ctx.db, input)),
-  start: authedProcedure.input(S.StartAttemptInput).mutation(({ ctx, input }) => startAttempt(ctx.service, input)),
-  toolCalls: authedProcedure.input(S.RecordToolCallsInput).mutation(({ ctx, input }) => recordToolCalls(ctx.service, input)),
-  finish: authedProcedure.input(S.FinishAttemptInput).mutation(({ ctx, input }) => finishAttempt(ctx.service, input)),
-  validationRun: authedProcedure.input(S.RecordValidationRunInput).mutation(({ ctx, input }) => recordValidationRun(ctx.service, input)),
-  trustScore: authedProcedure.input(S.RecordTrustScoreInput).mutation(({ ctx, input }) => recordTrustScore(ctx.service, input)),
+  get: authedProcedure.input(S.GetAttemptInput).query(async ({ ctx, input }) => getAttempt(ctx.db, input)),
+  start: authedProcedure.input(S.StartAttemptInput).mutation(async ({ ctx, input }) => startAttempt(ctx.service, input)),
+  toolCalls: authedProcedure.input(S.RecordToolCallsInput).mutation(async ({ ctx, input }) => recordToolCalls(ctx.service, input)),
+  finish: authedProcedure.input(S.FinishAttemptInput).mutation(async ({ ctx, input }) => finishAttempt(ctx.service, input)),
+  validationRun: authedProcedure.input(S.RecordValidationRunInput).mutation(async ({ ctx, input }) => recordValidationRun(ctx.service, input)),
+  trustScore: authedProcedure.input(S.RecordTrustScoreInput).mutation(async ({ ctx, input }) => recordTrustScore(ctx.service, input)),
 });

@@ -4,8 +4,8 @@ import { CheckCompletionInput, ListCompletionChecksInput, PreviewCompletionInput
 import { authedProcedure, router } from "../trpc";
 
 export const completionRouter = router({
-  check: authedProcedure.input(CheckCompletionInput).mutation(({ ctx, input }) => checkCompletion(ctx.service, input)),
-  list: authedProcedure.input(ListCompletionChecksInput).query(({ ctx, input }) => listCompletionChecks(ctx.db, input)),
+  check: authedProcedure.input(CheckCompletionInput).mutation(async ({ ctx, input }) => checkCompletion(ctx.service, input)),
+  list: authedProcedure.input(ListCompletionChecksInput).query(async ({ ctx, input }) => listCompletionChecks(ctx.db, input)),
   /** The gate's current verdict and reasons, without recording a check (the session header). */
-  preview: authedProcedure.input(PreviewCompletionInput).query(({ ctx, input }) => previewCompletion(ctx.db, input)),
+  preview: authedProcedure.input(PreviewCompletionInput).query(async ({ ctx, input }) => previewCompletion(ctx.db, input)),
 });

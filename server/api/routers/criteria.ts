@@ -5,9 +5,9 @@ import { setCriterionRequired, updateCriterion, verifyCriterion } from "@/server
 import { authedProcedure, router } from "../trpc";
 
 export const criteriaRouter = router({
-  list: authedProcedure.input(ListCriteriaInput).query(({ ctx, input }) => listCriteria(ctx.db, input)),
-  save: authedProcedure.input(SaveCriteriaInput).mutation(({ ctx, input }) => saveCriteria(ctx.service, input)),
-  update: authedProcedure.input(UpdateCriterionInput).mutation(({ ctx, input }) => updateCriterion(ctx.service, input)),
-  verify: authedProcedure.input(VerifyCriterionInput).mutation(({ ctx, input }) => verifyCriterion(ctx.service, input)),
-  setRequired: authedProcedure.input(SetRequiredInput).mutation(({ ctx, input }) => setCriterionRequired(ctx.service, input)),
+  list: authedProcedure.input(ListCriteriaInput).query(async ({ ctx, input }) => listCriteria(ctx.db, input)),
+  save: authedProcedure.input(SaveCriteriaInput).mutation(async ({ ctx, input }) => saveCriteria(ctx.service, input)),
+  update: authedProcedure.input(UpdateCriterionInput).mutation(async ({ ctx, input }) => updateCriterion(ctx.service, input)),
+  verify: authedProcedure.input(VerifyCriterionInput).mutation(async ({ ctx, input }) => verifyCriterion(ctx.service, input)),
+  setRequired: authedProcedure.input(SetRequiredInput).mutation(async ({ ctx, input }) => setCriterionRequired(ctx.service, input)),
 });

@@ -13,14 +13,14 @@ import { authedProcedure, router } from "../trpc";
 
 /** Goals and sub-goals, their contracts and validation steps, git state, and the goal gate. */
 export const goalRouter = router({
-  tree: authedProcedure.input(S.GetGoalTreeInput).query(({ ctx, input }) => getGoalTree(ctx.db, input)),
-  get: authedProcedure.input(S.GoalRef).query(({ ctx, input }) => getGoal(ctx.db, input)),
-  evaluations: authedProcedure.input(S.GoalRef).query(({ ctx, input }) => listEvaluations(ctx.db, input)),
-  create: authedProcedure.input(S.CreateGoalInput).mutation(({ ctx, input }) => createGoal(ctx.service, input)),
-  addValidationStep: authedProcedure.input(S.AddValidationStepInput).mutation(({ ctx, input }) => addValidationStep(ctx.service, input)),
-  setContract: authedProcedure.input(S.SetGoalContractInput).mutation(({ ctx, input }) => setGoalContract(ctx.service, input)),
-  createBranch: authedProcedure.input(S.CreateBranchInput).mutation(({ ctx, input }) => createBranch(ctx.service, input)),
-  createWorktree: authedProcedure.input(S.CreateWorktreeInput).mutation(({ ctx, input }) => createWorktree(ctx.service, input)),
-  recordMerge: authedProcedure.input(S.RecordMergeInput).mutation(({ ctx, input }) => recordMerge(ctx.service, input)),
-  evaluate: authedProcedure.input(S.EvaluateGoalGateInput).mutation(({ ctx, input }) => evaluateGoalGate(ctx.service, input)),
+  tree: authedProcedure.input(S.GetGoalTreeInput).query(async ({ ctx, input }) => getGoalTree(ctx.db, input)),
+  get: authedProcedure.input(S.GoalRef).query(async ({ ctx, input }) => getGoal(ctx.db, input)),
+  evaluations: authedProcedure.input(S.GoalRef).query(async ({ ctx, input }) => listEvaluations(ctx.db, input)),
+  create: authedProcedure.input(S.CreateGoalInput).mutation(async ({ ctx, input }) => createGoal(ctx.service, input)),
+  addValidationStep: authedProcedure.input(S.AddValidationStepInput).mutation(async ({ ctx, input }) => addValidationStep(ctx.service, input)),
+  setContract: authedProcedure.input(S.SetGoalContractInput).mutation(async ({ ctx, input }) => setGoalContract(ctx.service, input)),
+  createBranch: authedProcedure.input(S.CreateBranchInput).mutation(async ({ ctx, input }) => createBranch(ctx.service, input)),
+  createWorktree: authedProcedure.input(S.CreateWorktreeInput).mutation(async ({ ctx, input }) => createWorktree(ctx.service, input)),
+  recordMerge: authedProcedure.input(S.RecordMergeInput).mutation(async ({ ctx, input }) => recordMerge(ctx.service, input)),
+  evaluate: authedProcedure.input(S.EvaluateGoalGateInput).mutation(async ({ ctx, input }) => evaluateGoalGate(ctx.service, input)),
 });

@@ -6,5 +6,5 @@ import { authedProcedure, router } from "../trpc";
 /** Agent runtimes (Claude Code) as the dashboard reads them; their hooks write through /api/hooks/claude-code. */
 export const runtimeRouter = router({
   /** A session's linked runtime session(s), its held stops and the stops that went through with the gate rejected. */
-  activity: authedProcedure.input(z.object({ sessionId: SessionId }).strict()).query(({ ctx, input }) => sessionRuntimeActivity(ctx.db, input)),
+  activity: authedProcedure.input(z.object({ sessionId: SessionId }).strict()).query(async ({ ctx, input }) => sessionRuntimeActivity(ctx.db, input)),
 });

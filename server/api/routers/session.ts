@@ -8,13 +8,13 @@ import { OverviewInput, getOverview } from "@/server/services/overview/get";
 import { authedProcedure, router } from "../trpc";
 
 export const sessionRouter = router({
-  list: authedProcedure.input(ListSessionsInput).query(({ ctx, input }) => listSessions(ctx.db, input)),
-  get: authedProcedure.input(GetSessionInput).query(({ ctx, input }) => getSession(ctx.db, input)),
+  list: authedProcedure.input(ListSessionsInput).query(async ({ ctx, input }) => listSessions(ctx.db, input)),
+  get: authedProcedure.input(GetSessionInput).query(async ({ ctx, input }) => getSession(ctx.db, input)),
   /** The `/` page: live sessions with progress, tasks by state, the inbox count, recent checks, activity. */
-  overview: authedProcedure.input(OverviewInput.optional()).query(({ ctx, input }) => getOverview(ctx.db, input)),
+  overview: authedProcedure.input(OverviewInput.optional()).query(async ({ ctx, input }) => getOverview(ctx.db, input)),
   /** Who switched the session between enforce and observe, when and why: newest first. */
-  enforcementHistory: authedProcedure.input(EnforcementHistoryInput).query(({ ctx, input }) => listEnforcementSwitches(ctx.db, input)),
-  create: authedProcedure.input(CreateSessionInput).mutation(({ ctx, input }) => createSession(ctx.service, input)),
-  updateStatus: authedProcedure.input(UpdateSessionStatusInput).mutation(({ ctx, input }) => updateSessionStatus(ctx.service, input)),
-  setEnforcement: authedProcedure.input(SetEnforcementInput).mutation(({ ctx, input }) => setSessionEnforcement(ctx.service, input)),
+  enforcementHistory: authedProcedure.input(EnforcementHistoryInput).query(async ({ ctx, input }) => listEnforcementSwitches(ctx.db, input)),
+  create: authedProcedure.input(CreateSessionInput).mutation(async ({ ctx, input }) => createSession(ctx.service, input)),
+  updateStatus: authedProcedure.input(UpdateSessionStatusInput).mutation(async ({ ctx, input }) => updateSessionStatus(ctx.service, input)),
+  setEnforcement: authedProcedure.input(SetEnforcementInput).mutation(async ({ ctx, input }) => setSessionEnforcement(ctx.service, input)),
 });

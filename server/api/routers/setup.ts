@@ -8,7 +8,7 @@ import { publicProcedure, router } from "../trpc";
  * another site cannot plant its own admin on a fresh install running on someone's machine.
  */
 export const setupRouter = router({
-  status: publicProcedure.query(({ ctx }) => ({ needsSetup: userCount(ctx.db) === 0 })),
+  status: publicProcedure.query(async ({ ctx }) => ({ needsSetup: (await userCount(ctx.db)) === 0 })),
   createFirstAdmin: publicProcedure.input(CreateFirstAdminInput).mutation(async ({ ctx, input }) => {
     if (!ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: "csrf: the first admin can only be created from this site's own setup page" });
     const user = await createFirstAdmin(ctx.db, input);

@@ -11,18 +11,18 @@ import { CreateTaskInput, ListTasksInput, ReportTaskInput, TaskBoardInput, TaskM
 import { authedProcedure, router } from "../trpc";
 
 /** One procedure per move (`task.claim`, `task.verify`, …): the move's name is the procedure's. */
-const move = (name: TaskMove) => authedProcedure.input(TaskMoveInput).mutation(({ ctx, input }) => moveParsedTask(ctx.service, { ...input, move: name }));
+const move = (name: TaskMove) => authedProcedure.input(TaskMoveInput).mutation(async ({ ctx, input }) => moveParsedTask(ctx.service, { ...input, move: name }));
 
 export const taskRouter = router({
-  list: authedProcedure.input(ListTasksInput).query(({ ctx, input }) => listTasks(ctx.db, input)),
+  list: authedProcedure.input(ListTasksInput).query(async ({ ctx, input }) => listTasks(ctx.db, input)),
   /** Every task of a session with its full transition history, in one call (the session page's board). */
-  board: authedProcedure.input(TaskBoardInput).query(({ ctx, input }) => getTaskBoard(ctx.db, input)),
-  get: authedProcedure.input(TaskRef).query(({ ctx, input }) => getTask(ctx.db, input)),
+  board: authedProcedure.input(TaskBoardInput).query(async ({ ctx, input }) => getTaskBoard(ctx.db, input)),
+  get: authedProcedure.input(TaskRef).query(async ({ ctx, input }) => getTask(ctx.db, input)),
   /** The approvals inbox: blocked tasks across sessions, reset requests first, longest-waiting first. */
-  inbox: authedProcedure.input(InboxInput.optional()).query(({ ctx, input }) => listInbox(ctx.db, input)),
-  inboxCount: authedProcedure.input(InboxCountInput.optional()).query(({ ctx, input }) => inboxCount(ctx.db, input)),
-  create: authedProcedure.input(CreateTaskInput).mutation(({ ctx, input }) => createTask(ctx.service, input)),
-  report: authedProcedure.input(ReportTaskInput).mutation(({ ctx, input }) => reportTask(ctx.service, input)),
+  inbox: authedProcedure.input(InboxInput.optional()).query(async ({ ctx, input }) => listInbox(ctx.db, input)),
+  inboxCount: authedProcedure.input(InboxCountInput.optional()).query(async ({ ctx, input }) => inboxCount(ctx.db, input)),
+  create: authedProcedure.input(CreateTaskInput).mutation(async ({ ctx, input }) => createTask(ctx.service, input)),
+  report: authedProcedure.input(ReportTaskInput).mutation(async ({ ctx, input }) => reportTask(ctx.service, input)),
   start: move("start"),
   claim: move("claim"),
   verify: move("verify"),
@@ -33,7 +33,7 @@ export const taskRouter = router({
   /** Close a pending reset request with a reason; the task stays blocked. */
   declineReset: move("decline_reset"),
   /** Approve the reset of several blocked tasks with one reason: each its own move, each refusal named in the answer. */
-  approveResets: authedProcedure.input(DecideResetsInput).mutation(({ ctx, input }) => decideResets(ctx.service, "approve_reset", input)),
+  approveResets: authedProcedure.input(DecideResetsInput).mutation(async ({ ctx, input }) => decideResets(ctx.service, "approve_reset", input)),
   /** Decline the reset requests of several blocked tasks with one reason: each its own move, each refusal named in the answer. */
-  declineResets: authedProcedure.input(DecideResetsInput).mutation(({ ctx, input }) => decideResets(ctx.service, "decline_reset", input)),
+  declineResets: authedProcedure.input(DecideResetsInput).mutation(async ({ ctx, input }) => decideResets(ctx.service, "decline_reset", input)),
 });

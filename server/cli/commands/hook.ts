@@ -139,7 +139,7 @@ async function askLocally(globals: GlobalOptions, payload: unknown, maxBlocks: n
   try {
     let answer: HookAnswer;
     try {
-      answer = handleClaudeCodeHook({ db, actor: operatorActor(globals.agentId ?? "claude-code") }, payload, { maxBlocks });
+      answer = await handleClaudeCodeHook({ db, actor: operatorActor(globals.agentId ?? "claude-code") }, payload, { maxBlocks });
     } catch (error) {
       if (error instanceof DomainError) throw new HookFailure(error.message);
       throw new HookFailure(`database unavailable: ${(error as Error).message}`);

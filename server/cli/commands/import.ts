@@ -48,7 +48,7 @@ export function importCommands(program: Command, out: Output): void {
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "import" });
     await withLedger(ledger, async (db) => {
       if (!options.follow) {
-        const report = importBazinga(db, file, { onProgress: progress.listener });
+        const report = await importBazinga(db, file, { onProgress: progress.listener });
         progress.stop();
         out.result(report, formatReport(report));
         return;
@@ -95,8 +95,8 @@ export function importCommands(program: Command, out: Output): void {
     inspectShotsOnGoal(file);
     const globals = command.optsWithGlobals<GlobalOptions>();
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "import" });
-    await withLedger(ledger, (db) => {
-      const report = importShotsOnGoal(db, file, { onProgress: progress.listener });
+    await withLedger(ledger, async (db) => {
+      const report = await importShotsOnGoal(db, file, { onProgress: progress.listener });
       progress.stop();
       out.result(report, formatReport(report));
     });

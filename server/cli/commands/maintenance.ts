@@ -150,7 +150,7 @@ export function maintenanceCommands(program: Command, out: Output): void {
     try {
       const ctx = { db, actor: operatorActor(globals.agentId ?? "operator") };
       const input = { before: options.before, ...(options.reason ? { reason: options.reason } : {}) };
-      const preview = purgeSessions(ctx, { ...input, dryRun: true });
+      const preview = await purgeSessions(ctx, { ...input, dryRun: true });
       if (options.dryRun || preview.sessions.length === 0) {
         out.result(preview, purgeText(preview));
         return;
@@ -158,7 +158,7 @@ export function maintenanceCommands(program: Command, out: Output): void {
       if (!options.yes && !(await confirm(`${purgeText(preview)}\nPurge ${plural(preview.sessions.length, "session")} and these rows for good? [y/N] `))) {
         throw new UsageError("purge: not confirmed; nothing was removed");
       }
-      const result = purgeSessions(ctx, { ...input, dryRun: false }, { onProgress: progress.listener });
+      const result = await purgeSessions(ctx, { ...input, dryRun: false }, { onProgress: progress.listener });
       progress.stop();
       out.result(result, purgeText(result));
     } finally {

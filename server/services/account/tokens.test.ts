@@ -1,3 +1,4 @@
+import { queryRun } from "@/db/query";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
@@ -23,18 +24,16 @@ import { operatorActor } from "@/server/domain/actors";
 type PersonRole = "viewer" | "lead" | "admin";
 
 /** A person who signs in (a users row) and the actor their cookie session would be. */
-function person(db: Db, id: string, role: PersonRole): Actor {
-  db.insert(users)
-    .values({ id, name: id, email: `${id}@example.com`, role })
-    .run();
+async function person(db: Db, id: string, role: PersonRole): Promise<Actor> {
+  await queryRun(db.insert(users).values({ id, name: id, email: `${id}@example.com`, role }));
   return { principalId: `user:${id}`, principalKind: "user", role, label: `${id}@example.com` };
 }
 
 describe("personal API tokens", () => {
   it("are created for the signed-in person, shown once, stored as a hash, and listed to their owner only", async () => {
     const f = setup();
-    const ann = person(f.db, "ann", "viewer");
-    const bob = person(f.db, "bob", "lead");
+    const ann = await person(f.db, "ann", "viewer");
+    const bob = await person(f.db, "bob", "lead");
     const created = await f.by(ann).account.createToken({ name: "laptop script", expiresInDays: 30 });
     expect(created.token).toMatch(/^pg_[A-Za-z0-9_-]{43}$/);
     expect(created).toMatchObject({ name: "laptop script", prefix: created.token.slice(0, 10) });
@@ -58,9 +57,9 @@ describe("personal API tokens", () => {
 
   it("act as their owner with the owner's role: the person is the principal, and events note the token", async () => {
     const f = setup();
-    const lead = person(f.db, "lena", "lead");
+    const lead = await person(f.db, "lena", "lead");
     const { id, token } = await f.by(lead).account.createToken({ name: "release script" });
-    const actor = authenticateToken(f.db, token)!;
+    const actor = (await authenticateToken(f.db, token))!;
     expect(actor).toEqual({ principalId: "user:lena", principalKind: "user", role: "lead", label: "lena@example.com", token: { id, name: "release script" } });
 
     // The lead's script approves a reset, as the lead would in the inbox.
@@ -78,46 +77,46 @@ describe("personal API tokens", () => {
 
   it("follow the owner's current role: a demotion demotes the token at its next request", async () => {
     const f = setup();
-    const lead = person(f.db, "lena", "lead");
+    const lead = await person(f.db, "lena", "lead");
     const { token } = await f.by(lead).account.createToken({ name: "script" });
-    expect(authenticateToken(f.db, token)?.role).toBe("lead");
+    expect((await authenticateToken(f.db, token))?.role).toBe("lead");
     await f.as("admin").admin.setUserRole({ userId: "lena", role: "viewer" });
-    const demoted = authenticateToken(f.db, token)!;
+    const demoted = (await authenticateToken(f.db, token))!;
     expect(demoted.role).toBe("viewer");
     await sessionWithTask(f);
     await f.as("developer").task.start({ sessionId: "s1", key: "t1" });
     await f.as("developer").task.claim({ sessionId: "s1", key: "t1" });
     await expectForbidden(f.by(demoted).task.verify({ sessionId: "s1", key: "t1", proofpack: PASSED }), "task.verify_role");
     await f.as("admin").admin.setUserRole({ userId: "lena", role: "admin" });
-    expect(authenticateToken(f.db, token)?.role).toBe("admin");
+    expect((await authenticateToken(f.db, token))?.role).toBe("admin");
   });
 
   it("stop working when their owner is removed (the tokens go with the person)", async () => {
     const f = setup();
-    const ann = person(f.db, "ann", "viewer");
+    const ann = await person(f.db, "ann", "viewer");
     const { token } = await f.by(ann).account.createToken({ name: "script" });
-    expect(authenticateToken(f.db, token)).not.toBeNull();
+    expect(await authenticateToken(f.db, token)).not.toBeNull();
     f.db.$client.prepare("delete from users where id = 'ann'").run();
-    expect(authenticateToken(f.db, token)).toBeNull();
+    expect(await authenticateToken(f.db, token)).toBeNull();
     expect(rows(f.db, "select count(*) as n from api_tokens")).toEqual([{ n: 0 }]);
   });
 
   it("stop working after they expire or are revoked; an owner revokes only their own", async () => {
     const f = setup();
-    const ann = person(f.db, "ann", "viewer");
-    const bob = person(f.db, "bob", "lead");
+    const ann = await person(f.db, "ann", "viewer");
+    const bob = await person(f.db, "bob", "lead");
     const temp = await f.by(ann).account.createToken({ name: "temp", expiresInDays: 1 });
-    expect(authenticateToken(f.db, temp.token, undefined, new Date(Date.now() + 3_600_000))).not.toBeNull();
-    expect(authenticateToken(f.db, temp.token, undefined, new Date(Date.now() + 2 * 86_400_000))).toBeNull();
+    expect(await authenticateToken(f.db, temp.token, undefined, new Date(Date.now() + 3_600_000))).not.toBeNull();
+    expect(await authenticateToken(f.db, temp.token, undefined, new Date(Date.now() + 2 * 86_400_000))).toBeNull();
 
     const kept = await f.by(ann).account.createToken({ name: "kept" });
     // Bob cannot revoke Ann's token, nor learn that it exists: NOT_FOUND, as for an unknown id.
     await expectNothingWritten(f.db, () => f.by(bob).account.revokeToken({ id: kept.id }));
     await expectNotFound(f.by(bob).account.revokeToken({ id: kept.id }));
-    expect(authenticateToken(f.db, kept.token)).not.toBeNull();
+    expect(await authenticateToken(f.db, kept.token)).not.toBeNull();
 
     await f.by(ann).account.revokeToken({ id: kept.id });
-    expect(authenticateToken(f.db, kept.token)).toBeNull();
+    expect(await authenticateToken(f.db, kept.token)).toBeNull();
     expect((await f.by(ann).account.tokens()).find((t) => t.id === kept.id)?.revokedAt).toBeInstanceOf(Date);
     await expectNotFound(f.by(ann).account.revokeToken({ id: kept.id }));
     expect(eventTypes(f.db)).toEqual(["account.token_created", "account.token_created", "account.token_revoked"]);
@@ -125,7 +124,7 @@ describe("personal API tokens", () => {
 
   it("can be revoked by an admin, who sees every personal token with its owner and the role it acts with", async () => {
     const f = setup();
-    const lena = person(f.db, "lena", "lead");
+    const lena = await person(f.db, "lena", "lead");
     const { id, token } = await f.by(lena).account.createToken({ name: "script" });
     await f.as("admin").admin.createToken({ name: "developer_1", role: "agent" });
     const listed = await f.as("admin").admin.tokens();
@@ -134,7 +133,7 @@ describe("personal API tokens", () => {
       ["script", "lead", "lena@example.com"],
     ]);
     await f.as("admin").admin.revokeToken({ id });
-    expect(authenticateToken(f.db, token)).toBeNull();
+    expect(await authenticateToken(f.db, token)).toBeNull();
     expect(rows(f.db, "select data from events where type = 'admin.token_revoked'")).toEqual([
       { data: JSON.stringify({ name: "script", owner: "lena@example.com" }) },
     ]);
@@ -142,9 +141,9 @@ describe("personal API tokens", () => {
 
   it("are made only by a signed-in person: not by agent tokens, the local operator, or a personal token", async () => {
     const f = setup();
-    const ann = person(f.db, "ann", "admin");
+    const ann = await person(f.db, "ann", "admin");
     const { token } = await f.by(ann).account.createToken({ name: "script" });
-    const viaToken = authenticateToken(f.db, token)!;
+    const viaToken = (await authenticateToken(f.db, token))!;
     await expectNothingWritten(f.db, () => f.by(viaToken).account.createToken({ name: "another" }));
     await expectForbidden(f.by(viaToken).account.createToken({ name: "another" }), "account.token_from_token");
     // A personal token may still list and revoke its owner's tokens (a script can retire itself).
@@ -160,7 +159,7 @@ describe("personal API tokens", () => {
 
   it("refuse bad input naming the field, and a person's tokens are capped", async () => {
     const f = setup();
-    const ann = person(f.db, "ann", "viewer");
+    const ann = await person(f.db, "ann", "viewer");
     const blank = await expectNothingWritten(f.db, () => f.by(ann).account.createToken({ name: "   " }));
     expect(blank.message).toContain("name");
     const long = await expectNothingWritten(f.db, () => f.by(ann).account.createToken({ name: "x", expiresInDays: 0 }));

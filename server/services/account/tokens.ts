@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { apiTokens, users } from "@/db/schema";
@@ -28,36 +29,40 @@ export interface NewPersonalToken {
  * Create a personal API token for the signed-in person: it acts as them, with their role at each
  * request. The plaintext is returned once; only its hash is stored.
  */
-export function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalTokenInput): NewPersonalToken {
+export async function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalTokenInput): Promise<NewPersonalToken> {
   authorize(ctx.actor, "account.createToken");
   const input = parseInput(CreatePersonalTokenInput, raw, "account.invalid_input");
   const { token, tokenHash, prefix } = newTokenText();
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const now = nowOf(ctx);
     const userId = tokenOwnerOf(ctx.actor);
-    if (!tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw new NotFoundError("user", userId);
+    if (!(await queryGet(tx.select({ id: users.id }).from(users).where(eq(users.id, userId))))) throw new NotFoundError("user", userId);
     const active =
-      tx
-        .select({ n: count() })
-        .from(apiTokens)
-        .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))))
-        .get()?.n ?? 0;
+      (
+        await queryGet(
+          tx
+            .select({ n: count() })
+            .from(apiTokens)
+            .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)))),
+        )
+      )?.n ?? 0;
     assertMayCreatePersonalToken(ctx.actor, active);
-    const row = tx
-      .insert(apiTokens)
-      .values({
-        name: input.name,
-        role: null,
-        userId,
-        tokenHash,
-        prefix,
-        createdBy: ctx.actor.label,
-        createdAt: now,
-        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+    const row = await queryGet(
+      tx
+        .insert(apiTokens)
+        .values({
+          name: input.name,
+          role: null,
+          userId,
+          tokenHash,
+          prefix,
+          createdBy: ctx.actor.label,
+          createdAt: now,
+          expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: "account.token_created",
       sessionId: null,
       entity: "api_token",
@@ -69,23 +74,24 @@ export function createPersonalToken(ctx: ServiceContext, raw: CreatePersonalToke
 }
 
 /** The caller's own personal tokens, newest first (never their text or hash). */
-export function listPersonalTokens(ctx: ServiceContext) {
+export async function listPersonalTokens(ctx: ServiceContext) {
   authorize(ctx.actor, "account.tokens");
   const userId = tokenOwnerOf(ctx.actor);
-  return ctx.db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-    })
-    .from(apiTokens)
-    .where(eq(apiTokens.userId, userId))
-    .orderBy(desc(apiTokens.id))
-    .all();
+  return await queryAll(
+    ctx.db
+      .select({
+        id: apiTokens.id,
+        name: apiTokens.name,
+        prefix: apiTokens.prefix,
+        createdAt: apiTokens.createdAt,
+        lastUsedAt: apiTokens.lastUsedAt,
+        expiresAt: apiTokens.expiresAt,
+        revokedAt: apiTokens.revokedAt,
+      })
+      .from(apiTokens)
+      .where(eq(apiTokens.userId, userId))
+      .orderBy(desc(apiTokens.id)),
+  );
 }
 
 /**
@@ -93,18 +99,19 @@ export function listPersonalTokens(ctx: ServiceContext) {
  * person's token is "not found", as an unknown id is: its existence is not the caller's business
  * (an admin revokes anyone's in Settings → API tokens).
  */
-export function revokePersonalToken(ctx: ServiceContext, raw: RevokePersonalTokenInput): void {
+export async function revokePersonalToken(ctx: ServiceContext, raw: RevokePersonalTokenInput): Promise<void> {
   authorize(ctx.actor, "account.revokeToken");
   const input = parseInput(RevokePersonalTokenInput, raw, "account.invalid_input");
   const userId = tokenOwnerOf(ctx.actor);
-  write(ctx, (tx) => {
-    const row = tx
-      .update(apiTokens)
-      .set({ revokedAt: nowOf(ctx) })
-      .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-      .returning()
-      .get();
+  await write(ctx, async (tx) => {
+    const row = await queryGet(
+      tx
+        .update(apiTokens)
+        .set({ revokedAt: nowOf(ctx) })
+        .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+        .returning(),
+    );
     if (!row) throw new NotFoundError("active personal API token", input.id);
-    appendEvent(tx, ctx, { type: "account.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
+    await appendEvent(tx, ctx, { type: "account.token_revoked", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name } });
   });
 }

@@ -118,12 +118,12 @@ describe("admin configuration reads", () => {
     expect((await refusal(f.by(null).admin.workflow())).code).toBe("UNAUTHORIZED");
   });
 
-  it("checks the role in the service too, for callers that do not come through the API", () => {
+  it("checks the role in the service too, for callers that do not come through the API", async () => {
     const f = seeded();
     const lead = { db: f.db, actor: ACTORS.lead };
     for (const read of [readConfiguration, readModelConfig, readWorkflow]) {
-      expect(() => read(lead)).toThrow(RoleForbiddenError);
+      await expect(read(lead)).rejects.toThrow(RoleForbiddenError);
     }
-    expect(readModelConfig({ db: f.db, actor: ACTORS.admin })).toHaveLength(2);
+    expect(await readModelConfig({ db: f.db, actor: ACTORS.admin })).toHaveLength(2);
   });
 });

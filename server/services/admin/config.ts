@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc } from "drizzle-orm";
 import { agentMarkers, configuration, modelConfig, workflowSpecialRules, workflowTransitions } from "@/db/schema";
 import { type ServiceContext } from "../context";
@@ -44,28 +45,25 @@ function requireAdmin(ctx: ServiceContext, what: string): void {
 }
 
 /** Server-wide settings (`configuration`), by key. */
-export function readConfiguration(ctx: ServiceContext): ConfigurationEntry[] {
+export async function readConfiguration(ctx: ServiceContext): Promise<ConfigurationEntry[]> {
   requireAdmin(ctx, "the configuration");
-  return ctx.db
-    .select()
-    .from(configuration)
-    .orderBy(asc(configuration.key))
-    .all()
-    .map((row) => ({ ...row, parsed: parseJson(row.value) }));
+  return (await queryAll(ctx.db.select().from(configuration).orderBy(asc(configuration.key)))).map((row) => ({ ...row, parsed: parseJson(row.value) }));
 }
 
 /** Which model each agent role uses (`model_config`), by role. */
-export function readModelConfig(ctx: ServiceContext): ModelConfigEntry[] {
+export async function readModelConfig(ctx: ServiceContext): Promise<ModelConfigEntry[]> {
   requireAdmin(ctx, "the model configuration");
-  return ctx.db.select().from(modelConfig).orderBy(asc(modelConfig.agentRole)).all();
+  return await queryAll(ctx.db.select().from(modelConfig).orderBy(asc(modelConfig.agentRole)));
 }
 
 /** The workflow routing tables: transitions (by agent, then response status), required markers, special rules. */
-export function readWorkflow(ctx: ServiceContext): WorkflowTables {
+export async function readWorkflow(ctx: ServiceContext): Promise<WorkflowTables> {
   requireAdmin(ctx, "the workflow tables");
-  const transitions = ctx.db.select().from(workflowTransitions).orderBy(asc(workflowTransitions.currentAgent), asc(workflowTransitions.responseStatus)).all();
-  const markers = ctx.db.select().from(agentMarkers).orderBy(asc(agentMarkers.agentType)).all();
-  const rules = ctx.db.select().from(workflowSpecialRules).orderBy(asc(workflowSpecialRules.ruleName)).all();
+  const transitions = await queryAll(
+    ctx.db.select().from(workflowTransitions).orderBy(asc(workflowTransitions.currentAgent), asc(workflowTransitions.responseStatus)),
+  );
+  const markers = await queryAll(ctx.db.select().from(agentMarkers).orderBy(asc(agentMarkers.agentType)));
+  const rules = await queryAll(ctx.db.select().from(workflowSpecialRules).orderBy(asc(workflowSpecialRules.ruleName)));
   return {
     transitions,
     agentMarkers: markers.map((m) => ({

@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -30,26 +31,36 @@ export function newTokenText(): { token: string; tokenHash: string; prefix: stri
 }
 
 /** Create an API token. The plaintext is returned once and never stored; only its hash is. */
-export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: number; token: string; name: string; role: string; prefix: string } {
+export async function createToken(
+  ctx: ServiceContext,
+  raw: CreateTokenInput,
+): Promise<{ id: number; token: string; name: string; role: string; prefix: string }> {
   authorize(ctx.actor, "admin.tokens", "create API tokens");
   const input = parseInput(CreateTokenInput, raw, "admin.invalid_input");
   const { token, tokenHash, prefix } = newTokenText();
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    const row = tx
-      .insert(apiTokens)
-      .values({
-        name: input.name,
-        role: input.role,
-        tokenHash,
-        prefix,
-        createdBy: ctx.actor.label,
-        createdAt: now,
-        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, { type: "admin.token_created", sessionId: null, entity: "api_token", entityId: row.id, data: { name: row.name, role: row.role } });
+    const row = await queryGet(
+      tx
+        .insert(apiTokens)
+        .values({
+          name: input.name,
+          role: input.role,
+          tokenHash,
+          prefix,
+          createdBy: ctx.actor.label,
+          createdAt: now,
+          expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
+      type: "admin.token_created",
+      sessionId: null,
+      entity: "api_token",
+      entityId: row.id,
+      data: { name: row.name, role: row.role },
+    });
     return { id: row.id, token, name: row.name, role: input.role, prefix: row.prefix };
   });
 }
@@ -58,40 +69,42 @@ export function createToken(ctx: ServiceContext, raw: CreateTokenInput): { id: n
  * Every token, agent and personal, newest first. A personal token has no role of its own: `role`
  * is its owner's current role (what it acts with), and `owner` names the person.
  */
-export function listTokens(db: DbOrTx) {
-  return db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      role: sql<Role>`coalesce(${apiTokens.role}, ${users.role})`,
-      prefix: apiTokens.prefix,
-      /** The person a personal token belongs to; null for an agent token. */
-      owner: users.email,
-      createdBy: apiTokens.createdBy,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-    })
-    .from(apiTokens)
-    .leftJoin(users, eq(users.id, apiTokens.userId))
-    .orderBy(desc(apiTokens.id))
-    .all();
+export async function listTokens(db: DbOrTx) {
+  return await queryAll(
+    db
+      .select({
+        id: apiTokens.id,
+        name: apiTokens.name,
+        role: sql<Role>`coalesce(${apiTokens.role}, ${users.role})`,
+        prefix: apiTokens.prefix,
+        /** The person a personal token belongs to; null for an agent token. */
+        owner: users.email,
+        createdBy: apiTokens.createdBy,
+        createdAt: apiTokens.createdAt,
+        lastUsedAt: apiTokens.lastUsedAt,
+        expiresAt: apiTokens.expiresAt,
+        revokedAt: apiTokens.revokedAt,
+      })
+      .from(apiTokens)
+      .leftJoin(users, eq(users.id, apiTokens.userId))
+      .orderBy(desc(apiTokens.id)),
+  );
 }
 
-export function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): void {
+export async function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): Promise<void> {
   authorize(ctx.actor, "admin.tokens", "revoke API tokens");
   const input = parseInput(RevokeTokenInput, raw, "admin.invalid_input");
-  write(ctx, (tx) => {
-    const row = tx
-      .update(apiTokens)
-      .set({ revokedAt: nowOf(ctx) })
-      .where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt)))
-      .returning()
-      .get();
+  await write(ctx, async (tx) => {
+    const row = await queryGet(
+      tx
+        .update(apiTokens)
+        .set({ revokedAt: nowOf(ctx) })
+        .where(and(eq(apiTokens.id, input.id), isNull(apiTokens.revokedAt)))
+        .returning(),
+    );
     if (!row) throw new NotFoundError("active API token", input.id);
-    const owner = row.userId ? tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get()?.email : undefined;
-    appendEvent(tx, ctx, {
+    const owner = row.userId ? (await queryGet(tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId))))?.email : undefined;
+    await appendEvent(tx, ctx, {
       type: "admin.token_revoked",
       sessionId: null,
       entity: "api_token",
@@ -115,7 +128,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * now and their email as the label, as if they had signed in, with the token noted (`actor.token`,
  * recorded in `events.via`). A person who no longer exists has no tokens (they go with the user row).
  */
-export function authenticateToken(db: Db, token: string, agentLabel?: string, now = new Date()): Actor | null {
+export async function authenticateToken(db: Db, token: string, agentLabel?: string, now = new Date()): Promise<Actor | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const byHash = prepared(db, "api_tokens.by_hash_with_owner", () =>
     db
@@ -125,13 +138,13 @@ export function authenticateToken(db: Db, token: string, agentLabel?: string, no
       .where(eq(apiTokens.tokenHash, sql.placeholder("tokenHash")))
       .prepare(),
   );
-  const found = byHash.get({ tokenHash: hashToken(token) });
+  const found = await byHash.get({ tokenHash: hashToken(token) });
   const row = found?.token;
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   const owner = found.owner;
   if (row.userId !== null && owner === null) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();
+    await queryRun(db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)));
   }
   if (owner) return { principalId: `user:${owner.id}`, principalKind: "user", role: owner.role, label: owner.email, token: { id: row.id, name: row.name } };
   if (row.role === null) return null;

@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count, desc, eq } from "drizzle-orm";
@@ -26,7 +27,7 @@ export async function createUser(ctx: ServiceContext, raw: CreateUserInput): Pro
   authorize(ctx.actor, "admin.users", "create users");
   const input = parseInput(CreateUserInput, raw, "admin.invalid_input");
   const hash = await hashPassword(input.password);
-  return write(ctx, (tx) => insertUser(tx, ctx, input, hash));
+  return write(ctx, async (tx) => insertUser(tx, ctx, input, hash));
 }
 
 /**
@@ -41,70 +42,78 @@ export async function createFirstAdmin(db: Db, raw: CreateFirstAdminInput, now =
   const input = parseInput(CreateFirstAdminInput, raw, "admin.invalid_input");
   const hash = await hashPassword(input.password);
   const ctx: ServiceContext = { db, actor: { principalId: "setup", principalKind: "operator", role: "admin", label: input.email }, now: () => now };
-  return write(ctx, (tx) => {
-    if (userCount(tx) > 0) throw new ForbiddenTransitionError("setup.already_done", "an admin already exists: sign in instead");
+  return write(ctx, async (tx) => {
+    if ((await userCount(tx)) > 0) throw new ForbiddenTransitionError("setup.already_done", "an admin already exists: sign in instead");
     return insertUser(tx, ctx, { ...input, role: "admin" }, hash);
   });
 }
 
-function insertUser(tx: Tx, ctx: ServiceContext, input: CreateUserInput, passwordHash: string): UserSummary {
-  if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+async function insertUser(tx: Tx, ctx: ServiceContext, input: CreateUserInput, passwordHash: string): Promise<UserSummary> {
+  if (await queryGet(tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)))) {
     throw new ConflictError("admin.user_exists", `a user with email ${input.email} already exists`);
   }
   const now = nowOf(ctx);
   const id = randomUUID();
-  const user = tx
-    .insert(users)
-    .values({
-      id,
-      email: input.email,
-      name: input.name ?? input.email.split("@")[0] ?? input.email,
-      role: input.role,
-      emailVerified: true,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
-    .get();
-  tx.insert(authAccounts)
-    .values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: now, updatedAt: now })
-    .run();
-  appendEvent(tx, ctx, { type: "admin.user_created", sessionId: null, entity: "user", entityId: id, data: { email: user.email, role: user.role } });
+  const user = await queryGet(
+    tx
+      .insert(users)
+      .values({
+        id,
+        email: input.email,
+        name: input.name ?? input.email.split("@")[0] ?? input.email,
+        role: input.role,
+        emailVerified: true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }),
+  );
+  await queryRun(
+    tx
+      .insert(authAccounts)
+      .values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: now, updatedAt: now }),
+  );
+  await appendEvent(tx, ctx, { type: "admin.user_created", sessionId: null, entity: "user", entityId: id, data: { email: user.email, role: user.role } });
   return user;
 }
 
-export function userCount(db: DbOrTx): number {
-  return db.select({ n: count() }).from(users).get()?.n ?? 0;
+export async function userCount(db: DbOrTx): Promise<number> {
+  return (await queryGet(db.select({ n: count() }).from(users)))?.n ?? 0;
 }
 
-export function listUsers(db: DbOrTx): UserSummary[] {
-  return db
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
-    .from(users)
-    .orderBy(desc(users.createdAt))
-    .all();
+export async function listUsers(db: DbOrTx): Promise<UserSummary[]> {
+  return await queryAll(
+    db.select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).from(users).orderBy(desc(users.createdAt)),
+  );
 }
 
 export const SetUserRoleInput = z.object({ userId: z.string().min(1).max(100), role: z.enum(HUMAN_USER_ROLES) }).strict();
 
 /** Change a person's role (admin only); an admin cannot demote the last admin. */
-export function setUserRole(ctx: ServiceContext, raw: z.infer<typeof SetUserRoleInput>): UserSummary {
+export async function setUserRole(ctx: ServiceContext, raw: z.infer<typeof SetUserRoleInput>): Promise<UserSummary> {
   authorize(ctx.actor, "admin.users", "change roles");
   const input = parseInput(SetUserRoleInput, raw, "admin.invalid_input");
-  return write(ctx, (tx) => {
-    const user = tx.select().from(users).where(eq(users.id, input.userId)).get();
+  return write(ctx, async (tx) => {
+    const user = await queryGet(tx.select().from(users).where(eq(users.id, input.userId)));
     if (!user) throw new NotFoundError("user", input.userId);
     if (user.role === "admin" && input.role !== "admin") {
-      const admins = tx.select({ n: count() }).from(users).where(eq(users.role, "admin")).get()?.n ?? 0;
+      const admins = (await queryGet(tx.select({ n: count() }).from(users).where(eq(users.role, "admin"))))?.n ?? 0;
       if (admins <= 1) throw new ForbiddenTransitionError("admin.last_admin", "the last admin cannot be demoted");
     }
-    const updated = tx
-      .update(users)
-      .set({ role: input.role, updatedAt: nowOf(ctx) })
-      .where(eq(users.id, user.id))
-      .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
-      .get()!;
-    appendEvent(tx, ctx, { type: "admin.user_role_changed", sessionId: null, entity: "user", entityId: user.id, data: { from: user.role, to: input.role } });
+    const updated = (await queryGet(
+      tx
+        .update(users)
+        .set({ role: input.role, updatedAt: nowOf(ctx) })
+        .where(eq(users.id, user.id))
+        .returning({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }),
+    ))!;
+    await appendEvent(tx, ctx, {
+      type: "admin.user_role_changed",
+      sessionId: null,
+      entity: "user",
+      entityId: user.id,
+      data: { from: user.role, to: input.role },
+    });
     return updated;
   });
 }

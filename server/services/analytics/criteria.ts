@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { rawAll, rawValues, sqlFor } from "@/db/query";
+import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { bucketSql, inRange } from "./filters";
+import { ALWAYS, bucketSql, inRange } from "./filters";
 import { rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
-import { RATE_BINS, type FigureSteps, fillSeries, rate } from "./shape";
+import { type Pause, RATE_BINS, fillSeries, rate } from "./shape";
 
 export interface CriteriaRatePoint {
   /** Bucket start, epoch ms (UTC). */
@@ -53,11 +54,11 @@ interface SessionGroup {
  * claimant reported it met. Criteria carry no time of their own: the range and the buckets use the
  * session's start.
  */
-export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureSteps<CriteriaFigures> {
+export async function criteriaFigures(db: DbOrTx, f: AnalyticsFilter, pause: Pause = async () => {}): Promise<CriteriaFigures> {
   const rollups = rollupsAnswer(f);
-  const { groups, bins } = rollups ? fromRollups(db, f) : fromSessions(db, f);
+  const { groups, bins } = rollups ? await fromRollups(db, f) : await fromSessions(db, f);
   // The rates and the top criteria are two queries of a few ms each: others may run between them.
-  yield;
+  await pause();
   // Summed in one order whichever table they came from.
   groups.sort((a, b) => a.bucket - b.bucket || a.required - b.required);
   const byBucket = new Map<number, { bucket: number; sessions: number; required: number; met: number; rateSum: number }>();
@@ -88,7 +89,7 @@ export function* criteriaFigureSteps(db: DbOrTx, f: AnalyticsFilter): FigureStep
     { sessions: 0, required: 0, met: 0, rateSum: 0 },
   );
   const perBin = new Map(bins);
-  const topCriteriaRows = rollups ? topCriteriaFromRollups(db, f) : topCriteria(db, f);
+  const topCriteriaRows = rollups ? await topCriteriaFromRollups(db, f) : await topCriteria(db, f);
   return {
     sessions: total.sessions,
     required: total.required,
@@ -112,21 +113,33 @@ function split(rows: [number, number, number, number | null, number | null][]): 
   return { groups, bins };
 }
 
-function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
-  const where = sql`criteria_required > 0 AND ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
+/** The rate bin of `met` of `required` (integers): tenths, 10 for 100% (`rateBin` in shape.ts). */
+function rateBinSql(db: object, met: SQL, required: SQL): SQL {
+  return sqlFor(db, { sqlite: sql`min(10, ${met} * 10 / ${required})`, postgres: sql`LEAST(10, ${met} * 10 / ${required})` });
+}
+
+// Each column named: PostgreSQL rows are objects, and unnamed columns would share a name.
+async function fromSessions(db: DbOrTx, f: AnalyticsFilter) {
+  const where = sql`criteria_required > 0 AND ${f.source === null ? ALWAYS : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)}`;
   return split(
-    db.values(sql`
-    SELECT 0, ${bucketSql(sql`started_at`, f.bucket)}, criteria_required, count(*), sum(criteria_required_met) FROM sessions WHERE ${where} GROUP BY 2, 3
-    UNION ALL SELECT 1, min(10, criteria_required_met * 10 / criteria_required), count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`),
+    await rawValues(
+      db,
+      sql`
+    SELECT 0 AS kind, ${bucketSql(sql`started_at`, f.bucket)} AS a, criteria_required AS b, count(*) AS c, sum(criteria_required_met) AS d FROM sessions WHERE ${where} GROUP BY 2, 3
+    UNION ALL SELECT 1, ${rateBinSql(db, sql`criteria_required_met`, sql`criteria_required`)}, count(*), NULL, NULL FROM sessions WHERE ${where} GROUP BY 2`,
+    ),
   );
 }
 
-function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
+async function fromRollups(db: DbOrTx, f: AnalyticsFilter) {
   const scope = rollupScope(["criteria"], f, []);
   return split(
-    db.values(sql`
-    SELECT 0, ${bucketSql(sql`day`, f.bucket)}, k2, sum(n), sum(n * k3) FROM analytics_rollups WHERE ${scope} GROUP BY 2, 3 HAVING sum(n) > 0
-    UNION ALL SELECT 1, min(10, k3 * 10 / k2), sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`),
+    await rawValues(
+      db,
+      sql`
+    SELECT 0 AS kind, ${bucketSql(sql`day`, f.bucket)} AS a, k2 AS b, sum(n) AS c, sum(n * k3) AS d FROM analytics_rollups WHERE ${scope} GROUP BY 2, 3 HAVING sum(n) > 0
+    UNION ALL SELECT 1, ${rateBinSql(db, sql`k3`, sql`k2`)}, sum(n), NULL, NULL FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`,
+    ),
   );
 }
 
@@ -141,27 +154,42 @@ function top(rows: { status: string; criterion: string; count: number }[]): TopC
   return { topBlocked: of("blocked"), topFailed: of("failed") };
 }
 
-function topCriteria(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
+async function topCriteria(db: DbOrTx, f: AnalyticsFilter): Promise<TopCriteria> {
   const sessionFilter =
     f.source === null && f.from === null && f.to === null
-      ? sql`1`
-      : sql`c.session_id IN (SELECT id FROM sessions WHERE ${f.source === null ? sql`1` : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)})`;
+      ? ALWAYS
+      : sql`c.session_id IN (SELECT id FROM sessions WHERE ${f.source === null ? ALWAYS : sql`source = ${f.source}`} AND ${inRange(sql`started_at`, f)})`;
   return top(
-    db.all<{ status: "blocked" | "failed"; criterion: string; count: number }>(sql`
+    await rawAll<{ status: "blocked" | "failed"; criterion: string; count: number }>(
+      db,
+      sql`
     SELECT coalesce(c.verifier_status, c.status) AS status, c.criterion AS criterion, count(*) AS count
     FROM success_criteria c
     WHERE (c.status IN ('blocked', 'failed') OR c.verifier_status IN ('blocked', 'failed'))
       AND coalesce(c.verifier_status, c.status) IN ('blocked', 'failed') AND ${sessionFilter}
-    GROUP BY 1, 2 ORDER BY 3 DESC, 2 ASC`),
+    GROUP BY 1, 2 ORDER BY 3 DESC, ${byteOrder(db, 2, sql`c.criterion`)}`,
+    ),
   );
 }
 
+/**
+ * Ascending by the text in output column `position` (`expr`), in the order of its bytes as SQLite's
+ * BINARY collation has it, whatever the PostgreSQL database's locale (a collated term is an
+ * expression there, not a column's position).
+ */
+function byteOrder(db: object, position: number, expr: SQL): SQL {
+  return sqlFor(db, { sqlite: sql.raw(`${position} ASC`), postgres: sql`${expr} COLLATE "C" ASC` });
+}
+
 /** The same from the rollups: criteria found blocked / failed per text, on their session's start day. */
-function topCriteriaFromRollups(db: DbOrTx, f: AnalyticsFilter): TopCriteria {
+async function topCriteriaFromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<TopCriteria> {
   return top(
-    db.all<{ status: string; criterion: string; count: number }>(sql`
+    await rawAll<{ status: string; criterion: string; count: number }>(
+      db,
+      sql`
     SELECT substr(figure, 11) AS status, k1 AS criterion, sum(n) AS count
     FROM analytics_rollups WHERE ${rollupScope(["criterion_blocked", "criterion_failed"], f, [])}
-    GROUP BY figure, k1 HAVING sum(n) > 0 ORDER BY 3 DESC, 2 ASC`),
+    GROUP BY figure, k1 HAVING sum(n) > 0 ORDER BY 3 DESC, ${byteOrder(db, 2, sql`k1`)}`,
+    ),
   );
 }

@@ -36,7 +36,7 @@ function judgedClaims(agent?: string): { claimant: string; move: string; ms: num
 
 beforeAll(async () => {
   f = setup();
-  generateDemoData(f.db, { sessions: 40, seed: 11, now: NOW, logsPerSession: 5 });
+  await generateDemoData(f.db, { sessions: 40, seed: 11, now: NOW, logsPerSession: 5 });
   o = await f.as("viewer").analytics.overview({});
 });
 

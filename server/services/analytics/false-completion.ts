@@ -1,3 +1,4 @@
+import { rawAll, rawValues } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bucketSql, equalsIfSet, sessionModelOf } from "./filters";
@@ -43,38 +44,47 @@ interface Groups {
  * belongs to the bucket of its own time (not its judgment's), so a bucket's rate is about the claims
  * made in it. Counted per session first, then each session's count is given its recorded model.
  */
-export function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): FalseCompletionFigures {
-  return shapeFalseCompletion(rollupsAnswer(f) ? fromRollups(db, f) : groupRows(fromHistory(db, f)), f);
+export async function falseCompletionFigures(db: DbOrTx, f: AnalyticsFilter): Promise<FalseCompletionFigures> {
+  return shapeFalseCompletion(rollupsAnswer(f) ? await fromRollups(db, f) : groupRows(await fromHistory(db, f)), f);
 }
 
 /** Each grouping summed by SQL from the rollups: a few dozen rows, not one per agent × model × day. */
-function fromRollups(db: DbOrTx, f: AnalyticsFilter): Groups {
+async function fromRollups(db: DbOrTx, f: AnalyticsFilter): Promise<Groups> {
   const scope = rollupScope(["claim"], f, ["agent", "model"]);
-  const rows = db.values<["agent" | "model" | "bucket", string | number | null, number, number]>(sql`
-    SELECT 'agent', agent, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
-    UNION ALL SELECT 'model', model, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
-    UNION ALL SELECT 'bucket', ${bucketSql(sql`day`, f.bucket)}, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`);
-  const of = <K>(by: string) => rows.filter((r) => r[0] === by).map(([, key, claims, blocked]) => ({ key: key as K, claims, blocked }));
+  // The bucket has a column of its own (PostgreSQL's UNION puts no numbers in a column of texts), and
+  // comes first: PostgreSQL types each column by the first branches, and two NULLs would make it text.
+  const rows = await rawValues<["agent" | "model" | "bucket", string | null, number | null, number, number]>(
+    db,
+    sql`
+    SELECT 'bucket' AS kind, NULL AS label, ${bucketSql(sql`day`, f.bucket)} AS bucket, sum(n) AS claims, sum(total) AS blocked FROM analytics_rollups WHERE ${scope} GROUP BY 3 HAVING sum(n) > 0
+    UNION ALL SELECT 'agent', agent, NULL, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0
+    UNION ALL SELECT 'model', model, NULL, sum(n), sum(total) FROM analytics_rollups WHERE ${scope} GROUP BY 2 HAVING sum(n) > 0`,
+  );
+  const of = <K>(by: string) =>
+    rows.filter((r) => r[0] === by).map(([, label, bucket, claims, blocked]) => ({ key: (by === "bucket" ? bucket : label) as K, claims, blocked }));
   return { byAgent: of<string>("agent"), byModel: of<string | null>("model"), byBucket: of<number>("bucket") };
 }
 
-function fromHistory(db: DbOrTx, f: AnalyticsFilter): Row[] {
+async function fromHistory(db: DbOrTx, f: AnalyticsFilter): Promise<Row[]> {
   const claimBucket = bucketSql(sql`claimed_at`, f.bucket);
-  return db.all<Row>(sql`
+  return await rawAll<Row>(
+    db,
+    sql`
     WITH per_session AS (
       SELECT session_id, claimant, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM (
-        SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)})
+        SELECT session_id, claimant, ${claimBucket} AS bucket, 1 AS claims, 0 AS blocked FROM (${claims(f)}) AS made
         UNION ALL
-        SELECT session_id, claimant, ${claimBucket} AS bucket, 0 AS claims, 1 AS blocked FROM (${judgedClaims(f)}) WHERE move = 'block'
-      ) GROUP BY 1, 2, 3
+        SELECT session_id, claimant, ${claimBucket} AS bucket, 0 AS claims, 1 AS blocked FROM (${judgedClaims(db, f)}) AS judged WHERE move = 'block'
+      ) AS counted GROUP BY 1, 2, 3
     ),
     modeled AS (
-      SELECT p.claimant AS agent, ${sessionModelOf(sql`s.models`, sql`p.claimant`)} AS model, p.bucket AS bucket, p.claims AS claims, p.blocked AS blocked
+      SELECT p.claimant AS agent, ${sessionModelOf(db, sql`s.models`, sql`p.claimant`)} AS model, p.bucket AS bucket, p.claims AS claims, p.blocked AS blocked
       FROM per_session p JOIN sessions s ON s.id = p.session_id
     )
     SELECT agent, model, bucket, sum(claims) AS claims, sum(blocked) AS blocked FROM modeled
     WHERE ${equalsIfSet(sql`model`, f.model)}
-    GROUP BY 1, 2, 3`);
+    GROUP BY 1, 2, 3`,
+  );
 }
 
 function groupRows(rows: Row[]): Groups {

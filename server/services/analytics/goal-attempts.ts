@@ -1,3 +1,4 @@
+import { rawAll, rawGet } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { ATTEMPT_RESULT_STATUSES } from "@/server/domain/vocabulary";
@@ -45,19 +46,19 @@ function scopedAttempts(f: AnalyticsFilter): SQL {
              row_number() OVER (PARTITION BY a.goal_id ORDER BY a.id) AS attempt_number
       FROM attempts a JOIN goals g ON g.id = a.goal_id
       WHERE a.attempt_type = 'implementation' AND ${inSource(sql`g.session_id`, f)}
-    )
+    ) AS numbered
     WHERE ${inRange(sql`at`, f)} AND ${equalsIfSet(sql`model`, f.model)}`;
 }
 
 /** Goal attempts: success rate by attempt number and by model, attempts per goal, outcomes. */
-export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptFigures {
+export async function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): Promise<GoalAttemptFigures> {
   // One pass over the attempts feeds both groupings: the scope is materialized once.
   const rollups = rollupsAnswer(f);
   // The rollups hold one row per implementation attempt's (number, goal, model, outcome): the same scope.
   const scope = rollups
     ? sql`SELECT k3 AS goal_id, k2 AS attempt_number, model, k1 AS outcome FROM analytics_rollups WHERE ${rollupScope(["attempt"], f, ["model"])} AND n > 0`
     : scopedAttempts(f);
-  const grouped = db.all<{
+  const grouped = await rawAll<{
     kind: "attempt" | "goal";
     a: number;
     model: string | null;
@@ -65,10 +66,11 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
     count: number;
     succeeded: number | null;
   }>(
+    db,
     allTime(f)
       ? sql`
     SELECT 'attempt' AS kind, k2 AS a, model, k1 AS outcome, sum(n) AS count, NULL AS succeeded FROM analytics_rollups
-    WHERE ${rollupScope(["attempt_all"], f, [])} GROUP BY 2, 3, 4 HAVING count > 0
+    WHERE ${rollupScope(["attempt_all"], f, [])} GROUP BY 2, 3, 4 HAVING sum(n) > 0
     UNION ALL
     SELECT 'goal', k2, NULL, NULL, sum(n), sum(CASE WHEN k1 = '1' THEN n ELSE 0 END) FROM analytics_rollups
     WHERE ${rollupScope(["goal_hist"], f, [])} GROUP BY 2 HAVING sum(n) > 0`
@@ -77,8 +79,8 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
     SELECT 'attempt' AS kind, attempt_number AS a, model, outcome, count(*) AS count, NULL AS succeeded FROM scope GROUP BY 2, 3, 4
     UNION ALL
     SELECT 'goal', attempts, NULL, NULL, count(*), sum(succeeded) FROM (
-      SELECT goal_id, count(*) AS attempts, max(outcome = 'success') AS succeeded FROM scope GROUP BY goal_id
-    ) GROUP BY 2`,
+      SELECT goal_id, count(*) AS attempts, max(CASE WHEN outcome = 'success' THEN 1 ELSE 0 END) AS succeeded FROM scope GROUP BY goal_id
+    ) AS per_goal GROUP BY 2`,
   );
   const rows = grouped
     .filter((g) => g.kind === "attempt")
@@ -87,7 +89,8 @@ export function goalAttemptFigures(db: DbOrTx, f: AnalyticsFilter): GoalAttemptF
     .filter((g) => g.kind === "goal")
     .map((g) => ({ attempts: g.a, goals: g.count, succeeded: g.succeeded ?? 0 }))
     .sort((x, y) => x.attempts - y.attempts);
-  const breakdowns = db.get<{ n: number }>(
+  const breakdowns = await rawGet<{ n: number }>(
+    db,
     rollups
       ? sql`SELECT coalesce(sum(n), 0) AS n FROM analytics_rollups WHERE ${rollupScope(["breakdown"], f, ["model"])}`
       : sql`

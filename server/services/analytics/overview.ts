@@ -1,12 +1,12 @@
 import Database from "better-sqlite3";
-import type { DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { type BlockedTimeFigures, blockedTimeFigures } from "./blocked-time";
 import { type CompletionCheckFigures, type UnverifiedCompletionFigures, completionCheckFigures, unverifiedCompletionFigures } from "./completions";
-import { type CriteriaFigures, criteriaFigureSteps } from "./criteria";
+import { type CriteriaFigures, criteriaFigures } from "./criteria";
 import { type FalseCompletionFigures, falseCompletionFigures } from "./false-completion";
 import { type GoalAttemptFigures, goalAttemptFigures } from "./goal-attempts";
 import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "./schemas";
-import type { FigureSteps } from "./shape";
+import type { Pause } from "./shape";
 import { catchUpReasonKinds, rollupsAnswer } from "./rollups";
 import { type RuntimeStopFigures, runtimeStopFigures } from "./runtime-stops";
 import { type TokenFigures, tokenFigures } from "./tokens";
@@ -69,11 +69,9 @@ export interface AnalyticsOverview extends AnalyticsFigures {
   timings: Record<FigureName, number>;
 }
 
-const isSteps = <T>(value: T | FigureSteps<T>): value is FigureSteps<T> => Object.prototype.toString.call(value) === "[object Generator]";
-
-/** Each figure, as one step or as steps (`FigureSteps`) the overview may pause between. */
-const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter) => AnalyticsFigures[K] | FigureSteps<AnalyticsFigures[K]> } = {
-  criteria: criteriaFigureSteps,
+/** Each figure; a figure made of several heavy queries calls `pause` between them. */
+const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter, pause: Pause) => Promise<AnalyticsFigures[K]> } = {
+  criteria: criteriaFigures,
   falseCompletion: falseCompletionFigures,
   verificationLatency: verificationLatencyFigures,
   blockedTime: blockedTimeFigures,
@@ -99,9 +97,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(() =>
  * event loop let through between chunks. A read-only connection cannot: the figure then reads those
  * checks from the history.
  */
-async function catchUpReasons(db: DbOrTx): Promise<void> {
+async function catchUpReasons(db: Db): Promise<void> {
   try {
-    while (catchUpReasonKinds(db, 1)) await yieldToEventLoop();
+    while (await catchUpReasonKinds(db, 1)) await yieldToEventLoop();
   } catch (error) {
     if (!(error instanceof Database.SqliteError && error.code.startsWith("SQLITE_READONLY"))) throw error;
   }
@@ -114,7 +112,7 @@ async function catchUpReasons(db: DbOrTx): Promise<void> {
  * never for the whole overview. Each step reads the ledger as it is when its turn comes: a write
  * landing between two steps shows in the later ones only.
  */
-export async function analyticsOverview(db: DbOrTx, raw: AnalyticsInput = {}, options: { fromHistory?: boolean } = {}): Promise<AnalyticsOverview> {
+export async function analyticsOverview(db: Db, raw: AnalyticsInput = {}, options: { fromHistory?: boolean } = {}): Promise<AnalyticsOverview> {
   const f = { ...parseAnalyticsInput(raw), ...(options.fromHistory && { fromHistory: true }) };
   // The request that asked has just been routed, authenticated and parsed in this same turn.
   await yieldToEventLoop();
@@ -124,16 +122,12 @@ export async function analyticsOverview(db: DbOrTx, raw: AnalyticsInput = {}, op
   for (const name of Object.keys(FIGURES) as FigureName[]) {
     let spent = 0;
     let started = performance.now();
-    let figure = FIGURES[name](db, f);
-    while (isSteps(figure)) {
-      const next = figure.next();
-      if (next.done) figure = next.value;
-      else {
-        spent += performance.now() - started;
-        await yieldToEventLoop();
-        started = performance.now();
-      }
-    }
+    const pause = async () => {
+      spent += performance.now() - started;
+      await yieldToEventLoop();
+      started = performance.now();
+    };
+    const figure = await FIGURES[name](db, f, pause);
     (figures as Record<FigureName, unknown>)[name] = figure;
     timings[name] = Math.round((spent + performance.now() - started) * 10) / 10;
     await yieldToEventLoop();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   f = setup();
   await buildScenario(f);
   vi.setSystemTime(NOW);
-  generateDemoData(f.db, { sessions: 30, seed: 5, now: NOW, logsPerSession: 2 });
+  await generateDemoData(f.db, { sessions: 30, seed: 5, now: NOW, logsPerSession: 2 });
 });
 afterAll(() => {
   vi.useRealTimers();
@@ -94,7 +94,7 @@ describe("figures from the rollups equal the history's", () => {
   });
 
   it("counts checks written since the reason kinds were last caught up", async () => {
-    const through = reasonKindsThrough(f.db);
+    const through = await reasonKindsThrough(f.db);
     vi.setSystemTime(NOW.getTime() + 60_000);
     await f
       .as("orchestrator")
@@ -102,7 +102,7 @@ describe("figures from the rollups equal the history's", () => {
       .catch(() => undefined);
     expect(rows<{ n: number }>(f.db, "SELECT max(id) AS n FROM completion_checks")[0]!.n).toBeGreaterThan(through);
     const fromRollups = await analyticsOverview(f.db, {});
-    expect(reasonKindsThrough(f.db)).toBeGreaterThan(through);
+    expect(await reasonKindsThrough(f.db)).toBeGreaterThan(through);
     expect(fromRollups.completionChecks).toEqual((await analyticsOverview(f.db, {}, { fromHistory: true })).completionChecks);
   });
 });
@@ -113,14 +113,14 @@ describe("rebuilding the rollups (migration, purge)", () => {
     reasons: rows(f.db, "SELECT * FROM analytics_reason_kinds ORDER BY day, source, agent, kind"),
   });
 
-  it("gives the rows the triggers kept", () => {
-    catchUpReasonKinds(f.db);
+  it("gives the rows the triggers kept", async () => {
+    await catchUpReasonKinds(f.db);
     const kept = snapshot();
     expect(kept.rollups.length).toBeGreaterThan(100);
     f.db.$client.transaction(() => {
       for (const statement of rebuildAnalyticsRollupsSql()) f.db.$client.exec(statement);
     })();
-    catchUpReasonKinds(f.db);
+    await catchUpReasonKinds(f.db);
     expect(snapshot()).toEqual(kept);
   });
 

@@ -1,5 +1,6 @@
+import { rawAll, rawGet, rawRun, sqlFor } from "@/db/query";
 import { type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import { type Db, type DbOrTx, writeTransaction } from "@/db/client";
 import { bucketSql } from "./filters";
 import { DAY_MS, reasonKind } from "./shape";
 import type { AnalyticsFilter } from "./schemas";
@@ -52,41 +53,53 @@ export const REASON_CHUNK = 1000;
  * is left to classify, true when more remains (call again after letting other work run).
  * Refused on a read-only connection: the caller then reads the history instead.
  */
-export function catchUpReasonKinds(db: DbOrTx, maxChunks = Number.POSITIVE_INFINITY): boolean {
+export async function catchUpReasonKinds(db: Db, maxChunks = Number.POSITIVE_INFINITY): Promise<boolean> {
   for (let chunk = 0; chunk < maxChunks; chunk++) {
-    const more = db.transaction(
-      (tx) => {
-        const through = tx.get<{ value: number } | undefined>(sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`)?.value ?? 0;
-        const checks = tx.all<{ id: number; accepted: number; reasons: string; day: number; source: string; agent: string }>(sql`
+    const more = await writeTransaction(db, async (tx) => {
+      const through = (await rawGet<{ value: number } | undefined>(tx, sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`))?.value ?? 0;
+      // `accepted`: 0/1 on SQLite, a boolean on PostgreSQL.
+      const checks = await rawAll<{ id: number; accepted: number | boolean; reasons: string; day: number; source: string; agent: string }>(
+        tx,
+        sql`
           SELECT c.id AS id, c.accepted AS accepted, c.reasons AS reasons, ${bucketSql(sql`c.at`, "day")} AS day, s.source AS source, c.actor AS agent
           FROM completion_checks c JOIN sessions s ON s.id = c.session_id
-          WHERE c.id > ${through} ORDER BY c.id LIMIT ${REASON_CHUNK}`);
-        const last = checks.at(-1);
-        if (!last) return false;
-        // Counted per key in memory first (checks come in id order, so the first example is the earliest).
-        const counts = new Map<string, { day: number; source: string; agent: string; kind: string; checks: number; exampleCheckId: number; example: string }>();
-        for (const check of checks) {
-          if (check.accepted) continue;
-          for (const [kind, example] of kindsOf(check.reasons)) {
-            const key = JSON.stringify([check.day, check.source, check.agent, kind]);
-            const entry = counts.get(key);
-            if (entry) entry.checks += 1;
-            else counts.set(key, { day: check.day, source: check.source, agent: check.agent, kind, checks: 1, exampleCheckId: check.id, example });
-          }
+          WHERE c.id > ${through} ORDER BY c.id LIMIT ${REASON_CHUNK}`,
+      );
+      const last = checks.at(-1);
+      if (!last) return false;
+      // Counted per key in memory first (checks come in id order, so the first example is the earliest).
+      const counts = new Map<string, { day: number; source: string; agent: string; kind: string; checks: number; exampleCheckId: number; example: string }>();
+      for (const check of checks) {
+        if (check.accepted) continue;
+        for (const [kind, example] of kindsOf(check.reasons)) {
+          const key = JSON.stringify([check.day, check.source, check.agent, kind]);
+          const entry = counts.get(key);
+          if (entry) entry.checks += 1;
+          else counts.set(key, { day: check.day, source: check.source, agent: check.agent, kind, checks: 1, exampleCheckId: check.id, example });
         }
-        for (const c of counts.values()) {
-          tx.run(sql`
+      }
+      // The stored row's columns are named by the table (PostgreSQL finds a bare name ambiguous beside `excluded`).
+      const firstExample = sqlFor(tx, {
+        sqlite: sql`min(analytics_reason_kinds.example_check_id, excluded.example_check_id)`,
+        postgres: sql`LEAST(analytics_reason_kinds.example_check_id, excluded.example_check_id)`,
+      });
+      for (const c of counts.values()) {
+        await rawRun(
+          tx,
+          sql`
             INSERT INTO analytics_reason_kinds (day, source, agent, kind, checks, example_check_id, example)
             VALUES (${c.day}, ${c.source}, ${c.agent}, ${c.kind}, ${c.checks}, ${c.exampleCheckId}, ${c.example})
-            ON CONFLICT (day, source, agent, kind) DO UPDATE SET checks = checks + excluded.checks,
-              example = CASE WHEN excluded.example_check_id < example_check_id THEN excluded.example ELSE example END,
-              example_check_id = min(example_check_id, excluded.example_check_id)`);
-        }
-        tx.run(sql`INSERT INTO analytics_rollup_state (name, value) VALUES (${WATERMARK}, ${last.id}) ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
-        return checks.length === REASON_CHUNK;
-      },
-      { behavior: "immediate" },
-    );
+            ON CONFLICT (day, source, agent, kind) DO UPDATE SET checks = analytics_reason_kinds.checks + excluded.checks,
+              example = CASE WHEN excluded.example_check_id < analytics_reason_kinds.example_check_id THEN excluded.example ELSE analytics_reason_kinds.example END,
+              example_check_id = ${firstExample}`,
+        );
+      }
+      await rawRun(
+        tx,
+        sql`INSERT INTO analytics_rollup_state (name, value) VALUES (${WATERMARK}, ${last.id}) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      );
+      return checks.length === REASON_CHUNK;
+    });
     if (!more) return false;
   }
   return true;
@@ -111,6 +124,6 @@ function kindsOf(reasonsJson: string): Map<string, string> {
 }
 
 /** The last completion check `analytics_reason_kinds` counts (0: none yet). */
-export function reasonKindsThrough(db: DbOrTx): number {
-  return db.get<{ value: number } | undefined>(sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`)?.value ?? 0;
+export async function reasonKindsThrough(db: DbOrTx): Promise<number> {
+  return (await rawGet<{ value: number } | undefined>(db, sql`SELECT value FROM analytics_rollup_state WHERE name = ${WATERMARK}`))?.value ?? 0;
 }

@@ -1,3 +1,4 @@
+import { rawAll, rawGet } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -21,15 +22,22 @@ export interface RuntimeStopFigures {
  * a runtime stops once per turn, so these are few rows beside the tool calls. Time: the stop's;
  * agent: who ran the hook (the event's actor); source: the ledger session's. No model.
  */
-export function runtimeStopFigures(db: DbOrTx, f: AnalyticsFilter): RuntimeStopFigures {
+export async function runtimeStopFigures(db: DbOrTx, f: AnalyticsFilter): Promise<RuntimeStopFigures> {
   const where = sql`e.type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})
     AND ${inRange(sql`e.at`, f)} AND ${equalsIfSet(sql`e.actor`, f.agent)} AND ${inSource(sql`e.session_id`, f)}`;
-  const rows = db.all<{ bucket: number; held: number; unverified: number }>(sql`
+  const rows = await rawAll<{ bucket: number; held: number; unverified: number }>(
+    db,
+    sql`
     SELECT ${bucketSql(sql`e.at`, f.bucket)} AS bucket,
-      sum(e.type = ${EVENT_TYPES.runtimeStopHeld}) AS held, sum(e.type = ${EVENT_TYPES.runtimeStopUnverified}) AS unverified
-    FROM events e WHERE ${where} GROUP BY 1`);
-  const sessions = db.get<{ n: number }>(sql`
-    SELECT count(DISTINCT e.session_id) AS n FROM events e WHERE ${where} AND e.type = ${EVENT_TYPES.runtimeStopUnverified}`);
+      sum(CASE WHEN e.type = ${EVENT_TYPES.runtimeStopHeld} THEN 1 ELSE 0 END) AS held,
+      sum(CASE WHEN e.type = ${EVENT_TYPES.runtimeStopUnverified} THEN 1 ELSE 0 END) AS unverified
+    FROM events e WHERE ${where} GROUP BY 1`,
+  );
+  const sessions = await rawGet<{ n: number }>(
+    db,
+    sql`
+    SELECT count(DISTINCT e.session_id) AS n FROM events e WHERE ${where} AND e.type = ${EVENT_TYPES.runtimeStopUnverified}`,
+  );
   return {
     held: rows.reduce((n, r) => n + r.held, 0),
     unverified: rows.reduce((n, r) => n + r.unverified, 0),

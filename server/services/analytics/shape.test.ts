@@ -1,3 +1,4 @@
+import { rawGet } from "@/db/query";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -40,10 +41,10 @@ describe("buckets", () => {
     expect(new Date(bucketStart(0, "week")).getUTCDay()).toBe(1);
   });
 
-  it("bucketSql computes in SQLite exactly what bucketStart computes in JS", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 42 }), fc.constantFrom("day" as const, "week" as const), (at, bucket) => {
-        const row = db.get<{ b: number }>(sql`SELECT ${bucketSql(sql`${at}`, bucket)} AS b`);
+  it("bucketSql computes in SQLite exactly what bucketStart computes in JS", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 42 }), fc.constantFrom("day" as const, "week" as const), async (at, bucket) => {
+        const row = await rawGet<{ b: number }>(db, sql`SELECT ${bucketSql(sql`${at}`, bucket)} AS b`);
         expect(row?.b).toBe(bucketStart(at, bucket));
       }),
     );
@@ -184,19 +185,19 @@ describe("topReasons", () => {
 });
 
 describe("agent types and session models", () => {
-  it("agentTypeOf drops the trailing number, as sessionModelOf does in SQL", () => {
+  it("agentTypeOf drops the trailing number, as sessionModelOf does in SQL", async () => {
     const labels = ["developer_1", "developer_12", "senior_software_engineer_1", "pm", "qa_expert", "agent2", "lead@example.com", 'odd"label_3'];
     const models = JSON.stringify(Object.fromEntries(labels.map((label) => [agentTypeOf(label), `model of ${agentTypeOf(label)}`])));
     for (const label of labels) {
-      const row = db.get<{ model: string | null }>(sql`SELECT ${sessionModelOf(sql`${models}`, sql`${label}`)} AS model`);
+      const row = await rawGet<{ model: string | null }>(db, sql`SELECT ${sessionModelOf(db, sql`${models}`, sql`${label}`)} AS model`);
       expect(row?.model, label).toBe(`model of ${agentTypeOf(label)}`);
     }
     expect(agentTypeOf("developer_2")).toBe("developer");
     expect(agentTypeOf("senior_software_engineer_1")).toBe("senior_software_engineer");
   });
 
-  it("sessionModelOf is null when the session recorded no model for that type, or no models at all", () => {
-    expect(db.get<{ m: unknown }>(sql`SELECT ${sessionModelOf(sql`${'{"developer":"x"}'}`, sql`${"qa_expert_1"}`)} AS m`)?.m).toBeNull();
-    expect(db.get<{ m: unknown }>(sql`SELECT ${sessionModelOf(sql`NULL`, sql`${"developer_1"}`)} AS m`)?.m).toBeNull();
+  it("sessionModelOf is null when the session recorded no model for that type, or no models at all", async () => {
+    expect((await rawGet<{ m: unknown }>(db, sql`SELECT ${sessionModelOf(db, sql`${'{"developer":"x"}'}`, sql`${"qa_expert_1"}`)} AS m`))?.m).toBeNull();
+    expect((await rawGet<{ m: unknown }>(db, sql`SELECT ${sessionModelOf(db, sql`NULL`, sql`${"developer_1"}`)} AS m`))?.m).toBeNull();
   });
 });

@@ -167,7 +167,7 @@ export function percentilesOfHistogram(counts: readonly { value: number; count: 
 }
 
 /**
- * A figure computed in steps: each `yield` marks a point between two queries where the overview
- * may let other requests run (overview.ts); the return value is the figure.
+ * Called by a figure between two of its heavy queries: the overview lets other requests run there
+ * (overview.ts), and does not count the pause in the figure's time.
  */
-export type FigureSteps<T> = Generator<void, T, void>;
+export type Pause = () => Promise<void>;

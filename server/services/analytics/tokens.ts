@@ -1,3 +1,4 @@
+import { rawAll } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bucketSql, equalsIfSet, inRange, inSource } from "./filters";
@@ -13,14 +14,15 @@ export interface TokenFigures {
 }
 
 /** Token usage by agent type over time. Agent: the row's agent id (its label); model: the row's model. */
-export function tokenFigures(db: DbOrTx, f: AnalyticsFilter): TokenFigures {
-  const rows = db.all<{ bucket: number; agentType: string; tokens: number }>(
+export async function tokenFigures(db: DbOrTx, f: AnalyticsFilter): Promise<TokenFigures> {
+  const rows = await rawAll<{ bucket: number; agentType: string; tokens: number }>(
+    db,
     rollupsAnswer(f)
-      ? sql`SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, k1 AS agentType, sum(total) AS tokens FROM analytics_rollups
+      ? sql`SELECT ${bucketSql(sql`day`, f.bucket)} AS bucket, k1 AS "agentType", sum(total) AS tokens FROM analytics_rollups
             WHERE ${rollupScope(["tokens"], f, ["agent", "model"])} GROUP BY 1, 2 HAVING sum(n) > 0`
       : sql`
-    SELECT ${bucketSql(sql`timestamp`, f.bucket)} AS bucket, agent_type AS agentType, sum(tokens_estimated) AS tokens FROM token_usage
-    WHERE ${inRange(sql`timestamp`, f)} AND ${equalsIfSet(sql`agent_id`, f.agent)} AND ${equalsIfSet(sql`model`, f.model)} AND ${inSource(sql`session_id`, f)}
+    SELECT ${bucketSql(sql`"timestamp"`, f.bucket)} AS bucket, agent_type AS "agentType", sum(tokens_estimated) AS tokens FROM token_usage
+    WHERE ${inRange(sql`"timestamp"`, f)} AND ${equalsIfSet(sql`agent_id`, f.agent)} AND ${equalsIfSet(sql`model`, f.model)} AND ${inSource(sql`session_id`, f)}
     GROUP BY 1, 2`,
   );
   const byType = new Map<string, number>();

@@ -1,6 +1,7 @@
+import { rawValues } from "@/db/query";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { sessionModelOf } from "./filters";
+import { ALWAYS, sessionModelOf } from "./filters";
 import { judgedClaims } from "./judged-claims";
 import { allTime, rollupScope, rollupsAnswer } from "./rollups";
 import type { AnalyticsFilter } from "./schemas";
@@ -18,16 +19,17 @@ export interface VerificationLatencyFigures {
  * both. Counted per whole second in SQL and ranked from that histogram, so the figure never fetches
  * one row per claim. Filtered on the claim (time, claimant, source, the claimant's model).
  */
-export function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter): VerificationLatencyFigures {
+export async function verificationLatencyFigures(db: DbOrTx, f: AnalyticsFilter): Promise<VerificationLatencyFigures> {
   const modelFilter =
-    f.model === null ? sql`1` : sql`${sessionModelOf(sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
+    f.model === null ? ALWAYS : sql`${sessionModelOf(db, sql`(SELECT models FROM sessions WHERE id = judged.session_id)`, sql`judged.claimant`)} = ${f.model}`;
   // Rows as arrays: one per distinct second waited, thousands of them.
-  const rows = db.values<["verify" | "block", number, number]>(
+  const rows = await rawValues<["verify" | "block", number, number]>(
+    db,
     rollupsAnswer(f)
-      ? sql`SELECT k1, k2, sum(n) FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "judged_all" : "judged"], f, ["agent", "model"])} GROUP BY 1, 2 HAVING sum(n) > 0`
+      ? sql`SELECT k1 AS move, k2 AS seconds, sum(n) AS count FROM analytics_rollups WHERE ${rollupScope([allTime(f) ? "judged_all" : "judged"], f, ["agent", "model"])} GROUP BY 1, 2 HAVING sum(n) > 0`
       : sql`
-    SELECT move, (judged_at - claimed_at) / 1000, count(*)
-    FROM (${judgedClaims(f)}) AS judged
+    SELECT move, (judged_at - claimed_at) / 1000 AS seconds, count(*) AS count
+    FROM (${judgedClaims(db, f)}) AS judged
     WHERE ${modelFilter}
     GROUP BY 1, 2`,
   );

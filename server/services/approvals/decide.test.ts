@@ -122,9 +122,9 @@ describe("who may decide in bulk, and bad input", () => {
       expect(tableCounts(f.db)).toEqual(before);
     }
     // The service refuses the same when called directly (the CLI, MCP), not only behind the router.
-    expect(() =>
+    await expect(
       decideResets({ db: f.db, actor: { principalId: "token:v", principalKind: "token", role: "viewer", label: "v" } }, "approve_reset", input),
-    ).toThrow(/role viewer may not approve a reset of a task/);
+    ).rejects.toThrow(/role viewer may not approve a reset of a task/);
   });
 
   it("names the bad field and writes nothing", async () => {

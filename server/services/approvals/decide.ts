@@ -30,19 +30,21 @@ export interface DecisionReport {
  * single move's rule, so a role that may not decide gets one refusal and nothing is tried.
  * Errors that are not the ledger's (a bug, a broken disk) stop the batch and propagate.
  */
-export function decideResets(ctx: ServiceContext, decision: ResetDecision, raw: DecideResetsInput): DecisionReport {
+export async function decideResets(ctx: ServiceContext, decision: ResetDecision, raw: DecideResetsInput): Promise<DecisionReport> {
   const input = parseInput(DecideResetsInput, raw, "task.invalid_input");
   authorize(ctx.actor, MOVE_ACTIONS[decision]);
-  const results = input.tasks.map((task): DecisionResult => {
+  const results: DecisionResult[] = [];
+  // One after another, in the order given: each its own transaction.
+  for (const task of input.tasks) {
     const ref = { sessionId: task.sessionId, key: task.key };
     try {
-      const moved = moveParsedTask(ctx, { ...task, move: decision, reason: input.reason });
-      return { ...ref, outcome: "applied", status: moved.status, version: moved.version };
+      const moved = await moveParsedTask(ctx, { ...task, move: decision, reason: input.reason });
+      results.push({ ...ref, outcome: "applied", status: moved.status, version: moved.version });
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      return { ...ref, outcome: "refused", kind: error.kind, rule: error.rule, message: error.message };
+      results.push({ ...ref, outcome: "refused", kind: error.kind, rule: error.rule, message: error.message });
     }
-  });
+  }
   const applied = results.filter((r) => r.outcome === "applied").length;
   return { results, applied, refused: results.length - applied };
 }

@@ -1,7 +1,8 @@
+import { rawAll, sqlFor } from "@/db/query";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
-import type { Db, Tx } from "@/db/client";
+import { type Db, type Tx, readTransaction } from "@/db/client";
 import { prepared } from "@/db/prepared";
 import { sessions, taskTransitions, tasks } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -56,19 +57,19 @@ export const IS_BLOCKED = sql`${tasks.status} = 'blocked'`;
  * ordered ids, their rows with sessions, their transitions), in one read snapshot so a task moved
  * meanwhile cannot show half its old state.
  */
-export function listInbox(db: Db, raw: InboxInput = {}): InboxPage {
+export async function listInbox(db: Db, raw: InboxInput = {}): Promise<InboxPage> {
   const input = parseInput(InboxInput, raw, "inbox.invalid_input");
-  return db.transaction((tx) => readPage(db, tx, input));
+  return readTransaction(db, async (tx) => readPage(db, tx, input));
 }
 
 interface Ordered {
   id: number;
-  resetRequested: number;
+  resetRequested: 0 | 1;
   blockedSince: number;
 }
 
-function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): InboxPage {
-  if (input.sessionId !== undefined) loadSession(db, input.sessionId);
+async function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): Promise<InboxPage> {
+  if (input.sessionId !== undefined) await loadSession(db, input.sessionId);
   const cursor = input.cursor ? decodeCursor(input.cursor) : null;
   const want = input.limit + 1;
   const order: Ordered[] = [];
@@ -77,17 +78,20 @@ function readPage(connection: Db, db: Tx, input: z.output<typeof InboxInput>): I
   for (const flag of flagsOf(input)) {
     if (order.length >= want || (cursor && flag > cursor[0])) continue;
     const after = cursor && cursor[0] === flag ? sql`AND (blocked_at > ${cursor[1]} OR (blocked_at = ${cursor[1]} AND id > ${cursor[2]}))` : sql``;
-    order.push(
-      ...db.all<Ordered>(sql`
-        SELECT id, reset_requested AS resetRequested, blocked_at AS blockedSince FROM ${inboxFrom(input)}
+    // The flag is the one asked for, not read back: PostgreSQL's is a boolean (a bound 0/1 compares with it), the cursor's 0 or 1.
+    const rows = await rawAll<Omit<Ordered, "resetRequested">>(
+      db,
+      sql`
+        SELECT id, blocked_at AS "blockedSince" FROM ${inboxFrom(db, input)}
         WHERE status = 'blocked' AND reset_requested = ${flag} ${filters} ${after}
-        ORDER BY blocked_at, id LIMIT ${want - order.length}`),
+        ORDER BY blocked_at, id LIMIT ${want - order.length}`,
     );
+    order.push(...rows.map((row) => ({ ...row, resetRequested: flag })));
   }
   const page = order.slice(0, input.limit);
   const last = page.at(-1);
   const nextCursor = order.length > input.limit && last ? encodeCursor(last.resetRequested, last.blockedSince, last.id) : null;
-  return { items: loadItems(connection, page), nextCursor };
+  return { items: await loadItems(connection, page), nextCursor };
 }
 
 type InboxFilter = Pick<z.output<typeof InboxInput>, "sessionId" | "source" | "minAgeHours" | "resetRequested" | "blockedBy">;
@@ -102,9 +106,13 @@ function flagsOf(filter: InboxFilter): (0 | 1)[] {
  * (session, status) index (named: left to itself, SQLite walks the inbox index through every
  * blocked task of every session); across sessions, the inbox index, which also holds each task's
  * session and `blocked_by` so the source and "blocked by" filters read no task row (migration 0014).
+ * PostgreSQL has no INDEXED BY: its planner chooses.
  */
-export function inboxFrom(filter: InboxFilter) {
-  return filter.sessionId !== undefined ? sql`"tasks" INDEXED BY tasks_session_id_status_idx` : sql`"tasks" INDEXED BY tasks_inbox_idx`;
+export function inboxFrom(db: object, filter: InboxFilter) {
+  return sqlFor(db, {
+    sqlite: filter.sessionId !== undefined ? sql`"tasks" INDEXED BY tasks_session_id_status_idx` : sql`"tasks" INDEXED BY tasks_inbox_idx`,
+    postgres: sql`"tasks"`,
+  });
 }
 
 /**
@@ -120,14 +128,18 @@ export function inboxFilterSql(filter: InboxFilter, now: number) {
   if (filter.minAgeHours !== undefined) terms.push(sql`AND blocked_at <= ${now - filter.minAgeHours * 3_600_000}`);
   if (filter.blockedBy !== undefined) {
     terms.push(sql`AND coalesce(blocked_by, (
-      SELECT tt.actor FROM task_transitions tt WHERE tt.task_id = "tasks".id AND tt.to_status = 'blocked' AND tt.from_status IS NOT 'blocked'
+      SELECT tt.actor FROM task_transitions tt WHERE tt.task_id = "tasks".id AND tt.to_status = 'blocked' AND tt.from_status IS DISTINCT FROM 'blocked'
       ORDER BY tt.id DESC LIMIT 1)) = ${filter.blockedBy}`);
   }
   return sql.join(terms, sql` `);
 }
 
 /** `id IN (…)` over a JSON array bound as one parameter: one prepared statement for every page size. */
-const inIds = (column: AnySQLiteColumn) => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
+const inIds = (db: object, column: AnySQLiteColumn) =>
+  sqlFor(db, {
+    sqlite: sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`,
+    postgres: sql`${column} IN (SELECT value::bigint FROM jsonb_array_elements_text(${sql.placeholder("ids")}::jsonb) AS ids(value))`,
+  });
 
 /** The page's tasks with their sessions, and the transitions that put each in `blocked`: prepared once per connection (db/prepared.ts). */
 function itemQueries(db: Db) {
@@ -167,7 +179,7 @@ function itemQueries(db: Db) {
       })
       .from(tasks)
       .innerJoin(sessions, eq(sessions.id, tasks.sessionId))
-      .where(inIds(tasks.id))
+      .where(inIds(db, tasks.id))
       .prepare(),
     // Only the transitions that end in `blocked`: the block (or report) and any reset request.
     transitions: db
@@ -186,18 +198,18 @@ function itemQueries(db: Db) {
         at: t.at,
       })
       .from(t)
-      .where(and(inIds(t.taskId), sql`${t.toStatus} = 'blocked'`))
+      .where(and(inIds(db, t.taskId), sql`${t.toStatus} = 'blocked'`))
       .orderBy(asc(t.id))
       .prepare(),
   }));
 }
 
-function loadItems(db: Db, page: { id: number; blockedSince: number }[]): InboxItem[] {
+async function loadItems(db: Db, page: { id: number; blockedSince: number }[]): Promise<InboxItem[]> {
   if (page.length === 0) return [];
   const ids = JSON.stringify(page.map((p) => p.id));
   const queries = itemQueries(db);
-  const rows = queries.rows.all({ ids });
-  const transitions = queries.transitions.all({ ids });
+  const rows = await queries.rows.all({ ids });
+  const transitions = await queries.transitions.all({ ids });
   const byId = new Map(rows.map((r) => [r.task.id, r]));
   return page.map(({ id, blockedSince }) => {
     const { task, session } = byId.get(id)!;

@@ -3,17 +3,17 @@ import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, setup } from "
 import { finishAttempt } from "./finish";
 import { startAttempt } from "./start";
 
-function running() {
-  const f = setup();
-  const attemptId = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f) }).attempt.id;
+async function running() {
+  const f = await setup();
+  const attemptId = (await startAttempt(f.as(ORCHESTRATOR), { goalId: await rootGoal(f) })).attempt.id;
   return { f, attemptId };
 }
 
 describe("finishAttempt", () => {
-  it("records the end state and the goal-gate evidence, with the event", () => {
-    const { f, attemptId } = running();
+  it("records the end state and the goal-gate evidence, with the event", async () => {
+    const { f, attemptId } = await running();
     f.advance(5_000);
-    const result = finishAttempt(f.as(ORCHESTRATOR), {
+    const result = await finishAttempt(f.as(ORCHESTRATOR), {
       attemptId,
       status: "completed",
       endCommitSha: "def5678",
@@ -41,10 +41,10 @@ describe("finishAttempt", () => {
     expect(lastEvent(f.db)).toMatchObject({ type: "attempt.finished", entity: "attempt", entityId: String(attemptId), data: { status: "completed" } });
   });
 
-  it("redacts secrets in the output, the diff and the detail", () => {
-    const { f, attemptId } = running();
+  it("redacts secrets in the output, the diff and the detail", async () => {
+    const { f, attemptId } = await running();
     const secret = "sk-abcdefghijklmnopqrstuvwx";
-    const result = finishAttempt(f.as(ORCHESTRATOR), {
+    const result = await finishAttempt(f.as(ORCHESTRATOR), {
       attemptId,
       status: "error",
       output: `key ${secret}`,
@@ -56,10 +56,10 @@ describe("finishAttempt", () => {
     expect(result.statusDetail).toBe("password=[REDACTED:password]");
   });
 
-  it("records one result per attempt: a second finish is refused and the row stays as it was", () => {
-    const { f, attemptId } = running();
-    const first = finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "timeout" });
-    const error = expectNothingWritten(f.db, () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "success" }), "attempt.already_finished");
+  it("records one result per attempt: a second finish is refused and the row stays as it was", async () => {
+    const { f, attemptId } = await running();
+    const first = await finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "timeout" });
+    const error = await expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "success" }), "attempt.already_finished");
     expect(error.message).toContain("timeout");
     expect(f.db.$client.prepare("SELECT status FROM attempt_results WHERE id = ?").get(first.id)).toEqual({ status: "timeout" });
     expect(() => f.db.$client.prepare("UPDATE attempt_results SET status = 'success' WHERE id = ?").run(first.id)).toThrow(/^append_only/);
@@ -72,13 +72,13 @@ describe("finishAttempt", () => {
     ["output over 100k characters", { status: "completed", output: "x".repeat(100_001) }],
     ["too many artifacts", { status: "completed", artifacts: Array.from({ length: 1001 }, (_, i) => `a${i}`) }],
     ["a bad end commit", { status: "completed", endCommitSha: "main" }],
-  ])("refuses %s and writes nothing", (_name, fields) => {
-    const { f, attemptId } = running();
-    expectNothingWritten(f.db, () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, ...fields } as never), "attempt.invalid_input");
+  ])("refuses %s and writes nothing", async (_name, fields) => {
+    const { f, attemptId } = await running();
+    await expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId, ...fields } as never), "attempt.invalid_input");
   });
 
-  it("refuses an unknown attempt", () => {
-    const { f } = running();
-    expectNothingWritten(f.db, () => finishAttempt(f.as(ORCHESTRATOR), { attemptId: 12, status: "completed" }), "attempt.not_found");
+  it("refuses an unknown attempt", async () => {
+    const { f } = await running();
+    await expectNothingWritten(f.db, async () => finishAttempt(f.as(ORCHESTRATOR), { attemptId: 12, status: "completed" }), "attempt.not_found");
   });
 });

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { attemptTools, goalContracts, goalGateEvaluations, toolCalls, tools, trustScores, validationRuns, validationSteps } from "@/db/schema";
@@ -34,47 +35,54 @@ export interface AttemptDetail {
 }
 
 /** One attempt with its tools, result, a page of tool calls (by order, cursor-paged), validation runs, trust scores and evaluations. */
-export function getAttempt(db: DbOrTx, input: GetAttemptInput): AttemptDetail {
+export async function getAttempt(db: DbOrTx, input: GetAttemptInput): Promise<AttemptDetail> {
   const data = parseInput(GetAttemptInput, input, "attempt.invalid_input");
-  const { attempt, goal } = loadAttempt(db, data.attemptId);
+  const { attempt, goal } = await loadAttempt(db, data.attemptId);
   const limit = data.limit ?? DEFAULT_TOOL_CALL_PAGE;
-  const page = db
-    .select()
-    .from(toolCalls)
-    .where(and(eq(toolCalls.attemptId, attempt.id), gt(toolCalls.order, data.cursor ?? 0)))
-    .orderBy(asc(toolCalls.order))
-    .limit(limit + 1)
-    .all();
+  const page = await queryAll(
+    db
+      .select()
+      .from(toolCalls)
+      .where(and(eq(toolCalls.attemptId, attempt.id), gt(toolCalls.order, data.cursor ?? 0)))
+      .orderBy(asc(toolCalls.order))
+      .limit(limit + 1),
+  );
   const calls = page.slice(0, limit);
-  const result = findResult(db, attempt.id) ?? null;
+  const result = (await findResult(db, attempt.id)) ?? null;
   const runs = result
-    ? db
-        .select({ run: validationRuns, stepOrder: validationSteps.order, command: validationSteps.command })
-        .from(validationRuns)
-        .innerJoin(validationSteps, eq(validationSteps.id, validationRuns.validationStepId))
-        .where(eq(validationRuns.attemptResultId, result.id))
-        .orderBy(asc(validationRuns.id))
-        .all()
-        .map((r) => ({ ...r.run, stepOrder: r.stepOrder, command: r.command }))
+    ? (
+        await queryAll(
+          db
+            .select({ run: validationRuns, stepOrder: validationSteps.order, command: validationSteps.command })
+            .from(validationRuns)
+            .innerJoin(validationSteps, eq(validationSteps.id, validationRuns.validationStepId))
+            .where(eq(validationRuns.attemptResultId, result.id))
+            .orderBy(asc(validationRuns.id)),
+        )
+      ).map((r) => ({ ...r.run, stepOrder: r.stepOrder, command: r.command }))
     : [];
   return {
     attempt,
     sessionId: goal.sessionId,
-    number: attemptNumber(db, attempt),
-    maxAttempts: db.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goal.id)).get()?.max ?? null,
-    tools: db
-      .select({ tool: tools })
-      .from(attemptTools)
-      .innerJoin(tools, eq(tools.id, attemptTools.toolId))
-      .where(eq(attemptTools.attemptId, attempt.id))
-      .orderBy(asc(tools.name))
-      .all()
-      .map((r) => r.tool),
+    number: await attemptNumber(db, attempt),
+    maxAttempts: (await queryGet(db.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goal.id))))?.max ?? null,
+    tools: (
+      await queryAll(
+        db
+          .select({ tool: tools })
+          .from(attemptTools)
+          .innerJoin(tools, eq(tools.id, attemptTools.toolId))
+          .where(eq(attemptTools.attemptId, attempt.id))
+          .orderBy(asc(tools.name)),
+      )
+    ).map((r) => r.tool),
     result,
     toolCalls: calls,
     nextCursor: page.length > limit ? (calls.at(-1)?.order ?? null) : null,
     validationRuns: runs,
-    trustScores: db.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(asc(trustScores.id)).all(),
-    evaluations: db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.attemptId, attempt.id)).orderBy(asc(goalGateEvaluations.id)).all(),
+    trustScores: await queryAll(db.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(asc(trustScores.id))),
+    evaluations: await queryAll(
+      db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.attemptId, attempt.id)).orderBy(asc(goalGateEvaluations.id)),
+    ),
   };
 }

@@ -1,26 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
+import { type Fixture, ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, rowCount, setup } from "@/test/support/goal-fixtures";
 import { finishAttempt } from "./finish";
 import { recordToolCalls } from "./record-tool-calls";
 import { startAttempt } from "./start";
 
-function running() {
-  const f = setup();
-  const { attempt, tools } = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f), tools: ["read_file"] });
+async function running() {
+  const f = await setup();
+  const { attempt, tools } = await startAttempt(f.as(ORCHESTRATOR), { goalId: await rootGoal(f), tools: ["read_file"] });
   return { f, attemptId: attempt.id, readFile: tools[0]! };
 }
 
-const storedCalls = (f: ReturnType<typeof setup>, attemptId: number) =>
+const storedCalls = (f: Fixture, attemptId: number) =>
   f.db.$client
     .prepare('SELECT "order", tool_id AS toolId, tool_name AS toolName, input, output FROM tool_calls WHERE attempt_id = ? ORDER BY "order"')
     .all(attemptId) as { order: number; toolId: number; toolName: string; input: string | null; output: string | null }[];
 
 describe("recordToolCalls", () => {
-  it("appends hundreds of calls in one call and one event, numbered on from the attempt's last call", () => {
-    const { f, attemptId, readFile } = running();
+  it("appends hundreds of calls in one call and one event, numbered on from the attempt's last call", async () => {
+    const { f, attemptId, readFile } = await running();
     const batch = Array.from({ length: 300 }, (_, i) => ({ tool: i % 2 ? "run_command" : "read_file", input: { path: `src/${i}.ts` }, output: `ok ${i}` }));
     const eventsBefore = rowCount(f.db, "events");
-    expect(recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: batch })).toEqual({ attemptId, count: 300, firstOrder: 1, lastOrder: 300, redacted: 0 });
+    expect(await recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: batch })).toEqual({
+      attemptId,
+      count: 300,
+      firstOrder: 1,
+      lastOrder: 300,
+      redacted: 0,
+    });
     expect(rowCount(f.db, "events")).toBe(eventsBefore + 1);
     expect(lastEvent(f.db)).toMatchObject({
       type: "attempt.tool_calls_recorded",
@@ -28,7 +34,7 @@ describe("recordToolCalls", () => {
       entityId: String(attemptId),
       data: { count: 300, firstOrder: 1, lastOrder: 300 },
     });
-    expect(recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file", input: "raw text" }] })).toMatchObject({
+    expect(await recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file", input: "raw text" }] })).toMatchObject({
       firstOrder: 301,
       lastOrder: 301,
     });
@@ -39,18 +45,18 @@ describe("recordToolCalls", () => {
     expect(calls[300]).toMatchObject({ input: "raw text", output: null });
   });
 
-  it("creates a tool called by name on first use without adding it to the attempt's given tools", () => {
-    const { f, attemptId } = running();
-    recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "run_command" }, { tool: "run_command" }] });
+  it("creates a tool called by name on first use without adding it to the attempt's given tools", async () => {
+    const { f, attemptId } = await running();
+    await recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "run_command" }, { tool: "run_command" }] });
     expect(rowCount(f.db, "tools")).toBe(2);
     expect(rowCount(f.db, "attempt_tools")).toBe(1);
     const [a, b] = storedCalls(f, attemptId);
     expect(a!.toolId).toBe(b!.toolId);
   });
 
-  it("redacts secrets in inputs and outputs before storing them", () => {
-    const { f, attemptId } = running();
-    const recorded = recordToolCalls(f.as(ORCHESTRATOR), {
+  it("redacts secrets in inputs and outputs before storing them", async () => {
+    const { f, attemptId } = await running();
+    const recorded = await recordToolCalls(f.as(ORCHESTRATOR), {
       attemptId,
       calls: [
         {
@@ -68,10 +74,14 @@ describe("recordToolCalls", () => {
     expect(clean!.output).toBe("fine");
   });
 
-  it("refuses calls for a finished attempt: it is over", () => {
-    const { f, attemptId } = running();
-    finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "completed" });
-    expectNothingWritten(f.db, () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file" }] }), "attempt.already_finished");
+  it("refuses calls for a finished attempt: it is over", async () => {
+    const { f, attemptId } = await running();
+    await finishAttempt(f.as(ORCHESTRATOR), { attemptId, status: "completed" });
+    await expectNothingWritten(
+      f.db,
+      async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: [{ tool: "read_file" }] }),
+      "attempt.already_finished",
+    );
   });
 
   it.each([
@@ -81,15 +91,15 @@ describe("recordToolCalls", () => {
     ["an input over 100k characters as JSON", [{ tool: "read_file", input: { blob: "x".repeat(100_000) } }]],
     ["a nameless tool", [{ tool: "" }]],
     ["an unknown field", [{ tool: "read_file", result: "?" }]],
-  ])("refuses %s and writes nothing", (_name, calls) => {
-    const { f, attemptId } = running();
-    expectNothingWritten(f.db, () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: calls as never }), "attempt.invalid_input");
+  ])("refuses %s and writes nothing", async (_name, calls) => {
+    const { f, attemptId } = await running();
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: calls as never }), "attempt.invalid_input");
   });
 
-  it("refuses a batch over the total size limit and an unknown attempt", () => {
-    const { f, attemptId } = running();
+  it("refuses a batch over the total size limit and an unknown attempt", async () => {
+    const { f, attemptId } = await running();
     const big = Array.from({ length: 101 }, () => ({ tool: "read_file", output: "x".repeat(100_000) }));
-    expectNothingWritten(f.db, () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: big }), "attempt.invalid_input");
-    expectNothingWritten(f.db, () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId: 999, calls: [{ tool: "read_file" }] }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId, calls: big }), "attempt.invalid_input");
+    await expectNothingWritten(f.db, async () => recordToolCalls(f.as(ORCHESTRATOR), { attemptId: 999, calls: [{ tool: "read_file" }] }), "attempt.not_found");
   });
 });

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq, max } from "drizzle-orm";
 import { toolCalls } from "@/db/schema";
@@ -29,25 +30,28 @@ const CHUNK = 500;
  * outputs are redacted before they are stored: agents paste environments and HTTP traces.
  * Once the attempt has a result it is over and takes no more calls.
  */
-export function recordToolCalls(ctx: ServiceContext, input: RecordToolCallsInput): RecordedToolCalls {
+export async function recordToolCalls(ctx: ServiceContext, input: RecordToolCallsInput): Promise<RecordedToolCalls> {
   authorize(ctx.actor, "attempt.toolCalls");
   const data = parseInput(RecordToolCallsInput, input, "attempt.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    assertMayRecordToolCalls({ id: attempt.id, resultStatus: findResult(tx, attempt.id)?.status ?? null });
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    assertMayRecordToolCalls({ id: attempt.id, resultStatus: (await findResult(tx, attempt.id))?.status ?? null });
     const now = nowOf(ctx);
-    const { byName } = ensureTools(
+    const { byName } = await ensureTools(
       tx,
       goal.sessionId,
       data.calls.map((call) => call.tool),
       now,
     );
     const last =
-      tx
-        .select({ last: max(toolCalls.order) })
-        .from(toolCalls)
-        .where(eq(toolCalls.attemptId, attempt.id))
-        .get()?.last ?? 0;
+      (
+        await queryGet(
+          tx
+            .select({ last: max(toolCalls.order) })
+            .from(toolCalls)
+            .where(eq(toolCalls.attemptId, attempt.id)),
+        )
+      )?.last ?? 0;
     let redacted = 0;
     const rows = data.calls.map((call, i) => {
       const stored = redactCall(call);
@@ -62,12 +66,9 @@ export function recordToolCalls(ctx: ServiceContext, input: RecordToolCallsInput
         timestamp: now,
       };
     });
-    for (let i = 0; i < rows.length; i += CHUNK)
-      tx.insert(toolCalls)
-        .values(rows.slice(i, i + CHUNK))
-        .run();
+    for (let i = 0; i < rows.length; i += CHUNK) await queryRun(tx.insert(toolCalls).values(rows.slice(i, i + CHUNK)));
     const recorded = { attemptId: attempt.id, count: rows.length, firstOrder: last + 1, lastOrder: last + rows.length, redacted };
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.toolCallsRecorded,
       sessionId: goal.sessionId,
       entity: "attempt",

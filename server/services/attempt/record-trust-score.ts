@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { events, trustScores } from "@/db/schema";
@@ -22,30 +23,31 @@ const RECORDING_EVENTS = [EVENT_TYPES.attemptStarted, EVENT_TYPES.attemptFinishe
  * not score it (`trust_score.own_attempt`), compared as for task claimants: by agent label, and
  * by principal unless it is the shared local operator (then only labels tell agents apart).
  */
-export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustScoreInput): TrustScoreRow {
+export async function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustScoreInput): Promise<TrustScoreRow> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "attempt.trustScore");
   const data = parseInput(RecordTrustScoreInput, input, "trust_score.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const resultStatus = findResult(tx, attempt.id)?.status ?? null;
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    const resultStatus = (await findResult(tx, attempt.id))?.status ?? null;
     assertMayScore(
       { id: attempt.id, resultStatus },
-      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && recordedBy(tx, goal.sessionId, attempt.id, ctx.actor) },
+      { label: ctx.actor.label, recordedTheAttempt: resultStatus !== null && (await recordedBy(tx, goal.sessionId, attempt.id, ctx.actor)) },
     );
-    const row = tx
-      .insert(trustScores)
-      .values({
-        attemptId: attempt.id,
-        score: data.score,
-        notes: data.notes ?? null,
-        actor: ctx.actor.label,
-        principalId: ctx.actor.principalId,
-        at: nowOf(ctx),
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+    const row = await queryGet(
+      tx
+        .insert(trustScores)
+        .values({
+          attemptId: attempt.id,
+          score: data.score,
+          notes: data.notes ?? null,
+          actor: ctx.actor.label,
+          principalId: ctx.actor.principalId,
+          at: nowOf(ctx),
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.trustScored,
       sessionId: goal.sessionId,
       entity: "attempt",
@@ -57,12 +59,15 @@ export function recordTrustScore(ctx: ServiceContext, unredacted: RecordTrustSco
 }
 
 /** The attempt rows carry no actor, so who recorded it is read from its events (the audit trail). */
-function recordedBy(tx: Tx, sessionId: string, attemptId: number, actor: Actor): boolean {
+async function recordedBy(tx: Tx, sessionId: string, attemptId: number, actor: Actor): Promise<boolean> {
   const principal = comparablePrincipal(actor);
-  const recorders = tx
-    .select({ actor: events.actor, principalId: events.principalId })
-    .from(events)
-    .where(and(eq(events.sessionId, sessionId), eq(events.entity, "attempt"), eq(events.entityId, String(attemptId)), inArray(events.type, RECORDING_EVENTS)))
-    .all();
+  const recorders = await queryAll(
+    tx
+      .select({ actor: events.actor, principalId: events.principalId })
+      .from(events)
+      .where(
+        and(eq(events.sessionId, sessionId), eq(events.entity, "attempt"), eq(events.entityId, String(attemptId)), inArray(events.type, RECORDING_EVENTS)),
+      ),
+  );
   return recorders.some((r) => r.actor === actor.label || (principal !== null && r.principalId === principal));
 }

@@ -4,19 +4,24 @@ import { AGENT, ORCHESTRATOR, expectNothingWritten, finishedAttempt, lastEvent, 
 import { recordValidationRun } from "./record-validation-run";
 import { startAttempt } from "./start";
 
-function withStep() {
-  const f = setup();
-  const goal = rootGoal(f);
-  const step = addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test" });
+async function withStep() {
+  const f = await setup();
+  const goal = await rootGoal(f);
+  const step = await addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test" });
   return { f, goal, stepId: step.id };
 }
 
 describe("recordValidationRun", () => {
-  it("records a step's run against the attempt's result, with the event", () => {
-    const { f, goal, stepId } = withStep();
-    const attemptId = finishedAttempt(f, goal);
+  it("records a step's run against the attempt's result, with the event", async () => {
+    const { f, goal, stepId } = await withStep();
+    const attemptId = await finishedAttempt(f, goal);
     const resultId = (f.db.$client.prepare("SELECT id FROM attempt_results WHERE attempt_id = ?").get(attemptId) as { id: number }).id;
-    const run = recordValidationRun(f.as(AGENT), { attemptId, validationStepId: stepId, exitCode: 1, output: "FAIL x.test.ts\nAWS AKIAABCDEFGHIJKLMNOP" });
+    const run = await recordValidationRun(f.as(AGENT), {
+      attemptId,
+      validationStepId: stepId,
+      exitCode: 1,
+      output: "FAIL x.test.ts\nAWS AKIAABCDEFGHIJKLMNOP",
+    });
     expect(run).toMatchObject({ validationStepId: stepId, attemptResultId: resultId, exitCode: 1, output: "FAIL x.test.ts\nAWS [REDACTED:aws_access_key_id]" });
     expect(lastEvent(f.db)).toMatchObject({
       type: "attempt.validation_run_recorded",
@@ -26,25 +31,33 @@ describe("recordValidationRun", () => {
     });
   });
 
-  it("refuses a step of another goal, an unfinished attempt and unknown rows, writing nothing", () => {
-    const { f, goal, stepId } = withStep();
-    const otherAttempt = finishedAttempt(f, rootGoal(f, "other goal"));
-    expectNothingWritten(
+  it("refuses a step of another goal, an unfinished attempt and unknown rows, writing nothing", async () => {
+    const { f, goal, stepId } = await withStep();
+    const otherAttempt = await finishedAttempt(f, await rootGoal(f, "other goal"));
+    await expectNothingWritten(
       f.db,
-      () => recordValidationRun(f.as(AGENT), { attemptId: otherAttempt, validationStepId: stepId, exitCode: 0 }),
+      async () => recordValidationRun(f.as(AGENT), { attemptId: otherAttempt, validationStepId: stepId, exitCode: 0 }),
       "validation_run.step_other_goal",
     );
-    const running = startAttempt(f.as(ORCHESTRATOR), { goalId: goal }).attempt.id;
-    expectNothingWritten(
+    const running = (await startAttempt(f.as(ORCHESTRATOR), { goalId: goal })).attempt.id;
+    await expectNothingWritten(
       f.db,
-      () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0 }),
+      async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0 }),
       "validation_run.attempt_unfinished",
     );
-    expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }), "validation_step.not_found");
-    expectNothingWritten(f.db, () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }), "attempt.not_found");
-    expectNothingWritten(
+    await expectNothingWritten(
       f.db,
-      () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0.5 }),
+      async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: 999, exitCode: 0 }),
+      "validation_step.not_found",
+    );
+    await expectNothingWritten(
+      f.db,
+      async () => recordValidationRun(f.as(AGENT), { attemptId: 999, validationStepId: stepId, exitCode: 0 }),
+      "attempt.not_found",
+    );
+    await expectNothingWritten(
+      f.db,
+      async () => recordValidationRun(f.as(AGENT), { attemptId: running, validationStepId: stepId, exitCode: 0.5 }),
       "validation_run.invalid_input",
     );
   });

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { validationRuns, validationSteps } from "@/db/schema";
@@ -16,27 +17,28 @@ export type ValidationRunRow = typeof validationRuns.$inferSelect;
  * Record one run of a goal's validation step against a finished attempt (003: a validation run
  * belongs to an attempt result). The step must be one of the attempt's own goal.
  */
-export function recordValidationRun(ctx: ServiceContext, input: RecordValidationRunInput): ValidationRunRow {
+export async function recordValidationRun(ctx: ServiceContext, input: RecordValidationRunInput): Promise<ValidationRunRow> {
   authorize(ctx.actor, "attempt.validationRun");
   const data = parseInput(RecordValidationRunInput, input, "validation_run.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const step = tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)).get();
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    const step = await queryGet(tx.select().from(validationSteps).where(eq(validationSteps.id, data.validationStepId)));
     if (!step) throw new NotFoundError("validation_step", data.validationStepId);
-    const result = findResult(tx, attempt.id);
+    const result = await findResult(tx, attempt.id);
     assertMayRecordValidationRun({ id: attempt.id, goalId: goal.id }, result, step);
-    const run = tx
-      .insert(validationRuns)
-      .values({
-        validationStepId: step.id,
-        attemptResultId: result.id,
-        exitCode: data.exitCode,
-        output: data.output === undefined ? null : redactSecrets(data.output).text,
-        timestamp: nowOf(ctx),
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+    const run = await queryGet(
+      tx
+        .insert(validationRuns)
+        .values({
+          validationStepId: step.id,
+          attemptResultId: result.id,
+          exitCode: data.exitCode,
+          output: data.output === undefined ? null : redactSecrets(data.output).text,
+          timestamp: nowOf(ctx),
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.validationRunRecorded,
       sessionId: goal.sessionId,
       entity: "attempt",

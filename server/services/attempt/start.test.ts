@@ -6,12 +6,12 @@ import { ADMIN, AGENT, ORCHESTRATOR, expectNothingWritten, lastEvent, rootGoal, 
 import { startAttempt } from "./start";
 
 describe("startAttempt", () => {
-  it("records the start state and the tools made available, creating the session's tools on first use", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    const branch = createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1" });
-    const worktree = createWorktree(f.as(ORCHESTRATOR), { branchId: branch.id, path: "/tmp/wt/1" });
-    const started = startAttempt(f.as(AGENT), {
+  it("records the start state and the tools made available, creating the session's tools on first use", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    const branch = await createBranch(f.as(ORCHESTRATOR), { sessionId: "s1", name: "goal-1" });
+    const worktree = await createWorktree(f.as(ORCHESTRATOR), { branchId: branch.id, path: "/tmp/wt/1" });
+    const started = await startAttempt(f.as(AGENT), {
       goalId: goal,
       model: "openrouter/anthropic/claude-sonnet-4.5",
       prompt: "Achieve the goal",
@@ -42,44 +42,47 @@ describe("startAttempt", () => {
     });
   });
 
-  it("reuses a session's tools and keeps them apart from another session's", () => {
-    const f = setup();
-    createSession(f.as(ADMIN), { id: "s2" });
-    const first = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f), tools: ["read_file"] });
-    const again = startAttempt(f.as(ORCHESTRATOR), {
-      goalId: rootGoal(f, "second"),
+  it("reuses a session's tools and keeps them apart from another session's", async () => {
+    const f = await setup();
+    await createSession(f.as(ADMIN), { id: "s2" });
+    const first = await startAttempt(f.as(ORCHESTRATOR), { goalId: await rootGoal(f), tools: ["read_file"] });
+    const again = await startAttempt(f.as(ORCHESTRATOR), {
+      goalId: await rootGoal(f, "second"),
       tools: [{ name: "read_file", description: "ignored: tools never change" }],
     });
-    const elsewhere = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal({ ...f, sessionId: "s2" }), tools: ["read_file"] });
+    const elsewhere = await startAttempt(f.as(ORCHESTRATOR), { goalId: await rootGoal({ ...f, sessionId: "s2" }), tools: ["read_file"] });
     expect(again.tools[0]).toEqual(first.tools[0]);
     expect(elsewhere.tools[0]!.id).not.toBe(first.tools[0]!.id);
     expect(rowCount(f.db, "tools")).toBe(2);
   });
 
-  it("gives a breakdown attempt whatever tools the orchestrator chose (003: no read-only flag)", () => {
-    const f = setup();
-    const started = startAttempt(f.as(ORCHESTRATOR), { goalId: rootGoal(f), attemptType: "breakdown", tools: ["read_file", "write_file"] });
+  it("gives a breakdown attempt whatever tools the orchestrator chose (003: no read-only flag)", async () => {
+    const f = await setup();
+    const started = await startAttempt(f.as(ORCHESTRATOR), { goalId: await rootGoal(f), attemptType: "breakdown", tools: ["read_file", "write_file"] });
     expect(started.attempt.attemptType).toBe("breakdown");
     expect(started.tools.map((t) => t.name)).toEqual(["read_file", "write_file"]);
   });
 
-  it("refuses a worktree of another session, unknown goals and worktrees, and bad input", () => {
-    const f = setup();
-    createSession(f.as(ADMIN), { id: "s2" });
-    const goal = rootGoal(f);
-    const foreign = createWorktree(f.as(ORCHESTRATOR), { branchId: createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" }).id, path: "/tmp/wt" });
-    expectNothingWritten(
+  it("refuses a worktree of another session, unknown goals and worktrees, and bad input", async () => {
+    const f = await setup();
+    await createSession(f.as(ADMIN), { id: "s2" });
+    const goal = await rootGoal(f);
+    const foreign = await createWorktree(f.as(ORCHESTRATOR), {
+      branchId: (await createBranch(f.as(ORCHESTRATOR), { sessionId: "s2", name: "main" })).id,
+      path: "/tmp/wt",
+    });
+    await expectNothingWritten(
       f.db,
-      () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: foreign.id, tools: ["read_file"] }),
+      async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: foreign.id, tools: ["read_file"] }),
       "attempt.worktree_other_session",
     );
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: 404 }), "worktree.not_found");
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: 404 }), "goal.not_found");
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, startCommitSha: "HEAD" }), "attempt.invalid_input");
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "review" as never }), "attempt.invalid_input");
-    expectNothingWritten(
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, worktreeId: 404 }), "worktree.not_found");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: 404 }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, startCommitSha: "HEAD" }), "attempt.invalid_input");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "review" as never }), "attempt.invalid_input");
+    await expectNothingWritten(
       f.db,
-      () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: Array.from({ length: 201 }, (_, i) => `t${i}`) }),
+      async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal, tools: Array.from({ length: 201 }, (_, i) => `t${i}`) }),
       "attempt.invalid_input",
     );
   });

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { and, count, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { attemptTools, attempts, branches, goalContracts, worktrees } from "@/db/schema";
@@ -26,46 +27,46 @@ export interface StartedAttempt {
  * attempt is not limited to a read-only set here: which tools an attempt gets is the
  * orchestrator's decision, and the ledger records what it decided (`attempt_tools`).
  */
-export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput): StartedAttempt {
+export async function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput): Promise<StartedAttempt> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "attempt.start");
   const data = parseInput(StartAttemptInput, input, "attempt.invalid_input");
-  return write(ctx, (tx) => {
-    const goal = loadGoal(tx, data.goalId);
+  return write(ctx, async (tx) => {
+    const goal = await loadGoal(tx, data.goalId);
     if (data.worktreeId !== undefined) {
-      const worktree = tx
-        .select({ sessionId: branches.sessionId })
-        .from(worktrees)
-        .innerJoin(branches, eq(branches.id, worktrees.branchId))
-        .where(eq(worktrees.id, data.worktreeId))
-        .get();
+      const worktree = await queryGet(
+        tx
+          .select({ sessionId: branches.sessionId })
+          .from(worktrees)
+          .innerJoin(branches, eq(branches.id, worktrees.branchId))
+          .where(eq(worktrees.id, data.worktreeId)),
+      );
       if (!worktree) throw new NotFoundError("worktree", data.worktreeId);
       if (worktree.sessionId !== goal.sessionId)
         throw new ValidationError("worktreeId", "attempt.worktree_other_session", `worktree ${data.worktreeId} belongs to another session`);
     }
     const attemptType = data.attemptType ?? "implementation";
-    if (attemptType === "implementation") assertMayStartAttempt(goalAttemptState(tx, goal.id), attemptType);
+    if (attemptType === "implementation") assertMayStartAttempt(await goalAttemptState(tx, goal.id), attemptType);
     const now = nowOf(ctx);
-    const attempt = tx
-      .insert(attempts)
-      .values({
-        goalId: goal.id,
-        worktreeId: data.worktreeId ?? null,
-        startCommitSha: data.startCommitSha ?? null,
-        prompt: data.prompt ?? null,
-        model: data.model ?? null,
-        attemptType,
-        timestamp: now,
-      })
-      .returning()
-      .get();
-    const { byName, created } = ensureTools(tx, goal.sessionId, data.tools ?? [], now);
+    const attempt = await queryGet(
+      tx
+        .insert(attempts)
+        .values({
+          goalId: goal.id,
+          worktreeId: data.worktreeId ?? null,
+          startCommitSha: data.startCommitSha ?? null,
+          prompt: data.prompt ?? null,
+          model: data.model ?? null,
+          attemptType,
+          timestamp: now,
+        })
+        .returning(),
+    );
+    const { byName, created } = await ensureTools(tx, goal.sessionId, data.tools ?? [], now);
     const available = [...byName.values()];
     if (available.length > 0)
-      tx.insert(attemptTools)
-        .values(available.map((tool) => ({ attemptId: attempt.id, toolId: tool.id, timestamp: now })))
-        .run();
-    appendEvent(tx, ctx, {
+      await queryRun(tx.insert(attemptTools).values(available.map((tool) => ({ attemptId: attempt.id, toolId: tool.id, timestamp: now }))));
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.attemptStarted,
       sessionId: goal.sessionId,
       entity: "attempt",
@@ -77,14 +78,17 @@ export function startAttempt(ctx: ServiceContext, unredacted: StartAttemptInput)
 }
 
 /** What the attempt lifecycle needs to know about a goal: its latest verdict, its limit, its attempts so far. */
-function goalAttemptState(tx: Tx, goalId: number): GoalAttemptState {
-  const contract = tx.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
+async function goalAttemptState(tx: Tx, goalId: number): Promise<GoalAttemptState> {
+  const contract = await queryGet(tx.select({ max: goalContracts.maxGoalAttempts }).from(goalContracts).where(eq(goalContracts.goalId, goalId)));
   const started = contract
-    ? (tx
-        .select({ n: count() })
-        .from(attempts)
-        .where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation")))
-        .get()?.n ?? 0)
+    ? ((
+        await queryGet(
+          tx
+            .select({ n: count() })
+            .from(attempts)
+            .where(and(eq(attempts.goalId, goalId), eq(attempts.attemptType, "implementation"))),
+        )
+      )?.n ?? 0)
     : 0;
-  return { goalId, latest: goalEvaluations(tx, goalId).at(-1), maxAttempts: contract?.max ?? null, implementationAttempts: started };
+  return { goalId, latest: (await goalEvaluations(tx, goalId)).at(-1), maxAttempts: contract?.max ?? null, implementationAttempts: started };
 }

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { tools } from "@/db/schema";
@@ -10,7 +11,12 @@ export type ToolRow = typeof tools.$inferSelect;
  * their implementations may differ between sessions). An existing tool keeps its description:
  * tool rows are history and never change.
  */
-export function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[], now: Date): { byName: Map<string, ToolRow>; created: string[] } {
+export async function ensureTools(
+  tx: Tx,
+  sessionId: string,
+  specs: readonly ToolSpec[],
+  now: Date,
+): Promise<{ byName: Map<string, ToolRow>; created: string[] }> {
   const wanted = new Map<string, string | null>();
   for (const spec of specs) {
     const name = typeof spec === "string" ? spec : spec.name;
@@ -19,21 +25,23 @@ export function ensureTools(tx: Tx, sessionId: string, specs: readonly ToolSpec[
   }
   const byName = new Map<string, ToolRow>();
   if (wanted.size === 0) return { byName, created: [] };
-  for (const row of tx
-    .select()
-    .from(tools)
-    .where(and(eq(tools.sessionId, sessionId), inArray(tools.name, [...wanted.keys()])))
-    .all())
+  for (const row of await queryAll(
+    tx
+      .select()
+      .from(tools)
+      .where(and(eq(tools.sessionId, sessionId), inArray(tools.name, [...wanted.keys()]))),
+  ))
     byName.set(row.name, row);
   const created = [...wanted.keys()].filter((name) => !byName.has(name));
   for (const name of created) {
     byName.set(
       name,
-      tx
-        .insert(tools)
-        .values({ sessionId, name, description: wanted.get(name) ?? null, timestamp: now })
-        .returning()
-        .get(),
+      await queryGet(
+        tx
+          .insert(tools)
+          .values({ sessionId, name, description: wanted.get(name) ?? null, timestamp: now })
+          .returning(),
+      ),
     );
   }
   return { byName, created };

@@ -53,12 +53,12 @@ describe("ledgers written by the real writers", () => {
     );
   });
 
-  it("the BAZINGA and shots-on-goal (v1, v2) fixtures, imported, break no invariant", () => {
+  it("the BAZINGA and shots-on-goal (v1, v2) fixtures, imported, break no invariant", async () => {
     const dir = tempDir();
     const db = openDatabase(path.join(dir, "ledger.db"));
-    importBazinga(db, copyFixture("bazinga-v19-sample.db", dir));
-    importShotsOnGoal(db, copyFixture("shots-on-goal-v1-sample.db", dir));
-    importShotsOnGoal(db, copyFixture("shots-on-goal-v2-sample.db", dir));
+    await importBazinga(db, copyFixture("bazinga-v19-sample.db", dir));
+    await importShotsOnGoal(db, copyFixture("shots-on-goal-v1-sample.db", dir));
+    await importShotsOnGoal(db, copyFixture("shots-on-goal-v2-sample.db", dir));
     const report = checkLedger(db);
     expect(report.findings).toEqual([]);
     expect(report.checked.tasks).toBeGreaterThan(10);
@@ -66,17 +66,17 @@ describe("ledgers written by the real writers", () => {
     db.$client.close();
   });
 
-  it("demo data keeps every ledger invariant, every row with its event", () => {
+  it("demo data keeps every ledger invariant, every row with its event", async () => {
     const db = createMemoryDb();
-    generateDemoData(db, { sessions: 30, seed: 3, now: new Date("2026-11-21T12:00:00Z") });
+    await generateDemoData(db, { sessions: 30, seed: 3, now: new Date("2026-11-21T12:00:00Z") });
     const report = checkLedger(db, { limit: 100_000 });
     expect(report.findings).toEqual([]);
     expect(Object.values(report.counts).every((n) => n === 0)).toBe(true);
   });
 
-  it("reports each check as it is done, storage first, the last when the report is ready", () => {
+  it("reports each check as it is done, storage first, the last when the report is ready", async () => {
     const db = createMemoryDb();
-    generateDemoData(db, { sessions: 2, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 5 });
+    await generateDemoData(db, { sessions: 2, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 5 });
     const progress: unknown[] = [];
     checkLedger(db, { onProgress: (update) => progress.push({ ...update }) });
     expect(progress).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((done) => ({ phase: "checking", done, total: 7, unit: "checks" })));
@@ -311,11 +311,11 @@ describe("each invariant, broken by hand, is named", () => {
     expect(checkLedger(db).findings[0]?.message).toMatch(/^attempt_tools row \d+ refers to a tools row that does not exist$/);
   });
 
-  it("database.integrity: a damaged page in the file", () => {
+  it("database.integrity: a damaged page in the file", async () => {
     const dir = tempDir();
     const file = path.join(dir, "damaged.db");
     const source = openDatabase(file);
-    generateDemoData(source, { sessions: 5, seed: 1, now: new Date("2026-11-21T12:00:00Z") });
+    await generateDemoData(source, { sessions: 5, seed: 1, now: new Date("2026-11-21T12:00:00Z") });
     const { root, pageSize } = {
       root: source.$client.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'token_usage_timestamp_idx'").pluck().get() as number,
       pageSize: source.$client.pragma("page_size", { simple: true }) as number,

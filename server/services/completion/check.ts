@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
@@ -16,28 +16,33 @@ export type CompletionCheckRow = typeof completionChecks.$inferSelect;
  * Run the completion gate on the session's current rows and record the check (accepted or
  * rejected, with every reason). Returns the recorded row; it does not change the session.
  */
-export function checkCompletion(ctx: ServiceContext, raw: CheckCompletionInput): CompletionCheckRow {
+export async function checkCompletion(ctx: ServiceContext, raw: CheckCompletionInput): Promise<CompletionCheckRow> {
   authorize(ctx.actor, "completion.check");
   const input = parseInput(CheckCompletionInput, raw, "completion.invalid_input");
-  return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict ?? null));
+  return write(ctx, async (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict ?? null));
 }
 
 /** The gate's verdict on a session's rows as they are now (no write): shared by the check and its preview. */
-export function evaluateSessionCompletion(tx: DbOrTx, sessionId: string): CompletionVerdict {
+export async function evaluateSessionCompletion(tx: DbOrTx, sessionId: string): Promise<CompletionVerdict> {
   const query = gateQueries(tx);
-  const contractGoals = query.contractGoals.all({ sessionId });
+  const contractGoals = await query.contractGoals.all({ sessionId });
   const latest = new Map<number, "SUCCESS" | "PARTIAL" | "BLOCKED">();
   if (contractGoals.length > 0) {
-    for (const e of query.evaluations.all({ sessionId })) if (!latest.has(e.goalId)) latest.set(e.goalId, e.verdict);
+    for (const e of await query.evaluations.all({ sessionId })) if (!latest.has(e.goalId)) latest.set(e.goalId, e.verdict);
   }
   return evaluateCompletion({
-    criteria: query.criteria.all({ sessionId }),
-    tasks: query.tasks.all({ sessionId }),
+    criteria: await query.criteria.all({ sessionId }),
+    tasks: await query.tasks.all({ sessionId }),
     contractGoals: contractGoals.map((g) => ({ id: g.id, goalText: g.goalText, verdict: latest.get(g.id) ?? null })),
   });
 }
 
-/** The gate's reads, prepared once per connection (db/prepared.ts): every session view previews the gate. */
+/**
+ * The gate's reads, prepared once per connection (db/prepared.ts): every session view previews the gate.
+ * Each in a stated order, as its reasons list rows in the order read: criteria and tasks by status
+ * then id, the order SQLite's (session, status) indexes give them without a sort (and, as the gate
+ * groups tasks by status, tasks by id within each), contract goals by id.
+ */
 function gateQueries(db: DbOrTx) {
   return prepared(db, "completion.gate", () => {
     const sessionId = sql.placeholder("sessionId");
@@ -55,17 +60,20 @@ function gateQueries(db: DbOrTx) {
         })
         .from(successCriteria)
         .where(eq(successCriteria.sessionId, sessionId))
+        .orderBy(asc(successCriteria.status), asc(successCriteria.id))
         .prepare(),
       tasks: db
         .select({ key: tasks.key, title: tasks.title, status: tasks.status, verification: tasks.verification })
         .from(tasks)
         .where(eq(tasks.sessionId, sessionId))
+        .orderBy(asc(tasks.status), asc(tasks.id))
         .prepare(),
       contractGoals: db
         .select({ id: goals.id, goalText: goals.goalText })
         .from(goals)
         .innerJoin(goalContracts, eq(goalContracts.goalId, goals.id))
         .where(eq(goals.sessionId, sessionId))
+        .orderBy(asc(goals.id))
         .prepare(),
       // Every gate evaluation of the session's goals, newest first: the first seen per goal is its latest.
       evaluations: db
@@ -95,15 +103,15 @@ const CHECK_KEYS = [
 ] as const satisfies readonly (keyof typeof completionChecks.$inferInsert)[];
 
 /** Evaluate and append the `completion_checks` row with its event, inside the caller's transaction. */
-export function recordCompletionCheck(
+export async function recordCompletionCheck(
   tx: Tx,
   ctx: ServiceContext,
   sessionId: string,
   claimedVerdict: string | null,
   source: CompletionCheckRow["source"] = "gate",
-): CompletionCheckRow {
-  loadSession(tx, sessionId);
-  const verdict = evaluateSessionCompletion(tx, sessionId);
+): Promise<CompletionCheckRow> {
+  await loadSession(tx, sessionId);
+  const verdict = await evaluateSessionCompletion(tx, sessionId);
   const query = prepared(ctx.db, "completion.insert_check", () => ctx.db.insert(completionChecks).values(boundAll(CHECK_KEYS)).returning().prepare());
   const values: Pick<typeof completionChecks.$inferInsert, (typeof CHECK_KEYS)[number]> = {
     sessionId,
@@ -119,8 +127,8 @@ export function recordCompletionCheck(
     role: ctx.actor.role,
     at: nowOf(ctx),
   };
-  const row = query.get(driverValues(completionChecks, values, CHECK_KEYS))!;
-  appendEvent(tx, ctx, {
+  const row = (await query.get(driverValues(completionChecks, values, CHECK_KEYS)))!;
+  await appendEvent(tx, ctx, {
     type: EVENT_TYPES.completionChecked,
     sessionId,
     entity: "completion_check",
@@ -131,9 +139,9 @@ export function recordCompletionCheck(
 }
 
 /** The newest checks of a session, newest first. */
-export function listCompletionChecks(db: DbOrTx, raw: ListCompletionChecksInput): CompletionCheckRow[] {
+export async function listCompletionChecks(db: DbOrTx, raw: ListCompletionChecksInput): Promise<CompletionCheckRow[]> {
   const input = parseInput(ListCompletionChecksInput, raw, "completion.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const query = prepared(db, "completion.checks", () =>
     db
       .select()
@@ -143,5 +151,5 @@ export function listCompletionChecks(db: DbOrTx, raw: ListCompletionChecksInput)
       .limit(sql.placeholder("limit"))
       .prepare(),
   );
-  return query.all({ sessionId: input.sessionId, limit: input.limit ?? 50 });
+  return await query.all({ sessionId: input.sessionId, limit: input.limit ?? 50 });
 }

@@ -1,4 +1,4 @@
-import type { Db } from "@/db/client";
+import { type Db, readTransaction } from "@/db/client";
 import type { CompletionVerdict } from "@/server/domain/completion-gate";
 import { parseInput } from "../parse-input";
 import { loadSession } from "../session/load";
@@ -15,10 +15,10 @@ export interface CompletionPreview extends CompletionVerdict {
  * so anyone who may read the session may ask. The reads share one snapshot (a deferred read
  * transaction): a writer committing between them cannot mix two states into one verdict.
  */
-export function previewCompletion(db: Db, raw: PreviewCompletionInput): CompletionPreview {
+export async function previewCompletion(db: Db, raw: PreviewCompletionInput): Promise<CompletionPreview> {
   const input = parseInput(PreviewCompletionInput, raw, "completion.invalid_input");
-  return db.transaction((tx) => {
-    loadSession(tx, input.sessionId);
-    return { sessionId: input.sessionId, ...evaluateSessionCompletion(tx, input.sessionId) };
+  return readTransaction(db, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    return { sessionId: input.sessionId, ...(await evaluateSessionCompletion(tx, input.sessionId)) };
   });
 }

@@ -24,10 +24,10 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-copy-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** A demo ledger (the generator `npm start` uses), small. */
-function demoLedger(name: string): string {
+async function demoLedger(name: string): Promise<string> {
   const file = path.join(dir, name);
   const db = openDatabase(file);
-  generateDemoData(db, { sessions: 4, seed: 11, logsPerSession: 12, now: new Date("2026-11-20T12:00:00Z") });
+  await generateDemoData(db, { sessions: 4, seed: 11, logsPerSession: 12, now: new Date("2026-11-20T12:00:00Z") });
   db.$client.close();
   return file;
 }
@@ -88,7 +88,7 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
   let source: string;
   let original: Awaited<ReturnType<typeof ledgerHashes>>;
   beforeAll(async () => {
-    source = demoLedger("demo.db");
+    source = await demoLedger("demo.db");
     original = await ledgerHashes(source);
   }, 120_000);
 

@@ -17,9 +17,9 @@ export interface CriterionView extends CriterionRow {
 }
 
 /** A session's criteria by priority (1 first, unset last), then in creation order, each with the status the gate trusts, any claimant/verifier discrepancy, and its change history. */
-export function listCriteria(db: DbOrTx, raw: ListCriteriaInput): CriterionView[] {
+export async function listCriteria(db: DbOrTx, raw: ListCriteriaInput): Promise<CriterionView[]> {
   const input = parseInput(ListCriteriaInput, raw, "criteria.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const query = prepared(db, "criteria.list", () => {
     const sessionId = sql.placeholder("sessionId");
     return {
@@ -32,8 +32,8 @@ export function listCriteria(db: DbOrTx, raw: ListCriteriaInput): CriterionView[
       updates: db.select().from(criterionUpdates).where(eq(criterionUpdates.sessionId, sessionId)).orderBy(asc(criterionUpdates.id)).prepare(),
     };
   });
-  const rows = query.rows.all({ sessionId: input.sessionId });
-  const updates = query.updates.all({ sessionId: input.sessionId });
+  const rows = await query.rows.all({ sessionId: input.sessionId });
+  const updates = await query.updates.all({ sessionId: input.sessionId });
   return rows.map((row) => ({
     ...row,
     effectiveStatus: effectiveStatus(row),

@@ -26,8 +26,8 @@ const EVENT_FOR: Record<CriterionChange["kind"], string> = {
 };
 
 /** Append a criterion's history row and its event: "who moved this to met, with what evidence". */
-export function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: CriterionRow, change: CriterionChange): void {
-  insertUpdate(ctx.db, {
+export async function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: CriterionRow, change: CriterionChange): Promise<void> {
+  await insertUpdate(ctx.db, {
     criterionId: row.id,
     sessionId: row.sessionId,
     ...change,
@@ -36,7 +36,7 @@ export function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: Criterio
     role: ctx.actor.role,
     at: nowOf(ctx),
   });
-  appendEvent(tx, ctx, {
+  await appendEvent(tx, ctx, {
     type: EVENT_FOR[change.kind],
     sessionId: row.sessionId,
     entity: "criterion",
@@ -49,7 +49,7 @@ export function recordCriterionChange(tx: Tx, ctx: ServiceContext, row: Criterio
  * The history row, prepared once per connection and set of columns given (db/prepared.ts): an
  * import records tens of thousands of criterion changes. A column not given takes its default.
  */
-function insertUpdate(db: Db, values: typeof criterionUpdates.$inferInsert): void {
+async function insertUpdate(db: Db, values: typeof criterionUpdates.$inferInsert): Promise<void> {
   const keys = Object.keys(values)
     .filter((key) => values[key as keyof typeof values] !== undefined)
     .sort();
@@ -59,5 +59,5 @@ function insertUpdate(db: Db, values: typeof criterionUpdates.$inferInsert): voi
       .values(boundAll(keys) as Record<keyof typeof values, SQL>)
       .prepare(),
   );
-  query.run(driverValues(criterionUpdates, values, keys));
+  await query.run(driverValues(criterionUpdates, values, keys));
 }

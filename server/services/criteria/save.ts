@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
@@ -17,18 +18,18 @@ import { authorize } from "@/server/domain/permissions";
  * (000's UPSERT — saving the same list twice leaves one row each); its text never changes. Changing
  * whether an existing criterion is required takes a lead. Each real change is on the record.
  */
-export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput): CriterionRow[] {
+export async function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput): Promise<CriterionRow[]> {
   authorize(ctx.actor, "criteria.save");
   const input = redactInput(parseInput(SaveCriteriaInput, unredacted, "criteria.invalid_input"));
   const list = validateCriteriaList(input.criteria);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    return list.map((item, i) => {
-      const existing = selectCriterion(ctx.db, input.sessionId, item.criterion);
+    return mapInOrder(list, async (item, i) => {
+      const existing = await selectCriterion(ctx.db, input.sessionId, item.criterion);
       if (!existing) {
-        const supersedesId = item.supersedes ? findId(ctx.db, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;
-        const row = insertCriterion(ctx.db, {
+        const supersedesId = item.supersedes ? await findId(ctx.db, input.sessionId, item.supersedes, `criteria[${i}].supersedes`) : null;
+        const row = await insertCriterion(ctx.db, {
           sessionId: input.sessionId,
           criterion: item.criterion,
           status: item.status ?? "pending",
@@ -42,7 +43,7 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
           createdAt: now,
           updatedAt: now,
         });
-        recordCriterionChange(tx, ctx, row, {
+        await recordCriterionChange(tx, ctx, row, {
           kind: "create",
           toStatus: row.status,
           actual: row.actual,
@@ -66,17 +67,23 @@ export function saveCriteria(ctx: ServiceContext, unredacted: SaveCriteriaInput)
       };
       const extraChanged = extra.priority !== existing.priority || JSON.stringify(extra.metadata) !== JSON.stringify(existing.metadata);
       if (!claimChanged && !extraChanged && required === existing.requiredForCompletion) return existing;
-      const row = updateCriterion(ctx.db, existing.id, { ...next, ...extra, requiredForCompletion: required, updatedAt: now });
+      const row = await updateCriterion(ctx.db, existing.id, { ...next, ...extra, requiredForCompletion: required, updatedAt: now });
       if (claimChanged)
-        recordCriterionChange(tx, ctx, row, { kind: "claim", fromStatus: existing.status, toStatus: row.status, actual: row.actual, evidence: row.evidence });
-      if (required !== existing.requiredForCompletion) recordCriterionChange(tx, ctx, row, { kind: "required", required });
+        await recordCriterionChange(tx, ctx, row, {
+          kind: "claim",
+          fromStatus: existing.status,
+          toStatus: row.status,
+          actual: row.actual,
+          evidence: row.evidence,
+        });
+      if (required !== existing.requiredForCompletion) await recordCriterionChange(tx, ctx, row, { kind: "required", required });
       return row;
     });
   });
 }
 
-function findId(db: Db, sessionId: string, criterion: string, field: string): number {
-  const row = selectCriterion(db, sessionId, criterion);
+async function findId(db: Db, sessionId: string, criterion: string, field: string): Promise<number> {
+  const row = await selectCriterion(db, sessionId, criterion);
   if (!row) throw new ValidationError(field, "criteria.supersedes_unknown", `no criterion "${criterion}" in this session to supersede`);
   return row.id;
 }
@@ -88,7 +95,7 @@ function findId(db: Db, sessionId: string, criterion: string, field: string): nu
 
 type CriterionValues = typeof successCriteria.$inferInsert;
 
-function selectCriterion(db: Db, sessionId: string, criterion: string): CriterionRow | undefined {
+async function selectCriterion(db: Db, sessionId: string, criterion: string): Promise<CriterionRow | undefined> {
   const query = prepared(db, "criteria.select_by_text", () =>
     db
       .select()
@@ -96,7 +103,7 @@ function selectCriterion(db: Db, sessionId: string, criterion: string): Criterio
       .where(and(eq(successCriteria.sessionId, sql.placeholder("sessionId")), eq(successCriteria.criterion, sql.placeholder("criterion"))))
       .prepare(),
   );
-  return query.get({ sessionId, criterion });
+  return await query.get({ sessionId, criterion });
 }
 
 const INSERT_KEYS = [
@@ -114,9 +121,9 @@ const INSERT_KEYS = [
   "updatedAt",
 ] as const satisfies readonly (keyof CriterionValues)[];
 
-function insertCriterion(db: Db, values: Pick<CriterionValues, (typeof INSERT_KEYS)[number]>): CriterionRow {
+async function insertCriterion(db: Db, values: Pick<CriterionValues, (typeof INSERT_KEYS)[number]>): Promise<CriterionRow> {
   const query = prepared(db, "criteria.insert", () => db.insert(successCriteria).values(boundAll(INSERT_KEYS)).returning().prepare());
-  return query.get(driverValues(successCriteria, values, INSERT_KEYS))!;
+  return (await query.get(driverValues(successCriteria, values, INSERT_KEYS)))!;
 }
 
 const UPDATE_KEYS = [
@@ -129,7 +136,7 @@ const UPDATE_KEYS = [
   "updatedAt",
 ] as const satisfies readonly (keyof CriterionValues)[];
 
-function updateCriterion(db: Db, id: number, set: Pick<CriterionValues, (typeof UPDATE_KEYS)[number]>): CriterionRow {
+async function updateCriterion(db: Db, id: number, set: Pick<CriterionValues, (typeof UPDATE_KEYS)[number]>): Promise<CriterionRow> {
   const query = prepared(db, "criteria.update", () =>
     db
       .update(successCriteria)
@@ -138,5 +145,5 @@ function updateCriterion(db: Db, id: number, set: Pick<CriterionValues, (typeof 
       .returning()
       .prepare(),
   );
-  return query.get({ ...driverValues(successCriteria, set, UPDATE_KEYS), whereId: id })!;
+  return (await query.get({ ...driverValues(successCriteria, set, UPDATE_KEYS), whereId: id }))!;
 }

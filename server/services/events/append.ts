@@ -6,6 +6,6 @@ import { type EventInput, type ServiceContext, appendEventRow } from "../context
  * be called inside that connection's write transaction (which also holds the webhook deliveries
  * the event owes).
  */
-export function appendEventPrepared(ctx: ServiceContext, event: EventInput): void {
-  appendEventRow(ctx, event);
+export async function appendEventPrepared(ctx: ServiceContext, event: EventInput): Promise<void> {
+  await appendEventRow(ctx, event);
 }

@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { and, asc, eq, gt, max } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -17,23 +18,19 @@ export type ListEventsInput = z.input<typeof ListEventsInput>;
 export type EventRow = typeof events.$inferSelect;
 
 /** Events after an id, oldest first: the audit trail, and the live stream's catch-up read. */
-export function listEventsAfter(db: DbOrTx, raw: ListEventsInput): EventRow[] {
+export async function listEventsAfter(db: DbOrTx, raw: ListEventsInput): Promise<EventRow[]> {
   const input = parseInput(ListEventsInput, raw, "events.invalid_input");
-  return db
-    .select()
-    .from(events)
-    .where(and(gt(events.id, input.afterId), input.sessionId ? eq(events.sessionId, input.sessionId) : undefined))
-    .orderBy(asc(events.id))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(events)
+      .where(and(gt(events.id, input.afterId), input.sessionId ? eq(events.sessionId, input.sessionId) : undefined))
+      .orderBy(asc(events.id))
+      .limit(input.limit),
+  );
 }
 
 /** The newest event id (0 when there is none): a rowid lookup, not a scan. */
-export function latestEventId(db: DbOrTx): number {
-  return (
-    db
-      .select({ id: max(events.id) })
-      .from(events)
-      .get()?.id ?? 0
-  );
+export async function latestEventId(db: DbOrTx): Promise<number> {
+  return (await queryGet(db.select({ id: max(events.id) }).from(events)))?.id ?? 0;
 }

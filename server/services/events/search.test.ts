@@ -11,11 +11,11 @@ import type { EventFilter } from "./schemas";
 import { listEventTypes } from "./types";
 
 /** Every event the filter matches, newest first, paging `limit` at a time. */
-function all(db: Db, filter: EventFilter, limit = 25): AuditEvent[] {
+async function all(db: Db, filter: EventFilter, limit = 25): Promise<AuditEvent[]> {
   const seen: AuditEvent[] = [];
   let cursor: number | null = null;
   do {
-    const page = searchEvents(db, { filter, cursor, limit });
+    const page = await searchEvents(db, { filter, cursor, limit });
     seen.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== null);
@@ -29,10 +29,10 @@ function expected(db: Db, where: string, ...params: unknown[]): number[] {
   );
 }
 
-describe("events.search: the audit log's filters", () => {
+describe("events.search: the audit log's filters", async () => {
   const f = setup();
   const NOW = new Date("2026-11-21T12:00:00Z");
-  generateDemoData(f.db, { sessions: 40, seed: 5, now: NOW, logsPerSession: 1 });
+  await generateDemoData(f.db, { sessions: 40, seed: 5, now: NOW, logsPerSession: 1 });
   const some = rows<{ session_id: string; actor: string; type: string; at: number }>(
     f.db,
     "SELECT session_id, actor, type, at FROM events WHERE session_id IS NOT NULL ORDER BY id LIMIT 1 OFFSET 300",
@@ -59,32 +59,32 @@ describe("events.search: the audit log's filters", () => {
     ],
   ];
 
-  it.each(CASES)("%s: pages hold exactly the matching events, newest first, none missed or repeated", (_name, filter, where, params) => {
+  it.each(CASES)("%s: pages hold exactly the matching events, newest first, none missed or repeated", async (_name, filter, where, params) => {
     const want = expected(f.db, where, ...params);
-    expect(all(f.db, filter).map((e) => e.id)).toEqual(want);
+    expect((await all(f.db, filter)).map((e) => e.id)).toEqual(want);
   });
 
-  it("the cases above are not vacuous: each narrows, and most match something", () => {
+  it("the cases above are not vacuous: each narrows, and most match something", async () => {
     const total = expected(f.db, "1 = 1").length;
     for (const [name, filter] of CASES.slice(1)) {
-      const n = all(f.db, filter, 1000).length;
+      const n = (await all(f.db, filter, 1000)).length;
       expect(n, name).toBeLessThanOrEqual(total);
       if (name !== "source nothing has") expect(n, name).toBeGreaterThan(0);
     }
-    expect(all(f.db, { type: "task.claimed" }, 1000).length).toBeLessThan(total);
-    expect(all(f.db, { from, to }, 1000).length).toBeLessThan(500);
+    expect((await all(f.db, { type: "task.claimed" }, 1000)).length).toBeLessThan(total);
+    expect((await all(f.db, { from, to }, 1000)).length).toBeLessThan(500);
   });
 
-  it("describes each event as the overview's feed does, and carries its session's source", () => {
-    const [claim] = searchEvents(f.db, { filter: { type: "task.claimed" }, limit: 1 }).items;
+  it("describes each event as the overview's feed does, and carries its session's source", async () => {
+    const [claim] = (await searchEvents(f.db, { filter: { type: "task.claimed" }, limit: 1 })).items;
     expect(claim!.summary).toMatch(new RegExp(`^${claim!.actor} claimed task \\S+ as done$`));
     expect(claim!.source).toBe("demo");
   });
 });
 
-describe("events.search: every filter reads an index", () => {
+describe("events.search: every filter reads an index", async () => {
   const f = setup();
-  generateDemoData(f.db, { sessions: 60, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 1 });
+  await generateDemoData(f.db, { sessions: 60, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 1 });
   const FILTERS: EventFilter[] = [
     { type: "task.claimed" },
     { actor: "developer_1" },
@@ -94,9 +94,9 @@ describe("events.search: every filter reads an index", () => {
     { type: "task.claimed", actor: "developer_1", source: "demo" },
   ];
 
-  function plan(filter: EventFilter, cursor: number | null): string {
+  async function plan(filter: EventFilter, cursor: number | null): Promise<string> {
     const prepare = vi.spyOn(f.db.$client, "prepare");
-    searchEvents(f.db, { filter, cursor, limit: 5 });
+    await searchEvents(f.db, { filter, cursor, limit: 5 });
     const statement = prepare.mock.calls
       .map(([sql]) => sql)
       .filter((sql) => /left join "sessions"/i.test(sql))
@@ -110,8 +110,8 @@ describe("events.search: every filter reads an index", () => {
 
   it.each(FILTERS.flatMap((filter) => [null, 900].map((cursor) => [JSON.stringify(filter), cursor, filter] as const)))(
     "%s (cursor %s)",
-    (_name, cursor, filter) => {
-      const text = plan(filter, cursor);
+    async (_name, cursor, filter) => {
+      const text = await plan(filter, cursor);
       // The events are found through an index (or their ids, from one), never by reading the table.
       expect(text).toMatch(/SEARCH events USING (COVERING )?INDEX events_\w+_idx|SEARCH events USING INTEGER PRIMARY KEY \(rowid=\?\)/);
       expect(text).not.toMatch(/^SCAN events/m);
@@ -121,16 +121,16 @@ describe("events.search: every filter reads an index", () => {
     },
   );
 
-  it("a dense source or time range walks the log newest first and stops at the page's end, never sorting", () => {
+  it("a dense source or time range walks the log newest first and stops at the page's end, never sorting", async () => {
     for (const filter of [{ source: "demo" }, { from: new Date("2020-01-01T00:00:00Z") }] as EventFilter[]) {
-      const text = plan(filter, 900);
+      const text = await plan(filter, 900);
       expect(text).toMatch(/SEARCH events USING INTEGER PRIMARY KEY \(rowid<\?\)/);
       expect(text).not.toMatch(/TEMP B-TREE/);
     }
   });
 
-  it("lists the types in the log from the type index", () => {
-    const types = listEventTypes(f.db);
+  it("lists the types in the log from the type index", async () => {
+    const types = await listEventTypes(f.db);
     expect(types).toEqual(rows<{ type: string }>(f.db, "SELECT DISTINCT type FROM events ORDER BY type").map((r) => r.type));
     expect(types.length).toBeGreaterThan(5);
   });
@@ -140,28 +140,28 @@ describe("events.search while events arrive", () => {
   it("pages back through the log with no gap or repeat while new events are written between pages", async () => {
     const f = setup();
     const ctx: ServiceContext = { db: f.db, actor: ACTORS.orchestrator };
-    for (let i = 0; i < 12; i++) createSession(ctx, { id: `s${i}` });
+    for (let i = 0; i < 12; i++) await createSession(ctx, { id: `s${i}` });
     const before = expected(f.db, "1 = 1");
     const seen: number[] = [];
     let cursor: number | null = null;
     let written = 0;
     do {
-      const page = searchEvents(f.db, { cursor, limit: 5 });
+      const page = await searchEvents(f.db, { cursor, limit: 5 });
       seen.push(...page.items.map((e) => e.id));
       cursor = page.nextCursor;
       // Someone writes while the reader looks at this page.
-      createSession(ctx, { id: `new${written++}` });
+      await createSession(ctx, { id: `new${written++}` });
     } while (cursor !== null);
     expect(seen).toEqual(before);
     // The first page, read again, starts with the newest.
-    expect(searchEvents(f.db, { limit: 1 }).items[0]!.entityId).toBe(`new${written - 1}`);
+    expect((await searchEvents(f.db, { limit: 1 })).items[0]!.entityId).toBe(`new${written - 1}`);
   });
 
   it("a task's move shows up on the first page at once, described", async () => {
     const f = setup();
     await sessionWithTask(f);
-    moveTask({ db: f.db, actor: ACTORS.developer }, { sessionId: "s1", key: "t1", move: "start" });
-    const [top] = searchEvents(f.db, { filter: { sessionId: "s1" }, limit: 1 }).items;
+    await moveTask({ db: f.db, actor: ACTORS.developer }, { sessionId: "s1", key: "t1", move: "start" });
+    const [top] = (await searchEvents(f.db, { filter: { sessionId: "s1" }, limit: 1 })).items;
     expect(top).toMatchObject({ type: "task.started", actor: "developer_1", summary: "developer_1 started task t1", source: "api" });
   });
 });
@@ -176,10 +176,10 @@ describe("events.search refuses bad input, naming the field", () => {
     ["a cursor that is not an id", { cursor: -3 }, "cursor"],
     ["a page too large", { limit: 5000 }, "limit"],
     ["a session id with spaces", { filter: { sessionId: "a b" } }, "filter.sessionId"],
-  ])("%s", (_name, input, field) => {
+  ])("%s", async (_name, input, field) => {
     let error: unknown;
     try {
-      searchEvents(f.db, input as never);
+      await searchEvents(f.db, input as never);
     } catch (e) {
       error = e;
     }

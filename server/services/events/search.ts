@@ -1,3 +1,4 @@
+import { queryAll, rawGet, sqlFor } from "@/db/query";
 import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -33,17 +34,18 @@ const SELECTIVE = 500;
  * shift a later page: nothing is skipped or shown twice. Each filter is answered from an index
  * (see `filterWhere`).
  */
-export function searchEvents(db: DbOrTx, raw: SearchEventsInput): AuditEventPage {
+export async function searchEvents(db: DbOrTx, raw: SearchEventsInput): Promise<AuditEventPage> {
   const input = parseInput(SearchEventsInput, raw, "events.invalid_input");
-  const where = [...filterWhere(db, input.filter), input.cursor ? lt(events.id, input.cursor) : undefined];
-  const rows = db
-    .select({ ...getTableColumns(events), source: sessions.source })
-    .from(events)
-    .leftJoin(sessions, eq(sessions.id, events.sessionId))
-    .where(and(...where))
-    .orderBy(desc(events.id))
-    .limit(input.limit + 1)
-    .all();
+  const where = [...(await filterWhere(db, input.filter)), input.cursor ? lt(events.id, input.cursor) : undefined];
+  const rows = await queryAll(
+    db
+      .select({ ...getTableColumns(events), source: sessions.source })
+      .from(events)
+      .leftJoin(sessions, eq(sessions.id, events.sessionId))
+      .where(and(...where))
+      .orderBy(desc(events.id))
+      .limit(input.limit + 1),
+  );
   const items = rows.slice(0, input.limit).map((row) => ({ ...row, summary: describeEvent(row) }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? last.id : null };
@@ -54,21 +56,27 @@ export function searchEvents(db: DbOrTx, raw: SearchEventsInput): AuditEventPage
  * order. A time range (`events_at_idx`) or a source (its sessions, then `events_session_id_id_idx`)
  * is read from its index when few events match, or checked while walking the log when many do.
  */
-function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): (SQL | undefined)[] {
+async function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): Promise<(SQL | undefined)[]> {
   let time: SQL | undefined;
   if (filter.from || filter.to) {
     const range = and(filter.from ? gte(events.at, filter.from) : undefined, filter.to ? lte(events.at, filter.to) : undefined);
-    // Unary + keeps SQLite from the `at` index, and from sorting every event in a dense range.
-    const walked = and(
-      filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
-      filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
-    );
-    time = selective(db, range) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
+    // Unary + keeps SQLite from the `at` index, and from sorting every event in a dense range
+    // (PostgreSQL's planner weighs the index itself).
+    const walked = sqlFor(db, {
+      sqlite: and(
+        filter.from ? sql`+${events.at} >= ${filter.from.getTime()}` : undefined,
+        filter.to ? sql`+${events.at} <= ${filter.to.getTime()}` : undefined,
+      )!,
+      postgres: range!,
+    });
+    time = (await selective(db, range)) ? inArray(events.id, db.select({ id: events.id }).from(events).where(range)) : walked;
   }
   let source: SQL | undefined;
   if (filter.source) {
     const ofSource = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.source, filter.source));
-    source = selective(db, inArray(events.sessionId, ofSource)) ? inArray(events.sessionId, ofSource) : sql`+${events.sessionId} IN ${ofSource}`;
+    // PostgreSQL has no unary + on text.
+    const walked = sqlFor(db, { sqlite: sql`+${events.sessionId} IN ${ofSource}`, postgres: inArray(events.sessionId, ofSource) });
+    source = (await selective(db, inArray(events.sessionId, ofSource))) ? inArray(events.sessionId, ofSource) : walked;
   }
   return [
     filter.type ? eq(events.type, filter.type) : undefined,
@@ -80,7 +88,10 @@ function filterWhere(db: DbOrTx, filter: z.output<typeof EventFilter>): (SQL | u
 }
 
 /** Whether fewer than SELECTIVE events match `condition` (counted from its index, stopping at SELECTIVE). */
-function selective(db: DbOrTx, condition: SQL | undefined): boolean {
-  const { n } = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)})`);
+async function selective(db: DbOrTx, condition: SQL | undefined): Promise<boolean> {
+  const { n } = await rawGet<{ n: number }>(
+    db,
+    sql`SELECT count(*) AS n FROM (${db.select({ id: events.id }).from(events).where(condition).limit(SELECTIVE)}) AS matching`,
+  );
   return n < SELECTIVE;
 }

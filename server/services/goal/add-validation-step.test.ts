@@ -4,11 +4,11 @@ import { createGoal } from "./create";
 import { LEAD, ORCHESTRATOR, VERIFIER, expectNothingWritten, expectRefused, finishedAttempt, lastEvent, rootGoal, setup } from "@/test/support/goal-fixtures";
 
 describe("addValidationStep", () => {
-  it("appends steps in order with the goal's source, each with its event", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    const first = addValidationStep(f.as(LEAD), { goalId: goal, command: "bazel build //..." });
-    const second = addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "bazel test //..." });
+  it("appends steps in order with the goal's source, each with its event", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    const first = await addValidationStep(f.as(LEAD), { goalId: goal, command: "bazel build //..." });
+    const second = await addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "bazel test //..." });
     expect(first).toMatchObject({ goalId: goal, order: 1, command: "bazel build //...", source: "cli" });
     expect(second.order).toBe(2);
     expect(lastEvent(f.db)).toMatchObject({
@@ -20,32 +20,36 @@ describe("addValidationStep", () => {
     });
   });
 
-  it("defaults a breakdown goal's steps to source breakdown", () => {
-    const f = setup();
-    const parent = rootGoal(f);
-    const breakdown = finishedAttempt(f, parent, { attemptType: "breakdown" });
-    const sub = createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "Port //app", parentGoalId: parent, createdByAttemptId: breakdown }).id;
-    expect(addValidationStep(f.as(ORCHESTRATOR), { goalId: sub, command: "bazel build //app" }).source).toBe("breakdown");
-    expect(addValidationStep(f.as(ORCHESTRATOR), { goalId: sub, command: "npm test", source: "cli" }).source).toBe("cli");
+  it("defaults a breakdown goal's steps to source breakdown", async () => {
+    const f = await setup();
+    const parent = await rootGoal(f);
+    const breakdown = await finishedAttempt(f, parent, { attemptType: "breakdown" });
+    const sub = (await createGoal(f.as(ORCHESTRATOR), { sessionId: "s1", goalText: "Port //app", parentGoalId: parent, createdByAttemptId: breakdown })).id;
+    expect((await addValidationStep(f.as(ORCHESTRATOR), { goalId: sub, command: "bazel build //app" })).source).toBe("breakdown");
+    expect((await addValidationStep(f.as(ORCHESTRATOR), { goalId: sub, command: "npm test", source: "cli" })).source).toBe("cli");
   });
 
-  it("refuses a taken order, an unknown goal and bad input, writing nothing", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test", order: 2 });
-    expectNothingWritten(
+  it("refuses a taken order, an unknown goal and bad input, writing nothing", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    await addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm test", order: 2 });
+    await expectNothingWritten(
       f.db,
-      () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm run build", order: 2 }),
+      async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "npm run build", order: 2 }),
       "validation_step.order_taken",
     );
-    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
-    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
-    expectNothingWritten(f.db, () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }), "validation_step.invalid_input");
+    await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: 99, command: "npm test" }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "" }), "validation_step.invalid_input");
+    await expectNothingWritten(
+      f.db,
+      async () => addValidationStep(f.as(ORCHESTRATOR), { goalId: goal, command: "x".repeat(100_001) }),
+      "validation_step.invalid_input",
+    );
   });
 
-  it("is refused to a verifier", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    expectRefused(() => addValidationStep(f.as(VERIFIER), { goalId: goal, command: "npm test" }), "validation_step.create_role");
+  it("is refused to a verifier", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    await expectRefused(async () => addValidationStep(f.as(VERIFIER), { goalId: goal, command: "npm test" }), "validation_step.create_role");
   });
 });

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { worktrees } from "@/db/schema";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
@@ -10,18 +11,19 @@ import { authorize } from "@/server/domain/permissions";
 export type WorktreeRow = typeof worktrees.$inferSelect;
 
 /** Record a git worktree tracking a branch; each attempt runs in its own (003). */
-export function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeInput): WorktreeRow {
+export async function createWorktree(ctx: ServiceContext, unredacted: CreateWorktreeInput): Promise<WorktreeRow> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "goal.createWorktree");
   const data = parseInput(CreateWorktreeInput, input, "worktree.invalid_input");
-  return write(ctx, (tx) => {
-    const branch = loadBranch(tx, data.branchId);
-    const worktree = tx
-      .insert(worktrees)
-      .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+  return write(ctx, async (tx) => {
+    const branch = await loadBranch(tx, data.branchId);
+    const worktree = await queryGet(
+      tx
+        .insert(worktrees)
+        .values({ branchId: branch.id, path: data.path, startSha: data.startSha ?? null, reason: data.reason ?? null, timestamp: nowOf(ctx) })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.worktreeCreated,
       sessionId: branch.sessionId,
       entity: "worktree",

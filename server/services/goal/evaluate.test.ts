@@ -8,6 +8,7 @@ import { createGoal } from "./create";
 import { setGoalContract } from "./set-contract";
 import {
   ADMIN,
+  type Fixture,
   AGENT,
   LEAD,
   ORCHESTRATOR,
@@ -26,18 +27,18 @@ const ACCURACY = (target: number, maxGoalAttempts = 3) => ({
   maxGoalAttempts,
 });
 
-function withContract(target = 0.8, maxGoalAttempts = 3) {
-  const f = setup();
-  const goal = rootGoal(f);
-  const contract = setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: ACCURACY(target, maxGoalAttempts) });
+async function withContract(target = 0.8, maxGoalAttempts = 3) {
+  const f = await setup();
+  const goal = await rootGoal(f);
+  const contract = await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: ACCURACY(target, maxGoalAttempts) });
   return { f, goal, contractId: contract.row.id };
 }
 
 describe("evaluateGoalGate", () => {
-  it("judges the attempt's stored evidence, METRIC lines of its output included, and appends the evaluation", () => {
-    const { f, goal, contractId } = withContract();
-    const attempt = finishedAttempt(f, goal, { evidence: { output: "training…\n[METRIC:cv_accuracy_mean] 0.85\ndone" }, score: 90 });
-    const evaluation = evaluateGoalGate(f.as(LEAD), { attemptId: attempt });
+  it("judges the attempt's stored evidence, METRIC lines of its output included, and appends the evaluation", async () => {
+    const { f, goal, contractId } = await withContract();
+    const attempt = await finishedAttempt(f, goal, { evidence: { output: "training…\n[METRIC:cv_accuracy_mean] 0.85\ndone" }, score: 90 });
+    const evaluation = await evaluateGoalGate(f.as(LEAD), { attemptId: attempt });
     expect(evaluation).toMatchObject({
       goalId: goal,
       contractId,
@@ -62,92 +63,92 @@ describe("evaluateGoalGate", () => {
     });
   });
 
-  it("uses the latest trust score, so a re-scored attempt can be evaluated again", () => {
-    const { f, goal } = withContract();
-    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
-    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt })).toMatchObject({ trustScore: 70, verdict: "PARTIAL" });
-    recordTrustScore(f.as({ ...VERIFIER, label: "verifier_2", principalId: "token:verifier_2" }), { attemptId: attempt, score: 88 });
-    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt })).toMatchObject({ trustScore: 88, verdict: "SUCCESS", attemptNumber: 1 });
+  it("uses the latest trust score, so a re-scored attempt can be evaluated again", async () => {
+    const { f, goal } = await withContract();
+    const attempt = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
+    expect(await evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt })).toMatchObject({ trustScore: 70, verdict: "PARTIAL" });
+    await recordTrustScore(f.as({ ...VERIFIER, label: "verifier_2", principalId: "token:verifier_2" }), { attemptId: attempt, score: 88 });
+    expect(await evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt })).toMatchObject({ trustScore: 88, verdict: "SUCCESS", attemptNumber: 1 });
   });
 
-  it("numbers attempts among the goal's implementation attempts only", () => {
-    const { f, goal } = withContract(0.8, 5);
-    finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
-    finishedAttempt(f, goal, { attemptType: "breakdown" });
-    const second = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.6 } }, score: 90 });
-    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: second }).attemptNumber).toBe(2);
+  it("numbers attempts among the goal's implementation attempts only", async () => {
+    const { f, goal } = await withContract(0.8, 5);
+    await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
+    await finishedAttempt(f, goal, { attemptType: "breakdown" });
+    const second = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.6 } }, score: 90 });
+    expect((await evaluateGoalGate(f.as(VERIFIER), { attemptId: second })).attemptNumber).toBe(2);
   });
 
-  it("passes earlier evaluations as history, so distinct failed approaches make the goal unachievable", () => {
-    const { f, goal } = withContract(0.95, 5);
-    const first = finishedAttempt(f, goal, { model: "logistic-regression", evidence: { metrics: { cv_accuracy_mean: 0.7 } }, score: 90 });
-    expect(evaluateGoalGate(f.as(VERIFIER), { attemptId: first }).pivot).toMatchObject({ shouldPivot: true, unachievable: false, attemptsLeft: 4 });
-    const second = finishedAttempt(f, goal, { model: "gradient-boosting", evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
-    const pivot = evaluateGoalGate(f.as(VERIFIER), { attemptId: second }).pivot as { unachievable: boolean; suggestions: string[] };
+  it("passes earlier evaluations as history, so distinct failed approaches make the goal unachievable", async () => {
+    const { f, goal } = await withContract(0.95, 5);
+    const first = await finishedAttempt(f, goal, { model: "logistic-regression", evidence: { metrics: { cv_accuracy_mean: 0.7 } }, score: 90 });
+    expect((await evaluateGoalGate(f.as(VERIFIER), { attemptId: first })).pivot).toMatchObject({ shouldPivot: true, unachievable: false, attemptsLeft: 4 });
+    const second = await finishedAttempt(f, goal, { model: "gradient-boosting", evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
+    const pivot = (await evaluateGoalGate(f.as(VERIFIER), { attemptId: second })).pivot as { unachievable: boolean; suggestions: string[] };
     expect(pivot.unachievable).toBe(true);
     expect(pivot.suggestions.join("\n")).toContain("logistic-regression, gradient-boosting");
   });
 
-  it("refuses an unfinished attempt, an unscored one and a breakdown, writing nothing", () => {
-    const { f, goal } = withContract();
-    const { attempt: running } = startAttempt(f.as(ORCHESTRATOR), { goalId: goal });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: running.id }), "goal_gate.attempt_unfinished");
-    const unscored = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } } });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: unscored }), "goal_gate.trust_score_required");
-    const breakdown = finishedAttempt(f, goal, { attemptType: "breakdown", score: 90 });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: breakdown }), "goal_gate.breakdown_attempt");
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: 999 }), "attempt.not_found");
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: -1 }), "goal_gate.invalid_input");
+  it("refuses an unfinished attempt, an unscored one and a breakdown, writing nothing", async () => {
+    const { f, goal } = await withContract();
+    const { attempt: running } = await startAttempt(f.as(ORCHESTRATOR), { goalId: goal });
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: running.id }), "goal_gate.attempt_unfinished");
+    const unscored = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } } });
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: unscored }), "goal_gate.trust_score_required");
+    const breakdown = await finishedAttempt(f, goal, { attemptType: "breakdown", score: 90 });
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: breakdown }), "goal_gate.breakdown_attempt");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: 999 }), "attempt.not_found");
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: -1 }), "goal_gate.invalid_input");
   });
 
-  it("keeps evaluations in attempt order: an earlier attempt is not judged after a later one", () => {
-    const { f, goal } = withContract(0.8, 5);
-    const first = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
-    const second = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
-    evaluateGoalGate(f.as(VERIFIER), { attemptId: second });
-    recordTrustScore(f.as(LEAD), { attemptId: first, score: 95 });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: first }), "goal_gate.attempt_superseded");
+  it("keeps evaluations in attempt order: an earlier attempt is not judged after a later one", async () => {
+    const { f, goal } = await withContract(0.8, 5);
+    const first = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
+    const second = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.5 } }, score: 90 });
+    await evaluateGoalGate(f.as(VERIFIER), { attemptId: second });
+    await recordTrustScore(f.as(LEAD), { attemptId: first, score: 95 });
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: first }), "goal_gate.attempt_superseded");
   });
 
-  it("closes a goal that succeeded: a later evaluation could otherwise undo the success", () => {
-    const { f, goal } = withContract();
-    const good = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
-    evaluateGoalGate(f.as(VERIFIER), { attemptId: good });
-    expectNothingWritten(f.db, () => evaluateGoalGate(f.as(VERIFIER), { attemptId: good }), "goal_gate.goal_succeeded");
+  it("closes a goal that succeeded: a later evaluation could otherwise undo the success", async () => {
+    const { f, goal } = await withContract();
+    const good = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
+    await evaluateGoalGate(f.as(VERIFIER), { attemptId: good });
+    await expectNothingWritten(f.db, async () => evaluateGoalGate(f.as(VERIFIER), { attemptId: good }), "goal_gate.goal_succeeded");
     // Nor does a succeeded goal take another implementation attempt that a later evaluation could judge.
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_succeeded");
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_succeeded");
   });
 
-  it("is refused to an agent and a viewer", () => {
-    const { f, goal } = withContract();
-    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
-    expectRefused(() => evaluateGoalGate(f.as(AGENT), { attemptId: attempt }), "goal_gate.evaluate_role");
-    expectRefused(() => evaluateGoalGate(f.as({ ...LEAD, role: "viewer" }), { attemptId: attempt }), "goal_gate.evaluate_role");
+  it("is refused to an agent and a viewer", async () => {
+    const { f, goal } = await withContract();
+    const attempt = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 90 });
+    await expectRefused(async () => evaluateGoalGate(f.as(AGENT), { attemptId: attempt }), "goal_gate.evaluate_role");
+    await expectRefused(async () => evaluateGoalGate(f.as({ ...LEAD, role: "viewer" }), { attemptId: attempt }), "goal_gate.evaluate_role");
   });
 });
 
 describe("the completion gate reads each contract goal's latest evaluation", () => {
-  const goalReasons = (f: ReturnType<typeof setup>, sessionId = f.sessionId) =>
-    evaluateSessionCompletion(f.db, sessionId).reasons.filter((r) => r.startsWith("Goal "));
+  const goalReasons = async (f: Fixture, sessionId = f.sessionId) =>
+    (await evaluateSessionCompletion(f.db, sessionId)).reasons.filter((r) => r.startsWith("Goal "));
 
-  it("never evaluated, then PARTIAL, then SUCCESS after a re-score; goals without a contract and other sessions' goals are not gated", () => {
-    const { f, goal } = withContract();
-    rootGoal(f, "No contract here");
+  it("never evaluated, then PARTIAL, then SUCCESS after a re-score; goals without a contract and other sessions' goals are not gated", async () => {
+    const { f, goal } = await withContract();
+    await rootGoal(f, "No contract here");
     const text = 'Goal "Migrate the build to Bazel" has not passed both gates';
-    expect(goalReasons(f)).toEqual([`${text} (latest verdict: never evaluated)`]);
+    expect(await goalReasons(f)).toEqual([`${text} (latest verdict: never evaluated)`]);
 
-    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
-    evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
-    expect(goalReasons(f)).toEqual([`${text} (latest verdict: PARTIAL)`]);
+    const attempt = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.9 } }, score: 70 });
+    await evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
+    expect(await goalReasons(f)).toEqual([`${text} (latest verdict: PARTIAL)`]);
 
-    recordTrustScore(f.as({ ...VERIFIER, label: "verifier_2", principalId: "token:verifier_2" }), { attemptId: attempt, score: 88 });
-    evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
-    expect(goalReasons(f)).toEqual([]);
+    await recordTrustScore(f.as({ ...VERIFIER, label: "verifier_2", principalId: "token:verifier_2" }), { attemptId: attempt, score: 88 });
+    await evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
+    expect(await goalReasons(f)).toEqual([]);
 
-    createSession(f.as(ADMIN), { id: "s2" });
-    const other = createGoal(f.as(ORCHESTRATOR), { sessionId: "s2", goalText: "Elsewhere" }).id;
-    setGoalContract(f.as(ORCHESTRATOR), { goalId: other, contract: ACCURACY(0.8) });
-    expect(goalReasons(f)).toEqual([]);
-    expect(goalReasons(f, "s2")).toEqual(['Goal "Elsewhere" has not passed both gates (latest verdict: never evaluated)']);
+    await createSession(f.as(ADMIN), { id: "s2" });
+    const other = (await createGoal(f.as(ORCHESTRATOR), { sessionId: "s2", goalText: "Elsewhere" })).id;
+    await setGoalContract(f.as(ORCHESTRATOR), { goalId: other, contract: ACCURACY(0.8) });
+    expect(await goalReasons(f)).toEqual([]);
+    expect(await goalReasons(f, "s2")).toEqual(['Goal "Elsewhere" has not passed both gates (latest verdict: never evaluated)']);
   });
 });

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { desc, eq } from "drizzle-orm";
 import { goalGateEvaluations, trustScores } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -24,12 +25,12 @@ export interface GoalGateEvaluation extends EvaluationRow {
  * Which attempts may be judged, and when a goal is closed, is the attempt lifecycle's
  * (server/domain/attempt-lifecycle.ts).
  */
-export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInput): GoalGateEvaluation {
+export async function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInput): Promise<GoalGateEvaluation> {
   authorize(ctx.actor, "goal.evaluate");
   const data = parseInput(EvaluateGoalGateInput, input, "goal_gate.invalid_input");
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, data.attemptId);
-    const earlier = goalEvaluations(tx, goal.id);
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, data.attemptId);
+    const earlier = await goalEvaluations(tx, goal.id);
     const {
       attemptNumber: number,
       result,
@@ -37,12 +38,12 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
     } = assertMayEvaluate({
       id: attempt.id,
       goalId: goal.id,
-      attemptNumber: attemptNumber(tx, attempt),
-      result: findResult(tx, attempt.id),
-      trust: tx.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(desc(trustScores.id)).limit(1).get(),
+      attemptNumber: await attemptNumber(tx, attempt),
+      result: await findResult(tx, attempt.id),
+      trust: await queryGet(tx.select().from(trustScores).where(eq(trustScores.attemptId, attempt.id)).orderBy(desc(trustScores.id)).limit(1)),
       latest: earlier.at(-1),
     });
-    const stored = loadContract(tx, goal.id);
+    const stored = await loadContract(tx, goal.id);
     const outcome = evaluateAttempt({
       contract: stored?.contract ?? null,
       evidence: {
@@ -55,32 +56,33 @@ export function evaluateGoalGate(ctx: ServiceContext, input: EvaluateGoalGateInp
       trustScore: trust.score,
       attemptNumber: number,
       approach: attempt.model,
-      history: evaluationHistory(tx, goal.id, earlier),
+      history: await evaluationHistory(tx, goal.id, earlier),
     });
-    const row = tx
-      .insert(goalGateEvaluations)
-      .values({
-        goalId: goal.id,
-        contractId: stored?.row.id ?? null,
-        attemptId: attempt.id,
-        attemptNumber: number,
-        maxAttempts: outcome.maxAttempts,
-        trustScore: trust.score,
-        trustPassed: outcome.trust.passed,
-        goalStatus: outcome.goal.overallStatus,
-        metCount: outcome.goal.metCount,
-        totalCount: outcome.goal.totalCount,
-        criteriaResults: outcome.goal.criteriaResults,
-        verdict: outcome.verdict,
-        reason: outcome.reason,
-        pivot: { ...outcome.pivot },
-        actor: ctx.actor.label,
-        principalId: ctx.actor.principalId,
-        at: nowOf(ctx),
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+    const row = await queryGet(
+      tx
+        .insert(goalGateEvaluations)
+        .values({
+          goalId: goal.id,
+          contractId: stored?.row.id ?? null,
+          attemptId: attempt.id,
+          attemptNumber: number,
+          maxAttempts: outcome.maxAttempts,
+          trustScore: trust.score,
+          trustPassed: outcome.trust.passed,
+          goalStatus: outcome.goal.overallStatus,
+          metCount: outcome.goal.metCount,
+          totalCount: outcome.goal.totalCount,
+          criteriaResults: outcome.goal.criteriaResults,
+          verdict: outcome.verdict,
+          reason: outcome.reason,
+          pivot: { ...outcome.pivot },
+          actor: ctx.actor.label,
+          principalId: ctx.actor.principalId,
+          at: nowOf(ctx),
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalGateEvaluated,
       sessionId: goal.sessionId,
       entity: "goal",

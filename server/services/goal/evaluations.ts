@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { attempts, goalGateEvaluations } from "@/db/schema";
@@ -10,14 +11,14 @@ import { GoalRef } from "./schemas";
 export type EvaluationRow = typeof goalGateEvaluations.$inferSelect;
 
 /** Every two-gate evaluation of a goal, oldest first. */
-export function listEvaluations(db: DbOrTx, input: GoalRef): EvaluationRow[] {
+export async function listEvaluations(db: DbOrTx, input: GoalRef): Promise<EvaluationRow[]> {
   const data = parseInput(GoalRef, input, "goal.invalid_input");
-  loadGoal(db, data.goalId);
+  await loadGoal(db, data.goalId);
   return goalEvaluations(db, data.goalId);
 }
 
-export function goalEvaluations(db: DbOrTx, goalId: number): EvaluationRow[] {
-  return db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.goalId, goalId)).orderBy(asc(goalGateEvaluations.id)).all();
+export async function goalEvaluations(db: DbOrTx, goalId: number): Promise<EvaluationRow[]> {
+  return await queryAll(db.select().from(goalGateEvaluations).where(eq(goalGateEvaluations.goalId, goalId)).orderBy(asc(goalGateEvaluations.id)));
 }
 
 /**
@@ -25,14 +26,9 @@ export function goalEvaluations(db: DbOrTx, goalId: number): EvaluationRow[] {
  * being the attempt's model (as the demo generator records it), so the protocol can tell when
  * distinct approaches keep missing the goal.
  */
-export function evaluationHistory(db: DbOrTx, goalId: number, evaluations: readonly EvaluationRow[]): AttemptHistoryEntry[] {
+export async function evaluationHistory(db: DbOrTx, goalId: number, evaluations: readonly EvaluationRow[]): Promise<AttemptHistoryEntry[]> {
   const models = new Map(
-    db
-      .select({ id: attempts.id, model: attempts.model })
-      .from(attempts)
-      .where(eq(attempts.goalId, goalId))
-      .all()
-      .map((a) => [a.id, a.model]),
+    (await queryAll(db.select({ id: attempts.id, model: attempts.model }).from(attempts).where(eq(attempts.goalId, goalId)))).map((a) => [a.id, a.model]),
   );
   const latest = new Map<number, EvaluationRow>();
   for (const row of evaluations) latest.set(row.attemptNumber, row);

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, eq, inArray, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "@/db/client";
@@ -30,41 +31,42 @@ export interface MergeView {
 }
 
 /** One goal with everything under it: contract, steps, attempts, evaluations, branches and its sub-goal tree. */
-export function getGoal(db: DbOrTx, input: GoalRef): GoalDetail {
+export async function getGoal(db: DbOrTx, input: GoalRef): Promise<GoalDetail> {
   const data = parseInput(GoalRef, input, "goal.invalid_input");
-  const goal = loadGoal(db, data.goalId);
-  const node = findNode(loadGoalForest(db, goal.sessionId), goal.id)!;
-  const goalBranches = db.select().from(branches).where(eq(branches.createdByGoalId, goal.id)).orderBy(asc(branches.id)).all();
+  const goal = await loadGoal(db, data.goalId);
+  const node = findNode(await loadGoalForest(db, goal.sessionId), goal.id)!;
+  const goalBranches = await queryAll(db.select().from(branches).where(eq(branches.createdByGoalId, goal.id)).orderBy(asc(branches.id)));
   return {
     ...node,
-    validationSteps: db.select().from(validationSteps).where(eq(validationSteps.goalId, goal.id)).orderBy(asc(validationSteps.order)).all(),
-    evaluations: goalEvaluations(db, goal.id),
+    validationSteps: await queryAll(db.select().from(validationSteps).where(eq(validationSteps.goalId, goal.id)).orderBy(asc(validationSteps.order))),
+    evaluations: await goalEvaluations(db, goal.id),
     branches: goalBranches,
-    merges: branchMerges(
+    merges: await branchMerges(
       db,
       goalBranches.map((b) => b.id),
     ),
   };
 }
 
-function branchMerges(db: DbOrTx, branchIds: number[]): MergeView[] {
+async function branchMerges(db: DbOrTx, branchIds: number[]): Promise<MergeView[]> {
   if (branchIds.length === 0) return [];
   const from = alias(branches, "from_branch");
   const to = alias(branches, "to_branch");
-  return db
-    .select({
-      id: merges.id,
-      timestamp: merges.timestamp,
-      fromBranch: from.name,
-      fromCommitSha: merges.fromCommitSha,
-      toBranch: to.name,
-      toCommitSha: merges.toCommitSha,
-      resultCommitSha: merges.resultCommitSha,
-    })
-    .from(merges)
-    .innerJoin(from, eq(from.id, merges.fromBranchId))
-    .innerJoin(to, eq(to.id, merges.toBranchId))
-    .where(or(inArray(merges.fromBranchId, branchIds), inArray(merges.toBranchId, branchIds)))
-    .orderBy(asc(merges.id))
-    .all();
+  return await queryAll(
+    db
+      .select({
+        id: merges.id,
+        timestamp: merges.timestamp,
+        fromBranch: from.name,
+        fromCommitSha: merges.fromCommitSha,
+        toBranch: to.name,
+        toCommitSha: merges.toCommitSha,
+        resultCommitSha: merges.resultCommitSha,
+      })
+      .from(merges)
+      .innerJoin(from, eq(from.id, merges.fromBranchId))
+      .innerJoin(to, eq(to.id, merges.toBranchId))
+      .where(or(inArray(merges.fromBranchId, branchIds), inArray(merges.toBranchId, branchIds)))
+      .orderBy(asc(merges.id)),
+  );
 }

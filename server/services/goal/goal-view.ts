@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, count, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { acceptanceCriteria, attemptResults, attempts, goalContracts, goalGateEvaluations, goals, toolCalls, trustScores } from "@/db/schema";
@@ -40,57 +41,62 @@ export interface GoalNode {
 }
 
 /** Every row under a session's goals, one query per table for the whole session rather than per goal. */
-function sessionRows(db: DbOrTx, sessionId: string) {
+async function sessionRows(db: DbOrTx, sessionId: string) {
   const inSession = eq(goals.sessionId, sessionId);
   const ofGoal = eq(goals.id, attempts.goalId);
   return {
-    goals: db.select().from(goals).where(inSession).orderBy(asc(goals.order), asc(goals.id)).all(),
-    attempts: db.select({ row: attempts }).from(attempts).innerJoin(goals, ofGoal).where(inSession).orderBy(asc(attempts.id)).all(),
-    results: db
-      .select({ attemptId: attemptResults.attemptId, status: attemptResults.status, at: attemptResults.timestamp })
-      .from(attemptResults)
-      .innerJoin(attempts, eq(attempts.id, attemptResults.attemptId))
-      .innerJoin(goals, ofGoal)
-      .where(inSession)
-      .all(),
-    callCounts: db
-      .select({ attemptId: toolCalls.attemptId, n: count() })
-      .from(toolCalls)
-      .innerJoin(attempts, eq(attempts.id, toolCalls.attemptId))
-      .innerJoin(goals, ofGoal)
-      .where(inSession)
-      .groupBy(toolCalls.attemptId)
-      .all(),
-    trustScores: db
-      .select({ attemptId: trustScores.attemptId, score: trustScores.score })
-      .from(trustScores)
-      .innerJoin(attempts, eq(attempts.id, trustScores.attemptId))
-      .innerJoin(goals, ofGoal)
-      .where(inSession)
-      .orderBy(asc(trustScores.id))
-      .all(),
-    contracts: db.select({ row: goalContracts }).from(goalContracts).innerJoin(goals, eq(goals.id, goalContracts.goalId)).where(inSession).all(),
-    criteria: db
-      .select({ row: acceptanceCriteria })
-      .from(acceptanceCriteria)
-      .innerJoin(goalContracts, eq(goalContracts.id, acceptanceCriteria.contractId))
-      .innerJoin(goals, eq(goals.id, goalContracts.goalId))
-      .where(inSession)
-      .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
-      .all(),
-    evaluations: db
-      .select({ row: goalGateEvaluations })
-      .from(goalGateEvaluations)
-      .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
-      .where(inSession)
-      .orderBy(asc(goalGateEvaluations.id))
-      .all(),
+    goals: await queryAll(db.select().from(goals).where(inSession).orderBy(asc(goals.order), asc(goals.id))),
+    attempts: await queryAll(db.select({ row: attempts }).from(attempts).innerJoin(goals, ofGoal).where(inSession).orderBy(asc(attempts.id))),
+    results: await queryAll(
+      db
+        .select({ attemptId: attemptResults.attemptId, status: attemptResults.status, at: attemptResults.timestamp })
+        .from(attemptResults)
+        .innerJoin(attempts, eq(attempts.id, attemptResults.attemptId))
+        .innerJoin(goals, ofGoal)
+        .where(inSession),
+    ),
+    callCounts: await queryAll(
+      db
+        .select({ attemptId: toolCalls.attemptId, n: count() })
+        .from(toolCalls)
+        .innerJoin(attempts, eq(attempts.id, toolCalls.attemptId))
+        .innerJoin(goals, ofGoal)
+        .where(inSession)
+        .groupBy(toolCalls.attemptId),
+    ),
+    trustScores: await queryAll(
+      db
+        .select({ attemptId: trustScores.attemptId, score: trustScores.score })
+        .from(trustScores)
+        .innerJoin(attempts, eq(attempts.id, trustScores.attemptId))
+        .innerJoin(goals, ofGoal)
+        .where(inSession)
+        .orderBy(asc(trustScores.id)),
+    ),
+    contracts: await queryAll(db.select({ row: goalContracts }).from(goalContracts).innerJoin(goals, eq(goals.id, goalContracts.goalId)).where(inSession)),
+    criteria: await queryAll(
+      db
+        .select({ row: acceptanceCriteria })
+        .from(acceptanceCriteria)
+        .innerJoin(goalContracts, eq(goalContracts.id, acceptanceCriteria.contractId))
+        .innerJoin(goals, eq(goals.id, goalContracts.goalId))
+        .where(inSession)
+        .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id)),
+    ),
+    evaluations: await queryAll(
+      db
+        .select({ row: goalGateEvaluations })
+        .from(goalGateEvaluations)
+        .innerJoin(goals, eq(goals.id, goalGateEvaluations.goalId))
+        .where(inSession)
+        .orderBy(asc(goalGateEvaluations.id)),
+    ),
   };
 }
 
 /** Every goal of a session as a forest: roots in order, each with its contract, attempts, evaluations and sub-goals. */
-export function loadGoalForest(db: DbOrTx, sessionId: string): GoalNode[] {
-  const rows = sessionRows(db, sessionId);
+export async function loadGoalForest(db: DbOrTx, sessionId: string): Promise<GoalNode[]> {
+  const rows = await sessionRows(db, sessionId);
   const results = new Map(rows.results.map((r) => [r.attemptId, r]));
   const callCounts = new Map(rows.callCounts.map((r) => [r.attemptId, r.n]));
   const latestTrust = new Map(rows.trustScores.map((r) => [r.attemptId, r.score])); // ordered by id: the last wins

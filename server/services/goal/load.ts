@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { acceptanceCriteria, branches, goalContracts, goals } from "@/db/schema";
@@ -16,28 +17,25 @@ export interface StoredContract {
   contract: GoalContract;
 }
 
-export function loadGoal(db: DbOrTx, id: number): GoalRow {
-  const goal = db.select().from(goals).where(eq(goals.id, id)).get();
+export async function loadGoal(db: DbOrTx, id: number): Promise<GoalRow> {
+  const goal = await queryGet(db.select().from(goals).where(eq(goals.id, id)));
   if (!goal) throw new NotFoundError("goal", id);
   return goal;
 }
 
-export function loadBranch(db: DbOrTx, id: number): BranchRow {
-  const branch = db.select().from(branches).where(eq(branches.id, id)).get();
+export async function loadBranch(db: DbOrTx, id: number): Promise<BranchRow> {
+  const branch = await queryGet(db.select().from(branches).where(eq(branches.id, id)));
   if (!branch) throw new NotFoundError("branch", id);
   return branch;
 }
 
 /** A goal's contract with its criteria in contract order, or null when the goal has none. */
-export function loadContract(db: DbOrTx, goalId: number): StoredContract | null {
-  const row = db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)).get();
+export async function loadContract(db: DbOrTx, goalId: number): Promise<StoredContract | null> {
+  const row = await queryGet(db.select().from(goalContracts).where(eq(goalContracts.goalId, goalId)));
   if (!row) return null;
-  const criteria = db
-    .select()
-    .from(acceptanceCriteria)
-    .where(eq(acceptanceCriteria.contractId, row.id))
-    .orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id))
-    .all();
+  const criteria = await queryAll(
+    db.select().from(acceptanceCriteria).where(eq(acceptanceCriteria.contractId, row.id)).orderBy(asc(acceptanceCriteria.position), asc(acceptanceCriteria.id)),
+  );
   return { row, criteria, contract: toDomainContract(row, criteria) };
 }
 

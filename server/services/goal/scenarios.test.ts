@@ -10,14 +10,14 @@ import { setGoalContract } from "./set-contract";
 import { type Fixture, ORCHESTRATOR, VERIFIER, expectNothingWritten, finishedAttempt, rootGoal, setup } from "@/test/support/goal-fixtures";
 import type { AttemptOptions } from "@/test/support/goal-fixtures";
 
-function judge(f: Fixture, goal: number, options: AttemptOptions) {
-  return evaluateGoalGate(f.as(VERIFIER), { attemptId: finishedAttempt(f, goal, options) });
+async function judge(f: Fixture, goal: number, options: AttemptOptions) {
+  return evaluateGoalGate(f.as(VERIFIER), { attemptId: await finishedAttempt(f, goal, options) });
 }
 
-function goalWith(contract: unknown): { f: Fixture; goal: number } {
-  const f = setup();
-  const goal = rootGoal(f);
-  if (contract) setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract });
+async function goalWith(contract: unknown): Promise<{ f: Fixture; goal: number }> {
+  const f = await setup();
+  const goal = await rootGoal(f);
+  if (contract) await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract });
   return { f, goal };
 }
 
@@ -28,31 +28,31 @@ const accuracy = (target: number, maxGoalAttempts?: number) => ({
 });
 
 describe("002 scenarios through the services", () => {
-  it("A: goal met, trust high → SUCCESS", () => {
-    const { f, goal } = goalWith(accuracy(0.8));
-    const evaluation = judge(f, goal, { evidence: { output: "[METRIC:cv_accuracy_mean] 0.85" }, score: 90 });
+  it("A: goal met, trust high → SUCCESS", async () => {
+    const { f, goal } = await goalWith(accuracy(0.8));
+    const evaluation = await judge(f, goal, { evidence: { output: "[METRIC:cv_accuracy_mean] 0.85" }, score: 90 });
     expect(evaluation).toMatchObject({ verdict: "SUCCESS", goalStatus: "MET", trustPassed: true, metCount: 1, totalCount: 1 });
   });
 
-  it("B: goal not met with perfect evidence, trust high → PARTIAL, downgraded with a pivot", () => {
-    const { f, goal } = goalWith(accuracy(0.9));
-    const evaluation = judge(f, goal, { status: "success", evidence: { metrics: { cv_accuracy_mean: 0.75 } }, score: 85 });
+  it("B: goal not met with perfect evidence, trust high → PARTIAL, downgraded with a pivot", async () => {
+    const { f, goal } = await goalWith(accuracy(0.9));
+    const evaluation = await judge(f, goal, { status: "success", evidence: { metrics: { cv_accuracy_mean: 0.75 } }, score: 85 });
     expect(evaluation).toMatchObject({ verdict: "PARTIAL", goalStatus: "NOT_MET", trustPassed: true });
     expect(evaluation.summary).toBe("Goal criteria not met: 0/1 criteria passed");
     expect(evaluation.reason).toContain("Goal criteria not met: 0/1 criteria passed");
     expect(evaluation.pivot).toMatchObject({ shouldPivot: true, attemptNumber: 1, maxAttempts: 3 });
   });
 
-  it("C: no goal contract, trust 82 → SUCCESS (goal gate skipped); below 80 → PARTIAL", () => {
-    const { f, goal } = goalWith(null);
-    const low = judge(f, goal, { score: 79 });
+  it("C: no goal contract, trust 82 → SUCCESS (goal gate skipped); below 80 → PARTIAL", async () => {
+    const { f, goal } = await goalWith(null);
+    const low = await judge(f, goal, { score: 79 });
     expect(low).toMatchObject({ verdict: "PARTIAL", goalStatus: "NO_CONTRACT", contractId: null, maxAttempts: null });
-    const evaluation = judge(f, goal, { score: 82 });
+    const evaluation = await judge(f, goal, { score: 82 });
     expect(evaluation).toMatchObject({ verdict: "SUCCESS", goalStatus: "NO_CONTRACT", contractId: null, trustScore: 82, attemptNumber: 2 });
   });
 
-  it("D: multiple criteria, two of three met → PARTIAL, 'Goal criteria not met: 2/3 criteria passed'", () => {
-    const { f, goal } = goalWith({
+  it("D: multiple criteria, two of three met → PARTIAL, 'Goal criteria not met: 2/3 criteria passed'", async () => {
+    const { f, goal } = await goalWith({
       goalText: "Analyze customer churn with statistical evidence",
       acceptanceCriteria: [
         { id: "AC1", kind: "metric_threshold", metric: "cv_accuracy_mean", op: ">=", target: 0.75 },
@@ -61,21 +61,21 @@ describe("002 scenarios through the services", () => {
       ],
     });
     const output = "[METRIC:baseline_accuracy] 0.61\n[METRIC:cv_accuracy_mean] 0.78\n[FINDING] churn rises with support tickets";
-    const evaluation = judge(f, goal, { evidence: { output, verifiedFindings: 1 }, score: 88 });
+    const evaluation = await judge(f, goal, { evidence: { output, verifiedFindings: 1 }, score: 88 });
     expect(evaluation).toMatchObject({ verdict: "PARTIAL", goalStatus: "NOT_MET", metCount: 2, totalCount: 3 });
     expect(evaluation.summary).toBe("Goal criteria not met: 2/3 criteria passed");
     expect(evaluation.criteriaResults.map((r) => (r as { status: string }).status)).toEqual(["MET", "MET", "NOT_MET"]);
   });
 
-  it("max attempts without success → BLOCKED, after which the goal takes no more evaluations", () => {
-    const { f, goal } = goalWith(accuracy(0.9, 2));
-    expect(judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.7 } }, score: 90 }).verdict).toBe("PARTIAL");
-    const second = judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
+  it("max attempts without success → BLOCKED, after which the goal takes no more evaluations", async () => {
+    const { f, goal } = await goalWith(accuracy(0.9, 2));
+    expect((await judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.7 } }, score: 90 })).verdict).toBe("PARTIAL");
+    const second = await judge(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.8 } }, score: 90 });
     expect(second).toMatchObject({ verdict: "BLOCKED", attemptNumber: 2, maxAttempts: 2 });
     expect(second.reason).toMatch(/^max goal attempts \(2\) reached without success/);
     // A BLOCKED goal takes no third implementation attempt (a breakdown into sub-goals is still allowed).
-    expectNothingWritten(f.db, () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_blocked");
-    expect(startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "breakdown" }).attempt.attemptType).toBe("breakdown");
-    expect(listEvaluations(f.db, { goalId: goal }).map((e) => e.verdict)).toEqual(["PARTIAL", "BLOCKED"]);
+    await expectNothingWritten(f.db, async () => startAttempt(f.as(ORCHESTRATOR), { goalId: goal }), "attempt.goal_blocked");
+    expect((await startAttempt(f.as(ORCHESTRATOR), { goalId: goal, attemptType: "breakdown" })).attempt.attemptType).toBe("breakdown");
+    expect((await listEvaluations(f.db, { goalId: goal })).map((e) => e.verdict)).toEqual(["PARTIAL", "BLOCKED"]);
   });
 });

@@ -26,10 +26,10 @@ const CHURN = {
 };
 
 describe("setGoalContract", () => {
-  it("stores the validated contract and its criteria in order, with the event", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    const stored = setGoalContract(f.as(LEAD), { goalId: goal, contract: CHURN });
+  it("stores the validated contract and its criteria in order, with the event", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    const stored = await setGoalContract(f.as(LEAD), { goalId: goal, contract: CHURN });
     expect(stored.row).toMatchObject({
       goalId: goal,
       goalText: CHURN.goalText,
@@ -53,10 +53,10 @@ describe("setGoalContract", () => {
     });
   });
 
-  it("replaces the contract in place before any evaluation: criteria change, new ones are added", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    const first = setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
+  it("replaces the contract in place before any evaluation: criteria change, new ones are added", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    const first = await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
     const next = {
       goalText: "Churn, stricter",
       maxGoalAttempts: 5,
@@ -67,7 +67,7 @@ describe("setGoalContract", () => {
         { id: "AC4", kind: "metric_threshold", metric: "auc", op: ">", target: 0.8 },
       ],
     };
-    const stored = setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: next });
+    const stored = await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: next });
     expect(stored.row).toMatchObject({ id: first.row.id, goalText: "Churn, stricter", goalType: null, maxGoalAttempts: 5 });
     expect(stored.criteria.map((c) => [c.key, c.position])).toEqual([
       ["AC3", 0],
@@ -82,53 +82,57 @@ describe("setGoalContract", () => {
     expect(lastEvent(f.db).data).toMatchObject({ criteria: 4, maxGoalAttempts: 5, replaced: true });
   });
 
-  it("refuses a replacement that drops a criterion (criteria are never deleted)", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
+  it("refuses a replacement that drops a criterion (criteria are never deleted)", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
     const fewer = { ...CHURN, acceptanceCriteria: CHURN.acceptanceCriteria.slice(0, 2) };
-    const error = expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: fewer }), "goal_contract.criterion_removed");
+    const error = await expectNothingWritten(
+      f.db,
+      async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: fewer }),
+      "goal_contract.criterion_removed",
+    );
     expect(error.message).toContain("AC3");
   });
 
-  it("is immutable once an attempt was evaluated against it; the trigger backs the domain check", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    const { row } = setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
-    const attempt = finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.6 } }, score: 90 });
-    evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
+  it("is immutable once an attempt was evaluated against it; the trigger backs the domain check", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    const { row } = await setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: CHURN });
+    const attempt = await finishedAttempt(f, goal, { evidence: { metrics: { cv_accuracy_mean: 0.6 } }, score: 90 });
+    await evaluateGoalGate(f.as(VERIFIER), { attemptId: attempt });
     const easier = { ...CHURN, acceptanceCriteria: CHURN.acceptanceCriteria.map((c) => (c.id === "AC1" ? { ...c, target: 0.5 } : c)) };
-    const error = expectNothingWritten(f.db, () => setGoalContract(f.as(LEAD), { goalId: goal, contract: easier }), "goal_contract.immutable");
+    const error = await expectNothingWritten(f.db, async () => setGoalContract(f.as(LEAD), { goalId: goal, contract: easier }), "goal_contract.immutable");
     expect(error.message, "refused by the service before the trigger").toBe(`goal ${goal}'s contract was used to evaluate an attempt; it can no longer change`);
     expect(() => f.db.$client.prepare("UPDATE acceptance_criteria SET target = 0.5 WHERE contract_id = ?").run(row.id)).toThrow(/^goal_contract\.immutable/);
   });
 
-  it("refuses an invalid contract with the domain's rule and field, writing nothing", () => {
-    const f = setup();
-    const goal = rootGoal(f);
+  it("refuses an invalid contract with the domain's rule and field, writing nothing", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
     const missingTarget = { ...CHURN, acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "acc", op: ">=" }] };
-    const error = expectNothingWritten(
+    const error = await expectNothingWritten(
       f.db,
-      () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: missingTarget }),
+      async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: missingTarget }),
       "goal_contract.metric_threshold_requires_target",
     );
     expect((error as ValidationError).field).toBe("acceptanceCriteria[0].target");
-    expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: null }), "goal_contract.not_an_object");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: null }), "goal_contract.not_an_object");
   });
 
-  it("refuses contracts over the storage limits and unknown goals", () => {
-    const f = setup();
-    const goal = rootGoal(f);
+  it("refuses contracts over the storage limits and unknown goals", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
     const many = { goalText: "many", acceptanceCriteria: Array.from({ length: 101 }, (_, i) => ({ id: `AC${i}`, kind: "finding_count", minCount: 1 })) };
-    expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: many }), "goal_contract.too_large");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: many }), "goal_contract.too_large");
     const longMetric = { goalText: "g", acceptanceCriteria: [{ id: "AC1", kind: "metric_threshold", metric: "m".repeat(201), op: ">=", target: 1 }] };
-    expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: longMetric }), "goal_contract.too_large");
-    expectNothingWritten(f.db, () => setGoalContract(f.as(ORCHESTRATOR), { goalId: 77, contract: CHURN }), "goal.not_found");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: goal, contract: longMetric }), "goal_contract.too_large");
+    await expectNothingWritten(f.db, async () => setGoalContract(f.as(ORCHESTRATOR), { goalId: 77, contract: CHURN }), "goal.not_found");
   });
 
-  it("is refused to a verifier", () => {
-    const f = setup();
-    const goal = rootGoal(f);
-    expectRefused(() => setGoalContract(f.as(VERIFIER), { goalId: goal, contract: CHURN }), "goal_contract.set_role");
+  it("is refused to a verifier", async () => {
+    const f = await setup();
+    const goal = await rootGoal(f);
+    await expectRefused(async () => setGoalContract(f.as(VERIFIER), { goalId: goal, contract: CHURN }), "goal_contract.set_role");
   });
 });

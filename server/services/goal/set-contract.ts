@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { eq } from "drizzle-orm";
 import { acceptanceCriteria, goalContracts, goalGateEvaluations } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -17,55 +18,52 @@ import { authorize } from "@/server/domain/permissions";
  * never deleted (the database keeps them purge-only), so a replacement may change or add criteria
  * but must keep every criterion id it had (`goal_contract.criterion_removed`).
  */
-export function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContractInput): StoredContract {
+export async function setGoalContract(ctx: ServiceContext, unredacted: SetGoalContractInput): Promise<StoredContract> {
   const input = redactInput(unredacted);
   authorize(ctx.actor, "goal.setContract");
   const data = parseInput(SetGoalContractInput, input, "goal_contract.invalid_input");
   const contract = validateGoalContract(data.contract);
   parseInput(GoalContractLimits, contract, "goal_contract.too_large");
-  return write(ctx, (tx) => {
-    const goal = loadGoal(tx, data.goalId);
-    const existing = loadContract(tx, goal.id);
+  return write(ctx, async (tx) => {
+    const goal = await loadGoal(tx, data.goalId);
+    const existing = await loadContract(tx, goal.id);
     const now = nowOf(ctx);
     const fields = { goalText: contract.goalText, goalType: contract.goalType ?? null, maxGoalAttempts: contract.maxGoalAttempts, updatedAt: now };
     let contractId: number;
     if (existing) {
-      const evaluated = tx
-        .select({ id: goalGateEvaluations.id })
-        .from(goalGateEvaluations)
-        .where(eq(goalGateEvaluations.contractId, existing.row.id))
-        .limit(1)
-        .get();
+      const evaluated = await queryGet(
+        tx.select({ id: goalGateEvaluations.id }).from(goalGateEvaluations).where(eq(goalGateEvaluations.contractId, existing.row.id)).limit(1),
+      );
       assertContractReplaceable(
         { goalId: existing.row.goalId, evaluated: evaluated !== undefined, criterionKeys: existing.criteria.map((row) => row.key) },
         contract.acceptanceCriteria.map((criterion) => criterion.id),
       );
-      contractId = tx.update(goalContracts).set(fields).where(eq(goalContracts.id, existing.row.id)).returning().get()!.id;
+      contractId = (await queryGet(tx.update(goalContracts).set(fields).where(eq(goalContracts.id, existing.row.id)).returning()))!.id;
     } else {
-      contractId = tx
-        .insert(goalContracts)
-        .values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now })
-        .returning()
-        .get().id;
+      contractId = (
+        await queryGet(
+          tx
+            .insert(goalContracts)
+            .values({ ...fields, goalId: goal.id, createdBy: ctx.actor.label, createdAt: now })
+            .returning(),
+        )
+      ).id;
     }
     const byKey = new Map(existing?.criteria.map((row) => [row.key, row.id]));
-    contract.acceptanceCriteria.forEach((criterion, position) => {
+    for (const [position, criterion] of contract.acceptanceCriteria.entries()) {
       const values = criterionValues(criterion, position);
       const id = byKey.get(criterion.id);
-      if (id === undefined)
-        tx.insert(acceptanceCriteria)
-          .values({ ...values, contractId })
-          .run();
-      else tx.update(acceptanceCriteria).set(values).where(eq(acceptanceCriteria.id, id)).run();
-    });
-    appendEvent(tx, ctx, {
+      if (id === undefined) await queryRun(tx.insert(acceptanceCriteria).values({ ...values, contractId }));
+      else await queryRun(tx.update(acceptanceCriteria).set(values).where(eq(acceptanceCriteria.id, id)));
+    }
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.goalContractSet,
       sessionId: goal.sessionId,
       entity: "goal",
       entityId: goal.id,
       data: { criteria: contract.acceptanceCriteria.length, maxGoalAttempts: contract.maxGoalAttempts, replaced: existing !== null },
     });
-    return loadContract(tx, goal.id)!;
+    return (await loadContract(tx, goal.id))!;
   });
 }
 

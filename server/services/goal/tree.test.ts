@@ -1,3 +1,4 @@
+import { mapInOrder } from "../in-order";
 import { describe, expect, it } from "vitest";
 import { finishAttempt } from "../attempt/finish";
 import { recordToolCalls } from "../attempt/record-tool-calls";
@@ -14,11 +15,11 @@ import { type Fixture, ORCHESTRATOR, VERIFIER, expectRefused, finishedAttempt, r
 import { getGoalTree } from "./tree";
 
 /** A stuck root goal, broken down into two sub-goals, the first of which succeeds. */
-function brokenDownSession(): { f: Fixture; root: number; subs: number[]; attempts: Record<string, number> } {
-  const f = setup();
-  const root = rootGoal(f, "Migrate the monorepo to Bazel");
-  rootGoal(f, "Second root");
-  setGoalContract(f.as(ORCHESTRATOR), {
+async function brokenDownSession(): Promise<{ f: Fixture; root: number; subs: number[]; attempts: Record<string, number> }> {
+  const f = await setup();
+  const root = await rootGoal(f, "Migrate the monorepo to Bazel");
+  await rootGoal(f, "Second root");
+  await setGoalContract(f.as(ORCHESTRATOR), {
     goalId: root,
     contract: {
       goalText: "Bazel build green",
@@ -26,30 +27,31 @@ function brokenDownSession(): { f: Fixture; root: number; subs: number[]; attemp
       maxGoalAttempts: 2,
     },
   });
-  addValidationStep(f.as(ORCHESTRATOR), { goalId: root, command: "bazel build //..." });
-  createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name: "goal-root", createdByGoalId: root });
+  await addValidationStep(f.as(ORCHESTRATOR), { goalId: root, command: "bazel build //..." });
+  await createBranch(f.as(ORCHESTRATOR), { sessionId: f.sessionId, name: "goal-root", createdByGoalId: root });
 
-  const { attempt: first } = startAttempt(f.as(ORCHESTRATOR), { goalId: root, model: "model-a", tools: ["read_file", "write_file"] });
-  recordToolCalls(f.as(ORCHESTRATOR), { attemptId: first.id, calls: [{ tool: "read_file" }, { tool: "write_file" }, { tool: "read_file" }] });
+  const { attempt: first } = await startAttempt(f.as(ORCHESTRATOR), { goalId: root, model: "model-a", tools: ["read_file", "write_file"] });
+  await recordToolCalls(f.as(ORCHESTRATOR), { attemptId: first.id, calls: [{ tool: "read_file" }, { tool: "write_file" }, { tool: "read_file" }] });
   f.advance(90_000);
-  finishAttempt(f.as(ORCHESTRATOR), { attemptId: first.id, status: "completed", metrics: { tests_failed: 4 } });
-  recordTrustScore(f.as(VERIFIER), { attemptId: first.id, score: 90 });
-  evaluateGoalGate(f.as(VERIFIER), { attemptId: first.id });
+  await finishAttempt(f.as(ORCHESTRATOR), { attemptId: first.id, status: "completed", metrics: { tests_failed: 4 } });
+  await recordTrustScore(f.as(VERIFIER), { attemptId: first.id, score: 90 });
+  await evaluateGoalGate(f.as(VERIFIER), { attemptId: first.id });
 
-  const breakdown = finishedAttempt(f, root, { attemptType: "breakdown", model: "model-b" });
-  const subs = ["Port //app", "Port //lib"].map(
-    (goalText) => createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText, parentGoalId: root, createdByAttemptId: breakdown }).id,
+  const breakdown = await finishedAttempt(f, root, { attemptType: "breakdown", model: "model-b" });
+  const subs = await mapInOrder(
+    ["Port //app", "Port //lib"],
+    async (goalText) => (await createGoal(f.as(ORCHESTRATOR), { sessionId: f.sessionId, goalText, parentGoalId: root, createdByAttemptId: breakdown })).id,
   );
-  const subAttempt = finishedAttempt(f, subs[0]!, { status: "success", score: 92 });
-  evaluateGoalGate(f.as(VERIFIER), { attemptId: subAttempt });
-  const running = startAttempt(f.as(ORCHESTRATOR), { goalId: subs[1]! }).attempt.id;
+  const subAttempt = await finishedAttempt(f, subs[0]!, { status: "success", score: 92 });
+  await evaluateGoalGate(f.as(VERIFIER), { attemptId: subAttempt });
+  const running = (await startAttempt(f.as(ORCHESTRATOR), { goalId: subs[1]! })).attempt.id;
   return { f, root, subs, attempts: { first: first.id, breakdown, subAttempt, running } };
 }
 
 describe("getGoalTree", () => {
-  it("returns the session's goals as a tree with contracts, attempts in order and verdicts", () => {
-    const { f, subs, attempts } = brokenDownSession();
-    const tree = getGoalTree(f.db, { sessionId: f.sessionId });
+  it("returns the session's goals as a tree with contracts, attempts in order and verdicts", async () => {
+    const { f, subs, attempts } = await brokenDownSession();
+    const tree = await getGoalTree(f.db, { sessionId: f.sessionId });
     expect(tree.goals.map((n) => n.goal.goalText)).toEqual(["Migrate the monorepo to Bazel", "Second root"]);
     const node = tree.goals[0]!;
     expect(node).toMatchObject({ attemptsUsed: 1, maxAttempts: 2, verdict: "PARTIAL" });
@@ -86,29 +88,29 @@ describe("getGoalTree", () => {
     expect(tree.goals[1]).toMatchObject({ attempts: [], children: [], verdict: null, contract: null });
   });
 
-  it("refuses an unknown session and a malformed id", () => {
-    const f = setup();
-    expectRefused(() => getGoalTree(f.db, { sessionId: "missing" }), "session.not_found");
-    expectRefused(() => getGoalTree(f.db, { sessionId: "bad id!" }), "goal.invalid_input");
+  it("refuses an unknown session and a malformed id", async () => {
+    const f = await setup();
+    await expectRefused(async () => getGoalTree(f.db, { sessionId: "missing" }), "session.not_found");
+    await expectRefused(async () => getGoalTree(f.db, { sessionId: "bad id!" }), "goal.invalid_input");
   });
 });
 
 describe("getGoal and listEvaluations", () => {
-  it("return one goal with everything under it, and its evaluations in order", () => {
-    const { f, root, subs } = brokenDownSession();
-    const detail = getGoal(f.db, { goalId: root });
+  it("return one goal with everything under it, and its evaluations in order", async () => {
+    const { f, root, subs } = await brokenDownSession();
+    const detail = await getGoal(f.db, { goalId: root });
     expect(detail.goal.id).toBe(root);
     expect(detail.validationSteps.map((s) => s.command)).toEqual(["bazel build //..."]);
     expect(detail.branches.map((b) => b.name)).toEqual(["goal-root"]);
     expect(detail.evaluations.map((e) => e.verdict)).toEqual(["PARTIAL"]);
     expect(detail.children.map((c) => c.goal.id)).toEqual(subs);
-    expect(getGoal(f.db, { goalId: subs[0]! })).toMatchObject({ verdict: "SUCCESS", children: [], validationSteps: [], branches: [] });
-    expect(listEvaluations(f.db, { goalId: subs[0]! }).map((e) => [e.verdict, e.attemptNumber])).toEqual([["SUCCESS", 1]]);
+    expect(await getGoal(f.db, { goalId: subs[0]! })).toMatchObject({ verdict: "SUCCESS", children: [], validationSteps: [], branches: [] });
+    expect((await listEvaluations(f.db, { goalId: subs[0]! })).map((e) => [e.verdict, e.attemptNumber])).toEqual([["SUCCESS", 1]]);
   });
 
-  it("refuse unknown goals", () => {
-    const f = setup();
-    expectRefused(() => getGoal(f.db, { goalId: 5 }), "goal.not_found");
-    expectRefused(() => listEvaluations(f.db, { goalId: 5 }), "goal.not_found");
+  it("refuse unknown goals", async () => {
+    const f = await setup();
+    await expectRefused(async () => getGoal(f.db, { goalId: 5 }), "goal.not_found");
+    await expectRefused(async () => listEvaluations(f.db, { goalId: 5 }), "goal.not_found");
   });
 });

@@ -15,8 +15,8 @@ export interface GoalTree {
  * duration, tool-call count, latest trust score and evaluation, "attempt n of max"), its latest
  * verdict, and its sub-goals. What the dashboard's goal → attempt history shows.
  */
-export function getGoalTree(db: DbOrTx, input: GetGoalTreeInput): GoalTree {
+export async function getGoalTree(db: DbOrTx, input: GetGoalTreeInput): Promise<GoalTree> {
   const data = parseInput(GetGoalTreeInput, input, "goal.invalid_input");
-  loadSession(db, data.sessionId);
-  return { sessionId: data.sessionId, goals: loadGoalForest(db, data.sessionId) };
+  await loadSession(db, data.sessionId);
+  return { sessionId: data.sessionId, goals: await loadGoalForest(db, data.sessionId) };
 }

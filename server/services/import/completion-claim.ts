@@ -14,7 +14,7 @@ export interface CompletionClaimInput {
  * An orchestrator's completion claim, as an import brings it in: the completion gate runs on the
  * session's rows as they stand and its verdict is recorded beside the one the orchestrator gave.
  */
-export function recordCompletionClaim(ctx: ServiceContext, input: CompletionClaimInput): CompletionCheckRow {
+export async function recordCompletionClaim(ctx: ServiceContext, input: CompletionClaimInput): Promise<CompletionCheckRow> {
   authorize(ctx.actor, "completion.recordClaim");
-  return write(ctx, (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict, input.source));
+  return write(ctx, async (tx) => recordCompletionCheck(tx, ctx, input.sessionId, input.claimedVerdict, input.source));
 }

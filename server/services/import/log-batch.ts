@@ -30,7 +30,10 @@ export interface TimedBatchResult {
  * but every row keeps the time it happened, which an import must not lose. All or nothing: a
  * row that fails its check refuses the batch, naming `rows[i].field`.
  */
-export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: string; rows: readonly (TimedRow | CheckedTimedRow)[] }): TimedBatchResult {
+export async function importTimedLogBatch(
+  ctx: ServiceContext,
+  input: { sessionId: string; rows: readonly (TimedRow | CheckedTimedRow)[] },
+): Promise<TimedBatchResult> {
   requireLogWriter(ctx, "import logs");
   const prepared = input.rows.map((timed): { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues } => {
     const at = timed.at;
@@ -56,7 +59,7 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
         };
     }
   });
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     // The session must exist (a prepared lookup: a batch is written per few dozen rows).
     if (ctx.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(input.sessionId) === undefined) throw new NotFoundError("session", input.sessionId);
     const statements = batchStatements(ctx.db.$client);
@@ -87,7 +90,7 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
       ids.push({ id, kind: "log", created: true });
     }
     if (logs.count > 0) {
-      appendEvent(tx, ctx, {
+      await appendEvent(tx, ctx, {
         type: EVENT_TYPES.logsAppended,
         sessionId: input.sessionId,
         entity: "session",
@@ -96,7 +99,7 @@ export function importTimedLogBatch(ctx: ServiceContext, input: { sessionId: str
       });
     }
     if (tokens.count > 0) {
-      appendEvent(tx, ctx, {
+      await appendEvent(tx, ctx, {
         type: EVENT_TYPES.tokensLogged,
         sessionId: input.sessionId,
         entity: "session",

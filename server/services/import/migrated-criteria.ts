@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import { successCriteria } from "@/db/schema";
 import { type CriterionInput, validateCriteriaList } from "@/server/domain/criteria";
@@ -11,60 +12,68 @@ import { authorize } from "@/server/domain/permissions";
  * criteria table (000's migration) — saved as success criteria marked `migrated`, each with an
  * `import` history row. A criterion already in the table keeps its row; only its claim changes.
  */
-export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: string; criteria: CriterionInput[] }): CriterionRow[] {
+export async function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: string; criteria: CriterionInput[] }): Promise<CriterionRow[]> {
   authorize(ctx.actor, "criteria.save");
   const list = validateCriteriaList(input.criteria);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    return list.map((item) => {
+    const saved: CriterionRow[] = [];
+    for (const item of list) {
       const values = {
         status: item.status ?? "pending",
         actual: item.actual ?? null,
         evidence: item.evidence ?? null,
         requiredForCompletion: item.requiredForCompletion ?? true,
       };
-      const existing = tx
-        .select()
-        .from(successCriteria)
-        .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion)))
-        .get();
+      const existing = await queryGet(
+        tx
+          .select()
+          .from(successCriteria)
+          .where(and(eq(successCriteria.sessionId, input.sessionId), eq(successCriteria.criterion, item.criterion))),
+      );
       if (!existing) {
-        const row = tx
-          .insert(successCriteria)
-          .values({
-            sessionId: input.sessionId,
-            criterion: item.criterion,
-            ...values,
-            migrated: true,
-            createdBy: ctx.actor.label,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()
-          .get();
-        recordCriterionChange(tx, ctx, row, {
+        const row = await queryGet(
+          tx
+            .insert(successCriteria)
+            .values({
+              sessionId: input.sessionId,
+              criterion: item.criterion,
+              ...values,
+              migrated: true,
+              createdBy: ctx.actor.label,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning(),
+        );
+        await recordCriterionChange(tx, ctx, row, {
           kind: "import",
           toStatus: row.status,
           actual: row.actual,
           evidence: row.evidence,
           required: row.requiredForCompletion,
         });
-        return row;
+        saved.push(row);
+        continue;
       }
       const same =
         existing.status === values.status &&
         existing.actual === values.actual &&
         existing.evidence === values.evidence &&
         existing.requiredForCompletion === values.requiredForCompletion;
-      if (same) return existing;
-      const row = tx
-        .update(successCriteria)
-        .set({ ...values, updatedAt: now })
-        .where(eq(successCriteria.id, existing.id))
-        .returning()
-        .get()!;
-      recordCriterionChange(tx, ctx, row, {
+      if (same) {
+        saved.push(existing);
+        continue;
+      }
+      const row = (await queryGet(
+        tx
+          .update(successCriteria)
+          .set({ ...values, updatedAt: now })
+          .where(eq(successCriteria.id, existing.id))
+          .returning(),
+      ))!;
+      await recordCriterionChange(tx, ctx, row, {
         kind: "import",
         fromStatus: existing.status,
         toStatus: row.status,
@@ -72,7 +81,8 @@ export function saveMigratedCriteria(ctx: ServiceContext, input: { sessionId: st
         evidence: row.evidence,
         required: row.requiredForCompletion,
       });
-      return row;
-    });
+      saved.push(row);
+    }
+    return saved;
   });
 }

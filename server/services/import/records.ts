@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { and, eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { queryAll } from "@/db/query";
 import { type ImportSource, importRecords } from "@/db/schema";
 
 export interface ImportRecord {
@@ -27,16 +28,12 @@ export class RecordBook {
   private readonly upsert: Database.Statement;
   private readonly lazy: ReadonlySet<string> | "all";
 
-  /**
-   * @param lazy entities whose records are not held in memory but looked up by the unique index when
-   *   asked (a BAZINGA history holds a million logs and a few hundred thousand other rows), or "all".
-   */
-  constructor(
+  private constructor(
     db: Db,
     readonly source: ImportSource,
-    lazy: readonly string[] | "all" = [],
+    lazy: ReadonlySet<string> | "all",
   ) {
-    this.lazy = lazy === "all" ? "all" : new Set(lazy);
+    this.lazy = lazy;
     // Prepared once: a large import writes one record per row.
     this.insert = db.$client.prepare(
       "INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -49,18 +46,40 @@ export class RecordBook {
        ON CONFLICT (source, entity, source_key) DO UPDATE SET target_id = excluded.target_id, session_id = excluded.session_id, state = excluded.state, updated_at = excluded.updated_at`,
     );
     this.find = db.$client.prepare("SELECT target_id, session_id, state FROM import_records WHERE source = ? AND entity = ? AND source_key = ?");
-    if (this.lazy === "all") return;
-    const rows = db
-      .select({
-        entity: importRecords.entity,
-        sourceKey: importRecords.sourceKey,
-        targetId: importRecords.targetId,
-        sessionId: importRecords.sessionId,
-        state: importRecords.state,
-      })
-      .from(importRecords)
-      .where(and(eq(importRecords.source, source), notInArray(importRecords.entity, [...(this.lazy as ReadonlySet<string>)])))
-      .all();
+  }
+
+  /**
+   * The book of `source`'s records, those not `lazy` read into memory.
+   * @param lazy entities whose records are not held in memory but looked up by the unique index when
+   *   asked (a BAZINGA history holds a million logs and a few hundred thousand other rows), or "all".
+   */
+  static async open(db: Db, source: ImportSource, lazy: readonly string[] | "all" = []): Promise<RecordBook> {
+    const book = new RecordBook(db, source, lazy === "all" ? "all" : new Set(lazy));
+    if (lazy !== "all") await book.load(db, lazy);
+    return book;
+  }
+
+  /**
+   * A book that holds nothing in memory: every record is looked up by the unique index when asked
+   * (`open(db, source, "all")` without the wait, since there is nothing to read first).
+   */
+  static indexOnly(db: Db, source: ImportSource): RecordBook {
+    return new RecordBook(db, source, "all");
+  }
+
+  private async load(db: Db, lazy: readonly string[]): Promise<void> {
+    const rows = await queryAll(
+      db
+        .select({
+          entity: importRecords.entity,
+          sourceKey: importRecords.sourceKey,
+          targetId: importRecords.targetId,
+          sessionId: importRecords.sessionId,
+          state: importRecords.state,
+        })
+        .from(importRecords)
+        .where(and(eq(importRecords.source, this.source), notInArray(importRecords.entity, [...lazy]))),
+    );
     for (const row of rows) this.records.set(keyOf(row.entity, row.sourceKey), { targetId: row.targetId, sessionId: row.sessionId, state: row.state });
   }
 

@@ -30,9 +30,9 @@ export type Outcome = "imported" | "updated" | "unchanged";
  * Write one source row (its services' writes and its import record) as one unit: counted as
  * imported or updated when it stands, skipped with the refusal's own words when it does not.
  */
-export function apply(run: ImportRun, entity: string, key: string, work: () => Outcome): boolean {
+export async function apply(run: ImportRun, entity: string, key: string, work: () => Promise<Outcome>): Promise<boolean> {
   try {
-    run.tally.count(entity, run.writer.row(work));
+    run.tally.count(entity, await run.writer.row(work));
     return true;
   } catch (error) {
     run.tally.skip(entity, key, reasonOf(error));
@@ -40,12 +40,12 @@ export function apply(run: ImportRun, entity: string, key: string, work: () => O
   }
 }
 
-/** Work through a source table's rows, reporting each one done (phase = the table, unit "rows"). */
-export function eachRow<T>(progress: ProgressListener, phase: string, items: Iterable<T>, work: (item: T) => void): void {
+/** Work through a source table's rows one after another, reporting each one done (phase = the table, unit "rows"). */
+export async function eachRow<T>(progress: ProgressListener, phase: string, items: Iterable<T>, work: (item: T) => void | Promise<void>): Promise<void> {
   const list = [...items];
   progress({ phase, done: 0, total: list.length, unit: "rows" });
-  list.forEach((item, i) => {
-    work(item);
+  for (const [i, item] of list.entries()) {
+    await work(item);
     progress({ phase, done: i + 1, total: list.length, unit: "rows" });
-  });
+  }
 }

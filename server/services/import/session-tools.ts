@@ -17,15 +17,15 @@ export type RecordToolInput = z.input<typeof RecordToolInput>;
  * it or calls it, so a tool no attempt used is on record too. One tool per name and session: an
  * existing one is returned as it is (tool rows are history).
  */
-export function recordTool(ctx: ServiceContext, input: RecordToolInput): { id: number; created: boolean } {
+export async function recordTool(ctx: ServiceContext, input: RecordToolInput): Promise<{ id: number; created: boolean }> {
   authorize(ctx.actor, "tool.record");
   const data = parseRow(RecordToolInput, input);
-  return write(ctx, (tx) => {
-    loadSession(tx, data.sessionId);
-    const { byName, created } = ensureTools(tx, data.sessionId, [{ name: data.name, description: data.description ?? undefined }], nowOf(ctx));
+  return write(ctx, async (tx) => {
+    await loadSession(tx, data.sessionId);
+    const { byName, created } = await ensureTools(tx, data.sessionId, [{ name: data.name, description: data.description ?? undefined }], nowOf(ctx));
     const tool = byName.get(data.name)!;
     if (created.length > 0)
-      appendEvent(tx, ctx, { type: TOOL_RECORDED, sessionId: data.sessionId, entity: "tool", entityId: tool.id, data: { name: tool.name } });
+      await appendEvent(tx, ctx, { type: TOOL_RECORDED, sessionId: data.sessionId, entity: "tool", entityId: tool.id, data: { name: tool.name } });
     return { id: tool.id, created: created.length > 0 };
   });
 }

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { eq, max } from "drizzle-orm";
 import { toolCalls } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -26,35 +27,38 @@ export interface TimedToolCall {
  * `attempt.tool_calls_recorded` event — but each call keeps the time it was made.
  * @returns the order the first call got (the rest follow it).
  */
-export function importTimedToolCalls(
+export async function importTimedToolCalls(
   ctx: ServiceContext,
   input: { attemptId: number; calls: readonly TimedToolCall[] },
-): { firstOrder: number; count: number } {
+): Promise<{ firstOrder: number; count: number }> {
   authorize(ctx.actor, "attempt.toolCalls");
   const calls = input.calls.map((c) => ({ at: c.at, call: parseInput(ToolCallInput, c.call, "attempt.invalid_input") }));
-  return write(ctx, (tx) => {
-    const { attempt, goal } = loadAttempt(tx, input.attemptId);
-    if (findResult(tx, attempt.id))
+  return write(ctx, async (tx) => {
+    const { attempt, goal } = await loadAttempt(tx, input.attemptId);
+    if (await findResult(tx, attempt.id))
       throw new ForbiddenTransitionError("attempt.already_finished", `attempt ${attempt.id} has finished: it takes no more tool calls`);
-    const { byName } = ensureTools(
+    const { byName } = await ensureTools(
       tx,
       goal.sessionId,
       calls.map((c) => c.call.tool),
       calls[0]?.at ?? new Date(),
     );
     const last =
-      tx
-        .select({ last: max(toolCalls.order) })
-        .from(toolCalls)
-        .where(eq(toolCalls.attemptId, attempt.id))
-        .get()?.last ?? 0;
+      (
+        await queryGet(
+          tx
+            .select({ last: max(toolCalls.order) })
+            .from(toolCalls)
+            .where(eq(toolCalls.attemptId, attempt.id)),
+        )
+      )?.last ?? 0;
     let redacted = 0;
-    calls.forEach(({ at, call }, i) => {
+    for (const [i, { at, call }] of calls.entries()) {
       const inputText = call.input === undefined ? null : typeof call.input === "string" ? redactSecrets(call.input) : redactedJson(call.input);
       const output = call.output === undefined ? null : redactSecrets(call.output);
       if (inputText?.redacted || output?.redacted) redacted += 1;
-      tx.insert(toolCalls)
-        .values({
+      await queryRun(
+        tx.insert(toolCalls).values({
           attemptId: attempt.id,
           order: last + i + 1,
           toolId: byName.get(call.tool)!.id,
@@ -62,11 +66,11 @@ export function importTimedToolCalls(
           input: inputText?.text ?? null,
           output: output?.text ?? null,
           timestamp: at,
-        })
-        .run();
-    });
+        }),
+      );
+    }
     const recorded = { attemptId: attempt.id, count: calls.length, firstOrder: last + 1, lastOrder: last + calls.length, redacted };
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.toolCallsRecorded,
       sessionId: goal.sessionId,
       entity: "attempt",

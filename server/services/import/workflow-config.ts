@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agentMarkers, configuration, modelConfig, workflowSpecialRules, workflowTransitions } from "@/db/schema";
@@ -51,72 +52,70 @@ export type ConfigRow =
  * markers, special rules, configuration, model assignments), inserted or updated by its natural
  * key, with a `config.imported` event. Server-wide: admins only.
  */
-export function importConfigRow(ctx: ServiceContext, row: ConfigRow): { id: string; created: boolean } {
+export async function importConfigRow(ctx: ServiceContext, row: ConfigRow): Promise<{ id: string; created: boolean }> {
   authorize(ctx.actor, "import.workflowConfig");
   const now = nowOf(ctx);
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     let id: string;
     let created: boolean;
     switch (row.table) {
       case "workflow_transitions": {
         const v = parseRow(WorkflowTransitionRow, row.values);
         const key = and(eq(workflowTransitions.currentAgent, v.currentAgent), eq(workflowTransitions.responseStatus, v.responseStatus));
-        const existing = tx.select({ id: workflowTransitions.id }).from(workflowTransitions).where(key).get();
+        const existing = await queryGet(tx.select({ id: workflowTransitions.id }).from(workflowTransitions).where(key));
         created = !existing;
         id = String(
-          existing ? tx.update(workflowTransitions).set(v).where(key).returning().get()!.id : tx.insert(workflowTransitions).values(v).returning().get().id,
+          existing
+            ? (await queryGet(tx.update(workflowTransitions).set(v).where(key).returning()))!.id
+            : (await queryGet(tx.insert(workflowTransitions).values(v).returning())).id,
         );
         break;
       }
       case "agent_markers": {
         const v = parseRow(AgentMarkerRow, row.values);
-        const existing = tx.select({ id: agentMarkers.id }).from(agentMarkers).where(eq(agentMarkers.agentType, v.agentType)).get();
+        const existing = await queryGet(tx.select({ id: agentMarkers.id }).from(agentMarkers).where(eq(agentMarkers.agentType, v.agentType)));
         created = !existing;
         id = String(
           existing
-            ? tx.update(agentMarkers).set(v).where(eq(agentMarkers.id, existing.id)).returning().get()!.id
-            : tx.insert(agentMarkers).values(v).returning().get().id,
+            ? (await queryGet(tx.update(agentMarkers).set(v).where(eq(agentMarkers.id, existing.id)).returning()))!.id
+            : (await queryGet(tx.insert(agentMarkers).values(v).returning())).id,
         );
         break;
       }
       case "workflow_special_rules": {
         const v = parseRow(SpecialRuleRow, row.values);
-        const existing = tx.select({ id: workflowSpecialRules.id }).from(workflowSpecialRules).where(eq(workflowSpecialRules.ruleName, v.ruleName)).get();
+        const existing = await queryGet(
+          tx.select({ id: workflowSpecialRules.id }).from(workflowSpecialRules).where(eq(workflowSpecialRules.ruleName, v.ruleName)),
+        );
         created = !existing;
         id = String(
           existing
-            ? tx.update(workflowSpecialRules).set(v).where(eq(workflowSpecialRules.id, existing.id)).returning().get()!.id
-            : tx.insert(workflowSpecialRules).values(v).returning().get().id,
+            ? (await queryGet(tx.update(workflowSpecialRules).set(v).where(eq(workflowSpecialRules.id, existing.id)).returning()))!.id
+            : (await queryGet(tx.insert(workflowSpecialRules).values(v).returning())).id,
         );
         break;
       }
       case "configuration": {
         const v = parseRow(ConfigurationRow, row.values);
-        const existing = tx.select({ key: configuration.key }).from(configuration).where(eq(configuration.key, v.key)).get();
+        const existing = await queryGet(tx.select({ key: configuration.key }).from(configuration).where(eq(configuration.key, v.key)));
         created = !existing;
-        if (existing) tx.update(configuration).set({ value: v.value, updatedAt: now }).where(eq(configuration.key, v.key)).run();
-        else
-          tx.insert(configuration)
-            .values({ ...v, updatedAt: now })
-            .run();
+        if (existing) await queryRun(tx.update(configuration).set({ value: v.value, updatedAt: now }).where(eq(configuration.key, v.key)));
+        else await queryRun(tx.insert(configuration).values({ ...v, updatedAt: now }));
         id = v.key;
         break;
       }
       case "model_config": {
         const v = parseRow(ModelConfigRow, row.values);
-        const existing = tx.select({ agentRole: modelConfig.agentRole }).from(modelConfig).where(eq(modelConfig.agentRole, v.agentRole)).get();
+        const existing = await queryGet(tx.select({ agentRole: modelConfig.agentRole }).from(modelConfig).where(eq(modelConfig.agentRole, v.agentRole)));
         created = !existing;
         if (existing)
-          tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)).run();
-        else
-          tx.insert(modelConfig)
-            .values({ ...v, updatedAt: now })
-            .run();
+          await queryRun(tx.update(modelConfig).set({ model: v.model, rationale: v.rationale, updatedAt: now }).where(eq(modelConfig.agentRole, v.agentRole)));
+        else await queryRun(tx.insert(modelConfig).values({ ...v, updatedAt: now }));
         id = v.agentRole;
         break;
       }
     }
-    appendEvent(tx, ctx, { type: CONFIG_IMPORTED, sessionId: null, entity: row.table, entityId: id, data: { created } });
+    await appendEvent(tx, ctx, { type: CONFIG_IMPORTED, sessionId: null, entity: row.table, entityId: id, data: { created } });
     return { id, created };
   });
 }

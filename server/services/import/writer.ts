@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { holds } from "@/db/connection-lock";
 import type { RecordBook } from "./records";
 
 /**
@@ -15,6 +16,10 @@ const MS_PER_COMMIT = 1000;
  * batch (so a large import is fast and other writers wait at most about a second), each
  * row inside its own savepoint (the services' own transactions nest there), so one refused row
  * is rolled back alone — with its import record — and the rest of the batch stands.
+ *
+ * The caller holds the connection (`withConnection(db, …)`, db/client.ts) for as long as a batch is
+ * open: no other caller's statement then runs inside the batch, and the services a row calls see
+ * the connection held by their own call chain, so their `writeTransaction` nests as a savepoint.
  */
 export class ImportWriter {
   private open = false;
@@ -33,9 +38,13 @@ export class ImportWriter {
     sqlite.pragma("temp_store = MEMORY");
   }
 
-  /** Run one row's writes; a throw rolls back exactly that row and is passed on. */
-  row<T>(work: () => T): T {
+  /**
+   * Run one row's writes (awaited: its savepoint is released only once they are all done); a
+   * throw rolls back exactly that row and is passed on.
+   */
+  async row<T>(work: () => T | Promise<T>): Promise<T> {
     if (!this.open) {
+      if (!holds(this.sqlite)) throw new Error("ImportWriter: hold the connection (withConnection) while a batch is open");
       this.sqlite.exec("BEGIN IMMEDIATE");
       this.open = true;
       this.rows = 0;
@@ -46,7 +55,7 @@ export class ImportWriter {
     this.sqlite.exec("SAVEPOINT import_row");
     let value: T;
     try {
-      value = work();
+      value = await work();
       this.sqlite.exec("RELEASE import_row");
     } catch (error) {
       this.sqlite.exec("ROLLBACK TO import_row");

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { insertReturning, prepared } from "@/db/prepared";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
@@ -14,13 +15,13 @@ import { sha256Hex } from "./sha256";
 export type ConsumptionRow = typeof consumptionScope.$inferSelect;
 
 /** Record that an agent read a context package in an iteration of a group; the same record twice is one row (`save-consumption`). */
-export function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput): ConsumptionRow & { inserted: boolean } {
+export async function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput): Promise<ConsumptionRow & { inserted: boolean }> {
   requireLogWriter(ctx, "save consumption");
   const input = parseInput(SaveConsumptionInput, raw, "learning.invalid_input");
   const scopeId = consumptionScopeId(sha256Hex, input.sessionId, input.groupId, input.agentType, input.iteration, input.packageId);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const existing = prepared(ctx.db, "learning.consumption_by_scope", () =>
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const existing = await prepared(ctx.db, "learning.consumption_by_scope", () =>
       ctx.db
         .select()
         .from(consumptionScope)
@@ -28,8 +29,8 @@ export function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput):
         .prepare(),
     ).get({ scopeId });
     if (existing) return { ...existing, inserted: false };
-    const row = insertReturning(ctx.db, "learning.insert_consumption", consumptionScope, { scopeId, ...input, consumedAt: nowOf(ctx) })!;
-    appendEvent(tx, ctx, {
+    const row = (await insertReturning(ctx.db, "learning.insert_consumption", consumptionScope, { scopeId, ...input, consumedAt: nowOf(ctx) }))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.consumptionSaved,
       sessionId: input.sessionId,
       entity: "consumption_scope",
@@ -41,21 +42,22 @@ export function saveConsumption(ctx: ServiceContext, raw: SaveConsumptionInput):
 }
 
 /** A session's consumption records, newest first (`get-consumption`). */
-export function getConsumption(db: DbOrTx, raw: GetConsumptionInput): ConsumptionRow[] {
+export async function getConsumption(db: DbOrTx, raw: GetConsumptionInput): Promise<ConsumptionRow[]> {
   const input = parseInput(GetConsumptionInput, raw, "learning.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = consumptionScope;
-  return db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-        input.agentType ? eq(t.agentType, input.agentType) : undefined,
-      ),
-    )
-    .orderBy(desc(t.consumedAt))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          input.groupId ? eq(t.groupId, input.groupId) : undefined,
+          input.agentType ? eq(t.agentType, input.agentType) : undefined,
+        ),
+      )
+      .orderBy(desc(t.consumedAt))
+      .limit(input.limit),
+  );
 }

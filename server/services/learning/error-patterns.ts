@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { and, desc, eq, gte } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { errorPatterns } from "@/db/schema";
@@ -28,7 +29,7 @@ export type ErrorPatternRow = typeof errorPatterns.$inferSelect;
  * to a signature (paths, line numbers and quoted values removed) whose hash identifies the pattern;
  * saving it again counts an occurrence and keeps the longer solution. Secrets are redacted first.
  */
-export function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatternInput): ErrorPatternRow & { operation: "created" | "updated" } {
+export async function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatternInput): Promise<ErrorPatternRow & { operation: "created" | "updated" }> {
   requireLogWriter(ctx, "save error patterns");
   const input = parseInput(SaveErrorPatternInput, raw, "learning.invalid_input");
   let redacted = false;
@@ -45,44 +46,46 @@ export function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatternInput
   );
   const solution = clean(input.solution);
   const hash = patternHash(sha256Hex, signature);
-  return write(ctx, (tx) => {
-    if (input.sessionId) loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    if (input.sessionId) await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
     const key = and(eq(errorPatterns.patternHash, hash), eq(errorPatterns.projectId, input.projectId));
-    const existing = tx.select().from(errorPatterns).where(key).get();
+    const existing = await queryGet(tx.select().from(errorPatterns).where(key));
     const row = existing
-      ? tx
-          .update(errorPatterns)
-          .set({
-            occurrences: existing.occurrences + 1,
-            lastSeen: now,
-            solution: solution.length > existing.solution.length ? solution : existing.solution,
-            redacted: existing.redacted || redacted,
-            ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-          })
-          .where(key)
-          .returning()
-          .get()!
-      : tx
-          .insert(errorPatterns)
-          .values({
-            patternHash: hash,
-            projectId: input.projectId,
-            signatureJson: pythonJson(signature),
-            solution,
-            confidence: INITIAL_CONFIDENCE,
-            occurrences: 1,
-            lang: input.lang ?? null,
-            lastSeen: now,
-            createdAt: now,
-            ttlDays: DEFAULT_TTL_DAYS,
-            sessionId: input.sessionId ?? null,
-            redacted,
-          })
-          .returning()
-          .get();
+      ? (await queryGet(
+          tx
+            .update(errorPatterns)
+            .set({
+              occurrences: existing.occurrences + 1,
+              lastSeen: now,
+              solution: solution.length > existing.solution.length ? solution : existing.solution,
+              redacted: existing.redacted || redacted,
+              ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+            })
+            .where(key)
+            .returning(),
+        ))!
+      : await queryGet(
+          tx
+            .insert(errorPatterns)
+            .values({
+              patternHash: hash,
+              projectId: input.projectId,
+              signatureJson: pythonJson(signature),
+              solution,
+              confidence: INITIAL_CONFIDENCE,
+              occurrences: 1,
+              lang: input.lang ?? null,
+              lastSeen: now,
+              createdAt: now,
+              ttlDays: DEFAULT_TTL_DAYS,
+              sessionId: input.sessionId ?? null,
+              redacted,
+            })
+            .returning(),
+        );
     const operation = existing ? "updated" : "created";
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.errorPatternSaved,
       sessionId: input.sessionId ?? null,
       entity: "error_pattern",
@@ -94,35 +97,38 @@ export function saveErrorPattern(ctx: ServiceContext, raw: SaveErrorPatternInput
 }
 
 /** A project's patterns at or above a confidence, most confident and most frequent first (`get-error-patterns`). */
-export function getErrorPatterns(db: DbOrTx, raw: GetErrorPatternsInput): ErrorPatternRow[] {
+export async function getErrorPatterns(db: DbOrTx, raw: GetErrorPatternsInput): Promise<ErrorPatternRow[]> {
   const input = parseInput(GetErrorPatternsInput, raw, "learning.invalid_input");
   const t = errorPatterns;
-  return db
-    .select()
-    .from(t)
-    .where(and(eq(t.projectId, input.projectId), input.lang ? eq(t.lang, input.lang) : undefined, gte(t.confidence, input.minConfidence)))
-    .orderBy(desc(t.confidence), desc(t.occurrences))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(and(eq(t.projectId, input.projectId), input.lang ? eq(t.lang, input.lang) : undefined, gte(t.confidence, input.minConfidence)))
+      .orderBy(desc(t.confidence), desc(t.occurrences))
+      .limit(input.limit),
+  );
 }
 
 /** +0.1 when the pattern's solution helped, −0.2 for a false match (`update-error-confidence`). */
-export function updateErrorConfidence(
+export async function updateErrorConfidence(
   ctx: ServiceContext,
   raw: UpdateErrorConfidenceInput,
-): { patternHash: string; previousConfidence: number; newConfidence: number; injectable: boolean } {
+): Promise<{ patternHash: string; previousConfidence: number; newConfidence: number; injectable: boolean }> {
   requireLogWriter(ctx, "update error pattern confidence");
   const input = parseInput(UpdateErrorConfidenceInput, raw, "learning.invalid_input");
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const key = and(eq(errorPatterns.patternHash, input.patternHash), eq(errorPatterns.projectId, input.projectId));
-    const existing = tx.select().from(errorPatterns).where(key).get();
+    const existing = await queryGet(tx.select().from(errorPatterns).where(key));
     if (!existing) throw new NotFoundError("error_pattern", `${input.projectId}/${input.patternHash}`);
     const confidence = nextConfidence(existing.confidence, input.outcome === "success");
-    tx.update(errorPatterns)
-      .set({ confidence, lastSeen: nowOf(ctx) })
-      .where(key)
-      .run();
-    appendEvent(tx, ctx, {
+    await queryRun(
+      tx
+        .update(errorPatterns)
+        .set({ confidence, lastSeen: nowOf(ctx) })
+        .where(key),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.errorConfidenceUpdated,
       sessionId: null,
       entity: "error_pattern",
@@ -139,23 +145,22 @@ export function updateErrorConfidence(
 }
 
 /** Remove patterns past their TTL, for one project or all (`cleanup-error-patterns`); the event names each one removed. */
-export function cleanupErrorPatterns(ctx: ServiceContext, raw: CleanupErrorPatternsInput): { deletedCount: number; projectId: string | null } {
+export async function cleanupErrorPatterns(ctx: ServiceContext, raw: CleanupErrorPatternsInput): Promise<{ deletedCount: number; projectId: string | null }> {
   requireLogWriter(ctx, "clean up error patterns");
   const input = parseInput(CleanupErrorPatternsInput, raw, "learning.invalid_input");
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    const rows = tx
-      .select()
-      .from(errorPatterns)
-      .where(input.projectId ? eq(errorPatterns.projectId, input.projectId) : undefined)
-      .all();
+    const rows = await queryAll(
+      tx
+        .select()
+        .from(errorPatterns)
+        .where(input.projectId ? eq(errorPatterns.projectId, input.projectId) : undefined),
+    );
     const expired = rows.filter((row) => isExpired(row.lastSeen, row.ttlDays, now));
     for (const row of expired)
-      tx.delete(errorPatterns)
-        .where(and(eq(errorPatterns.patternHash, row.patternHash), eq(errorPatterns.projectId, row.projectId)))
-        .run();
+      await queryRun(tx.delete(errorPatterns).where(and(eq(errorPatterns.patternHash, row.patternHash), eq(errorPatterns.projectId, row.projectId))));
     if (expired.length > 0) {
-      appendEvent(tx, ctx, {
+      await appendEvent(tx, ctx, {
         type: EVENT_TYPES.errorPatternsCleanedUp,
         sessionId: null,
         entity: "error_pattern",
@@ -194,7 +199,7 @@ export interface ErrorPatternRecord {
  * date: the hash is kept (it is BAZINGA's identity of the pattern), secrets in the signature and
  * solution are redacted as on every other way in.
  */
-export function recordErrorPattern(ctx: ServiceContext, record: ErrorPatternRecord): ErrorPatternRow {
+export async function recordErrorPattern(ctx: ServiceContext, record: ErrorPatternRecord): Promise<ErrorPatternRow> {
   requireLogWriter(ctx, "save error patterns");
   const signature = redactText(record.signatureJson);
   const solution = redactText(record.solution);
@@ -207,26 +212,27 @@ export function recordErrorPattern(ctx: ServiceContext, record: ErrorPatternReco
     ttlDays: Math.max(1, record.ttlDays),
     redacted: signature.redacted || solution.redacted,
   };
-  return write(ctx, (tx) => {
-    const row = tx
-      .insert(errorPatterns)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [errorPatterns.patternHash, errorPatterns.projectId],
-        set: {
-          signatureJson: values.signatureJson,
-          solution: values.solution,
-          confidence: values.confidence,
-          occurrences: values.occurrences,
-          lang: values.lang,
-          lastSeen: values.lastSeen,
-          ttlDays: values.ttlDays,
-          redacted: values.redacted,
-        },
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+  return write(ctx, async (tx) => {
+    const row = await queryGet(
+      tx
+        .insert(errorPatterns)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [errorPatterns.patternHash, errorPatterns.projectId],
+          set: {
+            signatureJson: values.signatureJson,
+            solution: values.solution,
+            confidence: values.confidence,
+            occurrences: values.occurrences,
+            lang: values.lang,
+            lastSeen: values.lastSeen,
+            ttlDays: values.ttlDays,
+            redacted: values.redacted,
+          },
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.errorPatternSaved,
       sessionId: null,
       entity: "error_pattern",

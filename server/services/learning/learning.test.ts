@@ -6,16 +6,16 @@ import { sessionLearning } from "./session-learning";
 import { saveStrategy } from "./strategies";
 
 describe("error patterns and strategies (BAZINGA's context engineering)", () => {
-  it("saves a pattern once per signature, counts it again, redacts secrets, and writes an event each time", () => {
-    const { db, as } = setup();
+  it("saves a pattern once per signature, counts it again, redacts secrets, and writes an event each time", async () => {
+    const { db, as } = await setup();
     const dev = as("agent", "developer_1");
-    const first = saveErrorPattern(dev, {
+    const first = await saveErrorPattern(dev, {
       projectId: "calc",
       errorType: "KeyError",
       errorMessage: `missing 'alpha' with key ${SECRETS.openaiKey}`,
       solution: "check the dict",
     });
-    const again = saveErrorPattern(dev, {
+    const again = await saveErrorPattern(dev, {
       projectId: "calc",
       errorType: "KeyError",
       errorMessage: `missing 'beta' with key ${SECRETS.openaiKey}`,
@@ -31,36 +31,36 @@ describe("error patterns and strategies (BAZINGA's context engineering)", () => 
       redacted: true,
     });
     expect(again.signatureJson).not.toContain(SECRETS.openaiKey);
-    expect(eventsOfType(db, "error_pattern.saved")).toHaveLength(2);
-    expect(() => saveErrorPattern(as("viewer"), { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" })).toThrow(/may not/);
+    expect(await eventsOfType(db, "error_pattern.saved")).toHaveLength(2);
+    await expect(saveErrorPattern(as("viewer"), { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" })).rejects.toThrow(/may not/);
   });
 
-  it("filters by confidence, moves it by outcome, and cleans up expired patterns only", () => {
-    const { admin, setClock } = setup();
-    const p = saveErrorPattern(admin, { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" });
-    expect(getErrorPatterns(admin.db, { projectId: "calc" })).toEqual([]);
-    expect(updateErrorConfidence(admin, { projectId: "calc", patternHash: p.patternHash, outcome: "success" })).toMatchObject({
+  it("filters by confidence, moves it by outcome, and cleans up expired patterns only", async () => {
+    const { admin, setClock } = await setup();
+    const p = await saveErrorPattern(admin, { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" });
+    expect(await getErrorPatterns(admin.db, { projectId: "calc" })).toEqual([]);
+    expect(await updateErrorConfidence(admin, { projectId: "calc", patternHash: p.patternHash, outcome: "success" })).toMatchObject({
       previousConfidence: 0.5,
       newConfidence: 0.6,
     });
-    expect(getErrorPatterns(admin.db, { projectId: "calc", minConfidence: 0.6 })).toHaveLength(1);
-    expect(cleanupErrorPatterns(admin, { projectId: "calc" })).toEqual({ deletedCount: 0, projectId: "calc" });
+    expect(await getErrorPatterns(admin.db, { projectId: "calc", minConfidence: 0.6 })).toHaveLength(1);
+    expect(await cleanupErrorPatterns(admin, { projectId: "calc" })).toEqual({ deletedCount: 0, projectId: "calc" });
     setClock(92 * 86_400_000);
-    expect(cleanupErrorPatterns(admin, {})).toEqual({ deletedCount: 1, projectId: null });
+    expect(await cleanupErrorPatterns(admin, {})).toEqual({ deletedCount: 1, projectId: null });
   });
 
-  it("shows a session's page its project's patterns and strategies", () => {
-    const { admin } = setup();
-    createSession(admin, { id: "s_calc", metadata: { project_id: "calc" } });
-    saveErrorPattern(admin, { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" });
-    saveErrorPattern(admin, { projectId: "other", errorType: "E", errorMessage: "m", solution: "s" });
-    saveStrategy(admin, { projectId: "calc", topic: "implementation", insight: "test first" });
-    saveStrategy(admin, { projectId: "other", topic: "general", insight: "x", sessionId: SESSION });
-    const learning = sessionLearning(admin.db, { sessionId: "s_calc" });
+  it("shows a session's page its project's patterns and strategies", async () => {
+    const { admin } = await setup();
+    await createSession(admin, { id: "s_calc", metadata: { project_id: "calc" } });
+    await saveErrorPattern(admin, { projectId: "calc", errorType: "E", errorMessage: "m", solution: "s" });
+    await saveErrorPattern(admin, { projectId: "other", errorType: "E", errorMessage: "m", solution: "s" });
+    await saveStrategy(admin, { projectId: "calc", topic: "implementation", insight: "test first" });
+    await saveStrategy(admin, { projectId: "other", topic: "general", insight: "x", sessionId: SESSION });
+    const learning = await sessionLearning(admin.db, { sessionId: "s_calc" });
     expect(learning.projectId).toBe("calc");
     expect(learning.errorPatterns.map((p) => [p.projectId, p.errorType, p.messagePattern])).toEqual([["calc", "E", "m"]]);
     expect(learning.strategies.map((s) => s.insight)).toEqual(["test first"]);
     // A session without a project sees what was recorded from it.
-    expect(sessionLearning(admin.db, { sessionId: SESSION }).strategies.map((s) => s.insight)).toEqual(["x"]);
+    expect((await sessionLearning(admin.db, { sessionId: SESSION })).strategies.map((s) => s.insight)).toEqual(["x"]);
   });
 });

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { desc, eq, or } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { errorPatterns, strategies } from "@/db/schema";
@@ -21,9 +22,9 @@ export interface SessionLearning {
  * and strategies (most helpful first) of the project the session belongs to, and those recorded
  * from this session.
  */
-export function sessionLearning(db: DbOrTx, raw: SessionLearningInput): SessionLearning {
+export async function sessionLearning(db: DbOrTx, raw: SessionLearningInput): Promise<SessionLearning> {
   const input = parseInput(SessionLearningInput, raw, "learning.invalid_input");
-  const session = loadSession(db, input.sessionId);
+  const session = await loadSession(db, input.sessionId);
   const project = session.metadata?.project_id;
   const projectId = typeof project === "string" && project.length > 0 ? project : null;
   const ofPatterns = projectId
@@ -32,26 +33,18 @@ export function sessionLearning(db: DbOrTx, raw: SessionLearningInput): SessionL
   const ofStrategies = projectId
     ? or(eq(strategies.projectId, projectId), eq(strategies.sessionId, input.sessionId))
     : eq(strategies.sessionId, input.sessionId);
-  const patterns = db
-    .select()
-    .from(errorPatterns)
-    .where(ofPatterns)
-    .orderBy(desc(errorPatterns.confidence), desc(errorPatterns.occurrences))
-    .limit(SESSION_LEARNING_LIMIT)
-    .all();
+  const patterns = await queryAll(
+    db.select().from(errorPatterns).where(ofPatterns).orderBy(desc(errorPatterns.confidence), desc(errorPatterns.occurrences)).limit(SESSION_LEARNING_LIMIT),
+  );
   return {
     projectId,
     errorPatterns: patterns.map(({ signatureJson, ...row }) => {
       const signature = parseSignature(signatureJson);
       return { ...row, errorType: signature.error_type ?? null, messagePattern: signature.message_pattern ?? null };
     }),
-    strategies: db
-      .select()
-      .from(strategies)
-      .where(ofStrategies)
-      .orderBy(desc(strategies.helpfulness), desc(strategies.lastSeen))
-      .limit(SESSION_LEARNING_LIMIT)
-      .all(),
+    strategies: await queryAll(
+      db.select().from(strategies).where(ofStrategies).orderBy(desc(strategies.helpfulness), desc(strategies.lastSeen)).limit(SESSION_LEARNING_LIMIT),
+    ),
   };
 }
 

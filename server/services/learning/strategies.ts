@@ -1,3 +1,5 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
+import { mapInOrder } from "../in-order";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { orchestrationLogs, strategies } from "@/db/schema";
@@ -26,13 +28,14 @@ interface StrategyValues {
 }
 
 /** Insert, or count one more time it helped (bazinga_db.py's ON CONFLICT … helpfulness + 1). */
-function upsert(tx: Tx, now: Date, values: StrategyValues): StrategyRow {
-  return tx
-    .insert(strategies)
-    .values({ ...values, helpfulness: 1, lastSeen: now, createdAt: now })
-    .onConflictDoUpdate({ target: strategies.strategyId, set: { helpfulness: sql`${strategies.helpfulness} + 1`, lastSeen: now } })
-    .returning()
-    .get();
+async function upsert(tx: Tx, now: Date, values: StrategyValues): Promise<StrategyRow> {
+  return await queryGet(
+    tx
+      .insert(strategies)
+      .values({ ...values, helpfulness: 1, lastSeen: now, createdAt: now })
+      .onConflictDoUpdate({ target: strategies.strategyId, set: { helpfulness: sql`${strategies.helpfulness} + 1`, lastSeen: now } })
+      .returning(),
+  );
 }
 
 /**
@@ -40,15 +43,15 @@ function upsert(tx: Tx, now: Date, values: StrategyValues): StrategyRow {
  * insight is cut to 500 characters and redacted, and the id is derived from it unless given, so
  * saving the same insight again counts it as helpful once more.
  */
-export function saveStrategy(ctx: ServiceContext, raw: SaveStrategyInput): StrategyRow {
+export async function saveStrategy(ctx: ServiceContext, raw: SaveStrategyInput): Promise<StrategyRow> {
   requireLogWriter(ctx, "save strategies");
   const input = parseInput(SaveStrategyInput, raw, "learning.invalid_input");
   const topic = strategyTopic(input.topic);
   const insight = redactText(input.insight.slice(0, MAX_INSIGHT_LENGTH));
   const id = input.strategyId ?? strategyId(sha256Hex, input.projectId, topic, input.insight);
-  return write(ctx, (tx) => {
-    if (input.sessionId) loadSession(tx, input.sessionId);
-    const row = upsert(tx, nowOf(ctx), {
+  return write(ctx, async (tx) => {
+    if (input.sessionId) await loadSession(tx, input.sessionId);
+    const row = await upsert(tx, nowOf(ctx), {
       strategyId: id,
       projectId: input.projectId,
       topic,
@@ -58,7 +61,7 @@ export function saveStrategy(ctx: ServiceContext, raw: SaveStrategyInput): Strat
       sessionId: input.sessionId ?? null,
       redacted: insight.redacted,
     });
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.strategySaved,
       sessionId: input.sessionId ?? null,
       entity: "strategy",
@@ -70,41 +73,44 @@ export function saveStrategy(ctx: ServiceContext, raw: SaveStrategyInput): Strat
 }
 
 /** A project's strategies, most helpful first; a language or framework filter keeps the general ones too (`get-strategies`). */
-export function getStrategies(db: DbOrTx, raw: GetStrategiesInput): StrategyRow[] {
+export async function getStrategies(db: DbOrTx, raw: GetStrategiesInput): Promise<StrategyRow[]> {
   const input = parseInput(GetStrategiesInput, raw, "learning.invalid_input");
   const t = strategies;
-  return db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.projectId, input.projectId),
-        input.lang ? or(isNull(t.lang), eq(t.lang, input.lang)) : undefined,
-        input.framework ? or(isNull(t.framework), eq(t.framework, input.framework)) : undefined,
-        input.topic ? eq(t.topic, input.topic) : undefined,
-      ),
-    )
-    .orderBy(desc(t.helpfulness), desc(t.lastSeen))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.projectId, input.projectId),
+          input.lang ? or(isNull(t.lang), eq(t.lang, input.lang)) : undefined,
+          input.framework ? or(isNull(t.framework), eq(t.framework, input.framework)) : undefined,
+          input.topic ? eq(t.topic, input.topic) : undefined,
+        ),
+      )
+      .orderBy(desc(t.helpfulness), desc(t.lastSeen))
+      .limit(input.limit),
+  );
 }
 
 /** Count a strategy as helpful `increment` more times (`update-strategy-helpfulness`). */
-export function updateStrategyHelpfulness(
+export async function updateStrategyHelpfulness(
   ctx: ServiceContext,
   raw: UpdateStrategyHelpfulnessInput,
-): { strategyId: string; previousHelpfulness: number; newHelpfulness: number } {
+): Promise<{ strategyId: string; previousHelpfulness: number; newHelpfulness: number }> {
   requireLogWriter(ctx, "update strategy helpfulness");
   const input = parseInput(UpdateStrategyHelpfulnessInput, raw, "learning.invalid_input");
-  return write(ctx, (tx) => {
-    const existing = tx.select().from(strategies).where(eq(strategies.strategyId, input.strategyId)).get();
+  return write(ctx, async (tx) => {
+    const existing = await queryGet(tx.select().from(strategies).where(eq(strategies.strategyId, input.strategyId)));
     if (!existing) throw new NotFoundError("strategy", input.strategyId);
     const helpfulness = existing.helpfulness + input.increment;
-    tx.update(strategies)
-      .set({ helpfulness, lastSeen: nowOf(ctx) })
-      .where(eq(strategies.strategyId, input.strategyId))
-      .run();
-    appendEvent(tx, ctx, {
+    await queryRun(
+      tx
+        .update(strategies)
+        .set({ helpfulness, lastSeen: nowOf(ctx) })
+        .where(eq(strategies.strategyId, input.strategyId)),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.strategyHelpfulnessUpdated,
       sessionId: existing.sessionId,
       entity: "strategy",
@@ -120,28 +126,29 @@ export function updateStrategyHelpfulness(
  * strategies of the project (`extract-strategies`, run after a tech lead's approval): completion →
  * implementation, decisions → architecture, approach → methodology.
  */
-export function extractStrategies(ctx: ServiceContext, raw: ExtractStrategiesInput): { extracted: number; strategies: StrategyRow[] } {
+export async function extractStrategies(ctx: ServiceContext, raw: ExtractStrategiesInput): Promise<{ extracted: number; strategies: StrategyRow[] }> {
   requireLogWriter(ctx, "extract strategies");
   const input = parseInput(ExtractStrategiesInput, raw, "learning.invalid_input");
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const l = orchestrationLogs;
-    const reasoning = tx
-      .select({ phase: l.reasoningPhase, content: l.content, redacted: l.redacted })
-      .from(l)
-      .where(
-        and(
-          eq(l.sessionId, input.sessionId),
-          eq(l.groupId, input.groupId),
-          eq(l.logType, "reasoning"),
-          inArray(l.reasoningPhase, Object.keys(STRATEGY_PHASES) as never[]),
-        ),
-      )
-      .orderBy(desc(l.id))
-      .limit(5)
-      .all();
+    const reasoning = await queryAll(
+      tx
+        .select({ phase: l.reasoningPhase, content: l.content, redacted: l.redacted })
+        .from(l)
+        .where(
+          and(
+            eq(l.sessionId, input.sessionId),
+            eq(l.groupId, input.groupId),
+            eq(l.logType, "reasoning"),
+            inArray(l.reasoningPhase, Object.keys(STRATEGY_PHASES) as never[]),
+          ),
+        )
+        .orderBy(desc(l.id))
+        .limit(5),
+    );
     const now = nowOf(ctx);
-    const rows = reasoning.map((r) => {
+    const rows = await mapInOrder(reasoning, async (r) => {
       const topic = STRATEGY_PHASES[r.phase ?? ""] ?? "general";
       return upsert(tx, now, {
         strategyId: strategyId(sha256Hex, input.projectId, topic, r.content),
@@ -154,7 +161,7 @@ export function extractStrategies(ctx: ServiceContext, raw: ExtractStrategiesInp
         redacted: r.redacted,
       });
     });
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.strategiesExtracted,
       sessionId: input.sessionId,
       entity: "strategy",
@@ -166,30 +173,31 @@ export function extractStrategies(ctx: ServiceContext, raw: ExtractStrategiesInp
 }
 
 /** A strategy as BAZINGA stored it (an import): id, topic word and counts kept, the insight redacted. */
-export function recordStrategy(ctx: ServiceContext, record: Omit<StrategyRow, "redacted" | "sessionId">): StrategyRow {
+export async function recordStrategy(ctx: ServiceContext, record: Omit<StrategyRow, "redacted" | "sessionId">): Promise<StrategyRow> {
   requireLogWriter(ctx, "save strategies");
   const insight = redactText(record.insight);
   const values = { ...record, insight: insight.value, helpfulness: Math.max(0, record.helpfulness), redacted: insight.redacted };
-  return write(ctx, (tx) => {
-    const row = tx
-      .insert(strategies)
-      .values(values)
-      .onConflictDoUpdate({
-        target: strategies.strategyId,
-        set: {
-          projectId: values.projectId,
-          topic: values.topic,
-          insight: values.insight,
-          helpfulness: values.helpfulness,
-          lang: values.lang,
-          framework: values.framework,
-          lastSeen: values.lastSeen,
-          redacted: values.redacted,
-        },
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+  return write(ctx, async (tx) => {
+    const row = await queryGet(
+      tx
+        .insert(strategies)
+        .values(values)
+        .onConflictDoUpdate({
+          target: strategies.strategyId,
+          set: {
+            projectId: values.projectId,
+            topic: values.topic,
+            insight: values.insight,
+            helpfulness: values.helpfulness,
+            lang: values.lang,
+            framework: values.framework,
+            lastSeen: values.lastSeen,
+            redacted: values.redacted,
+          },
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.strategySaved,
       sessionId: null,
       entity: "strategy",

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import type { Tx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -5,9 +6,9 @@ import { type ServiceContext, appendEvent } from "../context";
 import type { LogRow, LogValues } from "./log-row";
 
 /** Insert one orchestration log row and the `logs.appended` event naming it. */
-export function appendLogRow(tx: Tx, ctx: ServiceContext, values: LogValues): LogRow {
-  const row = tx.insert(orchestrationLogs).values(values).returning().get();
-  appendEvent(tx, ctx, {
+export async function appendLogRow(tx: Tx, ctx: ServiceContext, values: LogValues): Promise<LogRow> {
+  const row = await queryGet(tx.insert(orchestrationLogs).values(values).returning());
+  await appendEvent(tx, ctx, {
     type: EVENT_TYPES.logsAppended,
     sessionId: row.sessionId,
     entity: "log",

@@ -13,6 +13,9 @@ export interface TokenValues {
   model: string | null;
 }
 
+/** One row of a batch, redacted and ready to write: a log row or a token row. */
+export type BatchItem = { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues };
+
 const LOG_KEYS = [
   "sessionId",
   "timestamp",

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { developmentPlans } from "@/db/schema";
@@ -10,10 +11,10 @@ import { parseInput } from "../parse-input";
 export type DevelopmentPlan = Omit<DevelopmentPlanRow, "phases" | "metadata"> & { phases: unknown; metadata: unknown };
 
 /** The session's development plan with phases and metadata parsed, or null (`get-development-plan`). */
-export function getDevelopmentPlan(db: DbOrTx, raw: GetDevelopmentPlanInput): DevelopmentPlan | null {
+export async function getDevelopmentPlan(db: DbOrTx, raw: GetDevelopmentPlanInput): Promise<DevelopmentPlan | null> {
   const input = parseInput(GetDevelopmentPlanInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
-  const row = db.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+  await loadSession(db, input.sessionId);
+  const row = await queryGet(db.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)));
   if (!row) return null;
   return { ...row, phases: readJson(row.phases), metadata: readJson(row.metadata) };
 }

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -7,23 +8,25 @@ import { GetEventsInput } from "./schemas";
 import { parseInput } from "../parse-input";
 
 /** A session's orchestration events (`pm_bazinga`, `validator_verdict`…), newest first, payloads parsed. */
-export function getEvents(db: DbOrTx, raw: GetEventsInput): LogEntry[] {
+export async function getEvents(db: DbOrTx, raw: GetEventsInput): Promise<LogEntry[]> {
   const input = parseInput(GetEventsInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  return db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.logType, "event"),
-        input.subtype ? eq(t.eventSubtype, input.subtype) : undefined,
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-      ),
+  return (
+    await queryAll(
+      db
+        .select()
+        .from(t)
+        .where(
+          and(
+            eq(t.sessionId, input.sessionId),
+            eq(t.logType, "event"),
+            input.subtype ? eq(t.eventSubtype, input.subtype) : undefined,
+            input.groupId ? eq(t.groupId, input.groupId) : undefined,
+          ),
+        )
+        .orderBy(desc(t.id))
+        .limit(input.limit),
     )
-    .orderBy(desc(t.id))
-    .limit(input.limit)
-    .all()
-    .map(toLogEntry);
+  ).map(toLogEntry);
 }

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -13,25 +14,26 @@ type ReasoningPhase = (typeof REASONING_PHASES)[number];
 export const MANDATORY_PHASES: readonly ReasoningPhase[] = ["understanding", "completion"];
 
 /** Reasoning entries, newest first, filtered by group, agent type and phase (BAZINGA's `get-reasoning`). */
-export function getReasoning(db: DbOrTx, raw: GetReasoningInput): LogRow[] {
+export async function getReasoning(db: DbOrTx, raw: GetReasoningInput): Promise<LogRow[]> {
   const input = parseInput(GetReasoningInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  return db
-    .select()
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.logType, "reasoning"),
-        input.groupId ? eq(t.groupId, input.groupId) : undefined,
-        input.agentType ? eq(t.agentType, input.agentType) : undefined,
-        input.phase ? eq(t.reasoningPhase, input.phase) : undefined,
-      ),
-    )
-    .orderBy(desc(t.id))
-    .limit(input.limit)
-    .all();
+  return await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          eq(t.logType, "reasoning"),
+          input.groupId ? eq(t.groupId, input.groupId) : undefined,
+          input.agentType ? eq(t.agentType, input.agentType) : undefined,
+          input.phase ? eq(t.reasoningPhase, input.phase) : undefined,
+        ),
+      )
+      .orderBy(desc(t.id))
+      .limit(input.limit),
+  );
 }
 
 export interface MandatoryPhasesCheck {
@@ -43,23 +45,24 @@ export interface MandatoryPhasesCheck {
 }
 
 /** Has this agent type documented `understanding` and `completion` for this group? (`check-mandatory-phases`) */
-export function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput): MandatoryPhasesCheck {
+export async function checkMandatoryPhases(db: DbOrTx, raw: CheckMandatoryPhasesInput): Promise<MandatoryPhasesCheck> {
   const input = parseInput(CheckMandatoryPhasesInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  const rows = db
-    .selectDistinct({ phase: t.reasoningPhase })
-    .from(t)
-    .where(
-      and(
-        eq(t.sessionId, input.sessionId),
-        eq(t.logType, "reasoning"),
-        eq(t.groupId, input.groupId),
-        eq(t.agentType, input.agentType),
-        sql`${t.reasoningPhase} is not null`,
+  const rows = await queryAll(
+    db
+      .selectDistinct({ phase: t.reasoningPhase })
+      .from(t)
+      .where(
+        and(
+          eq(t.sessionId, input.sessionId),
+          eq(t.logType, "reasoning"),
+          eq(t.groupId, input.groupId),
+          eq(t.agentType, input.agentType),
+          sql`${t.reasoningPhase} is not null`,
+        ),
       ),
-    )
-    .all();
+  );
   const seen = new Set(rows.map((row) => row.phase));
   const missing = MANDATORY_PHASES.filter((phase) => !seen.has(phase));
   return { complete: missing.length === 0, missing, documented: REASONING_PHASES.filter((phase) => seen.has(phase)) };

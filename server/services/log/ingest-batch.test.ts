@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { events, orchestrationLogs, tokenUsage } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -12,9 +13,9 @@ type Row = IngestBatchInput["rows"][number];
 const interaction = (i: number): Row => ({ kind: "interaction", agentType: "developer", agentId: "developer_1", content: `step ${i}`, iteration: 1 });
 
 describe("ingestBatch", () => {
-  it("writes every kind of row in order and ONE events row for the batch", () => {
-    const { db, as } = setup();
-    const result = ingestBatch(as("orchestrator", "orchestrator"), {
+  it("writes every kind of row in order and ONE events row for the batch", async () => {
+    const { db, as } = await setup();
+    const result = await ingestBatch(as("orchestrator", "orchestrator"), {
       sessionId: SESSION,
       rows: [
         { kind: "interaction", agentType: "pm", content: "Planning two groups", groupId: "group_a" },
@@ -24,7 +25,7 @@ describe("ingestBatch", () => {
         { kind: "tokens", agentType: "developer", tokens: 800, agentId: "developer_1" },
       ],
     });
-    const logs = listLogs(db, { sessionId: SESSION, order: "asc" }).items;
+    const logs = (await listLogs(db, { sessionId: SESSION, order: "asc" })).items;
     expect(logs.map((l) => [l.logType, l.agentType])).toEqual([
       ["interaction", "pm"],
       ["reasoning", "developer"],
@@ -32,7 +33,7 @@ describe("ingestBatch", () => {
     ]);
     expect(logs[1]).toMatchObject({ reasoningPhase: "understanding", confidenceLevel: "medium", referencesJson: ["docs/spec.md"], groupId: "global" });
     expect(logs[2]).toMatchObject({ eventSubtype: "pm_bazinga", eventPayload: { summary: "done" }, idempotencyKey: "bz-1" });
-    const tokens = db.select().from(tokenUsage).orderBy(tokenUsage.id).all();
+    const tokens = await queryAll(db.select().from(tokenUsage).orderBy(tokenUsage.id));
     expect(tokens.map((t) => [t.agentType, t.tokensEstimated, t.model, t.agentId])).toEqual([
       ["pm", 1200, "opus", null],
       ["developer", 800, null, "developer_1"],
@@ -40,11 +41,7 @@ describe("ingestBatch", () => {
     expect(result.ids).toEqual([logs[0]!.id, logs[1]!.id, logs[2]!.id, tokens[0]!.id, tokens[1]!.id]);
     expect(result.logs).toEqual({ count: 3, firstId: logs[0]!.id, lastId: logs[2]!.id, redacted: 0, duplicates: 0 });
     expect(result.tokens).toEqual({ count: 2, firstId: tokens[0]!.id, lastId: tokens[1]!.id, total: 2000 });
-    const batchEvents = db
-      .select()
-      .from(events)
-      .all()
-      .filter((e) => e.type !== "session.created");
+    const batchEvents = (await queryAll(db.select().from(events))).filter((e) => e.type !== "session.created");
     expect(batchEvents).toHaveLength(1);
     expect(batchEvents[0]).toMatchObject({
       type: "logs.appended",
@@ -55,32 +52,32 @@ describe("ingestBatch", () => {
     });
   });
 
-  it("a tokens-only batch appends one tokens.logged event", () => {
-    const { db, admin } = setup();
-    ingestBatch(admin, {
+  it("a tokens-only batch appends one tokens.logged event", async () => {
+    const { db, admin } = await setup();
+    await ingestBatch(admin, {
       sessionId: SESSION,
       rows: [
         { kind: "tokens", agentType: "pm", tokens: 5 },
         { kind: "tokens", agentType: "qa", tokens: 7 },
       ],
     });
-    expect(eventsOfType(db, "logs.appended")).toHaveLength(0);
-    expect(eventsOfType(db, "tokens.logged")).toMatchObject([{ data: { count: 2, total: 12 } }]);
+    expect(await eventsOfType(db, "logs.appended")).toHaveLength(0);
+    expect(await eventsOfType(db, "tokens.logged")).toMatchObject([{ data: { count: 2, total: 12 } }]);
   });
 
-  it("writes a batch of 1000 rows in one call", () => {
-    const { db, admin } = setup();
-    const result = ingestBatch(admin, { sessionId: SESSION, rows: Array.from({ length: 1000 }, (_, i) => interaction(i)) });
+  it("writes a batch of 1000 rows in one call", async () => {
+    const { db, admin } = await setup();
+    const result = await ingestBatch(admin, { sessionId: SESSION, rows: Array.from({ length: 1000 }, (_, i) => interaction(i)) });
     expect(result.logs.count).toBe(1000);
-    expect(rowCount(db, orchestrationLogs)).toBe(1000);
+    expect(await rowCount(db, orchestrationLogs)).toBe(1000);
     expect(new Set(result.ids).size).toBe(1000);
-    expect(eventsOfType(db, "logs.appended")).toHaveLength(1);
+    expect(await eventsOfType(db, "logs.appended")).toHaveLength(1);
   });
 
-  it("refuses 1001 rows", () => {
-    const { db, admin } = setup();
-    expect(() => ingestBatch(admin, { sessionId: SESSION, rows: Array.from({ length: 1001 }, (_, i) => interaction(i)) })).toThrow(ValidationError);
-    expect(rowCount(db, orchestrationLogs)).toBe(0);
+  it("refuses 1001 rows", async () => {
+    const { db, admin } = await setup();
+    await expect(ingestBatch(admin, { sessionId: SESSION, rows: Array.from({ length: 1001 }, (_, i) => interaction(i)) })).rejects.toThrow(ValidationError);
+    expect(await rowCount(db, orchestrationLogs)).toBe(0);
   });
 
   it.each<[string, Row, string]>([
@@ -88,34 +85,34 @@ describe("ingestBatch", () => {
     ["a bad reasoning phase", { kind: "reasoning", agentType: "developer", phase: "daydreaming" as never, content: "x" }, "rows[417].phase"],
     ["negative tokens", { kind: "tokens", agentType: "developer", tokens: -5 }, "rows[417].tokens"],
     ["an unknown kind", { kind: "metric", agentType: "developer" } as never, "rows[417].kind"],
-  ])("one bad row (%s) at position 417 refuses the whole batch and writes nothing", (_name, bad, field) => {
-    const { db, admin } = setup();
-    const before = rowCount(db, events);
+  ])("one bad row (%s) at position 417 refuses the whole batch and writes nothing", async (_name, bad, field) => {
+    const { db, admin } = await setup();
+    const before = await rowCount(db, events);
     const rows = Array.from({ length: 600 }, (_, i) => (i === 417 ? bad : i % 2 ? interaction(i) : ({ kind: "tokens", agentType: "pm", tokens: i } as Row)));
     let error: unknown;
     try {
-      ingestBatch(admin, { sessionId: SESSION, rows });
+      await ingestBatch(admin, { sessionId: SESSION, rows });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe(field);
     expect((error as ValidationError).message).toMatch(/^rows\[417\]\./);
-    expect(rowCount(db, orchestrationLogs)).toBe(0);
-    expect(rowCount(db, tokenUsage)).toBe(0);
-    expect(rowCount(db, events)).toBe(before);
+    expect(await rowCount(db, orchestrationLogs)).toBe(0);
+    expect(await rowCount(db, tokenUsage)).toBe(0);
+    expect(await rowCount(db, events)).toBe(before);
   });
 
-  it("refuses a batch for a session that does not exist", () => {
-    const { db, admin } = setup();
-    expect(() => ingestBatch(admin, { sessionId: "no_such_session", rows: [interaction(1)] })).toThrow(/session "no_such_session" does not exist/);
-    expect(rowCount(db, orchestrationLogs)).toBe(0);
+  it("refuses a batch for a session that does not exist", async () => {
+    const { db, admin } = await setup();
+    await expect(ingestBatch(admin, { sessionId: "no_such_session", rows: [interaction(1)] })).rejects.toThrow(/session "no_such_session" does not exist/);
+    expect(await rowCount(db, orchestrationLogs)).toBe(0);
   });
 
-  it("skips events whose idempotency key was already used, in an earlier call or earlier in the batch", () => {
-    const { db, admin } = setup();
-    const earlier = saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", idempotencyKey: "v1", payload: { verdict: "ACCEPT" } }).row;
-    const result = ingestBatch(admin, {
+  it("skips events whose idempotency key was already used, in an earlier call or earlier in the batch", async () => {
+    const { db, admin } = await setup();
+    const earlier = (await saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", idempotencyKey: "v1", payload: { verdict: "ACCEPT" } })).row;
+    const result = await ingestBatch(admin, {
       sessionId: SESSION,
       rows: [
         { kind: "event", subtype: "validator_verdict", idempotencyKey: "v1", payload: { verdict: "REJECT" } },
@@ -127,15 +124,15 @@ describe("ingestBatch", () => {
     expect(result.logs).toMatchObject({ count: 2, duplicates: 2 });
     expect(result.ids[0]).toBe(earlier.id);
     expect(result.ids[2]).toBe(result.ids[1]);
-    expect(rowCount(db, orchestrationLogs)).toBe(3);
+    expect(await rowCount(db, orchestrationLogs)).toBe(3);
   });
 
-  it("stores nothing and appends no event when every row is a repeat", () => {
-    const { db, admin } = setup();
+  it("stores nothing and appends no event when every row is a repeat", async () => {
+    const { db, admin } = await setup();
     const rows: Row[] = [{ kind: "event", subtype: "pm_bazinga", idempotencyKey: "k" }];
-    ingestBatch(admin, { sessionId: SESSION, rows });
-    ingestBatch(admin, { sessionId: SESSION, rows });
-    expect(rowCount(db, orchestrationLogs)).toBe(1);
-    expect(eventsOfType(db, "logs.appended")).toHaveLength(1);
+    await ingestBatch(admin, { sessionId: SESSION, rows });
+    await ingestBatch(admin, { sessionId: SESSION, rows });
+    expect(await rowCount(db, orchestrationLogs)).toBe(1);
+    expect(await eventsOfType(db, "logs.appended")).toHaveLength(1);
   });
 });

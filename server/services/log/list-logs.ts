@@ -1,3 +1,4 @@
+import { queryAll, sqlFor } from "@/db/query";
 import { type SQL, and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -44,9 +45,9 @@ export function escapeLike(text: string): string {
  * keep appending, and walking every page either way returns every matching row exactly once, with
  * no cap on how far. `since` is inclusive, `until` exclusive.
  */
-export function listLogs(db: DbOrTx, raw: ListLogsPageInput): LogPage {
+export async function listLogs(db: DbOrTx, raw: ListLogsPageInput): Promise<LogPage> {
   const input = parseInput(ListLogsPageInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
   const where: (SQL | undefined)[] = [eq(t.sessionId, input.sessionId)];
   if (input.logType) where.push(eq(t.logType, input.logType));
@@ -56,7 +57,9 @@ export function listLogs(db: DbOrTx, raw: ListLogsPageInput): LogPage {
   if (input.reasoningPhase) where.push(eq(t.reasoningPhase, input.reasoningPhase));
   if (input.text) {
     const pattern = `%${escapeLike(input.text)}%`;
-    where.push(or(sql`${t.content} like ${pattern} escape '\\'`, sql`${t.eventPayload} like ${pattern} escape '\\'`));
+    // Any case: SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's does not, ILIKE does.
+    const like = sqlFor(db, { sqlite: sql`like`, postgres: sql`ilike` });
+    where.push(or(sql`${t.content} ${like} ${pattern} escape '\\'`, sql`${t.eventPayload} ${like} ${pattern} escape '\\'`));
   }
   if (input.since) where.push(gte(t.timestamp, input.since));
   if (input.until) where.push(lt(t.timestamp, input.until));
@@ -67,13 +70,14 @@ export function listLogs(db: DbOrTx, raw: ListLogsPageInput): LogPage {
   const scanDescending = descending !== backward;
   const cursor = input.cursor ?? undefined;
   if (cursor !== undefined) where.push(scanDescending ? lt(t.id, cursor) : gt(t.id, cursor));
-  const rows = db
-    .select()
-    .from(t)
-    .where(and(...where))
-    .orderBy(scanDescending ? desc(t.id) : asc(t.id))
-    .limit(input.limit + 1)
-    .all();
+  const rows = await queryAll(
+    db
+      .select()
+      .from(t)
+      .where(and(...where))
+      .orderBy(scanDescending ? desc(t.id) : asc(t.id))
+      .limit(input.limit + 1),
+  );
   const more = rows.length > input.limit;
   const page = rows.slice(0, input.limit).map(toLogEntry);
   if (backward) page.reverse();

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { insertReturning, prepared } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq, sql } from "drizzle-orm";
@@ -15,22 +16,22 @@ import { parseInput } from "../parse-input";
  * `mark-context-consumed`). The consumer row for that iteration is created if it is missing, so a
  * re-spawned agent's reading is recorded too; marking again keeps the first time and writes nothing.
  */
-export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsumedInput): ContextConsumerRow {
+export async function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsumedInput): Promise<ContextConsumerRow> {
   requireLogWriter(ctx, "mark context consumed");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
-  return write(ctx, (tx) => {
-    const { pkg, existing } = findReader(ctx.db, input);
+  return write(ctx, async (tx) => {
+    const { pkg, existing } = await findReader(ctx.db, input);
     if (existing?.consumedAt) return existing;
     const now = nowOf(ctx);
     const row = existing
-      ? tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning().get()!
-      : insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
+      ? (await queryGet(tx.update(contextPackageConsumers).set({ consumedAt: now }).where(eq(contextPackageConsumers.id, existing.id)).returning()))!
+      : (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
           packageId: pkg.id,
           agentType: input.agentType,
           iteration: input.iteration,
           consumedAt: now,
-        })!;
-    appendEvent(tx, ctx, {
+        }))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextConsumed,
       sessionId: pkg.sessionId,
       entity: "context_package",
@@ -45,18 +46,18 @@ export function markContextConsumed(ctx: ServiceContext, raw: MarkContextConsume
  * Add a reader a package is waiting for, not yet consumed (an import: BAZINGA added a reader for a
  * later iteration, or after the package was saved). Nothing is written if the reader is there.
  */
-export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedInput): ContextConsumerRow {
+export async function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedInput): Promise<ContextConsumerRow> {
   requireLogWriter(ctx, "add context package readers");
   const input = parseInput(MarkContextConsumedInput, raw, "log.invalid_input");
-  return write(ctx, (tx) => {
-    const { pkg, existing } = findReader(ctx.db, input);
+  return write(ctx, async (tx) => {
+    const { pkg, existing } = await findReader(ctx.db, input);
     if (existing) return existing;
-    const row = insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
+    const row = (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, {
       packageId: pkg.id,
       agentType: input.agentType,
       iteration: input.iteration,
-    })!;
-    appendEvent(tx, ctx, {
+    }))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextPackageSaved,
       sessionId: pkg.sessionId,
       entity: "context_package",
@@ -68,7 +69,7 @@ export function addContextReader(ctx: ServiceContext, raw: MarkContextConsumedIn
 }
 
 /** The package (refused if unknown) and its reader row for that agent type and iteration, if any. */
-function findReader(db: Db, input: { packageId: number; agentType: string; iteration: number }) {
+async function findReader(db: Db, input: { packageId: number; agentType: string; iteration: number }) {
   const packageQuery = prepared(db, "context.package_of_reader", () =>
     db
       .select({ id: contextPackages.id, sessionId: contextPackages.sessionId })
@@ -76,7 +77,7 @@ function findReader(db: Db, input: { packageId: number; agentType: string; itera
       .where(eq(contextPackages.id, sql.placeholder("packageId")))
       .prepare(),
   );
-  const pkg = packageQuery.get({ packageId: input.packageId });
+  const pkg = await packageQuery.get({ packageId: input.packageId });
   if (!pkg) throw new NotFoundError("context_package", input.packageId);
   const readerQuery = prepared(db, "context.reader", () =>
     db
@@ -91,5 +92,5 @@ function findReader(db: Db, input: { packageId: number; agentType: string; itera
       )
       .prepare(),
   );
-  return { pkg, existing: readerQuery.get({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }) };
+  return { pkg, existing: await readerQuery.get({ packageId: pkg.id, agentType: input.agentType, iteration: input.iteration }) };
 }

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -28,27 +29,28 @@ const MARKDOWN_CONTENT_LIMIT = 500;
  * as entries, or as the markdown BAZINGA prints (a header per run of one group, a heading per
  * entry with agent, phase, confidence and a lock when redacted).
  */
-export function reasoningTimeline(db: DbOrTx, raw: ReasoningTimelineInput): ReasoningTimeline {
+export async function reasoningTimeline(db: DbOrTx, raw: ReasoningTimelineInput): Promise<ReasoningTimeline> {
   const input = parseInput(ReasoningTimelineInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const t = orchestrationLogs;
-  const entries = db
-    .select({
-      id: t.id,
-      groupId: t.groupId,
-      agentType: t.agentType,
-      agentId: t.agentId,
-      iteration: t.iteration,
-      reasoningPhase: t.reasoningPhase,
-      confidenceLevel: t.confidenceLevel,
-      content: t.content,
-      redacted: t.redacted,
-      timestamp: t.timestamp,
-    })
-    .from(t)
-    .where(and(eq(t.sessionId, input.sessionId), eq(t.logType, "reasoning"), input.groupId ? eq(t.groupId, input.groupId) : undefined))
-    .orderBy(asc(t.id))
-    .all();
+  const entries = await queryAll(
+    db
+      .select({
+        id: t.id,
+        groupId: t.groupId,
+        agentType: t.agentType,
+        agentId: t.agentId,
+        iteration: t.iteration,
+        reasoningPhase: t.reasoningPhase,
+        confidenceLevel: t.confidenceLevel,
+        content: t.content,
+        redacted: t.redacted,
+        timestamp: t.timestamp,
+      })
+      .from(t)
+      .where(and(eq(t.sessionId, input.sessionId), eq(t.logType, "reasoning"), input.groupId ? eq(t.groupId, input.groupId) : undefined))
+      .orderBy(asc(t.id)),
+  );
   return input.format === "json" ? { format: "json", entries } : { format: "markdown", text: renderTimelineMarkdown(entries) };
 }
 

@@ -7,15 +7,15 @@ import { saveEvent } from "./save-event";
 import { saveReasoning } from "./save-reasoning";
 import { SECRETS, SESSION, setup } from "@/test/support/log-helpers";
 
-function seed() {
-  const fixture = setup();
+async function seed() {
+  const fixture = await setup();
   const { admin, setClock } = fixture;
-  const save = (at: number, input: Omit<Parameters<typeof saveReasoning>[1], "sessionId">) => {
+  const save = async (at: number, input: Omit<Parameters<typeof saveReasoning>[1], "sessionId">) => {
     setClock(at);
     return saveReasoning(admin, { sessionId: SESSION, ...input });
   };
   const rows = [
-    save(0, {
+    await save(0, {
       groupId: "group_a",
       agentType: "developer",
       agentId: "developer_1",
@@ -23,38 +23,39 @@ function seed() {
       content: "Need OAuth2 with PKCE",
       confidence: "high",
     }),
-    save(5_000, {
+    await save(5_000, {
       groupId: "group_a",
       agentType: "developer",
       agentId: "developer_1",
       phase: "approach",
       content: `Use the client with api_key=${SECRETS.openaiKey}`,
     }),
-    save(12_000, { groupId: "group_b", agentType: "qa_expert", phase: "risks", content: "Flaky e2e suite", confidence: "low" }),
-    save(20_000, { groupId: "group_a", agentType: "tech_lead", phase: "completion", content: "x".repeat(600), confidence: "medium" }),
+    await save(12_000, { groupId: "group_b", agentType: "qa_expert", phase: "risks", content: "Flaky e2e suite", confidence: "low" }),
+    await save(20_000, { groupId: "group_a", agentType: "tech_lead", phase: "completion", content: "x".repeat(600), confidence: "medium" }),
   ];
-  logInteraction(admin, { sessionId: SESSION, agentType: "developer", content: "not reasoning", groupId: "group_a" });
+  await logInteraction(admin, { sessionId: SESSION, agentType: "developer", content: "not reasoning", groupId: "group_a" });
   return { ...fixture, rows };
 }
 
 describe("getReasoning", () => {
-  it("returns reasoning only, newest first, filtered by group, agent type and phase", () => {
-    const { db, rows } = seed();
-    const ids = (input: Omit<Parameters<typeof getReasoning>[1], "sessionId">) => getReasoning(db, { sessionId: SESSION, ...input }).map((row) => row.id);
-    expect(ids({})).toEqual([rows[3]!.id, rows[2]!.id, rows[1]!.id, rows[0]!.id]);
-    expect(ids({ groupId: "group_a" })).toEqual([rows[3]!.id, rows[1]!.id, rows[0]!.id]);
-    expect(ids({ groupId: "group_a", agentType: "developer" })).toEqual([rows[1]!.id, rows[0]!.id]);
-    expect(ids({ phase: "risks" })).toEqual([rows[2]!.id]);
-    expect(ids({ limit: 2 })).toEqual([rows[3]!.id, rows[2]!.id]);
+  it("returns reasoning only, newest first, filtered by group, agent type and phase", async () => {
+    const { db, rows } = await seed();
+    const ids = async (input: Omit<Parameters<typeof getReasoning>[1], "sessionId">) =>
+      (await getReasoning(db, { sessionId: SESSION, ...input })).map((row) => row.id);
+    expect(await ids({})).toEqual([rows[3]!.id, rows[2]!.id, rows[1]!.id, rows[0]!.id]);
+    expect(await ids({ groupId: "group_a" })).toEqual([rows[3]!.id, rows[1]!.id, rows[0]!.id]);
+    expect(await ids({ groupId: "group_a", agentType: "developer" })).toEqual([rows[1]!.id, rows[0]!.id]);
+    expect(await ids({ phase: "risks" })).toEqual([rows[2]!.id]);
+    expect(await ids({ limit: 2 })).toEqual([rows[3]!.id, rows[2]!.id]);
   });
 });
 
 describe("reasoningTimeline", () => {
-  it("lists entries oldest first as JSON, optionally for one group", () => {
-    const { db, rows } = seed();
-    const all = reasoningTimeline(db, { sessionId: SESSION });
+  it("lists entries oldest first as JSON, optionally for one group", async () => {
+    const { db, rows } = await seed();
+    const all = await reasoningTimeline(db, { sessionId: SESSION });
     expect(all.format === "json" && all.entries.map((e) => e.id)).toEqual(rows.map((r) => r.id));
-    const groupB = reasoningTimeline(db, { sessionId: SESSION, groupId: "group_b", format: "json" });
+    const groupB = await reasoningTimeline(db, { sessionId: SESSION, groupId: "group_b", format: "json" });
     expect(groupB).toEqual({
       format: "json",
       entries: [
@@ -63,9 +64,9 @@ describe("reasoningTimeline", () => {
     });
   });
 
-  it("renders BAZINGA's markdown: a header per run of one group, badges, a lock when redacted, long content cut at 500", () => {
-    const { db } = seed();
-    const timeline = reasoningTimeline(db, { sessionId: SESSION, format: "markdown" });
+  it("renders BAZINGA's markdown: a header per run of one group, badges, a lock when redacted, long content cut at 500", async () => {
+    const { db } = await seed();
+    const timeline = await reasoningTimeline(db, { sessionId: SESSION, format: "markdown" });
     expect(timeline).toEqual({
       format: "markdown",
       text: [
@@ -105,9 +106,9 @@ describe("reasoningTimeline", () => {
     });
   });
 
-  it("says so when there is no reasoning", () => {
-    const { db } = setup();
-    expect(reasoningTimeline(db, { sessionId: SESSION, format: "markdown" })).toEqual({
+  it("says so when there is no reasoning", async () => {
+    const { db } = await setup();
+    expect(await reasoningTimeline(db, { sessionId: SESSION, format: "markdown" })).toEqual({
       format: "markdown",
       text: "# Reasoning Timeline\n\nNo reasoning entries found.",
     });
@@ -115,31 +116,31 @@ describe("reasoningTimeline", () => {
 });
 
 describe("checkMandatoryPhases", () => {
-  it("names understanding and completion until this agent documented them for this group", () => {
-    const { db, admin } = setup();
-    const check = () => checkMandatoryPhases(db, { sessionId: SESSION, groupId: "group_a", agentType: "developer" });
-    expect(check()).toEqual({ complete: false, missing: ["understanding", "completion"], documented: [] });
-    saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "understanding", content: "read the spec" });
-    saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "risks", content: "tight deadline" });
+  it("names understanding and completion until this agent documented them for this group", async () => {
+    const { db, admin } = await setup();
+    const check = async () => checkMandatoryPhases(db, { sessionId: SESSION, groupId: "group_a", agentType: "developer" });
+    expect(await check()).toEqual({ complete: false, missing: ["understanding", "completion"], documented: [] });
+    await saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "understanding", content: "read the spec" });
+    await saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "risks", content: "tight deadline" });
     // Another agent's or another group's completion does not count.
-    saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "qa_expert", phase: "completion", content: "tests pass" });
-    saveReasoning(admin, { sessionId: SESSION, groupId: "group_b", agentType: "developer", phase: "completion", content: "other group done" });
-    expect(check()).toEqual({ complete: false, missing: ["completion"], documented: ["understanding", "risks"] });
-    saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "completion", content: "done" });
-    expect(check()).toEqual({ complete: true, missing: [], documented: ["understanding", "risks", "completion"] });
+    await saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "qa_expert", phase: "completion", content: "tests pass" });
+    await saveReasoning(admin, { sessionId: SESSION, groupId: "group_b", agentType: "developer", phase: "completion", content: "other group done" });
+    expect(await check()).toEqual({ complete: false, missing: ["completion"], documented: ["understanding", "risks"] });
+    await saveReasoning(admin, { sessionId: SESSION, groupId: "group_a", agentType: "developer", phase: "completion", content: "done" });
+    expect(await check()).toEqual({ complete: true, missing: [], documented: ["understanding", "risks", "completion"] });
   });
 });
 
 describe("getEvents", () => {
-  it("returns orchestration events newest first with payloads parsed, by subtype, up to the limit", () => {
-    const { db, admin } = setup();
-    const bazinga = saveEvent(admin, { sessionId: SESSION, subtype: "pm_bazinga", payload: { summary: "All criteria met", iteration: 5 } }).row;
-    const verdict = saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: { verdict: "ACCEPT" } }).row;
-    logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "not an event" });
-    expect(getEvents(db, { sessionId: SESSION }).map((e) => e.id)).toEqual([verdict.id, bazinga.id]);
-    expect(getEvents(db, { sessionId: SESSION, subtype: "pm_bazinga" })).toEqual([
+  it("returns orchestration events newest first with payloads parsed, by subtype, up to the limit", async () => {
+    const { db, admin } = await setup();
+    const bazinga = (await saveEvent(admin, { sessionId: SESSION, subtype: "pm_bazinga", payload: { summary: "All criteria met", iteration: 5 } })).row;
+    const verdict = (await saveEvent(admin, { sessionId: SESSION, subtype: "validator_verdict", payload: { verdict: "ACCEPT" } })).row;
+    await logInteraction(admin, { sessionId: SESSION, agentType: "pm", content: "not an event" });
+    expect((await getEvents(db, { sessionId: SESSION })).map((e) => e.id)).toEqual([verdict.id, bazinga.id]);
+    expect(await getEvents(db, { sessionId: SESSION, subtype: "pm_bazinga" })).toEqual([
       expect.objectContaining({ id: bazinga.id, eventPayload: { summary: "All criteria met", iteration: 5 } }),
     ]);
-    expect(getEvents(db, { sessionId: SESSION, limit: 1 }).map((e) => e.id)).toEqual([verdict.id]);
+    expect((await getEvents(db, { sessionId: SESSION, limit: 1 })).map((e) => e.id)).toEqual([verdict.id]);
   });
 });

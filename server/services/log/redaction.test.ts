@@ -1,3 +1,4 @@
+import { queryAll, queryGet } from "@/db/query";
 import { describe, expect, it } from "vitest";
 import { decisions, events, skillOutputs } from "@/db/schema";
 import { getDevelopmentPlan } from "./get-development-plan";
@@ -24,25 +25,25 @@ const CASES: [string, string, string][] = [
 ];
 
 describe("redaction on the way in", () => {
-  it.each(CASES)("interaction content with %s is stored redacted and flagged", (_name, raw, stored) => {
-    const { admin } = setup();
-    const row = logInteraction(admin, { sessionId: SESSION, agentType: "developer", content: raw });
+  it.each(CASES)("interaction content with %s is stored redacted and flagged", async (_name, raw, stored) => {
+    const { admin } = await setup();
+    const row = await logInteraction(admin, { sessionId: SESSION, agentType: "developer", content: raw });
     expect(row.content).toBe(stored);
     expect(row.redacted).toBe(true);
   });
 
-  it.each(CASES)("reasoning content with %s is stored redacted and flagged", (_name, raw, stored) => {
-    const { admin } = setup();
-    const row = saveReasoning(admin, { sessionId: SESSION, agentType: "developer", phase: "risks", content: raw });
+  it.each(CASES)("reasoning content with %s is stored redacted and flagged", async (_name, raw, stored) => {
+    const { admin } = await setup();
+    const row = await saveReasoning(admin, { sessionId: SESSION, agentType: "developer", phase: "risks", content: raw });
     expect(row).toMatchObject({ content: stored, redacted: true });
   });
 
-  it("leaves ordinary text byte for byte and unflagged", () => {
-    const { admin } = setup();
+  it("leaves ordinary text byte for byte and unflagged", async () => {
+    const { admin } = await setup();
     const text = "Ran 42 tests; max_tokens=4096; the token bucket refills; see docs/api-keys.md — all green ✓";
-    const row = logInteraction(admin, { sessionId: SESSION, agentType: "qa_expert", content: text });
+    const row = await logInteraction(admin, { sessionId: SESSION, agentType: "qa_expert", content: text });
     expect(row).toMatchObject({ content: text, redacted: false });
-    const reasoning = saveReasoning(admin, {
+    const reasoning = await saveReasoning(admin, {
       sessionId: SESSION,
       agentType: "qa_expert",
       phase: "completion",
@@ -52,9 +53,9 @@ describe("redaction on the way in", () => {
     expect(reasoning).toMatchObject({ content: text, referencesJson: ["src/token-bucket.ts"], redacted: false });
   });
 
-  it("redacts reasoning references and flags the row even when the content is clean", () => {
-    const { admin } = setup();
-    const row = saveReasoning(admin, {
+  it("redacts reasoning references and flags the row even when the content is clean", async () => {
+    const { admin } = await setup();
+    const row = await saveReasoning(admin, {
       sessionId: SESSION,
       agentType: "developer",
       phase: "approach",
@@ -65,55 +66,52 @@ describe("redaction on the way in", () => {
     expect(row.redacted).toBe(true);
   });
 
-  it("redacts event payloads (values and secret-named keys) and flags the row", () => {
-    const { admin } = setup();
-    const { row } = saveEvent(admin, { sessionId: SESSION, subtype: "tl_review", payload: { note: `used ${awsKeyId}`, password: "hunter2", count: 3 } });
+  it("redacts event payloads (values and secret-named keys) and flags the row", async () => {
+    const { admin } = await setup();
+    const { row } = await saveEvent(admin, { sessionId: SESSION, subtype: "tl_review", payload: { note: `used ${awsKeyId}`, password: "hunter2", count: 3 } });
     expect(JSON.parse(row.eventPayload!)).toEqual({ note: "used [REDACTED:aws_access_key_id]", password: "[REDACTED:password]", count: 3 });
     expect(row.content).toBe("Event: tl_review");
     expect(row.redacted).toBe(true);
-    const clean = saveEvent(admin, { sessionId: SESSION, subtype: "tl_review", payload: { note: "approved", count: 3 } });
+    const clean = await saveEvent(admin, { sessionId: SESSION, subtype: "tl_review", payload: { note: "approved", count: 3 } });
     expect(clean.row.redacted).toBe(false);
   });
 
-  it("redacts state JSON given as text and as a value; the event says so", () => {
-    const { db, admin } = setup();
-    saveState(admin, { sessionId: SESSION, stateType: "orchestrator", data: JSON.stringify({ env: `OPENAI_API_KEY=${openaiKey}`, phase: "development" }) });
-    expect(getLatestState(db, { sessionId: SESSION, stateType: "orchestrator" })?.data).toEqual({
+  it("redacts state JSON given as text and as a value; the event says so", async () => {
+    const { db, admin } = await setup();
+    await saveState(admin, {
+      sessionId: SESSION,
+      stateType: "orchestrator",
+      data: JSON.stringify({ env: `OPENAI_API_KEY=${openaiKey}`, phase: "development" }),
+    });
+    expect((await getLatestState(db, { sessionId: SESSION, stateType: "orchestrator" }))?.data).toEqual({
       env: "OPENAI_API_KEY=[REDACTED:openai_key]",
       phase: "development",
     });
-    saveState(admin, { sessionId: SESSION, stateType: "pm", data: { notes: [pem], iteration: 2 } });
-    expect(getLatestState(db, { sessionId: SESSION, stateType: "pm" })?.data).toEqual({ notes: ["[REDACTED:private_key]"], iteration: 2 });
-    expect(
-      db
-        .select({ data: events.data })
-        .from(events)
-        .all()
-        .filter((e) => e.data?.stateType)
-        .map((e) => e.data?.redacted),
-    ).toEqual([true, true]);
+    await saveState(admin, { sessionId: SESSION, stateType: "pm", data: { notes: [pem], iteration: 2 } });
+    expect((await getLatestState(db, { sessionId: SESSION, stateType: "pm" }))?.data).toEqual({ notes: ["[REDACTED:private_key]"], iteration: 2 });
+    expect((await queryAll(db.select({ data: events.data }).from(events))).filter((e) => e.data?.stateType).map((e) => e.data?.redacted)).toEqual([true, true]);
   });
 
-  it("redacts skill outputs, decisions and development plans", () => {
-    const { db, admin } = setup();
-    saveSkillOutput(admin, { sessionId: SESSION, skillName: "security_scan", data: { finding: `token in ${githubToken}` } });
-    saveDecision(admin, { sessionId: SESSION, decisionType: "spawn_agent", data: { header: `Bearer ${jwt}` } });
-    saveDevelopmentPlan(admin, {
+  it("redacts skill outputs, decisions and development plans", async () => {
+    const { db, admin } = await setup();
+    await saveSkillOutput(admin, { sessionId: SESSION, skillName: "security_scan", data: { finding: `token in ${githubToken}` } });
+    await saveDecision(admin, { sessionId: SESSION, decisionType: "spawn_agent", data: { header: `Bearer ${jwt}` } });
+    await saveDevelopmentPlan(admin, {
       sessionId: SESSION,
       originalPrompt: `deploy with api_key=${openaiKey}`,
       planText: "Phase 1: deploy",
       phases: [{ phase: 1, name: "deploy", secret: "s3cr3t-value" }],
     });
-    expect(JSON.parse(db.select().from(skillOutputs).get()!.outputData)).toEqual({ finding: "token in [REDACTED:github_token]" });
-    expect(JSON.parse(db.select().from(decisions).get()!.decisionData)).toEqual({ header: "Bearer [REDACTED:bearer_token]" });
-    const plan = getDevelopmentPlan(db, { sessionId: SESSION });
+    expect(JSON.parse((await queryGet(db.select().from(skillOutputs)))!.outputData)).toEqual({ finding: "token in [REDACTED:github_token]" });
+    expect(JSON.parse((await queryGet(db.select().from(decisions)))!.decisionData)).toEqual({ header: "Bearer [REDACTED:bearer_token]" });
+    const plan = await getDevelopmentPlan(db, { sessionId: SESSION });
     expect(plan?.originalPrompt).toBe("deploy with api_key=[REDACTED:openai_key]");
     expect(plan?.phases).toEqual([{ phase: 1, name: "deploy", status: "pending", secret: "[REDACTED:secret]" }]);
   });
 
-  it("redacts every row of a batch and counts the flagged ones", () => {
-    const { db, admin } = setup();
-    const result = ingestBatch(admin, {
+  it("redacts every row of a batch and counts the flagged ones", async () => {
+    const { db, admin } = await setup();
+    const result = await ingestBatch(admin, {
       sessionId: SESSION,
       rows: [
         { kind: "interaction", agentType: "developer", content: `export api_key=${openaiKey}` },
@@ -122,7 +120,7 @@ describe("redaction on the way in", () => {
       ],
     });
     expect(result.logs.redacted).toBe(2);
-    const rows = listLogs(db, { sessionId: SESSION, order: "asc" }).items;
+    const rows = (await listLogs(db, { sessionId: SESSION, order: "asc" })).items;
     expect(rows.map((r) => [r.content, r.redacted])).toEqual([
       ["export api_key=[REDACTED:openai_key]", true],
       ["plain progress note", false],

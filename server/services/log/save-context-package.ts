@@ -1,3 +1,5 @@
+import { queryGet } from "@/db/query";
+import { mapInOrder } from "../in-order";
 import { insertReturning } from "@/db/prepared";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { and, eq } from "drizzle-orm";
@@ -20,27 +22,31 @@ const SUMMARY_LENGTH = 200;
  * whole session, with one pending consumer row per agent type that should read it (BAZINGA's
  * `save-context-package`). A package that supersedes another is that one's next version.
  */
-export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageInput): { package: ContextPackageRow; consumers: ContextConsumerRow[] } {
+export async function saveContextPackage(
+  ctx: ServiceContext,
+  raw: SaveContextPackageInput,
+): Promise<{ package: ContextPackageRow; consumers: ContextConsumerRow[] }> {
   requireLogWriter(ctx, "save context packages");
   const input = parseInput(SaveContextPackageInput, raw, "log.invalid_input");
   const global = !input.groupId || input.groupId === "global";
   const summary = redactText(input.summary.replace(/[\r\n]+/g, " "));
   const oneLine = summary.value.length > SUMMARY_LENGTH ? `${summary.value.slice(0, SUMMARY_LENGTH - 3)}...` : summary.value;
   const filePath = redactText(input.filePath);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     let version = 1;
     if (input.supersedesId) {
-      const previous = tx
-        .select({ version: contextPackages.version })
-        .from(contextPackages)
-        .where(and(eq(contextPackages.id, input.supersedesId), eq(contextPackages.sessionId, input.sessionId)))
-        .get();
+      const previous = await queryGet(
+        tx
+          .select({ version: contextPackages.version })
+          .from(contextPackages)
+          .where(and(eq(contextPackages.id, input.supersedesId), eq(contextPackages.sessionId, input.sessionId))),
+      );
       if (!previous)
         throw new ValidationError("supersedesId", "context.supersedes_unknown", `no context package ${input.supersedesId} in this session to supersede`);
       version = previous.version + 1;
     }
-    const pkg = insertReturning(ctx.db, "context.insert_package", contextPackages, {
+    const pkg = (await insertReturning(ctx.db, "context.insert_package", contextPackages, {
       sessionId: input.sessionId,
       groupId: global ? null : input.groupId,
       scope: global ? "global" : "group",
@@ -53,11 +59,12 @@ export function saveContextPackage(ctx: ServiceContext, raw: SaveContextPackageI
       version,
       supersedesId: input.supersedesId ?? null,
       createdAt: nowOf(ctx),
-    })!;
-    const consumers = [...new Set(input.consumers)].map((agentType) =>
-      insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, { packageId: pkg.id, agentType })!,
+    }))!;
+    const consumers = await mapInOrder(
+      [...new Set(input.consumers)],
+      async (agentType) => (await insertReturning(ctx.db, "context.insert_consumer", contextPackageConsumers, { packageId: pkg.id, agentType }))!,
     );
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.contextPackageSaved,
       sessionId: pkg.sessionId,
       entity: "context_package",

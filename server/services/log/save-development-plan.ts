@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { developmentPlans } from "@/db/schema";
@@ -16,7 +17,7 @@ export type DevelopmentPlanRow = typeof developmentPlans.$inferSelect;
  * saving again replaces its text and phases and keeps when it was first created. Prompt, plan
  * text, phases and metadata are redacted on the way in.
  */
-export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPlanInput): DevelopmentPlanRow {
+export async function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPlanInput): Promise<DevelopmentPlanRow> {
   requireLogWriter(ctx, "save development plans");
   const input = parseInput(SaveDevelopmentPlanInput, raw, "log.invalid_input");
   const prompt = redactText(input.originalPrompt);
@@ -24,8 +25,8 @@ export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPla
   const phases = redactJson(input.phases);
   const metadata = input.metadata ? redactJson(input.metadata) : null;
   const redacted = prompt.redacted || planText.redacted || phases.redacted || (metadata?.redacted ?? false);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
     const values = {
       originalPrompt: prompt.value,
@@ -36,15 +37,16 @@ export function saveDevelopmentPlan(ctx: ServiceContext, raw: SaveDevelopmentPla
       metadata: metadata ? JSON.stringify(metadata.value) : null,
       updatedAt: now,
     };
-    const existing = tx.select({ id: developmentPlans.id }).from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+    const existing = await queryGet(tx.select({ id: developmentPlans.id }).from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)));
     const row = existing
-      ? tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning().get()!
-      : tx
-          .insert(developmentPlans)
-          .values({ ...values, sessionId: input.sessionId, createdAt: now })
-          .returning()
-          .get();
-    appendEvent(tx, ctx, {
+      ? (await queryGet(tx.update(developmentPlans).set(values).where(eq(developmentPlans.id, existing.id)).returning()))!
+      : await queryGet(
+          tx
+            .insert(developmentPlans)
+            .values({ ...values, sessionId: input.sessionId, createdAt: now })
+            .returning(),
+        );
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.planSaved,
       sessionId: row.sessionId,
       entity: "development_plan",

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { orchestrationLogs } from "@/db/schema";
@@ -20,35 +21,36 @@ export interface SavedEvent {
  * its JSON payload, redacted. With an idempotency key, a repeat for the same session, subtype and
  * group stores nothing new and returns the row the first call stored.
  */
-export function saveEvent(ctx: ServiceContext, raw: SaveEventInput): SavedEvent {
+export async function saveEvent(ctx: ServiceContext, raw: SaveEventInput): Promise<SavedEvent> {
   requireLogWriter(ctx, "save events");
   const input = parseInput(SaveEventInput, raw, "log.invalid_input");
   const values = eventValues(input.sessionId, nowOf(ctx), input);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const existing = findByIdempotencyKey(tx, values);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const existing = await findByIdempotencyKey(tx, values);
     if (existing) return { row: existing, created: false };
-    return { row: appendLogRow(tx, ctx, values), created: true };
+    return { row: await appendLogRow(tx, ctx, values), created: true };
   });
 }
 
 /** The event a key already stored (the lookup BAZINGA's unique idempotency index answers). */
-export function findByIdempotencyKey(
+export async function findByIdempotencyKey(
   tx: Tx,
   key: { sessionId: string; eventSubtype: string | null; groupId: string | null; idempotencyKey: string | null },
-): LogRow | undefined {
+): Promise<LogRow | undefined> {
   if (key.idempotencyKey === null || key.eventSubtype === null || key.groupId === null) return undefined;
-  return tx
-    .select()
-    .from(orchestrationLogs)
-    .where(
-      and(
-        eq(orchestrationLogs.sessionId, key.sessionId),
-        eq(orchestrationLogs.logType, "event"),
-        eq(orchestrationLogs.eventSubtype, key.eventSubtype),
-        eq(orchestrationLogs.groupId, key.groupId),
-        eq(orchestrationLogs.idempotencyKey, key.idempotencyKey),
+  return await queryGet(
+    tx
+      .select()
+      .from(orchestrationLogs)
+      .where(
+        and(
+          eq(orchestrationLogs.sessionId, key.sessionId),
+          eq(orchestrationLogs.logType, "event"),
+          eq(orchestrationLogs.eventSubtype, key.eventSubtype),
+          eq(orchestrationLogs.groupId, key.groupId),
+          eq(orchestrationLogs.idempotencyKey, key.idempotencyKey),
+        ),
       ),
-    )
-    .get();
+  );
 }

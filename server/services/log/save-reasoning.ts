@@ -10,12 +10,12 @@ import { parseInput } from "../parse-input";
  * Save an agent's reasoning for one of the seven phases (BAZINGA's `save-reasoning`), for a task
  * group or `global`. Content and references are redacted; the row is flagged when anything was.
  */
-export function saveReasoning(ctx: ServiceContext, raw: SaveReasoningInput): LogRow {
+export async function saveReasoning(ctx: ServiceContext, raw: SaveReasoningInput): Promise<LogRow> {
   requireLogWriter(ctx, "save reasoning");
   const input = parseInput(SaveReasoningInput, raw, "log.invalid_input");
   const values = reasoningValues(input.sessionId, nowOf(ctx), input);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     return appendLogRow(tx, ctx, values);
   });
 }

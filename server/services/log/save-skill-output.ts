@@ -11,13 +11,13 @@ import { parseInput } from "../parse-input";
 export type SkillOutputRow = typeof skillOutputs.$inferSelect;
 
 /** Save a skill's output (BAZINGA's `save-skill-output`: security scan, coverage, lint…), redacted. The latest one counts. */
-export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput): SkillOutputRow {
+export async function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput): Promise<SkillOutputRow> {
   requireLogWriter(ctx, "save skill outputs");
   const input = parseInput(SaveSkillOutputInput, raw, "log.invalid_input");
   const data = redactDocument(input.data);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const row = insertReturning(ctx.db, "skill_output.insert", skillOutputs, {
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const row = (await insertReturning(ctx.db, "skill_output.insert", skillOutputs, {
       sessionId: input.sessionId,
       skillName: input.skillName,
       outputData: data.value,
@@ -25,8 +25,8 @@ export function saveSkillOutput(ctx: ServiceContext, raw: SaveSkillOutputInput):
       groupId: input.groupId ?? null,
       iteration: input.iteration,
       timestamp: nowOf(ctx),
-    })!;
-    appendEvent(tx, ctx, {
+    }))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.skillOutputSaved,
       sessionId: row.sessionId,
       entity: "skill_output",

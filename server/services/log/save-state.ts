@@ -15,20 +15,20 @@ export type StateSnapshotRow = typeof stateSnapshots.$inferSelect;
  * a group (default `global`). Append-only: the newest row of a type and group is the current state.
  * The JSON is validated, and its secrets redacted, before it is stored.
  */
-export function saveState(ctx: ServiceContext, raw: SaveStateInput): StateSnapshotRow {
+export async function saveState(ctx: ServiceContext, raw: SaveStateInput): Promise<StateSnapshotRow> {
   requireLogWriter(ctx, "save state");
   const input = parseInput(SaveStateInput, raw, "log.invalid_input");
   const data = redactDocument(input.data);
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const row = insertReturning(ctx.db, "state.insert", stateSnapshots, {
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const row = (await insertReturning(ctx.db, "state.insert", stateSnapshots, {
       sessionId: input.sessionId,
       groupId: input.groupId,
       stateType: input.stateType,
       stateData: data.value,
       timestamp: nowOf(ctx),
-    })!;
-    appendEvent(tx, ctx, {
+    }))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.stateSaved,
       sessionId: row.sessionId,
       entity: "state_snapshot",

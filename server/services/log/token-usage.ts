@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { tokenUsage } from "@/db/schema";
@@ -15,18 +16,20 @@ export interface TokenSummary {
 const GROUP_COLUMN = { agent_type: tokenUsage.agentType, agent_id: tokenUsage.agentId, model: tokenUsage.model } as const;
 
 /** Tokens per agent type, agent id or model, with the session total (BAZINGA's `token-summary`). */
-export function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): TokenSummary {
+export async function tokenSummary(db: DbOrTx, raw: TokenSummaryInput): Promise<TokenSummary> {
   const input = parseInput(TokenSummaryInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const key = GROUP_COLUMN[input.by];
   const tokens = sql<number>`coalesce(sum(${tokenUsage.tokensEstimated}), 0)`.mapWith(Number);
-  const groups = db
-    .select({ key, tokens, entries: sql<number>`count(*)`.mapWith(Number) })
-    .from(tokenUsage)
-    .where(eq(tokenUsage.sessionId, input.sessionId))
-    .groupBy(key)
-    .orderBy(desc(tokens), asc(key))
-    .all();
+  const groups = await queryAll(
+    db
+      .select({ key, tokens, entries: sql<number>`count(*)`.mapWith(Number) })
+      .from(tokenUsage)
+      .where(eq(tokenUsage.sessionId, input.sessionId))
+      .groupBy(key)
+      // Groups of equal tokens by key, the null key first: SQLite's default, not PostgreSQL's (nulls last).
+      .orderBy(desc(tokens), sql`${key} asc nulls first`),
+  );
   return { by: input.by, groups, total: groups.reduce((sum, group) => sum + group.tokens, 0) };
 }
 
@@ -41,18 +44,19 @@ export interface TokenBucket {
 const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
 /** Tokens per minute, hour or day (UTC), with a running total and a split by agent type, for charts. Empty buckets are omitted. */
-export function tokensOverTime(db: DbOrTx, raw: TokensOverTimeInput): TokenBucket[] {
+export async function tokensOverTime(db: DbOrTx, raw: TokensOverTimeInput): Promise<TokenBucket[]> {
   const input = parseInput(TokensOverTimeInput, raw, "log.invalid_input");
-  loadSession(db, input.sessionId);
+  await loadSession(db, input.sessionId);
   const size = sql.raw(String(BUCKET_MS[input.bucket]));
   const start = sql<number>`(${tokenUsage.timestamp} / ${size}) * ${size}`.mapWith(Number);
-  const rows = db
-    .select({ start, agentType: tokenUsage.agentType, tokens: sql<number>`sum(${tokenUsage.tokensEstimated})`.mapWith(Number) })
-    .from(tokenUsage)
-    .where(eq(tokenUsage.sessionId, input.sessionId))
-    .groupBy(start, tokenUsage.agentType)
-    .orderBy(asc(start), asc(tokenUsage.agentType))
-    .all();
+  const rows = await queryAll(
+    db
+      .select({ start, agentType: tokenUsage.agentType, tokens: sql<number>`sum(${tokenUsage.tokensEstimated})`.mapWith(Number) })
+      .from(tokenUsage)
+      .where(eq(tokenUsage.sessionId, input.sessionId))
+      .groupBy(start, tokenUsage.agentType)
+      .orderBy(asc(start), asc(tokenUsage.agentType)),
+  );
   const buckets: TokenBucket[] = [];
   let cumulative = 0;
   for (const row of rows) {

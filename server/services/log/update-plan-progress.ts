@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { eq } from "drizzle-orm";
 import { developmentPlans } from "@/db/schema";
@@ -16,12 +17,12 @@ type StoredPhase = Record<string, unknown> & { phase?: unknown; status?: unknown
  * Set one phase's status in the session's development plan and make it the current phase
  * (BAZINGA's `update-plan-progress`); a completed phase gets its `completed_at` and 100 percent.
  */
-export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressInput): DevelopmentPlanRow {
+export async function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressInput): Promise<DevelopmentPlanRow> {
   requireLogWriter(ctx, "update plan progress");
   const input = parseInput(UpdatePlanProgressInput, raw, "log.invalid_input");
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
-    const plan = tx.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)).get();
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const plan = await queryGet(tx.select().from(developmentPlans).where(eq(developmentPlans.sessionId, input.sessionId)));
     if (!plan) throw new NotFoundError("development_plan", input.sessionId);
     const stored = readJson(plan.phases);
     const phases: StoredPhase[] = Array.isArray(stored) ? (stored as StoredPhase[]) : [];
@@ -36,13 +37,14 @@ export function updatePlanProgress(ctx: ServiceContext, raw: UpdatePlanProgressI
       target.completed_at = now.toISOString();
       target.progress_percent = 100;
     }
-    const row = tx
-      .update(developmentPlans)
-      .set({ phases: JSON.stringify(phases), currentPhase: input.phase, updatedAt: now })
-      .where(eq(developmentPlans.id, plan.id))
-      .returning()
-      .get()!;
-    appendEvent(tx, ctx, {
+    const row = (await queryGet(
+      tx
+        .update(developmentPlans)
+        .set({ phases: JSON.stringify(phases), currentPhase: input.phase, updatedAt: now })
+        .where(eq(developmentPlans.id, plan.id))
+        .returning(),
+    ))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.planProgressUpdated,
       sessionId: row.sessionId,
       entity: "development_plan",

@@ -156,19 +156,19 @@ describe("session.overview", () => {
       ["rt-a", "a"],
       ["rt-b", "b"],
     ] as const) {
-      handleClaudeCodeHook(hook, sessionStart("startup", runtime));
+      await handleClaudeCodeHook(hook, sessionStart("startup", runtime));
       await inRuntime(runtime).session.create({ id: session });
     }
     // rt-a: held, held (the agent's and a subagent's), then through after the cap of 1; rt-b: held twice, a stop without stop_hook_active restarting the count.
-    handleClaudeCodeHook(hook, stop(false, "rt-a"), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, subagentStop(false, "rt-a"), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, stop(true, "rt-a"), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(false, "rt-a"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, subagentStop(false, "rt-a"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(true, "rt-a"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
     expect((await f.as("viewer").session.overview()).runtimeStops).toEqual({ held: 4, unverified: 1, sessionsUnverified: 1 });
     // No active linked session: the stop goes through, counted nowhere.
     await f.as("orchestrator").session.updateStatus({ sessionId: "b", status: "failed" });
-    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
     expect((await f.as("viewer").session.overview()).runtimeStops).toEqual({ held: 4, unverified: 1, sessionsUnverified: 1 });
   });
 

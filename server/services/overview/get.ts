@@ -1,7 +1,8 @@
+import { queryAll, queryGet, rawGet } from "@/db/query";
 import { desc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import type { Db, Tx } from "@/db/client";
+import { type Db, type Tx, readTransaction } from "@/db/client";
 import { completionChecks, events, sessions } from "@/db/schema";
 import type { TaskStatus } from "@/server/domain/task-machine";
 import { type InboxCount, inboxCount } from "../approvals/count";
@@ -79,81 +80,88 @@ const ACTIVITY = 20;
  * session and task totals are sums of the rollups the triggers keep on `sessions`; the lists are
  * index range scans of a few rows each. One read snapshot, so the figures agree with each other.
  */
-export function getOverview(db: Db, raw: OverviewInput = {}): Overview {
+export async function getOverview(db: Db, raw: OverviewInput = {}): Promise<Overview> {
   const input = parseInput(OverviewInput, raw, "overview.invalid_input");
-  return db.transaction((tx) => readOverview(tx, input));
+  return readTransaction(db, async (tx) => readOverview(tx, input));
 }
 
-function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
+async function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Promise<Overview> {
   const s = sessions;
   const sum = (column: AnySQLiteColumn) => sql<number>`coalesce(sum(${column}), 0)`;
-  const totals = db
-    .select({
-      total: sql<number>`count(*)`,
-      active: sql<number>`coalesce(sum(${s.status} = 'active'), 0)`,
-      completed: sql<number>`coalesce(sum(${s.status} = 'completed'), 0)`,
-      failed: sql<number>`coalesce(sum(${s.status} = 'failed'), 0)`,
-      tasksTotal: sum(s.tasksTotal),
-      pending: sum(s.tasksPending),
-      inProgress: sum(s.tasksInProgress),
-      claimed: sum(s.tasksClaimed),
-      verified: sum(s.tasksVerified),
-      blocked: sum(s.tasksBlocked),
-      tasksCompleted: sum(s.tasksCompleted),
-      unverified: sum(s.tasksUnverified),
-    })
-    .from(s)
-    .get()!;
+  const totals = (await queryGet(
+    db
+      .select({
+        total: sql<number>`count(*)`,
+        // count(CASE …), not sum(a = b): PostgreSQL does not sum booleans.
+        active: sql<number>`count(CASE WHEN ${s.status} = 'active' THEN 1 END)`,
+        completed: sql<number>`count(CASE WHEN ${s.status} = 'completed' THEN 1 END)`,
+        failed: sql<number>`count(CASE WHEN ${s.status} = 'failed' THEN 1 END)`,
+        tasksTotal: sum(s.tasksTotal),
+        pending: sum(s.tasksPending),
+        inProgress: sum(s.tasksInProgress),
+        claimed: sum(s.tasksClaimed),
+        verified: sum(s.tasksVerified),
+        blocked: sum(s.tasksBlocked),
+        tasksCompleted: sum(s.tasksCompleted),
+        unverified: sum(s.tasksUnverified),
+      })
+      .from(s),
+  ))!;
 
-  const live = db
-    .select({
-      id: s.id,
-      requirements: s.requirements,
-      mode: s.mode,
-      source: s.source,
-      enforcement: s.enforcement,
-      startedAt: s.startedAt,
-      tasksTotal: s.tasksTotal,
-      tasksCompleted: s.tasksCompleted,
-      tasksBlocked: s.tasksBlocked,
-      tasksClaimed: s.tasksClaimed,
-      tasksUnverified: s.tasksUnverified,
-      criteriaRequired: s.criteriaRequired,
-      criteriaRequiredMet: s.criteriaRequiredMet,
-    })
-    .from(s)
-    .where(eq(s.status, "active"))
-    .orderBy(desc(s.startedAt), desc(s.id))
-    .limit(input.liveLimit)
-    .all();
+  const live = await queryAll(
+    db
+      .select({
+        id: s.id,
+        requirements: s.requirements,
+        mode: s.mode,
+        source: s.source,
+        enforcement: s.enforcement,
+        startedAt: s.startedAt,
+        tasksTotal: s.tasksTotal,
+        tasksCompleted: s.tasksCompleted,
+        tasksBlocked: s.tasksBlocked,
+        tasksClaimed: s.tasksClaimed,
+        tasksUnverified: s.tasksUnverified,
+        criteriaRequired: s.criteriaRequired,
+        criteriaRequiredMet: s.criteriaRequiredMet,
+      })
+      .from(s)
+      .where(eq(s.status, "active"))
+      .orderBy(desc(s.startedAt), desc(s.id))
+      .limit(input.liveLimit),
+  );
 
   const c = completionChecks;
-  const recentChecks = db
-    .select({
-      id: c.id,
-      sessionId: c.sessionId,
-      accepted: c.accepted,
-      reasons: c.reasons,
-      metCount: c.metCount,
-      totalCount: c.totalCount,
-      source: c.source,
-      claimedVerdict: c.claimedVerdict,
-      actor: c.actor,
-      at: c.at,
-    })
-    .from(c)
-    .orderBy(desc(c.at), desc(c.id))
-    .limit(RECENT_CHECKS)
-    .all();
+  const recentChecks = await queryAll(
+    db
+      .select({
+        id: c.id,
+        sessionId: c.sessionId,
+        accepted: c.accepted,
+        reasons: c.reasons,
+        metCount: c.metCount,
+        totalCount: c.totalCount,
+        source: c.source,
+        claimedVerdict: c.claimedVerdict,
+        actor: c.actor,
+        at: c.at,
+      })
+      .from(c)
+      .orderBy(desc(c.at), desc(c.id))
+      .limit(RECENT_CHECKS),
+  );
 
   // The (type, id) index: a range of the stop events only, a few per agent turn.
-  const stops = db.get<{ held: number; unverified: number; sessionsUnverified: number }>(sql`
-    SELECT coalesce(sum(type = ${EVENT_TYPES.runtimeStopHeld}), 0) AS held, coalesce(sum(type = ${EVENT_TYPES.runtimeStopUnverified}), 0) AS unverified,
-      count(DISTINCT CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN session_id END) AS sessionsUnverified
-    FROM events WHERE type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})`)!;
+  const stops = (await rawGet<{ held: number; unverified: number; sessionsUnverified: number }>(
+    db,
+    sql`
+    SELECT count(CASE WHEN type = ${EVENT_TYPES.runtimeStopHeld} THEN 1 END) AS held, count(CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN 1 END) AS unverified,
+      count(DISTINCT CASE WHEN type = ${EVENT_TYPES.runtimeStopUnverified} THEN session_id END) AS "sessionsUnverified"
+    FROM events WHERE type IN (${EVENT_TYPES.runtimeStopHeld}, ${EVENT_TYPES.runtimeStopUnverified})`,
+  ))!;
 
   // Newest written first: the order the live stream continues in.
-  const activity = db.select().from(events).orderBy(desc(events.id)).limit(ACTIVITY).all();
+  const activity = await queryAll(db.select().from(events).orderBy(desc(events.id)).limit(ACTIVITY));
 
   return {
     sessions: { total: totals.total, active: totals.active, completed: totals.completed, failed: totals.failed },
@@ -180,7 +188,7 @@ function readOverview(db: Tx, input: z.output<typeof OverviewInput>): Overview {
       completed: totals.tasksCompleted,
       unverified: totals.unverified,
     },
-    inbox: inboxCount(db),
+    inbox: await inboxCount(db),
     runtimeStops: stops,
     recentChecks,
     activity: activity.map((e) => ({

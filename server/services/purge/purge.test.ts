@@ -102,7 +102,7 @@ describe("purge --before", () => {
     db = openDatabase(path.join(dir, "ledger.db"));
     sqlite = db.$client;
     bazinga = copyFixture("bazinga-v19-sample.db", dir);
-    importBazinga(db, bazinga);
+    await importBazinga(db, bazinga);
     await writeFullSession(db, "old-1", { end: true });
     await writeFullSession(db, "old-2", { end: true });
     await writeFullSession(db, "running-since-before", {});
@@ -117,7 +117,7 @@ describe("purge --before", () => {
     expect([...kept]).toEqual(expect.arrayContaining(["recent", "running-since-before"]));
     expect(checkLedger(db).findings).toEqual([]);
     before = owners(sqlite);
-    result = purgeSessions(admin(db), { before: cutoff }, { onProgress: (update) => progress.push({ ...update }) });
+    result = await purgeSessions(admin(db), { before: cutoff }, { onProgress: (update) => progress.push({ ...update }) });
   });
 
   it("names every table: purged under a session, or deliberately left", () => {
@@ -162,7 +162,7 @@ describe("purge --before", () => {
     expect(sqlite.prepare("SELECT id FROM sessions_search ORDER BY id").pluck().all()).toEqual([...kept].sort());
   });
 
-  it("leaves every row of the other sessions, and the server-wide rows, as they were", () => {
+  it("leaves every row of the other sessions, and the server-wide rows, as they were", async () => {
     const after = owners(sqlite);
     expect(rowsOf(after, kept)).toEqual(rowsOf(before, kept));
     expect(sqlite.prepare("SELECT id FROM sessions ORDER BY id").pluck().all()).toEqual([...kept].sort());
@@ -173,7 +173,7 @@ describe("purge --before", () => {
         .pluck()
         .get(JSON.stringify([...purged])),
     ).toBeGreaterThan(0);
-    const again = importBazinga(db, bazinga);
+    const again = await importBazinga(db, bazinga);
     expect(again).toBeDefined();
     expect(
       sqlite
@@ -206,8 +206,8 @@ describe("purge --before", () => {
     expect(report.checked.tasks).toBeGreaterThan(0);
   });
 
-  it("never purges an active session, whatever the date", () => {
-    const now = purgeSessions(admin(db), { before: new Date(), dryRun: true });
+  it("never purges an active session, whatever the date", async () => {
+    const now = await purgeSessions(admin(db), { before: new Date(), dryRun: true });
     expect(now.sessions).not.toContain("running-since-before");
     expect(now.sessions).toContain("recent");
   });
@@ -220,10 +220,10 @@ describe("purge, refused or dry", () => {
     const snapshot = () => tables(db.$client).map((t) => [t, db.$client.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()]);
     const counts = snapshot();
     const before = await cutoffAfterNow();
-    const dry = purgeSessions(admin(db), { before, dryRun: true });
+    const dry = await purgeSessions(admin(db), { before, dryRun: true });
     expect(dry).toMatchObject({ purgeId: null, dryRun: true, sessions: ["old"] });
     expect(snapshot()).toEqual(counts);
-    const real = purgeSessions(admin(db), { before });
+    const real = await purgeSessions(admin(db), { before });
     expect(real.rows).toEqual(dry.rows);
   });
 
@@ -240,7 +240,7 @@ describe("purge, refused or dry", () => {
         .get();
     const counted = total();
     const before = await cutoffAfterNow();
-    expect(() => purgeSessions(admin(db), { before })).toThrow(
+    await expect(purgeSessions(admin(db), { before })).rejects.toThrow(
       /^rows outside the purged sessions refer to rows under them \(branches row \d+ → branches\); nothing was purged$/,
     );
     expect(total()).toBe(counted);
@@ -248,14 +248,14 @@ describe("purge, refused or dry", () => {
 
   it("refuses a date in the future, and anyone but an admin", async () => {
     const db = createMemoryDb();
-    expect(() => purgeSessions(admin(db), { before: new Date(Date.now() + 60_000) })).toThrow("before: must not be in the future");
-    expect(() => purgeSessions({ db, actor: ACTORS.lead }, { before: new Date() })).toThrow("role lead may not purge sessions (allowed: admin)");
+    await expect(purgeSessions(admin(db), { before: new Date(Date.now() + 60_000) })).rejects.toThrow("before: must not be in the future");
+    await expect(purgeSessions({ db, actor: ACTORS.lead }, { before: new Date() })).rejects.toThrow("role lead may not purge sessions (allowed: admin)");
   });
 
-  it("refuses a reason no text may hold (NUL, a lone surrogate), naming it, even on a dry run", () => {
+  it("refuses a reason no text may hold (NUL, a lone surrogate), naming it, even on a dry run", async () => {
     const db = createMemoryDb();
-    expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "a\u0000b" })).toThrow("reason: must not contain NUL characters");
-    expect(() => purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "\uD800" })).toThrow(
+    await expect(purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "a\u0000b" })).rejects.toThrow("reason: must not contain NUL characters");
+    await expect(purgeSessions(admin(db), { before: new Date(), dryRun: true, reason: "\uD800" })).rejects.toThrow(
       "reason: must be valid Unicode (no lone surrogate halves)",
     );
   });
@@ -263,9 +263,9 @@ describe("purge, refused or dry", () => {
   it("outside a purge, every history and ledger table refuses DELETE, and a purge record cannot be reopened or removed", async () => {
     const db = createMemoryDb();
     await writeFullSession(db, "s", { end: true });
-    purgeSessions(admin(db), { before: new Date(Date.now() - 3_600_000) });
+    await purgeSessions(admin(db), { before: new Date(Date.now() - 3_600_000) });
     await writeFullSession(db, "t", { end: true });
-    purgeSessions(admin(db), { before: await cutoffAfterNow() });
+    await purgeSessions(admin(db), { before: await cutoffAfterNow() });
     await writeFullSession(db, "u");
     for (const table of [...APPEND_ONLY_TABLES, ...PURGE_ONLY_DELETE_TABLES]) {
       const n = db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;

@@ -1,3 +1,4 @@
+import { queryGet, queryRun } from "@/db/query";
 import { eq } from "drizzle-orm";
 import { purges } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
@@ -35,7 +36,7 @@ export interface PurgeOptions {
  * deletes run and finished, with the count, in the same transaction, plus a `ledger.purged`
  * event with every table's count. All or nothing. A dry run counts and writes nothing.
  */
-export function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: PurgeOptions = {}): PurgeResult {
+export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: PurgeOptions = {}): Promise<PurgeResult> {
   authorize(ctx.actor, "purge");
   // Not reached through the API (a local-only command), so the API's guard is applied here.
   const hostile = hostileInputError(raw);
@@ -44,7 +45,7 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: Pur
   const now = nowOf(ctx);
   if (input.before.getTime() > now.getTime()) throw new ValidationError("before", "purge.before_future", "must not be in the future");
   const sqlite = ctx.db.$client;
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const sessions = sqlite
       .prepare("SELECT id FROM sessions WHERE status <> 'active' AND ended_at IS NOT NULL AND ended_at < ? ORDER BY started_at, id")
       .pluck()
@@ -57,7 +58,7 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: Pur
       return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
     }
     const reason = input.reason ?? `retention: sessions ended before ${input.before.toISOString()}`;
-    const purge = tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning().get();
+    const purge = await queryGet(tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning());
     // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
     sqlite.pragma("defer_foreign_keys = ON");
     // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE), which
@@ -83,11 +84,13 @@ export function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: Pur
         .join(", ");
       throw new ConflictError("purge.still_referenced", `rows outside the purged sessions refer to rows under them (${named}); nothing was purged`);
     }
-    tx.update(purges)
-      .set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length })
-      .where(eq(purges.id, purge.id))
-      .run();
-    appendEvent(tx, ctx, {
+    await queryRun(
+      tx
+        .update(purges)
+        .set({ finishedAt: nowOf(ctx), sessionsDeleted: sessions.length })
+        .where(eq(purges.id, purge.id)),
+    );
+    await appendEvent(tx, ctx, {
       type: PURGED_EVENT,
       sessionId: null,
       entity: "purge",

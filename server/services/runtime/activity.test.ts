@@ -8,16 +8,16 @@ describe("runtime.activity: what the session page shows of its runtime session",
   it("gives a viewer the linked runtime session, each held stop with the reasons and fixes given, and each stop let through unverified", async () => {
     const f = setup();
     const hook = { db: f.db, actor: operatorActor("claude") };
-    handleClaudeCodeHook(hook, sessionStart());
+    await handleClaudeCodeHook(hook, sessionStart());
     await callerFor(
       f.db,
       { principalId: "token:3", principalKind: "token", role: "orchestrator", label: "orchestrator_1" },
       { runtimeSession: { runtime: "claude-code", externalId: RUNTIME_ID } },
     ).session.create({ id: "s1" });
     await f.as("orchestrator").session.create({ id: "s_unlinked" });
-    handleClaudeCodeHook(hook, stop(false), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, stop(true), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, subagentStop(false), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(false), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(true), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, subagentStop(false), { maxBlocks: 1 });
 
     const activity = await f.as("viewer").runtime.activity({ sessionId: "s1" });
     expect(activity.runtimeSessions).toEqual([

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { events, runtimeSessionLinks, runtimeSessions } from "@/db/schema";
@@ -32,29 +33,31 @@ export interface SessionRuntimeActivity {
 }
 
 /** The runtime session a ledger session is linked to, and each stop of it that was held or let through unverified. */
-export function sessionRuntimeActivity(db: DbOrTx, input: { sessionId: string }): SessionRuntimeActivity {
-  loadSession(db, input.sessionId);
-  const linked = db
-    .select({
-      runtime: runtimeSessions.runtime,
-      externalId: runtimeSessions.externalId,
-      cwd: runtimeSessions.cwd,
-      source: runtimeSessions.source,
-      firstSeenAt: runtimeSessions.firstSeenAt,
-      lastSeenAt: runtimeSessions.lastSeenAt,
-      linkedAt: runtimeSessionLinks.linkedAt,
-    })
-    .from(runtimeSessionLinks)
-    .innerJoin(runtimeSessions, eq(runtimeSessions.id, runtimeSessionLinks.runtimeSessionId))
-    .where(eq(runtimeSessionLinks.sessionId, input.sessionId))
-    .all();
-  const rows = db
-    .select({ id: events.id, at: events.at, type: events.type, actor: events.actor, data: events.data })
-    .from(events)
-    .where(and(eq(events.sessionId, input.sessionId), inArray(events.type, [EVENT_TYPES.runtimeStopHeld, EVENT_TYPES.runtimeStopUnverified])))
-    .orderBy(desc(events.id))
-    .limit(MAX_STOPS_SHOWN)
-    .all();
+export async function sessionRuntimeActivity(db: DbOrTx, input: { sessionId: string }): Promise<SessionRuntimeActivity> {
+  await loadSession(db, input.sessionId);
+  const linked = await queryAll(
+    db
+      .select({
+        runtime: runtimeSessions.runtime,
+        externalId: runtimeSessions.externalId,
+        cwd: runtimeSessions.cwd,
+        source: runtimeSessions.source,
+        firstSeenAt: runtimeSessions.firstSeenAt,
+        lastSeenAt: runtimeSessions.lastSeenAt,
+        linkedAt: runtimeSessionLinks.linkedAt,
+      })
+      .from(runtimeSessionLinks)
+      .innerJoin(runtimeSessions, eq(runtimeSessions.id, runtimeSessionLinks.runtimeSessionId))
+      .where(eq(runtimeSessionLinks.sessionId, input.sessionId)),
+  );
+  const rows = await queryAll(
+    db
+      .select({ id: events.id, at: events.at, type: events.type, actor: events.actor, data: events.data })
+      .from(events)
+      .where(and(eq(events.sessionId, input.sessionId), inArray(events.type, [EVENT_TYPES.runtimeStopHeld, EVENT_TYPES.runtimeStopUnverified])))
+      .orderBy(desc(events.id))
+      .limit(MAX_STOPS_SHOWN),
+  );
   return { runtimeSessions: linked, stops: rows.map(toStop) };
 }
 

@@ -20,37 +20,40 @@ const ctxOf = (db: Db, extra: Partial<ServiceContext> = {}): ServiceContext => (
 const inRuntime = (db: Db, id = RUNTIME_ID) => ctxOf(db, { actor: operatorActor("orchestrator"), runtimeSession: { runtime: "claude-code", externalId: id } });
 
 /** A BAZINGA-style session created by a command run inside the runtime session, with one pending required criterion. */
-function linkedSession(db: Db, id = "bazinga_20250112_143022") {
-  createSession(inRuntime(db), { id, mode: "simple", requirements: "Add JWT authentication" });
-  saveCriteria(ctxOf(db), { sessionId: id, criteria: [{ criterion: "All tests passing" }] });
+async function linkedSession(db: Db, id = "bazinga_20250112_143022") {
+  await createSession(inRuntime(db), { id, mode: "simple", requirements: "Add JWT authentication" });
+  await saveCriteria(ctxOf(db), { sessionId: id, criteria: [{ criterion: "All tests passing" }] });
   return id;
 }
 
 describe("SessionStart", () => {
-  it.each(["startup", "resume", "clear", "compact"] as const)("records the runtime session (source %s) and exports its id for later commands", (source) => {
-    const db = createMemoryDb();
-    const answer = handleClaudeCodeHook(ctxOf(db), sessionStart(source));
-    expect(answer).toEqual({ decision: "allow", exportEnv: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });
-    expect(claudeCodeOutput(answer)).toBeNull();
-    expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([
-      { runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source },
-    ]);
-    expect(eventTypes(db)).toEqual(["runtime.session_started"]);
-  });
+  it.each(["startup", "resume", "clear", "compact"] as const)(
+    "records the runtime session (source %s) and exports its id for later commands",
+    async (source) => {
+      const db = createMemoryDb();
+      const answer = await handleClaudeCodeHook(ctxOf(db), sessionStart(source));
+      expect(answer).toEqual({ decision: "allow", exportEnv: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });
+      expect(claudeCodeOutput(answer)).toBeNull();
+      expect(rows(db, "select runtime, external_id, cwd, source from runtime_sessions")).toEqual([
+        { runtime: "claude-code", external_id: RUNTIME_ID, cwd: "/home/dev/app", source },
+      ]);
+      expect(eventTypes(db)).toEqual(["runtime.session_started"]);
+    },
+  );
 
-  it("keeps one row per runtime session across resume, clear and compact, with the latest source", () => {
+  it("keeps one row per runtime session across resume, clear and compact, with the latest source", async () => {
     const db = createMemoryDb();
-    for (const source of ["startup", "resume", "compact"] as const) handleClaudeCodeHook(ctxOf(db), sessionStart(source));
+    for (const source of ["startup", "resume", "compact"] as const) await handleClaudeCodeHook(ctxOf(db), sessionStart(source));
     expect(rows(db, "select source from runtime_sessions")).toEqual([{ source: "compact" }]);
     expect(eventTypes(db)).toEqual(["runtime.session_started", "runtime.session_started", "runtime.session_started"]);
   });
 });
 
 describe("linking ledger sessions created inside a runtime session", () => {
-  it("links a session created with the runtime session on the context, in the same transaction as its session.created event", () => {
+  it("links a session created with the runtime session on the context, in the same transaction as its session.created event", async () => {
     const db = createMemoryDb();
-    handleClaudeCodeHook(ctxOf(db), sessionStart());
-    linkedSession(db);
+    await handleClaudeCodeHook(ctxOf(db), sessionStart());
+    await linkedSession(db);
     expect(rows(db, "select l.session_id, r.external_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id")).toEqual([
       { session_id: "bazinga_20250112_143022", external_id: RUNTIME_ID },
     ]);
@@ -58,31 +61,31 @@ describe("linking ledger sessions created inside a runtime session", () => {
     expect(JSON.parse(created.data)).toMatchObject({ runtime: { runtime: "claude-code", runtimeSessionId: RUNTIME_ID } });
   });
 
-  it("creates the runtime session when its SessionStart was never reported, and links nothing without one", () => {
+  it("creates the runtime session when its SessionStart was never reported, and links nothing without one", async () => {
     const db = createMemoryDb();
-    linkedSession(db, "s_linked");
-    createSession(ctxOf(db), { id: "s_plain" });
+    await linkedSession(db, "s_linked");
+    await createSession(ctxOf(db), { id: "s_plain" });
     expect(rows(db, "select session_id from runtime_session_links")).toEqual([{ session_id: "s_linked" }]);
     expect(rows(db, "select source from runtime_sessions")).toEqual([{ source: "command" }]);
   });
 });
 
 describe("PostToolUse and PostToolUseFailure", () => {
-  it("writes nothing for a runtime session no ledger session is linked to", () => {
+  it("writes nothing for a runtime session no ledger session is linked to", async () => {
     const db = createMemoryDb();
-    handleClaudeCodeHook(ctxOf(db), sessionStart());
+    await handleClaudeCodeHook(ctxOf(db), sessionStart());
     const before = tableCounts(db);
-    expect(handleClaudeCodeHook(ctxOf(db), secretBash())).toEqual({ decision: "allow" });
-    expect(handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/x" }, {}, "never-started"))).toEqual({ decision: "allow" });
+    expect(await handleClaudeCodeHook(ctxOf(db), secretBash())).toEqual({ decision: "allow" });
+    expect(await handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/x" }, {}, "never-started"))).toEqual({ decision: "allow" });
     expect(tableCounts(db)).toEqual(before);
   });
 
-  it("records Bash, Edit, Write and Read calls in the linked session's logs, redacted and capped", () => {
+  it("records Bash, Edit, Write and Read calls in the linked session's logs, redacted and capped", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
+    const id = await linkedSession(db);
     const big = "y".repeat(100_000);
-    handleClaudeCodeHook(ctxOf(db), secretBash());
-    handleClaudeCodeHook(
+    await handleClaudeCodeHook(ctxOf(db), secretBash());
+    await handleClaudeCodeHook(
       ctxOf(db),
       postToolUse(
         "Edit",
@@ -90,7 +93,7 @@ describe("PostToolUse and PostToolUseFailure", () => {
         { filePath: "/home/dev/app/src/auth.ts", success: true },
       ),
     );
-    handleClaudeCodeHook(
+    await handleClaudeCodeHook(
       ctxOf(db),
       postToolUse(
         "Write",
@@ -98,7 +101,7 @@ describe("PostToolUse and PostToolUseFailure", () => {
         { type: "create", filePath: "/home/dev/app/.env" },
       ),
     );
-    handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/home/dev/app/README.md" }, { type: "text", file: { content: big } }));
+    await handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/home/dev/app/README.md" }, { type: "text", file: { content: big } }));
     const logs = rows<{ content: string; event_subtype: string; event_payload: string; redacted: number; agent_type: string; log_type: string }>(
       db,
       "select content, event_subtype, event_payload, redacted, agent_type, log_type from orchestration_logs where session_id = ? order by id",
@@ -129,12 +132,12 @@ describe("PostToolUse and PostToolUseFailure", () => {
     expect(eventTypes(db, id).filter((t) => t === "logs.appended")).toHaveLength(4);
   });
 
-  it("records a failed call with its error, and only in sessions still active", () => {
+  it("records a failed call with its error, and only in sessions still active", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    linkedSession(db, "s_done");
-    updateSessionStatus(ctxOf(db), { sessionId: "s_done", status: "failed" });
-    handleClaudeCodeHook(ctxOf(db), postToolUseFailure("Bash", { command: "npm test" }, "Command exited with non-zero status code 1"));
+    const id = await linkedSession(db);
+    await linkedSession(db, "s_done");
+    await updateSessionStatus(ctxOf(db), { sessionId: "s_done", status: "failed" });
+    await handleClaudeCodeHook(ctxOf(db), postToolUseFailure("Bash", { command: "npm test" }, "Command exited with non-zero status code 1"));
     expect(rows(db, "select session_id, content, event_subtype, event_payload from orchestration_logs")).toEqual([
       {
         session_id: id,
@@ -145,41 +148,41 @@ describe("PostToolUse and PostToolUseFailure", () => {
     ]);
   });
 
-  it("adds the call to the session's open attempt, and not once the attempt finished", () => {
+  it("adds the call to the session's open attempt, and not once the attempt finished", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    const goal = createGoal(ctxOf(db), { sessionId: id, goalText: "JWT login works" });
-    const { attempt } = startAttempt(ctxOf(db), { goalId: goal.id });
-    handleClaudeCodeHook(ctxOf(db), secretBash());
-    handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/a" }, { type: "text" }));
+    const id = await linkedSession(db);
+    const goal = await createGoal(ctxOf(db), { sessionId: id, goalText: "JWT login works" });
+    const { attempt } = await startAttempt(ctxOf(db), { goalId: goal.id });
+    await handleClaudeCodeHook(ctxOf(db), secretBash());
+    await handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/a" }, { type: "text" }));
     expect(rows(db, 'select attempt_id, "order", tool_name from tool_calls order by id')).toEqual([
       { attempt_id: attempt.id, order: 1, tool_name: "Bash" },
       { attempt_id: attempt.id, order: 2, tool_name: "Read" },
     ]);
     expect(JSON.stringify(rows(db, "select input, output from tool_calls"))).not.toContain(LEAKED[1]);
     expect(eventTypes(db, id).filter((t) => t === "attempt.tool_calls_recorded")).toHaveLength(2);
-    finishAttempt(ctxOf(db), { attemptId: attempt.id, status: "completed" });
-    handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/b" }, { type: "text" }));
+    await finishAttempt(ctxOf(db), { attemptId: attempt.id, status: "completed" });
+    await handleClaudeCodeHook(ctxOf(db), postToolUse("Read", { file_path: "/b" }, { type: "text" }));
     expect(count(db, "tool_calls")).toBe(2);
     expect(count(db, "orchestration_logs")).toBe(3);
   });
 });
 
 describe("Stop and SubagentStop", () => {
-  it("lets the stop through, writing nothing, with no linked active session", () => {
+  it("lets the stop through, writing nothing, with no linked active session", async () => {
     const db = createMemoryDb();
-    handleClaudeCodeHook(ctxOf(db), sessionStart());
-    createSession(ctxOf(db), { id: "unlinked" });
+    await handleClaudeCodeHook(ctxOf(db), sessionStart());
+    await createSession(ctxOf(db), { id: "unlinked" });
     const before = tableCounts(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop())).toEqual({ decision: "allow" });
-    expect(handleClaudeCodeHook(ctxOf(db), stop(false, "unknown-runtime"))).toEqual({ decision: "allow" });
+    expect(await handleClaudeCodeHook(ctxOf(db), stop())).toEqual({ decision: "allow" });
+    expect(await handleClaudeCodeHook(ctxOf(db), stop(false, "unknown-runtime"))).toEqual({ decision: "allow" });
     expect(tableCounts(db)).toEqual(before);
   });
 
-  it("holds the stop while the gate rejects, telling the agent each failed check and its fix, and records no completion check", () => {
+  it("holds the stop while the gate rejects, telling the agent each failed check and its fix, and records no completion check", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    const answer = handleClaudeCodeHook(ctxOf(db), stop());
+    const id = await linkedSession(db);
+    const answer = await handleClaudeCodeHook(ctxOf(db), stop());
     expect(answer.decision).toBe("block");
     const output = claudeCodeOutput(answer)!;
     expect(Object.keys(output)).toEqual(["decision", "reason"]);
@@ -199,13 +202,13 @@ describe("Stop and SubagentStop", () => {
     });
   });
 
-  it("holds at most --max-blocks stops in a row, then lets one through recorded as runtime.stop_unverified", () => {
+  it("holds at most --max-blocks stops in a row, then lets one through recorded as runtime.stop_unverified", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop(false)).decision).toBe("block");
-    expect(handleClaudeCodeHook(ctxOf(db), stop(true)).decision).toBe("block");
-    expect(handleClaudeCodeHook(ctxOf(db), stop(true)).decision).toBe("block");
-    const through = handleClaudeCodeHook(ctxOf(db), stop(true));
+    const id = await linkedSession(db);
+    expect((await handleClaudeCodeHook(ctxOf(db), stop(false))).decision).toBe("block");
+    expect((await handleClaudeCodeHook(ctxOf(db), stop(true))).decision).toBe("block");
+    expect((await handleClaudeCodeHook(ctxOf(db), stop(true))).decision).toBe("block");
+    const through = await handleClaudeCodeHook(ctxOf(db), stop(true));
     expect(through).toEqual({
       decision: "allow",
       systemMessage: expect.stringContaining(`after 3 held stops in a row, with the completion gate still rejecting ${id}`),
@@ -223,43 +226,43 @@ describe("Stop and SubagentStop", () => {
       reasons: expect.arrayContaining(["Only 0/1 criteria met"]),
     });
     // The next turn's stop is a fresh one: held again.
-    expect(handleClaudeCodeHook(ctxOf(db), stop(false)).decision).toBe("block");
+    expect((await handleClaudeCodeHook(ctxOf(db), stop(false))).decision).toBe("block");
   });
 
-  it("takes the cap from the options", () => {
+  it("takes the cap from the options", async () => {
     const db = createMemoryDb();
-    linkedSession(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop(false), { maxBlocks: 1 }).decision).toBe("block");
-    expect(handleClaudeCodeHook(ctxOf(db), stop(true), { maxBlocks: 1 }).decision).toBe("allow");
-    expect(() => handleClaudeCodeHook(ctxOf(db), stop(), { maxBlocks: 0 })).toThrow();
+    await linkedSession(db);
+    expect((await handleClaudeCodeHook(ctxOf(db), stop(false), { maxBlocks: 1 })).decision).toBe("block");
+    expect((await handleClaudeCodeHook(ctxOf(db), stop(true), { maxBlocks: 1 })).decision).toBe("allow");
+    await expect(handleClaudeCodeHook(ctxOf(db), stop(), { maxBlocks: 0 })).rejects.toThrow();
   });
 
-  it("lets through (recorded unverified) a stop another hook is already continuing", () => {
+  it("lets through (recorded unverified) a stop another hook is already continuing", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({
+    const id = await linkedSession(db);
+    expect(await handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({
       decision: "allow",
       systemMessage: expect.stringContaining("because another stop hook is already continuing this turn"),
     });
     expect(eventTypes(db, id).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_unverified"]);
   });
 
-  it("lets the stop through once the criteria are met, releasing the count", () => {
+  it("lets the stop through once the criteria are met, releasing the count", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop()).decision).toBe("block");
-    updateCriterion(ctxOf(db), { sessionId: id, criterion: "All tests passing", status: "met", actual: "42/42", evidence: "npm test" });
-    expect(handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({ decision: "allow" });
+    const id = await linkedSession(db);
+    expect((await handleClaudeCodeHook(ctxOf(db), stop())).decision).toBe("block");
+    await updateCriterion(ctxOf(db), { sessionId: id, criterion: "All tests passing", status: "met", actual: "42/42", evidence: "npm test" });
+    expect(await handleClaudeCodeHook(ctxOf(db), stop(true))).toEqual({ decision: "allow" });
     expect(eventTypes(db).filter((t) => t.startsWith("runtime."))).toEqual(["runtime.stop_held", "runtime.stop_released"]);
     expect(rows(db, "select consecutive_blocks from runtime_sessions")).toEqual([{ consecutive_blocks: 0 }]);
     expect(count(db, "completion_checks")).toBe(0);
   });
 
-  it("holds a subagent's stop too, counting it apart from the agent's", () => {
+  it("holds a subagent's stop too, counting it apart from the agent's", async () => {
     const db = createMemoryDb();
-    linkedSession(db);
-    expect(handleClaudeCodeHook(ctxOf(db), stop()).decision).toBe("block");
-    const answer = handleClaudeCodeHook(ctxOf(db), subagentStop());
+    await linkedSession(db);
+    expect((await handleClaudeCodeHook(ctxOf(db), stop())).decision).toBe("block");
+    const answer = await handleClaudeCodeHook(ctxOf(db), subagentStop());
     expect(answer.decision).toBe("block");
     expect(rows(db, "select consecutive_blocks, subagent_consecutive_blocks from runtime_sessions")).toEqual([
       { consecutive_blocks: 1, subagent_consecutive_blocks: 1 },
@@ -271,11 +274,11 @@ describe("Stop and SubagentStop", () => {
     });
   });
 
-  it("ignores sessions no longer active", () => {
+  it("ignores sessions no longer active", async () => {
     const db = createMemoryDb();
-    const id = linkedSession(db);
-    updateSessionStatus(ctxOf(db), { sessionId: id, status: "failed" });
-    expect(handleClaudeCodeHook(ctxOf(db), stop())).toEqual({ decision: "allow" });
+    const id = await linkedSession(db);
+    await updateSessionStatus(ctxOf(db), { sessionId: id, status: "failed" });
+    expect(await handleClaudeCodeHook(ctxOf(db), stop())).toEqual({ decision: "allow" });
   });
 });
 
@@ -287,14 +290,14 @@ describe("refusals", () => {
     ["an unknown SessionStart source", { ...sessionStart(), source: "reboot" }, "source"],
     ["no tool_name", { ...postToolUse("Bash", {}, {}), tool_name: undefined }, "tool_name"],
     ["no hook_event_name", { session_id: RUNTIME_ID }, "hook_event_name"],
-  ])("refuses %s, naming the field, writing nothing", (_, payload, field) => {
+  ])("refuses %s, naming the field, writing nothing", async (_, payload, field) => {
     const db = createMemoryDb();
-    linkedSession(db);
+    await linkedSession(db);
     const before = tableCounts(db);
     const input = typeof payload === "string" ? JSON.parse(payload) : payload;
-    expect(() => handleClaudeCodeHook(ctxOf(db), input)).toThrow(ValidationError);
+    await expect(handleClaudeCodeHook(ctxOf(db), input)).rejects.toThrow(ValidationError);
     try {
-      handleClaudeCodeHook(ctxOf(db), input);
+      await handleClaudeCodeHook(ctxOf(db), input);
     } catch (error) {
       expect((error as ValidationError).field).toBe(field);
       expect((error as ValidationError).rule).toBe("runtime.invalid_hook_input");
@@ -302,17 +305,17 @@ describe("refusals", () => {
     expect(tableCounts(db)).toEqual(before);
   });
 
-  it("acknowledges other events without writing", () => {
+  it("acknowledges other events without writing", async () => {
     const db = createMemoryDb();
-    linkedSession(db);
+    await linkedSession(db);
     const before = tableCounts(db);
-    expect(handleClaudeCodeHook(ctxOf(db), { session_id: RUNTIME_ID, hook_event_name: "UserPromptSubmit", prompt: "hi" })).toEqual({ decision: "allow" });
+    expect(await handleClaudeCodeHook(ctxOf(db), { session_id: RUNTIME_ID, hook_event_name: "UserPromptSubmit", prompt: "hi" })).toEqual({ decision: "allow" });
     expect(tableCounts(db)).toEqual(before);
   });
 
-  it("refuses a viewer", () => {
+  it("refuses a viewer", async () => {
     const db = createMemoryDb();
-    expect(() => handleClaudeCodeHook({ db, actor: { principalId: "token:9", principalKind: "token", role: "viewer", label: "v" } }, stop())).toThrow(
+    await expect(handleClaudeCodeHook({ db, actor: { principalId: "token:9", principalKind: "token", role: "viewer", label: "v" } }, stop())).rejects.toThrow(
       RoleForbiddenError,
     );
   });

@@ -1,3 +1,5 @@
+import { queryGet, queryRun } from "@/db/query";
+import { mapInOrder } from "../in-order";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { attemptResults, attempts, goals, runtimeSessions, toolCalls } from "@/db/schema";
@@ -32,7 +34,7 @@ const ALLOW: HookAnswer = { decision: "allow" };
  * nothing is written; so is any call from a runtime session no ledger session is linked to.
  * @throws ValidationError naming the field when the input is not Claude Code's hook input (nothing written).
  */
-export function handleClaudeCodeHook(ctx: ServiceContext, raw: unknown, rawOptions: HookOptions = {}): HookAnswer {
+export async function handleClaudeCodeHook(ctx: ServiceContext, raw: unknown, rawOptions: HookOptions = {}): Promise<HookAnswer> {
   authorize(ctx.actor, "runtime.hook");
   const input = parseClaudeCodeHookInput(raw);
   const options = HookOptions.parse(rawOptions);
@@ -51,11 +53,15 @@ export function handleClaudeCodeHook(ctx: ServiceContext, raw: unknown, rawOptio
   }
 }
 
-function sessionStart(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extract<ClaudeCodeHookInput, { hook_event_name: "SessionStart" }>): HookAnswer {
-  write(ctx, (tx) => {
-    const runtime = ensureRuntimeSession(tx, ref, { at: nowOf(ctx), cwd: input.cwd ?? null, source: input.source });
-    const linked = activeLinkedSessions(tx, runtime.id);
-    appendEvent(tx, ctx, {
+async function sessionStart(
+  ctx: ServiceContext,
+  ref: RuntimeSessionRef,
+  input: Extract<ClaudeCodeHookInput, { hook_event_name: "SessionStart" }>,
+): Promise<HookAnswer> {
+  await write(ctx, async (tx) => {
+    const runtime = await ensureRuntimeSession(tx, ref, { at: nowOf(ctx), cwd: input.cwd ?? null, source: input.source });
+    const linked = await activeLinkedSessions(tx, runtime.id);
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.runtimeSessionStarted,
       sessionId: null,
       entity: "runtime_session",
@@ -66,13 +72,13 @@ function sessionStart(ctx: ServiceContext, ref: RuntimeSessionRef, input: Extrac
   return { decision: "allow", exportEnv: { [RUNTIME_SESSION_ENV]: ref.externalId } };
 }
 
-function toolCall(
+async function toolCall(
   ctx: ServiceContext,
   ref: RuntimeSessionRef,
   input: Extract<ClaudeCodeHookInput, { hook_event_name: "PostToolUse" | "PostToolUseFailure" }>,
-): HookAnswer {
-  const runtime = findRuntimeSession(ctx.db, ref);
-  if (!runtime || activeLinkedSessions(ctx.db, runtime.id).length === 0) return ALLOW;
+): Promise<HookAnswer> {
+  const runtime = await findRuntimeSession(ctx.db, ref);
+  if (!runtime || (await activeLinkedSessions(ctx.db, runtime.id)).length === 0) return ALLOW;
   const failed = input.hook_event_name === "PostToolUseFailure";
   const summary = summarizeToolCall(
     failed
@@ -84,11 +90,11 @@ function toolCall(
         }
       : { tool: input.tool_name, input: input.tool_input, response: "tool_response" in input ? input.tool_response : undefined },
   );
-  write(ctx, (tx) => {
+  await write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    touch(tx, runtime, now);
+    await touch(tx, runtime, now);
     // Read again inside the write: a session completed since the check above takes no more calls.
-    for (const sessionId of activeLinkedSessions(tx, runtime.id)) {
+    for (const sessionId of await activeLinkedSessions(tx, runtime.id)) {
       const payload = {
         runtime: ref.runtime,
         runtimeSessionId: ref.externalId,
@@ -100,7 +106,7 @@ function toolCall(
         input: summary.input,
         outcome: summary.outcome,
       };
-      appendLogRow(tx, ctx, {
+      await appendLogRow(tx, ctx, {
         sessionId,
         timestamp: now,
         iteration: null,
@@ -117,42 +123,48 @@ function toolCall(
         eventPayload: JSON.stringify(payload),
         idempotencyKey: null,
       });
-      recordInOpenAttempt(tx, ctx, sessionId, input.tool_name, summary, now);
+      await recordInOpenAttempt(tx, ctx, sessionId, input.tool_name, summary, now);
     }
   });
   return ALLOW;
 }
 
 /** The session's newest attempt that has no result yet gets the call too, numbered after its last one. */
-function recordInOpenAttempt(
+async function recordInOpenAttempt(
   tx: Tx,
   ctx: ServiceContext,
   sessionId: string,
   tool: string,
   summary: { input: string; outcome: string | null; redacted: boolean },
   now: Date,
-): void {
-  const open = tx
-    .select({ id: attempts.id, goalId: goals.id })
-    .from(attempts)
-    .innerJoin(goals, eq(goals.id, attempts.goalId))
-    .leftJoin(attemptResults, eq(attemptResults.attemptId, attempts.id))
-    .where(and(eq(goals.sessionId, sessionId), isNull(attemptResults.id)))
-    .orderBy(desc(attempts.id))
-    .limit(1)
-    .get();
+): Promise<void> {
+  const open = await queryGet(
+    tx
+      .select({ id: attempts.id, goalId: goals.id })
+      .from(attempts)
+      .innerJoin(goals, eq(goals.id, attempts.goalId))
+      .leftJoin(attemptResults, eq(attemptResults.attemptId, attempts.id))
+      .where(and(eq(goals.sessionId, sessionId), isNull(attemptResults.id)))
+      .orderBy(desc(attempts.id))
+      .limit(1),
+  );
   if (!open) return;
-  const { byName } = ensureTools(tx, sessionId, [tool], now);
+  const { byName } = await ensureTools(tx, sessionId, [tool], now);
   const order =
-    (tx
-      .select({ last: max(toolCalls.order) })
-      .from(toolCalls)
-      .where(eq(toolCalls.attemptId, open.id))
-      .get()?.last ?? 0) + 1;
-  tx.insert(toolCalls)
-    .values({ attemptId: open.id, order, toolId: byName.get(tool)!.id, toolName: tool, input: summary.input, output: summary.outcome, timestamp: now })
-    .run();
-  appendEvent(tx, ctx, {
+    ((
+      await queryGet(
+        tx
+          .select({ last: max(toolCalls.order) })
+          .from(toolCalls)
+          .where(eq(toolCalls.attemptId, open.id)),
+      )
+    )?.last ?? 0) + 1;
+  await queryRun(
+    tx
+      .insert(toolCalls)
+      .values({ attemptId: open.id, order, toolId: byName.get(tool)!.id, toolName: tool, input: summary.input, output: summary.outcome, timestamp: now }),
+  );
+  await appendEvent(tx, ctx, {
     type: EVENT_TYPES.toolCallsRecorded,
     sessionId,
     entity: "attempt",
@@ -161,50 +173,54 @@ function recordInOpenAttempt(
   });
 }
 
-function stop(
+async function stop(
   ctx: ServiceContext,
   ref: RuntimeSessionRef,
   input: Extract<ClaudeCodeHookInput, { hook_event_name: "Stop" | "SubagentStop" }>,
   maxBlocks: number,
-): HookAnswer {
-  const runtime = findRuntimeSession(ctx.db, ref);
-  if (!runtime) return ALLOW;
-  const subagent = input.hook_event_name === "SubagentStop";
-  const counted = subagent ? runtime.subagentConsecutiveBlocks : runtime.consecutiveBlocks;
-  // The gate's verdict as the session header shows it: a preview records no completion check.
-  const verdicts = activeLinkedSessions(ctx.db, runtime.id).map((sessionId) => previewCompletion(ctx.db, { sessionId }));
-  const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
-  if (decision.kind === "allow" && !decision.release) return ALLOW;
-  const count = decision.kind === "hold" ? decision.block : 0;
-  const base = {
-    runtime: ref.runtime,
-    runtimeSessionId: ref.externalId,
-    event: input.hook_event_name,
-    agentId: input.agent_id ?? null,
-    agentType: input.agent_type ?? null,
-  };
-  write(ctx, (tx) => {
+): Promise<HookAnswer> {
+  // Read, decide and record in one transaction: two stops arriving together must not both read
+  // the same count of held stops and both write the next one (the cap would be passed).
+  const decided = await write(ctx, async (tx) => {
+    const runtime = await findRuntimeSession(ctx.db, ref);
+    if (!runtime) return null;
+    const subagent = input.hook_event_name === "SubagentStop";
+    const counted = subagent ? runtime.subagentConsecutiveBlocks : runtime.consecutiveBlocks;
+    // The gate's verdict as the session header shows it: a preview records no completion check.
+    const verdicts = await mapInOrder(await activeLinkedSessions(ctx.db, runtime.id), async (sessionId) => previewCompletion(ctx.db, { sessionId }));
+    const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
+    if (decision.kind === "allow" && !decision.release) return null;
+    const count = decision.kind === "hold" ? decision.block : 0;
+    const base = {
+      runtime: ref.runtime,
+      runtimeSessionId: ref.externalId,
+      event: input.hook_event_name,
+      agentId: input.agent_id ?? null,
+      agentType: input.agent_type ?? null,
+    };
     const now = nowOf(ctx);
-    tx.update(runtimeSessions)
-      .set(subagent ? { subagentConsecutiveBlocks: count, lastSeenAt: now } : { consecutiveBlocks: count, lastSeenAt: now })
-      .where(eq(runtimeSessions.id, runtime.id))
-      .run();
+    await queryRun(
+      tx
+        .update(runtimeSessions)
+        .set(subagent ? { subagentConsecutiveBlocks: count, lastSeenAt: now } : { consecutiveBlocks: count, lastSeenAt: now })
+        .where(eq(runtimeSessions.id, runtime.id)),
+    );
     if (decision.kind === "allow") {
-      appendEvent(tx, ctx, {
+      await appendEvent(tx, ctx, {
         type: EVENT_TYPES.runtimeStopReleased,
         sessionId: null,
         entity: "runtime_session",
         entityId: runtime.id,
         data: { ...base, afterHeld: counted },
       });
-      return;
+      return { decision, counted };
     }
     for (const held of decision.held) {
       const data =
         decision.kind === "hold"
           ? { ...base, block: decision.block, maxBlocks, reasons: held.reasons, fixes: held.fixes, message: decision.reason }
           : { ...base, cause: decision.cause, held: counted, maxBlocks, reasons: held.reasons };
-      appendEvent(tx, ctx, {
+      await appendEvent(tx, ctx, {
         type: decision.kind === "hold" ? EVENT_TYPES.runtimeStopHeld : EVENT_TYPES.runtimeStopUnverified,
         sessionId: held.sessionId,
         entity: "runtime_session",
@@ -212,7 +228,10 @@ function stop(
         data,
       });
     }
+    return { decision, counted };
   });
+  if (!decided) return ALLOW;
+  const { decision, counted } = decided;
   if (decision.kind === "hold") return { decision: "block", reason: decision.reason };
   if (decision.kind === "unverified") return { decision: "allow", systemMessage: unverifiedMessage(decision.held, decision.cause, counted) };
   return ALLOW;
@@ -225,6 +244,6 @@ function unverifiedMessage(held: readonly HeldSession[], cause: "max_blocks" | "
   return `Proofgate let this stop through ${why}, with the completion gate still rejecting ${ids} (recorded as runtime.stop_unverified). See why: proofgate check-completion ${held[0]?.sessionId ?? "<session>"}`;
 }
 
-function touch(tx: Tx, runtime: RuntimeSessionRow, at: Date): void {
-  tx.update(runtimeSessions).set({ lastSeenAt: at }).where(eq(runtimeSessions.id, runtime.id)).run();
+async function touch(tx: Tx, runtime: RuntimeSessionRow, at: Date): Promise<void> {
+  await queryRun(tx.update(runtimeSessions).set({ lastSeenAt: at }).where(eq(runtimeSessions.id, runtime.id)));
 }

@@ -1,3 +1,4 @@
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { runtimeSessionLinks, runtimeSessions, sessions } from "@/db/schema";
@@ -10,57 +11,61 @@ export type RuntimeSessionRow = typeof runtimeSessions.$inferSelect;
  * The runtime session's row, created on first sight (a SessionStart, or a command run inside a
  * runtime session whose SessionStart was never reported); `lastSeenAt` moves on every call.
  */
-export function ensureRuntimeSession(
+export async function ensureRuntimeSession(
   tx: Tx,
   ref: RuntimeSessionRef,
   seen: { at: Date; cwd?: string | null; source?: (typeof RUNTIME_SESSION_SOURCES)[number] },
-): RuntimeSessionRow {
+): Promise<RuntimeSessionRow> {
   const update: Partial<typeof runtimeSessions.$inferInsert> = { lastSeenAt: seen.at };
   if (seen.cwd) update.cwd = seen.cwd;
   // A command run inside the runtime session says nothing about how the runtime (re)started.
   if (seen.source && seen.source !== "command") update.source = seen.source;
-  return tx
-    .insert(runtimeSessions)
-    .values({
-      runtime: ref.runtime,
-      externalId: ref.externalId,
-      cwd: seen.cwd ?? null,
-      source: seen.source ?? "command",
-      firstSeenAt: seen.at,
-      lastSeenAt: seen.at,
-    })
-    .onConflictDoUpdate({ target: [runtimeSessions.runtime, runtimeSessions.externalId], set: update })
-    .returning()
-    .get();
+  return await queryGet(
+    tx
+      .insert(runtimeSessions)
+      .values({
+        runtime: ref.runtime,
+        externalId: ref.externalId,
+        cwd: seen.cwd ?? null,
+        source: seen.source ?? "command",
+        firstSeenAt: seen.at,
+        lastSeenAt: seen.at,
+      })
+      .onConflictDoUpdate({ target: [runtimeSessions.runtime, runtimeSessions.externalId], set: update })
+      .returning(),
+  );
 }
 
 /** The runtime session's row if it was ever seen. */
-export function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): RuntimeSessionRow | undefined {
-  return db
-    .select()
-    .from(runtimeSessions)
-    .where(and(eq(runtimeSessions.runtime, ref.runtime), eq(runtimeSessions.externalId, ref.externalId)))
-    .get();
+export async function findRuntimeSession(db: DbOrTx, ref: RuntimeSessionRef): Promise<RuntimeSessionRow | undefined> {
+  return await queryGet(
+    db
+      .select()
+      .from(runtimeSessions)
+      .where(and(eq(runtimeSessions.runtime, ref.runtime), eq(runtimeSessions.externalId, ref.externalId))),
+  );
 }
 
 /**
  * Link a ledger session, just created in `tx`, to the runtime session it was created in. Called
  * by the session-create service when its context names a runtime session.
  */
-export function linkToRuntimeSession(tx: Tx, ref: RuntimeSessionRef, sessionId: string, at: Date): RuntimeSessionRow {
-  const runtime = ensureRuntimeSession(tx, ref, { at });
-  tx.insert(runtimeSessionLinks).values({ sessionId, runtimeSessionId: runtime.id, linkedAt: at }).run();
+export async function linkToRuntimeSession(tx: Tx, ref: RuntimeSessionRef, sessionId: string, at: Date): Promise<RuntimeSessionRow> {
+  const runtime = await ensureRuntimeSession(tx, ref, { at });
+  await queryRun(tx.insert(runtimeSessionLinks).values({ sessionId, runtimeSessionId: runtime.id, linkedAt: at }));
   return runtime;
 }
 
 /** The ids of the linked ledger sessions that are still active, oldest link first. */
-export function activeLinkedSessions(db: DbOrTx, runtimeSessionId: number): string[] {
-  return db
-    .select({ id: runtimeSessionLinks.sessionId })
-    .from(runtimeSessionLinks)
-    .innerJoin(sessions, eq(sessions.id, runtimeSessionLinks.sessionId))
-    .where(and(eq(runtimeSessionLinks.runtimeSessionId, runtimeSessionId), eq(sessions.status, "active")))
-    .orderBy(runtimeSessionLinks.linkedAt, sql`${runtimeSessionLinks.sessionId}`)
-    .all()
-    .map((row) => row.id);
+export async function activeLinkedSessions(db: DbOrTx, runtimeSessionId: number): Promise<string[]> {
+  return (
+    await queryAll(
+      db
+        .select({ id: runtimeSessionLinks.sessionId })
+        .from(runtimeSessionLinks)
+        .innerJoin(sessions, eq(sessions.id, runtimeSessionLinks.sessionId))
+        .where(and(eq(runtimeSessionLinks.runtimeSessionId, runtimeSessionId), eq(sessions.status, "active")))
+        .orderBy(runtimeSessionLinks.linkedAt, sql`${runtimeSessionLinks.sessionId}`),
+    )
+  ).map((row) => row.id);
 }

@@ -15,14 +15,14 @@ import { linkToRuntimeSession } from "../runtime/link";
  * Start a session. Its enforcement policy is fixed here (or by the server-wide default); only a lead changes it later.
  * With `ctx.runtimeSession` it is linked to that runtime session (created if never seen) in the same transaction.
  */
-export function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): SessionRow {
+export async function createSession(ctx: ServiceContext, unredacted: CreateSessionInput): Promise<SessionRow> {
   authorize(ctx.actor, "session.create");
   const input = redactInput(parseInput(CreateSessionInput, unredacted, "session.invalid_input"));
-  return write(ctx, (tx) => {
+  return write(ctx, async (tx) => {
     const now = nowOf(ctx);
     const id = input.id ?? `pg_${now.toISOString().slice(0, 19).replace(/[-:T]/g, "")}_${randomUUID().slice(0, 8)}`;
     const enforcement = input.enforcement ?? ctx.defaultEnforcement ?? "enforce";
-    const session = insertReturning(
+    const session = await insertReturning(
       ctx.db,
       "session.create",
       sessions,
@@ -32,9 +32,9 @@ export function createSession(ctx: ServiceContext, unredacted: CreateSessionInpu
     if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
     // Created inside a runtime session (a Claude Code session's commands): its stops now answer to this session's gate.
     const runtime = ctx.runtimeSession
-      ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: linkToRuntimeSession(tx, ctx.runtimeSession, id, now).externalId }
+      ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: (await linkToRuntimeSession(tx, ctx.runtimeSession, id, now)).externalId }
       : undefined;
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.sessionCreated,
       sessionId: id,
       entity: "session",

@@ -1,3 +1,4 @@
+import { queryAll } from "@/db/query";
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
@@ -23,16 +24,17 @@ export interface EnforcementSwitch {
  * why. The `session.enforcement_changed` events are the record (written in the switch's own
  * transaction), so this reads them rather than keeping a second copy.
  */
-export function listEnforcementSwitches(db: DbOrTx, raw: EnforcementHistoryInput): EnforcementSwitch[] {
+export async function listEnforcementSwitches(db: DbOrTx, raw: EnforcementHistoryInput): Promise<EnforcementSwitch[]> {
   const input = parseInput(EnforcementHistoryInput, raw, "session.invalid_input");
-  loadSession(db, input.sessionId);
-  const rows = db
-    .select({ id: events.id, at: events.at, actor: events.actor, role: events.role, data: events.data })
-    .from(events)
-    .where(and(eq(events.sessionId, input.sessionId), eq(events.type, EVENT_TYPES.sessionEnforcementChanged)))
-    .orderBy(desc(events.id))
-    .limit(input.limit)
-    .all();
+  await loadSession(db, input.sessionId);
+  const rows = await queryAll(
+    db
+      .select({ id: events.id, at: events.at, actor: events.actor, role: events.role, data: events.data })
+      .from(events)
+      .where(and(eq(events.sessionId, input.sessionId), eq(events.type, EVENT_TYPES.sessionEnforcementChanged)))
+      .orderBy(desc(events.id))
+      .limit(input.limit),
+  );
   return rows.map(({ data, ...row }) => ({
     ...row,
     from: enforcementOf(data?.from),

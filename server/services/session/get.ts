@@ -4,7 +4,7 @@ import { type SessionRow, loadSession } from "./load";
 import { GetSessionInput } from "./schemas";
 
 /** One session by id (`session.get`); `loadSession` is the services' own lookup, for an id already checked. */
-export function getSession(db: DbOrTx, raw: GetSessionInput): SessionRow {
+export async function getSession(db: DbOrTx, raw: GetSessionInput): Promise<SessionRow> {
   const input = parseInput(GetSessionInput, raw, "session.invalid_input");
   return loadSession(db, input.id);
 }

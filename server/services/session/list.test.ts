@@ -22,13 +22,13 @@ for (const status of [undefined, "failed"] as const)
               ...(range && { startedFrom: new Date("2026-10-01T00:00:00Z"), startedTo: new Date("2026-11-01T00:00:00Z") }),
             });
 
-describe("session.list at scale: every filter and sort reads an index in order", () => {
+describe("session.list at scale: every filter and sort reads an index in order", async () => {
   const f = setup();
-  generateDemoData(f.db, { sessions: 60, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 1 });
+  await generateDemoData(f.db, { sessions: 60, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 1 });
 
-  it.each(FILTERS.map((input) => [JSON.stringify(input), input] as const))("%s", (_name, input) => {
+  it.each(FILTERS.map((input) => [JSON.stringify(input), input] as const))("%s", async (_name, input) => {
     const prepare = vi.spyOn(f.db.$client, "prepare");
-    listSessions(f.db, { ...input, limit: 5 });
+    await listSessions(f.db, { ...input, limit: 5 });
     const statement = prepare.mock.calls.map(([sql]) => sql).find((sql) => /from "sessions"/i.test(sql))!;
     prepare.mockRestore();
     const nulls = Array.from({ length: (statement.match(/\?/g) ?? []).length }, () => null);
@@ -46,13 +46,13 @@ describe("session.list at scale: every filter and sort reads an index in order",
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
-  it("pages through status and source together in order, with nothing missed or repeated", () => {
+  it("pages through status and source together in order, with nothing missed or repeated", async () => {
     const expected = rows<{ id: string }>(f.db, "SELECT id FROM sessions WHERE status = 'failed' AND source = 'demo' ORDER BY started_at, id").map((r) => r.id);
     expect(expected.length).toBeGreaterThan(4);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = listSessions(f.db, { status: "failed", source: "demo", order: "oldest", limit: 3, cursor });
+      const page = await listSessions(f.db, { status: "failed", source: "demo", order: "oldest", limit: 3, cursor });
       seen.push(...page.items.map((s) => s.id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -82,11 +82,11 @@ describe("session.list search: a substring of the id or the requirements, case-i
       .map((r) => r.id);
   }
 
-  function all(search: string): string[] {
+  async function all(search: string): Promise<string[]> {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = listSessions(f.db, { search, limit: 50, cursor });
+      const page = await listSessions(f.db, { search, limit: 50, cursor });
       ids.push(...page.items.map((s) => s.id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -102,17 +102,17 @@ describe("session.list search: a substring of the id or the requirements, case-i
     ["double quotes", '"quoted"'],
     ["LIKE's wildcards, taken literally", "100% of the_"],
     ["a wildcard that would match anything with LIKE", "%_%"],
-  ])("%s: %s", (_name, search) => {
+  ])("%s: %s", async (_name, search) => {
     const want = expected(search);
-    expect(all(search)).toEqual(want);
+    expect(await all(search)).toEqual(want);
   });
 
-  it("finds the sessions of a rare search and of a common one (the test above is not vacuous)", () => {
-    expect(all("upload")).toEqual(["sess-upload-1"]);
-    expect(all("common phrase")).toHaveLength(230);
-    expect(all("100% of the_")).toEqual(["sess-quote"]);
-    expect(all("%_%")).toEqual([]);
-    expect(all("no session says this")).toEqual([]);
+  it("finds the sessions of a rare search and of a common one (the test above is not vacuous)", async () => {
+    expect(await all("upload")).toEqual(["sess-upload-1"]);
+    expect(await all("common phrase")).toHaveLength(230);
+    expect(await all("100% of the_")).toEqual(["sess-quote"]);
+    expect(await all("%_%")).toEqual([]);
+    expect(await all("no session says this")).toEqual([]);
   });
 });
 
@@ -124,20 +124,20 @@ describe("session.list flags the sessions with a stop let through while the gate
       ["rt-a", "a"],
       ["rt-b", "b"],
     ] as const) {
-      handleClaudeCodeHook(hook, sessionStart("startup", runtime));
+      await handleClaudeCodeHook(hook, sessionStart("startup", runtime));
       await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: runtime } }).session.create({ id: session });
     }
     await f.as("orchestrator").session.create({ id: "c" });
     // a: held, then through twice (the cap of 1, then another hook's continuation); b: held only.
-    for (const active of [false, true, true]) handleClaudeCodeHook(hook, stop(active, "rt-a"), { maxBlocks: 1 });
-    handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
-    expect(listSessions(f.db).unverifiedStops).toEqual({ a: 2 });
+    for (const active of [false, true, true]) await handleClaudeCodeHook(hook, stop(active, "rt-a"), { maxBlocks: 1 });
+    await handleClaudeCodeHook(hook, stop(false, "rt-b"), { maxBlocks: 1 });
+    expect((await listSessions(f.db)).unverifiedStops).toEqual({ a: 2 });
     // Only the page's sessions are looked up.
-    expect(listSessions(f.db, { limit: 1, order: "oldest" })).toMatchObject({ items: [{ id: "a" }], unverifiedStops: { a: 2 } });
-    expect(listSessions(f.db, { limit: 1 }).unverifiedStops).toEqual({});
+    expect(await listSessions(f.db, { limit: 1, order: "oldest" })).toMatchObject({ items: [{ id: "a" }], unverifiedStops: { a: 2 } });
+    expect((await listSessions(f.db, { limit: 1 })).unverifiedStops).toEqual({});
 
     const prepare = vi.spyOn(f.db.$client, "prepare");
-    listSessions(f.db);
+    await listSessions(f.db);
     const statement = prepare.mock.calls.map(([sql]) => sql).find((sql) => /from events/i.test(sql))!;
     prepare.mockRestore();
     const plan = rows<{ detail: string }>(f.db, `explain query plan ${statement}`, ...Array.from({ length: (statement.match(/\?/g) ?? []).length }, () => null))

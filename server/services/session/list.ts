@@ -1,6 +1,7 @@
-import { type SQL, and, asc, desc, eq, gt, gte, like, lt, lte, or, sql } from "drizzle-orm";
+import { queryAll, rawAll, rawGet, sqlFor } from "@/db/query";
+import { type SQL, and, asc, desc, eq, gt, gte, ilike, like, lt, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "@/db/client";
+import { type DbOrTx, engineOf } from "@/db/client";
 import { SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { sessions } from "@/db/schema";
 import { ValidationError } from "@/server/domain/errors";
@@ -37,7 +38,7 @@ export interface SessionPage {
  * Sessions, filtered and keyset-paginated on (started_at, id): each page is an index range scan,
  * as fast on page 200 as on page 1 — never OFFSET.
  */
-export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPage {
+export async function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): Promise<SessionPage> {
   const input = parseInput(ListSessionsInput, raw, "session.invalid_input");
   const newest = input.order === "newest";
   const where: (SQL | undefined)[] = [
@@ -47,7 +48,7 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
     input.hasBlocked ? sql`${sessions.tasksBlocked} > 0` : undefined,
     input.startedFrom ? gte(sessions.startedAt, input.startedFrom) : undefined,
     input.startedTo ? lte(sessions.startedAt, input.startedTo) : undefined,
-    input.search ? searchFilter(db, input.search) : undefined,
+    input.search ? await searchFilter(db, input.search) : undefined,
   ];
   if (input.cursor) {
     const [at, id] = decodeCursor(input.cursor);
@@ -55,30 +56,40 @@ export function listSessions(db: DbOrTx, raw: ListSessionsInput = {}): SessionPa
     where.push(or(before(sessions.startedAt, at), and(eq(sessions.startedAt, at), before(sessions.id, id))));
   }
   const order = newest ? [desc(sessions.startedAt), desc(sessions.id)] : [asc(sessions.startedAt), asc(sessions.id)];
-  const rows = db
-    .select()
-    .from(sessions)
-    .where(and(...where))
-    .orderBy(...order)
-    .limit(input.limit + 1)
-    .all();
+  const rows = await queryAll(
+    db
+      .select()
+      .from(sessions)
+      .where(and(...where))
+      .orderBy(...order)
+      .limit(input.limit + 1),
+  );
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null, unverifiedStops: unverifiedStopsOf(db, items) };
+  return {
+    items,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(last.startedAt, last.id) : null,
+    unverifiedStops: await unverifiedStopsOf(db, items),
+  };
 }
 
 /**
  * The page's sessions with a stop let through unverified. `+session_id` keeps SQLite on the
- * (type, id) index: a range of these rare events, not every event of the page's sessions.
+ * (type, id) index: a range of these rare events, not every event of the page's sessions
+ * (PostgreSQL has no unary + on text, and its planner weighs the two indexes itself).
  */
-function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Record<string, number> {
+async function unverifiedStopsOf(db: DbOrTx, items: readonly SessionRow[]): Promise<Record<string, number>> {
   if (items.length === 0) return {};
-  const rows = db.all<{ sessionId: string; n: number }>(sql`
-    SELECT session_id AS sessionId, count(*) AS n FROM events
-    WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND +session_id IN (${sql.join(
-      items.map((s) => sql`${s.id}`),
-      sql`, `,
-    )}) GROUP BY 1`);
+  const ids = sql.join(
+    items.map((s) => sql`${s.id}`),
+    sql`, `,
+  );
+  const rows = await rawAll<{ sessionId: string; n: number }>(
+    db,
+    sql`
+    SELECT session_id AS "sessionId", count(*) AS n FROM events
+    WHERE type = ${EVENT_TYPES.runtimeStopUnverified} AND ${sqlFor(db, { sqlite: sql`+session_id`, postgres: sql`session_id` })} IN (${ids}) GROUP BY 1`,
+  );
   return Object.fromEntries(rows.map((r) => [r.sessionId, r.n]));
 }
 
@@ -93,11 +104,22 @@ const SELECTIVE_MATCHES = 200;
  * sessions match, or one shorter than trigram matching can answer, walks the list's own order
  * index with LIKE and stops at the page's end, which dense matches reach quickly (collecting 7,500
  * matches from the index first took 10 ms, the walk 1 ms).
+ *
+ * PostgreSQL has no FTS table: a pg_trgm GIN index on `id || ' ' || coalesce(requirements, '')`
+ * (migrations-pg 0002) answers ILIKE on that exact expression, and its planner chooses between the
+ * index and the walk. The terms on each column keep the answer SQLite's: a match must lie within
+ * the id or the requirements, not across the space that joins them.
  */
-function searchFilter(db: DbOrTx, search: string): SQL {
+async function searchFilter(db: DbOrTx, search: string): Promise<SQL> {
+  if (engineOf(db) === "postgres") {
+    const eachColumn = or(ilike(sessions.id, pattern(search)), ilike(sessions.requirements, pattern(search)))!;
+    if ([...search].length < 3) return eachColumn;
+    return and(sql`(${sessions.id} || ' ' || coalesce(${sessions.requirements}, '')) ILIKE ${pattern(search)}`, eachColumn)!;
+  }
   if ([...search].length >= 3) {
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    const { matches } = db.get<{ matches: number }>(
+    const { matches } = await rawGet<{ matches: number }>(
+      db,
       sql`SELECT count(*) AS matches FROM (SELECT 1 FROM sessions_search WHERE sessions_search MATCH ${phrase} LIMIT ${SELECTIVE_MATCHES})`,
     );
     if (matches < SELECTIVE_MATCHES) return sql`${sessions.id} IN (SELECT id FROM sessions_search WHERE sessions_search MATCH ${phrase})`;

@@ -11,7 +11,7 @@ export type SessionRow = typeof sessions.$inferSelect;
  * per connection (db/prepared.ts): building it with Drizzle on every call was a quarter of a
  * session page's server time.
  */
-export function loadSession(db: DbOrTx, id: string): SessionRow {
+export async function loadSession(db: DbOrTx, id: string): Promise<SessionRow> {
   const query = prepared(db, "session.by_id", () =>
     db
       .select()
@@ -19,7 +19,7 @@ export function loadSession(db: DbOrTx, id: string): SessionRow {
       .where(eq(sessions.id, sql.placeholder("id")))
       .prepare(),
   );
-  const session = query.get({ id });
+  const session = await query.get({ id });
   if (!session) throw new NotFoundError("session", id);
   return session;
 }

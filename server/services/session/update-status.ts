@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { eq } from "drizzle-orm";
 import { sessions } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -15,24 +16,26 @@ import { authorize } from "@/server/domain/permissions";
  * an `enforce` session that fails it stays as it is (GateRejectedError with every reason); an
  * `observe` session is marked completed as its orchestrator said, with the rejected check on record.
  */
-export function updateSessionStatus(
+export async function updateSessionStatus(
   ctx: ServiceContext,
   raw: UpdateSessionStatusInput,
-): { session: SessionRow; check: ReturnType<typeof recordCompletionCheck> | null } {
+): Promise<{ session: SessionRow; check: Awaited<ReturnType<typeof recordCompletionCheck>> | null }> {
   authorize(ctx.actor, "session.updateStatus");
   const input = parseInput(UpdateSessionStatusInput, raw, "session.invalid_input");
-  const result = write(ctx, (tx) => {
-    const session = loadSession(tx, input.sessionId);
+  const result = await write(ctx, async (tx) => {
+    const session = await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    const check = input.status === "completed" ? recordCompletionCheck(tx, ctx, session.id, session.enforcement === "observe" ? "completed" : null) : null;
+    const check =
+      input.status === "completed" ? await recordCompletionCheck(tx, ctx, session.id, session.enforcement === "observe" ? "completed" : null) : null;
     if (check && !check.accepted && session.enforcement === "enforce") return { rejected: check, session, check };
-    const updated = tx
-      .update(sessions)
-      .set({ status: input.status, endedAt: input.status === "active" ? null : now, updatedAt: now })
-      .where(eq(sessions.id, session.id))
-      .returning()
-      .get()!;
-    appendEvent(tx, ctx, {
+    const updated = (await queryGet(
+      tx
+        .update(sessions)
+        .set({ status: input.status, endedAt: input.status === "active" ? null : now, updatedAt: now })
+        .where(eq(sessions.id, session.id))
+        .returning(),
+    ))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.sessionStatusChanged,
       sessionId: session.id,
       entity: "session",
@@ -53,18 +56,19 @@ export function updateSessionStatus(
 }
 
 /** Only a lead (or admin) switches a session between `enforce` and `observe`, with a reason on record. */
-export function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforcementInput): SessionRow {
+export async function setSessionEnforcement(ctx: ServiceContext, unredacted: SetEnforcementInput): Promise<SessionRow> {
   authorize(ctx.actor, "session.setEnforcement");
   const input = redactInput(parseInput(SetEnforcementInput, unredacted, "session.invalid_input"));
-  return write(ctx, (tx) => {
-    const session = loadSession(tx, input.sessionId);
-    const updated = tx
-      .update(sessions)
-      .set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) })
-      .where(eq(sessions.id, session.id))
-      .returning()
-      .get()!;
-    appendEvent(tx, ctx, {
+  return write(ctx, async (tx) => {
+    const session = await loadSession(tx, input.sessionId);
+    const updated = (await queryGet(
+      tx
+        .update(sessions)
+        .set({ enforcement: input.enforcement, updatedAt: nowOf(ctx) })
+        .where(eq(sessions.id, session.id))
+        .returning(),
+    ))!;
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.sessionEnforcementChanged,
       sessionId: session.id,
       entity: "session",

@@ -12,15 +12,21 @@ import { redactInput } from "../redact-input";
 import { authorize } from "@/server/domain/permissions";
 
 /** Create a task (pending) in a session, with its `create` transition and event. */
-export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): TaskRow {
+export async function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): Promise<TaskRow> {
   authorize(ctx.actor, "task.create");
   const input = redactInput(parseInput(CreateTaskInput, unredacted, "task.invalid_input"));
-  return write(ctx, (tx) => {
-    loadSession(tx, input.sessionId);
+  return write(ctx, async (tx) => {
+    await loadSession(tx, input.sessionId);
     const now = nowOf(ctx);
-    const task = insertReturning(ctx.db, "task.create", tasks, { ...input, status: "pending", createdAt: now, updatedAt: now }, { onConflictDoNothing: true });
+    const task = await insertReturning(
+      ctx.db,
+      "task.create",
+      tasks,
+      { ...input, status: "pending", createdAt: now, updatedAt: now },
+      { onConflictDoNothing: true },
+    );
     if (!task) throw new ConflictError("task.exists", `task ${input.key} already exists in session ${input.sessionId}`);
-    insertTransition(ctx.db, {
+    await insertTransition(ctx.db, {
       taskId: task.id,
       sessionId: task.sessionId,
       move: "create",
@@ -30,7 +36,7 @@ export function createTask(ctx: ServiceContext, unredacted: CreateTaskInput): Ta
       role: ctx.actor.role,
       at: now,
     });
-    appendEvent(tx, ctx, {
+    await appendEvent(tx, ctx, {
       type: EVENT_TYPES.taskCreated,
       sessionId: task.sessionId,
       entity: "task",

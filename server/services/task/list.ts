@@ -1,5 +1,6 @@
+import { queryAll } from "@/db/query";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
+import { type Db, type DbOrTx, readTransaction } from "@/db/client";
 import { prepared } from "@/db/prepared";
 import { taskTransitions, tasks } from "@/db/schema";
 import { loadSession } from "../session/load";
@@ -10,22 +11,23 @@ import { ListTasksInput, TaskBoardInput, TaskRef } from "./schemas";
 export type TransitionRow = typeof taskTransitions.$inferSelect;
 
 /** A session's tasks (optionally one status), in creation order. */
-export function listTasks(db: DbOrTx, raw: ListTasksInput): TaskRow[] {
+export async function listTasks(db: DbOrTx, raw: ListTasksInput): Promise<TaskRow[]> {
   const input = parseInput(ListTasksInput, raw, "task.invalid_input");
-  loadSession(db, input.sessionId);
-  return db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.sessionId, input.sessionId), input.status ? eq(tasks.status, input.status) : undefined))
-    .orderBy(asc(tasks.id))
-    .all();
+  await loadSession(db, input.sessionId);
+  return await queryAll(
+    db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.sessionId, input.sessionId), input.status ? eq(tasks.status, input.status) : undefined))
+      .orderBy(asc(tasks.id)),
+  );
 }
 
 /** One task with its full transition history (previous attempts included: a reset never erases them). */
-export function getTask(db: Db, raw: TaskRef): TaskRow & { transitions: TransitionRow[] } {
+export async function getTask(db: Db, raw: TaskRef): Promise<TaskRow & { transitions: TransitionRow[] }> {
   const input = parseInput(TaskRef, raw, "task.invalid_input");
-  const task = loadTask(db, input.sessionId, input.key);
-  const transitions = db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)).all();
+  const task = await loadTask(db, input.sessionId, input.key);
+  const transitions = await queryAll(db.select().from(taskTransitions).where(eq(taskTransitions.taskId, task.id)).orderBy(asc(taskTransitions.id)));
   return { ...task, transitions };
 }
 
@@ -39,7 +41,7 @@ export type BoardTask = TaskRow & { transitions: TransitionRow[] };
  * in between cannot leave a task and its history disagreeing. Both are prepared once per
  * connection (db/prepared.ts): the session page asks for the board on every view.
  */
-export function getTaskBoard(db: Db, raw: TaskBoardInput): { sessionId: string; tasks: BoardTask[] } {
+export async function getTaskBoard(db: Db, raw: TaskBoardInput): Promise<{ sessionId: string; tasks: BoardTask[] }> {
   const input = parseInput(TaskBoardInput, raw, "task.invalid_input");
   const query = prepared(db, "task.board", () => {
     const sessionId = sql.placeholder("sessionId");
@@ -48,10 +50,10 @@ export function getTaskBoard(db: Db, raw: TaskBoardInput): { sessionId: string; 
       history: db.select().from(taskTransitions).where(eq(taskTransitions.sessionId, sessionId)).orderBy(asc(taskTransitions.id)).prepare(),
     };
   });
-  return db.transaction((tx) => {
-    loadSession(tx, input.sessionId);
-    const rows = query.tasks.all(input);
-    const history = query.history.all(input);
+  return readTransaction(db, async (tx) => {
+    await loadSession(tx, input.sessionId);
+    const rows = await query.tasks.all(input);
+    const history = await query.history.all(input);
     const byTask = new Map<number, TransitionRow[]>(rows.map((task) => [task.id, []]));
     for (const transition of history) byTask.get(transition.taskId)?.push(transition);
     return { sessionId: input.sessionId, tasks: rows.map((task) => ({ ...task, transitions: byTask.get(task.id)! })) };

@@ -17,7 +17,7 @@ import { redactInput } from "../redact-input";
  * statement is prepared once per connection (task/statements.ts): they run on `ctx.db`, the
  * connection the transaction is open on.
  */
-export function moveTask(ctx: ServiceContext, raw: MoveTaskInput): TaskRow {
+export async function moveTask(ctx: ServiceContext, raw: MoveTaskInput): Promise<TaskRow> {
   return moveParsedTask(ctx, parseInput(MoveTaskInput, raw, "task.invalid_input"));
 }
 
@@ -25,10 +25,10 @@ export function moveTask(ctx: ServiceContext, raw: MoveTaskInput): TaskRow {
  * `moveTask` for an input MoveTaskInput already parsed (the API's move procedures, whose input
  * schema it is): a move is the ledger's hottest write, and its schema need not run twice.
  */
-export function moveParsedTask(ctx: ServiceContext, unredacted: MoveTaskInput): TaskRow {
+export async function moveParsedTask(ctx: ServiceContext, unredacted: MoveTaskInput): Promise<TaskRow> {
   const input = redactInput(unredacted);
-  return write(ctx, () => {
-    const task = loadTask(ctx.db, input.sessionId, input.key);
+  return write(ctx, async () => {
+    const task = await loadTask(ctx.db, input.sessionId, input.key);
     if (input.expectedVersion !== undefined && input.expectedVersion !== task.version) {
       throw new ConflictError(
         "task.version_conflict",
@@ -38,15 +38,15 @@ export function moveParsedTask(ctx: ServiceContext, unredacted: MoveTaskInput): 
     const now = nowOf(ctx);
     const outcome = applyMove(task, input.move, ctx.actor, input, now);
     const { resetCount, ...patch } = outcome.patch;
-    const updated = compareAndSetTask(ctx.db, task, {
+    const updated = await compareAndSetTask(ctx.db, task, {
       ...patch,
       status: outcome.to,
       resetCount: resetCount === "increment" ? task.resetCount + 1 : task.resetCount,
       version: task.version + 1,
       updatedAt: now,
     });
-    insertTransition(ctx.db, moveTransitionValues(task, input.move, outcome, ctx.actor, now));
-    appendEventPrepared(ctx, {
+    await insertTransition(ctx.db, moveTransitionValues(task, input.move, outcome, ctx.actor, now));
+    await appendEventPrepared(ctx, {
       type: TASK_MOVE_EVENTS[input.move],
       sessionId: task.sessionId,
       entity: "task",

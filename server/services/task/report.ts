@@ -20,20 +20,20 @@ const REPORTABLE_MOVES: readonly TaskMove[] = ["start", "claim", "complete"];
  * with the move to use instead. In an `observe` session the status is accepted and recorded as what
  * it is: a completion nobody verified is stored with `verification = 'none'` and flagged.
  */
-export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): TaskRow {
+export async function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Promise<TaskRow> {
   authorize(ctx.actor, "task.report");
   const input = redactInput(parseInput(ReportTaskInput, unredacted, "task.invalid_input"));
   const { sessionId, key, status, sourceStatus, ...details } = input;
-  return write(ctx, (tx) => {
-    const session = loadSession(tx, sessionId);
-    const task = loadTask(ctx.db, sessionId, key);
+  return write(ctx, async (tx) => {
+    const session = await loadSession(tx, sessionId);
+    const task = await loadTask(ctx.db, sessionId, key);
     const now = nowOf(ctx);
     const metadata = details.metadata ? { metadata: { ...(task.metadata ?? {}), ...details.metadata } } : {};
     const base = { ...details, ...metadata, sourceStatus: sourceStatus ?? task.sourceStatus, version: task.version + 1, updatedAt: now };
     if (status === undefined || status === task.status) {
-      const updated = compareAndSetTask(ctx.db, task, base);
+      const updated = await compareAndSetTask(ctx.db, task, base);
       const changed = Object.keys(details).filter((k) => details[k as keyof typeof details] !== undefined);
-      appendEvent(tx, ctx, {
+      await appendEvent(tx, ctx, {
         type: EVENT_TYPES.taskUpdated,
         sessionId,
         entity: "task",
@@ -48,15 +48,15 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
       if (!move || !REPORTABLE_MOVES.includes(move)) throw refuseReportedStatus(task.status, status);
       const outcome = applyMove(task, move, ctx.actor, {}, now);
       const { resetCount: _ignored, ...patch } = outcome.patch;
-      const updated = compareAndSetTask(ctx.db, task, { ...base, ...patch, status: outcome.to });
-      record(tx, ctx, task, { move, to: outcome.to, verification: null, patch, type: TASK_MOVE_EVENTS[move], now });
+      const updated = await compareAndSetTask(ctx.db, task, { ...base, ...patch, status: outcome.to });
+      await record(tx, ctx, task, { move, to: outcome.to, verification: null, patch, type: TASK_MOVE_EVENTS[move], now });
       return updated;
     }
 
     const observed = observeReportedStatus(task, status);
     const completion = status === "completed" ? { completedBy: ctx.actor.label, completedAt: now } : {};
-    const updated = compareAndSetTask(ctx.db, task, { ...base, ...completion, status: observed.to, verification: observed.verification });
-    record(tx, ctx, task, {
+    const updated = await compareAndSetTask(ctx.db, task, { ...base, ...completion, status: observed.to, verification: observed.verification });
+    await record(tx, ctx, task, {
       move: "report",
       to: observed.to,
       verification: observed.verification,
@@ -69,13 +69,13 @@ export function reportTask(ctx: ServiceContext, unredacted: ReportTaskInput): Ta
   });
 }
 
-function record(
+async function record(
   tx: Tx,
   ctx: ServiceContext,
   task: TaskRow,
   change: { move: string; to: TaskRow["status"]; verification: TaskRow["verification"]; patch: Omit<TaskPatch, "resetCount">; type: string; now: Date },
-): void {
-  insertTransition(ctx.db, {
+): Promise<void> {
+  await insertTransition(ctx.db, {
     taskId: task.id,
     sessionId: task.sessionId,
     move: change.move,
@@ -88,7 +88,7 @@ function record(
     verification: change.verification,
     at: change.now,
   });
-  appendEvent(tx, ctx, {
+  await appendEvent(tx, ctx, {
     type: change.type,
     sessionId: task.sessionId,
     entity: "task",

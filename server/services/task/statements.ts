@@ -13,7 +13,7 @@ import { ConflictError } from "@/server/domain/errors";
 type TaskSet = Partial<typeof tasks.$inferInsert>;
 type TransitionValues = typeof taskTransitions.$inferInsert;
 
-export function selectTask(db: Db, sessionId: string, key: string): typeof tasks.$inferSelect | undefined {
+export async function selectTask(db: Db, sessionId: string, key: string): Promise<typeof tasks.$inferSelect | undefined> {
   const query = prepared(db, "task.select_by_key", () =>
     db
       .select()
@@ -21,14 +21,14 @@ export function selectTask(db: Db, sessionId: string, key: string): typeof tasks
       .where(and(eq(tasks.sessionId, sql.placeholder("sessionId")), eq(tasks.key, sql.placeholder("key"))))
       .prepare(),
   );
-  return query.get({ sessionId, key });
+  return await query.get({ sessionId, key });
 }
 
 /**
  * `UPDATE tasks SET … WHERE id = ? AND version = ? RETURNING *`: the updated row. If the version
  * moved on since `task` was read, someone else changed the task: a ConflictError, nothing written.
  */
-export function compareAndSetTask(db: Db, task: { id: number; key: string; version: number }, set: TaskSet): typeof tasks.$inferSelect {
+export async function compareAndSetTask(db: Db, task: { id: number; key: string; version: number }, set: TaskSet): Promise<typeof tasks.$inferSelect> {
   const keys = Object.keys(set)
     .filter((key) => set[key as keyof TaskSet] !== undefined)
     .sort();
@@ -40,7 +40,7 @@ export function compareAndSetTask(db: Db, task: { id: number; key: string; versi
       .returning()
       .prepare(),
   );
-  const updated = query.get({ ...driverValues(tasks, set, keys), whereId: task.id, whereVersion: task.version });
+  const updated = await query.get({ ...driverValues(tasks, set, keys), whereId: task.id, whereVersion: task.version });
   if (!updated) throw new ConflictError("task.version_conflict", `task ${task.key} was changed by someone else: reload and retry`);
   return updated;
 }
@@ -63,7 +63,7 @@ const TRANSITION_KEYS = [
   "at",
 ] as const satisfies readonly (keyof TransitionValues)[];
 
-export function insertTransition(db: Db, values: TransitionValues): void {
+export async function insertTransition(db: Db, values: TransitionValues): Promise<void> {
   const query = prepared(db, "task.insert_transition", () => db.insert(taskTransitions).values(boundAll(TRANSITION_KEYS)).prepare());
-  query.run(driverValues(taskTransitions, values, TRANSITION_KEYS));
+  await query.run(driverValues(taskTransitions, values, TRANSITION_KEYS));
 }

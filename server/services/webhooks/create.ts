@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { randomBytes } from "node:crypto";
 import { webhookSubscriptions } from "@/db/schema";
 import { authorize } from "@/server/domain/permissions";
@@ -20,27 +21,28 @@ export interface CreatedWebhook {
  * Subscribe a receiver to events (admins). The URL and a given secret are checked before anything
  * is written; without a secret one is generated. The secret is returned once and stored sealed.
  */
-export function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput): CreatedWebhook {
+export async function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput): Promise<CreatedWebhook> {
   authorize(ctx.actor, "admin.webhooks", "create webhooks");
   const input = parseInput(CreateWebhookInput, raw, WEBHOOK_INVALID_INPUT);
   const secret = input.secret ?? `whsec_${randomBytes(32).toString("base64")}`;
   const all = input.events === "all";
   const events = all ? [] : [...new Set(input.events)];
-  return write(ctx, (tx) => {
-    const row = tx
-      .insert(webhookSubscriptions)
-      .values({
-        url: input.url,
-        events,
-        allEvents: all,
-        format: input.format,
-        sessionSource: input.sessionSource ?? null,
-        secretSealed: sealSecret(ctx.db, secret),
-        createdBy: ctx.actor.label,
-      })
-      .returning()
-      .get();
-    appendEvent(tx, ctx, {
+  return write(ctx, async (tx) => {
+    const row = await queryGet(
+      tx
+        .insert(webhookSubscriptions)
+        .values({
+          url: input.url,
+          events,
+          allEvents: all,
+          format: input.format,
+          sessionSource: input.sessionSource ?? null,
+          secretSealed: sealSecret(ctx.db, secret),
+          createdBy: ctx.actor.label,
+        })
+        .returning(),
+    );
+    await appendEvent(tx, ctx, {
       type: "admin.webhook_created",
       sessionId: null,
       entity: "webhook",

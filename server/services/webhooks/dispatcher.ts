@@ -68,7 +68,7 @@ interface Claimed {
  * it atomic across processes), rows that are pending, due, and not leased by a live claim get this
  * owner's lease. A process that dies holding a lease loses it when it expires; the row is then due again.
  */
-export function claimDue(db: Db, owner: string, now: number, options: Pick<DispatcherOptions, "leaseMs" | "batch">): Claimed[] {
+export async function claimDue(db: Db, owner: string, now: number, options: Pick<DispatcherOptions, "leaseMs" | "batch">): Promise<Claimed[]> {
   return writeTransaction(
     db,
     () =>
@@ -142,12 +142,12 @@ async function send(db: Db, delivery: Claimed, options: DispatcherOptions): Prom
 }
 
 /** Record an attempt's outcome, if this owner still holds the lease (otherwise another process took the row over). */
-function record(db: Db, owner: string, delivery: Claimed, outcome: Outcome, retry: RetryPolicy): void {
+async function record(db: Db, owner: string, delivery: Claimed, outcome: Outcome, retry: RetryPolicy): Promise<void> {
   const now = Date.now();
   const attempts = delivery.attempts + 1;
   const next = outcome.ok ? null : nextAttemptAt(retry, attempts, delivery.createdAt, now);
   const status = outcome.ok ? "delivered" : next === null ? "failed" : "pending";
-  writeTransaction(db, () =>
+  await writeTransaction(db, () =>
     db.$client
       .prepare(
         `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, response_code = @code, last_error = @error, last_attempt_at = @now,
@@ -170,7 +170,7 @@ function record(db: Db, owner: string, delivery: Claimed, outcome: Outcome, retr
 
 /** One pass: claim what is due, send it all, record each outcome. Returns how many were claimed. */
 export async function dispatchOnce(db: Db, owner: string, options: DispatcherOptions): Promise<number> {
-  const claimed = claimDue(db, owner, Date.now(), options);
+  const claimed = await claimDue(db, owner, Date.now(), options);
   await Promise.all(claimed.map(async (delivery) => record(db, owner, delivery, await send(db, delivery, options), options.retry)));
   return claimed.length;
 }
@@ -192,7 +192,7 @@ export interface Dispatcher {
  * so the deletable rows are at the head of the log; one can only wait behind a head full of
  * deliveries still within their retention, and then for at most that window.
  */
-export function pruneDeliveries(db: Db, cutoff: number, batch: number): number {
+export async function pruneDeliveries(db: Db, cutoff: number, batch: number): Promise<number> {
   return writeTransaction(
     db,
     () =>
@@ -213,8 +213,8 @@ export function pruneDeliveries(db: Db, cutoff: number, batch: number): number {
  * come back full (a backlog drains one transaction at a time, other writers in between), else
  * after `everyMs`.
  */
-export function pruneStep(db: Db, now: number, retention: RetentionOptions): number {
-  const removed = pruneDeliveries(db, now - retention.keepMs, retention.batch);
+export async function pruneStep(db: Db, now: number, retention: RetentionOptions): Promise<number> {
+  const removed = await pruneDeliveries(db, now - retention.keepMs, retention.batch);
   return removed >= retention.batch ? now : now + retention.everyMs;
 }
 
@@ -242,13 +242,18 @@ export function startDispatcher(db: Db, options: DispatcherOptions = dispatcherO
     const now = Date.now();
     if (now >= pruneAt) {
       try {
-        pruneAt = pruneStep(db, now, options.retention);
+        pruneAt = await pruneStep(db, now, options.retention);
       } catch (error) {
         pruneAt = now + options.retention.everyMs;
         log(`webhooks: deleting old deliveries failed: ${(error as Error).message}`);
       }
     }
-    timer = setTimeout(() => (running = loop()), found > 0 || pruneAt <= now ? 0 : options.pollMs);
+    timer = setTimeout(
+      () => {
+        running = loop();
+      },
+      found > 0 || pruneAt <= now ? 0 : options.pollMs,
+    );
     timer.unref();
   };
   running = loop();

@@ -1,4 +1,6 @@
-import { type DbOrTx, connectionOf } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { type DbOrTx, connectionOf, engineOf } from "@/db/client";
+import { rawRun } from "@/db/query";
 import { prepared } from "@/db/prepared";
 import { webhookEventOf } from "@/server/domain/webhooks";
 
@@ -9,15 +11,25 @@ import { webhookEventOf } from "@/server/domain/webhooks";
  * subscription can want (most of them: logs, claims…) costs a map lookup and nothing else; one that
  * can costs one INSERT … SELECT, whatever the number of subscriptions. Nothing here waits on a receiver.
  */
-export function enqueueWebhookDeliveries(
+export async function enqueueWebhookDeliveries(
   tx: DbOrTx,
   eventId: number | bigint,
   type: string,
   sessionId: string | null,
   data: Record<string, unknown> | null | undefined,
-): void {
+): Promise<void> {
   const kind = webhookEventOf(type, data);
   if (!kind) return;
+  if (engineOf(tx) === "postgres") {
+    await rawRun(
+      tx,
+      sql`INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, status, attempts, next_attempt_at)
+        SELECT s.id, ${Number(eventId)}, ${kind}, 'pending', 0, ${Date.now()} FROM webhook_subscriptions s
+        WHERE (s.all_events OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(s.events::jsonb) AS e(value) WHERE e.value = ${kind}))
+          AND (s.session_source IS NULL OR s.session_source = (SELECT source FROM sessions WHERE id = ${sessionId}))`,
+    );
+    return;
+  }
   const sqlite = connectionOf(tx);
   const insert = prepared(tx, "webhooks.enqueue", () =>
     sqlite.prepare(

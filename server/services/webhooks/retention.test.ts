@@ -96,14 +96,14 @@ describe("webhook delivery log retention", () => {
         { status: "pending", createdAt: NOW, nextAttemptAt: NOW },
       ],
     );
-    expect(pruneDeliveries(db, cutoff, 100)).toBe(3);
+    expect(await pruneDeliveries(db, cutoff, 100)).toBe(3);
     expect(ids(db)).toEqual([oldPending, oldPendingTried, deliveredLate, failedLate, recentDelivered, recentFailed, pending]);
     expect(ids(db)).not.toContain(oldDelivered);
     expect(ids(db)).not.toContain(oldFailed);
     expect(ids(db)).not.toContain(failedNeverTried);
     // Nothing more to do: a second pass deletes nothing, and pending rows stay however old.
-    expect(pruneDeliveries(db, cutoff, 100)).toBe(0);
-    expect(pruneDeliveries(db, NOW + DAY, 100)).toBe(4);
+    expect(await pruneDeliveries(db, cutoff, 100)).toBe(0);
+    expect(await pruneDeliveries(db, NOW + DAY, 100)).toBe(4);
     expect(ids(db)).toEqual([oldPending, oldPendingTried, pending]);
   });
 
@@ -128,7 +128,7 @@ describe("webhook delivery log retention", () => {
     const seen: number[] = [];
     const nextAt: number[] = [];
     for (let pass = 0; pass < 3; pass++) {
-      nextAt.push(pruneStep(db, NOW, retention));
+      nextAt.push(await pruneStep(db, NOW, retention));
       // Each pass committed its own transaction: none is left open, and another connection sees the rows gone.
       expect(db.$client.inTransaction).toBe(false);
       seen.push(count(other));

@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
-import type { Db } from "@/db/client";
-import { authSecret } from "@/server/auth/secret";
+import { type Db, engineOf } from "@/db/client";
+import { authSecret, sharedAuthSecret } from "@/server/auth/secret";
 
 /**
  * Webhook signing secrets at rest: sealed with AES-256-GCM under a key derived (HKDF-SHA256) from
@@ -9,12 +8,12 @@ import { authSecret } from "@/server/auth/secret";
  * never lives in the database file. A copy of the database alone does not reveal them; the server
  * and a local-mode CLI on the same file derive the same key.
  */
-const keys = new WeakMap<Database.Database, Buffer>();
+const keys = new WeakMap<object, Buffer>();
 
 function keyOf(db: Db): Buffer {
   let key = keys.get(db.$client);
   if (!key) {
-    const secret = authSecret(db.$client.name);
+    const secret = engineOf(db) === "postgres" ? sharedAuthSecret() : authSecret(db.$client.name);
     key = Buffer.from(hkdfSync("sha256", secret, "proofgate", "webhook-secrets v1", 32));
     keys.set(db.$client, key);
   }

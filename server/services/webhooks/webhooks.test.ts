@@ -84,7 +84,7 @@ describe("webhook deliveries", () => {
 
     const runtime = { runtime: "claude-code" as const, externalId: RUNTIME_ID };
     const agent = { db: f.db, actor: ACTORS.developer };
-    handleClaudeCodeHook(agent, sessionStart("startup"));
+    await handleClaudeCodeHook(agent, sessionStart("startup"));
     await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: runtime }).session.create({ id: "s3" });
     await f.as("orchestrator").task.create({ sessionId: "s3", key: "t1", title: "open work" });
     await expectDelivered(async () => handleClaudeCodeHook(agent, stop(false), { maxBlocks: 1 }), ["runtime.stop_held"]);
@@ -180,6 +180,21 @@ describe("webhook deliveries", () => {
     );
     expect(failed.response_code).toBe(500);
     expect(failed.attempts).toBeGreaterThanOrEqual(3);
+  });
+
+  it("counts each subscription's own deliveries in the list, whatever their ids", async () => {
+    const f = setup();
+    const first = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/a", events: "all" });
+    const second = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/b", events: "all" });
+    // No dispatcher: every delivery stays pending. Three for the first, two for the second.
+    for (let i = 0; i < 3; i++) await f.as("admin").admin.testWebhook({ id: first.id });
+    for (let i = 0; i < 2; i++) await f.as("admin").admin.testWebhook({ id: second.id });
+    const listed = await f.as("admin").admin.webhooks();
+    // Newest first.
+    expect(listed.map((w) => [w.id, w.pending, w.delivered, w.failed])).toEqual([
+      [second.id, 2, 0, 0],
+      [first.id, 3, 0, 0],
+    ]);
   });
 
   it("sends a webhook.test delivery on demand, logged like any other", async () => {

@@ -27,7 +27,7 @@ export class AppendBatcher {
 
   constructor(private readonly run: ImportRun) {}
 
-  add(item: AppendItem): void {
+  async add(item: AppendItem): Promise<void> {
     let checked: BatchRow;
     try {
       checked = parseInput(BatchRowSchema, item.row, "log.invalid_input");
@@ -35,18 +35,18 @@ export class AppendBatcher {
       this.run.tally.skip(item.entity, item.key, reasonOf(error));
       return;
     }
-    if (this.items.length > 0 && (this.items[0]!.sessionId !== item.sessionId || this.items.length >= BATCH)) this.flush();
+    if (this.items.length > 0 && (this.items[0]!.sessionId !== item.sessionId || this.items.length >= BATCH)) await this.flush();
     this.items.push({ ...item, checked });
   }
 
   /** Write what is pending (call before a row that must be written on its own, and at the end). */
-  flush(): void {
+  async flush(): Promise<void> {
     const items = this.items;
     this.items = [];
     if (items.length === 0) return;
     try {
-      const result = this.run.writer.row(() => {
-        const saved = importTimedLogBatch(at(this.run, items.at(-1)!.at), {
+      const result = await this.run.writer.row(async () => {
+        const saved = await importTimedLogBatch(at(this.run, items.at(-1)!.at), {
           sessionId: items[0]!.sessionId,
           rows: items.map((i) => ({ at: i.at, checked: i.checked })),
         });
@@ -57,12 +57,12 @@ export class AppendBatcher {
     } catch (error) {
       // Refused as a whole (a rule the row checks do not see): each row on its own, so only the bad one is skipped.
       if (items.length === 1) this.run.tally.skip(items[0]!.entity, items[0]!.key, reasonOf(error));
-      else for (const item of items) this.flushOne(item);
+      else for (const item of items) await this.flushOne(item);
     }
   }
 
-  private flushOne(item: AppendItem & { checked: BatchRow }): void {
+  private async flushOne(item: AppendItem & { checked: BatchRow }): Promise<void> {
     this.items = [item];
-    this.flush();
+    await this.flush();
   }
 }

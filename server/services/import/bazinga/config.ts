@@ -13,7 +13,7 @@ const raw = (value: unknown) => (value === null || value === undefined ? null : 
  * changed in BAZINGA since the last import; a value an admin changed in Proofgate since is kept
  * until BAZINGA changes that row again.
  */
-export function importConfig(run: ImportRun, config: BazingaState["config"]): void {
+export async function importConfig(run: ImportRun, config: BazingaState["config"]): Promise<void> {
   const rows: [string, string, ConfigRow, unknown][] = [
     ...config.transitions.map((r): [string, string, ConfigRow, unknown] => [
       "workflow transitions",
@@ -73,8 +73,8 @@ export function importConfig(run: ImportRun, config: BazingaState["config"]): vo
       continue;
     }
     const when = firstTime(run.startedAt, updatedAt);
-    apply(run, entity, key, () => {
-      const saved = importConfigRow(at(run, when), row);
+    await apply(run, entity, key, async () => {
+      const saved = await importConfigRow(at(run, when), row);
       run.book.put(row.table, key, { targetId: saved.id, sessionId: null, state: row.values }, when);
       return record ? "updated" : "imported";
     });

@@ -14,7 +14,7 @@ const consumerKey = (sessionId: string, row: Row) => `${sessionId}|${int(row.pac
  * reader of a later iteration is added waiting; each reading BAZINGA recorded (`consumed_at`) is
  * then marked through the same service, now or when it happens later.
  */
-export function importContext(run: ImportRun, packages: readonly Row[], consumers: readonly Row[], gate: SessionGate): void {
+export async function importContext(run: ImportRun, packages: readonly Row[], consumers: readonly Row[], gate: SessionGate): Promise<void> {
   const sessionOf = new Map<number, string>();
   const justCreated = new Set<string>();
   for (const pkg of packages) {
@@ -38,7 +38,7 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
     const supersedes = int(pkg.supersedes_id);
     const supersedesId = supersedes === null ? null : Number(run.book.get("context_package", `${sessionId}|${supersedes}`)?.targetId ?? NaN);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, pkg.created_at);
-    apply(run, "context packages", key, () => {
+    await apply(run, "context packages", key, async () => {
       const input: SaveContextPackageInput = {
         sessionId,
         groupId: label(pkg.group_id),
@@ -51,7 +51,7 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
         sizeBytes: int(pkg.size_bytes),
         supersedesId: Number.isNaN(supersedesId) ? null : supersedesId,
       };
-      const saved = saveContextPackage(at(run, when), input);
+      const saved = await saveContextPackage(at(run, when), input);
       run.book.put("context_package", key, { targetId: saved.package.id, sessionId }, when);
       for (const reader of readers) {
         const row = saved.consumers.find((c) => c.agentType === (label(reader.agent_type) ?? "").toLowerCase());
@@ -88,8 +88,8 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
     }
     if (!record && consumedAt === null) {
       // A reader added after its package (a later iteration), not yet consumed: waiting, as in BAZINGA.
-      apply(run, "context consumers", key, () => {
-        const row = addContextReader(at(run, run.startedAt), {
+      await apply(run, "context consumers", key, async () => {
+        const row = await addContextReader(at(run, run.startedAt), {
           packageId: Number(pkg.targetId),
           agentType: label(consumer.agent_type) ?? "",
           iteration: Math.max(1, int(consumer.iteration) ?? 1),
@@ -99,8 +99,8 @@ export function importContext(run: ImportRun, packages: readonly Row[], consumer
       });
       continue;
     }
-    apply(run, "context consumers", key, () => {
-      const row = markContextConsumed(at(run, consumedAt!), {
+    await apply(run, "context consumers", key, async () => {
+      const row = await markContextConsumed(at(run, consumedAt!), {
         packageId: Number(pkg.targetId),
         agentType: label(consumer.agent_type) ?? "",
         iteration: Math.max(1, int(consumer.iteration) ?? 1),

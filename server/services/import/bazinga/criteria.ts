@@ -33,7 +33,7 @@ const item = (criterion: string, s: CriterionState): CriterionInput => ({
  * (000's UPSERT: one row per criterion, its text never changing). A later change in BAZINGA is
  * saved again, which appends the criterion's history row.
  */
-export function importCriteria(run: ImportRun, rows: readonly Row[], gate: SessionGate): void {
+export async function importCriteria(run: ImportRun, rows: readonly Row[], gate: SessionGate): Promise<void> {
   for (const row of rows) {
     run.tally.read("success criteria");
     const sessionId = text(row.session_id) ?? "";
@@ -56,8 +56,8 @@ export function importCriteria(run: ImportRun, rows: readonly Row[], gate: Sessi
       continue;
     }
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
-    apply(run, "success criteria", key, () => {
-      const [saved] = saveCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
+    await apply(run, "success criteria", key, async () => {
+      const [saved] = await saveCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
       run.book.put("criterion", key, { targetId: saved!.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });
@@ -74,7 +74,7 @@ export function criteriaInTable(tableCriteria: readonly Row[]): Set<string> {
  * snapshot (000). Every criterion of a session's latest `pm` state that its criteria table lacks
  * is saved as a success criterion marked `migrated`; a later pm state that changes one updates it.
  */
-export function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[], inTable: ReadonlySet<string>, gate: SessionGate): void {
+export async function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[], inTable: ReadonlySet<string>, gate: SessionGate): Promise<void> {
   for (const snapshot of pmStates) {
     const sessionId = text(snapshot.session_id) ?? "";
     if (gate.refusal(sessionId)) continue;
@@ -108,8 +108,8 @@ export function importMigratedCriteria(run: ImportRun, pmStates: readonly Row[],
         run.tally.count("migrated criteria", "unchanged");
         continue;
       }
-      apply(run, "migrated criteria", key, () => {
-        const [saved] = saveMigratedCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
+      await apply(run, "migrated criteria", key, async () => {
+        const [saved] = await saveMigratedCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
         run.book.put("migrated_criterion", key, { targetId: saved!.id, sessionId, state }, when);
         return record ? "updated" : "imported";
       });

@@ -52,9 +52,9 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
   let stateMs = 0;
   let statePending = false;
   const stateDue = () => performance.now() - stateEndedAt >= STATE_SHARE * stateMs;
-  const sync = (full: boolean) => {
+  const sync = async (full: boolean) => {
     const passStarted = performance.now();
-    const tally = importer.sync({ appendOnly: !full, onProgress: options.onProgress });
+    const tally = await importer.sync({ appendOnly: !full, onProgress: options.onProgress });
     if (full) {
       stateEndedAt = performance.now();
       stateMs = stateEndedAt - passStarted;
@@ -65,7 +65,7 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
   };
   try {
     importer.open();
-    options.onPass?.(sync(true).report);
+    options.onPass?.((await sync(true)).report);
     let waiting: string | null = null;
     const wait = (message: string) => {
       if (waiting !== message) notice(message);
@@ -86,9 +86,9 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
         if (change === "replaced" || change === "closed") {
           importer.open();
           notice(change === "replaced" ? `${file} was replaced: reopened it` : `${file} is readable again`);
-        } else full = stateDue() || !importer.appendOnlyIsEnough();
+        } else full = stateDue() || !(await importer.appendOnlyIsEnough());
         waiting = null;
-        const { tally, report } = sync(full);
+        const { tally, report } = await sync(full);
         if (tally.changed() || tally.entities().some((e) => e.skipped > 0)) options.onPass?.(report);
       } catch (error) {
         if (!isTransient(error)) throw error;

@@ -47,11 +47,11 @@ describe("importing the BAZINGA v19 fixture", () => {
   let report: ImportReport;
   let bytesBefore: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     source = copyFixture(FIXTURE);
     bytesBefore = sha256(source);
     db = freshLedger().db;
-    report = importBazinga(db, source);
+    report = await importBazinga(db, source);
   });
 
   it("detects schema version 19 from schema_version, and says what it could not map", () => {
@@ -223,9 +223,9 @@ describe("importing the BAZINGA v19 fixture", () => {
     expect(sha256(source)).toBe(bytesBefore);
   });
 
-  it("adds nothing and changes nothing when the same file is imported again", () => {
+  it("adds nothing and changes nothing when the same file is imported again", async () => {
     const before = ledgerFingerprint(db);
-    const again = importBazinga(db, source);
+    const again = await importBazinga(db, source);
     expect(ledgerFingerprint(db)).toEqual(before);
     for (const e of again.entities) expect(e, e.entity).toMatchObject({ imported: 0, updated: 0, skipped: 0, unchanged: e.read });
     expect(sha256(source)).toBe(bytesBefore);
@@ -233,11 +233,11 @@ describe("importing the BAZINGA v19 fixture", () => {
 });
 
 describe("importing a later copy of the file", () => {
-  it("adds only what is new and applies what changed, as new history", () => {
+  it("adds only what is new and applies what changed, as new history", async () => {
     const dir = tempDir();
     const first = copyFixture(FIXTURE, dir);
     const { db } = freshLedger(dir);
-    importBazinga(db, first);
+    await importBazinga(db, first);
     const before = ledgerFingerprint(db);
     const later = copyFixture(FIXTURE, tempDir());
     const session = "bazinga_20260101_120000_999";
@@ -256,7 +256,7 @@ describe("importing a later copy of the file", () => {
         "UPDATE success_criteria SET status = 'met', actual = '12/12', updated_at = '2026-11-21 12:00:00' WHERE session_id = 'bazinga_20250622_192126_113' AND criterion = 'All tests passing'",
       ).run();
     });
-    const report = importBazinga(db, later);
+    const report = await importBazinga(db, later);
     const after = ledgerFingerprint(db);
     expect(entity(report, "sessions")).toMatchObject({ imported: 1, updated: 0, skipped: 0 });
     expect(entity(report, "task groups")).toMatchObject({ imported: 1, updated: 1, skipped: 0 });
@@ -294,29 +294,29 @@ describe("importing a later copy of the file", () => {
     ).toEqual(["create:>failed", "claim:failed>met"]);
     // Importing the later copy again changes nothing.
     const settled = ledgerFingerprint(db);
-    importBazinga(db, later);
+    await importBazinga(db, later);
     expect(ledgerFingerprint(db)).toEqual(settled);
   });
 });
 
 describe("refusals", () => {
-  it("names a missing file (not found) and a file that is not BAZINGA's (bad input)", () => {
+  it("names a missing file (not found) and a file that is not BAZINGA's (bad input)", async () => {
     const dir = tempDir();
     const { db } = freshLedger(dir);
-    expect(() => importBazinga(db, `${dir}/nope.db`)).toThrow(SourceMissingError);
+    await expect(importBazinga(db, `${dir}/nope.db`)).rejects.toThrow(SourceMissingError);
     fs.writeFileSync(`${dir}/notes.txt`, "not a database at all, just some text that is long enough to be a header of a file");
-    expect(() => importBazinga(db, `${dir}/notes.txt`)).toThrow(/notes\.txt is not a BAZINGA database: it is not an SQLite database at all/);
+    await expect(importBazinga(db, `${dir}/notes.txt`)).rejects.toThrow(/notes\.txt is not a BAZINGA database: it is not an SQLite database at all/);
     const sog = copyFixture("shots-on-goal-v2-sample.db", dir);
-    expect(() => importBazinga(db, sog)).toThrow(ValidationError);
-    expect(() => importBazinga(db, sog)).toThrow(/is not a BAZINGA database: .*use `proofgate import shots-on-goal`/);
+    await expect(importBazinga(db, sog)).rejects.toThrow(ValidationError);
+    await expect(importBazinga(db, sog)).rejects.toThrow(/is not a BAZINGA database: .*use `proofgate import shots-on-goal`/);
   });
 
-  it("leaves alone a session Proofgate already has from elsewhere, and everything in it", () => {
+  it("leaves alone a session Proofgate already has from elsewhere, and everything in it", async () => {
     const source = copyFixture(FIXTURE);
     const { db } = freshLedger();
     const taken = "bazinga_20250828_146740_110";
     db.$client.prepare("INSERT INTO sessions (id, source) VALUES (?, 'api')").run(taken);
-    const report = importBazinga(db, source);
+    const report = await importBazinga(db, source);
     expect(entity(report, "sessions").skips).toEqual([
       { key: taken, reason: "a session with this id already exists in Proofgate and was not imported from BAZINGA" },
     ]);
@@ -329,16 +329,16 @@ describe("refusals", () => {
     expect(db.$client.prepare("SELECT source FROM sessions WHERE id = ?").pluck().get(taken)).toBe("api");
   });
 
-  it("does not bring back a session a retention purge deleted", () => {
+  it("does not bring back a session a retention purge deleted", async () => {
     const source = copyFixture(FIXTURE);
     const { db } = freshLedger();
-    importBazinga(db, source);
+    await importBazinga(db, source);
     const purged = "bazinga_20250203_054718_112";
     const purge = db.$client.prepare("INSERT INTO purges (actor, reason) VALUES ('admin', 'retention')").run().lastInsertRowid;
     db.$client.prepare("DELETE FROM sessions WHERE id = ?").run(purged);
     db.$client.prepare("UPDATE purges SET finished_at = ?, sessions_deleted = 1 WHERE id = ?").run(Date.now(), purge);
     const before = ledgerFingerprint(db);
-    const report = importBazinga(db, source);
+    const report = await importBazinga(db, source);
     expect(entity(report, "sessions").skips).toEqual([
       { key: purged, reason: "it was imported before and has since been purged from Proofgate: it is not brought back" },
     ]);

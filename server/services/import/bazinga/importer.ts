@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Db } from "@/db/client";
+import { type Db, withConnection } from "@/db/client";
 import { type Actor, operatorActor } from "@/server/domain/actors";
 import { type ProgressListener, noProgress } from "../../progress";
 import { RecordBook } from "../records";
@@ -140,7 +140,7 @@ export class BazingaImporter {
   ) {
     // A record per source row (a million logs, hundreds of thousands of others): each looked up by
     // the index when needed, none held in memory, so memory does not grow with the history.
-    this.book = new RecordBook(db, "bazinga", "all");
+    this.book = RecordBook.indexOnly(db, "bazinga");
     this.writer = new ImportWriter(db.$client, this.book);
     this.actor = operatorActor(BAZINGA_ACTOR);
   }
@@ -190,8 +190,17 @@ export class BazingaImporter {
    * chunk its own short read, after the highest id already imported; documents (state data, skill
    * output) are read only for the rows that changed, a few at a time: memory stays bounded whatever
    * the file's size.
+   *
+   * The pass holds the ledger's connection (`withConnection`) from start to end: its batches are
+   * transactions opened by hand, and no other caller in this process may write inside them (nor
+   * wait for them: the services the pass calls nest in them as savepoints). A follower lets go of
+   * it between passes.
    */
-  sync(options: SyncOptions = {}): Tally {
+  async sync(options: SyncOptions = {}): Promise<Tally> {
+    return withConnection(this.db, () => this.syncHeld(options));
+  }
+
+  private async syncHeld(options: SyncOptions): Promise<Tally> {
     const source = this.source;
     if (!source) throw new Error("open the source first");
     const progress = options.onProgress ?? noProgress;
@@ -209,7 +218,7 @@ export class BazingaImporter {
       return !record || record.state !== fingerprint(row);
     };
     /** Rows of a table in slices, reporting each slice done. */
-    const inSlices = (phase: string, rows: readonly Row[] | Paged, work: (slice: readonly Row[]) => void, size = SLICE) => {
+    const inSlices = async (phase: string, rows: readonly Row[] | Paged, work: (slice: readonly Row[]) => Promise<void>, size = SLICE) => {
       const list = Array.isArray(rows) ? (rows as readonly Row[]) : null;
       const total = list ? list.length : (rows as Paged).total;
       let done = 0;
@@ -220,7 +229,7 @@ export class BazingaImporter {
           })()
         : (rows as Paged).pages(size);
       for (const slice of slices) {
-        work(slice);
+        await work(slice);
         done += slice.length;
         progress({ phase, done, total: Math.max(total, done), unit: "rows" });
       }
@@ -232,20 +241,20 @@ export class BazingaImporter {
     try {
       const state = stateSource ? readBazingaState(stateSource, new SourceSchema(stateSource)) : NO_STATE;
       const extraSessions: Row[] = [];
-      inSlices("sessions", state.sessions, (slice) => importSessions(run, slice, gate));
-      inSlices("task_groups", state.taskGroups, (slice) => importTaskGroups(run, slice, gate));
+      await inSlices("sessions", state.sessions, async (slice) => importSessions(run, slice, gate));
+      await inSlices("task_groups", state.taskGroups, async (slice) => importTaskGroups(run, slice, gate));
       const inTable = new Set<string>();
-      inSlices("success_criteria", state.criteria, (slice) => {
-        importCriteria(run, slice, gate);
+      await inSlices("success_criteria", state.criteria, async (slice) => {
+        await importCriteria(run, slice, gate);
         for (const key of criteriaInTable(slice)) inTable.add(key);
       });
-      inSlices("state_snapshots (pm criteria)", state.pmStates, (slice) => {
+      await inSlices("state_snapshots (pm criteria)", state.pmStates, async (slice) => {
         const data = readData(
           source,
           "state_snapshots",
           slice.map((row) => row.id),
         );
-        importMigratedCriteria(
+        await importMigratedCriteria(
           run,
           slice.filter((row) => data.get(row.id) !== undefined).map((row) => ({ ...row, state_data: data.get(row.id) })),
           inTable,
@@ -253,25 +262,25 @@ export class BazingaImporter {
         );
       });
       // A session created after the state was read, named by a newer row: imported before its rows.
-      const sessionsOf = (rows: readonly Row[]) => {
+      const sessionsOf = async (rows: readonly Row[]) => {
         const unknown = [...new Set(rows.map((row) => text(row.session_id)).filter((id): id is string => id !== null && !gate.knows(id)))];
         const found = readSessions(source, schema, unknown);
-        importSessions(run, found, gate);
+        await importSessions(run, found, gate);
         if (!options.appendOnly) extraSessions.push(...found);
         // Between state passes a session's status is left to the next one (appendOnlyIsEnough saw it imported already).
         else for (const row of found) if (gate.refusal(row.session_id) === null) tally.count("sessions", "unchanged");
       };
-      const drain = (table: AppendTable, importChunk: (rows: readonly Row[], mark: number) => number) => {
+      const drain = async (table: AppendTable, importChunk: (rows: readonly Row[], mark: number) => Promise<number>) => {
         const total = countAfter(source, schema, table, this.marks[table]);
         let done = 0;
         progress({ phase: table, done, total, unit: "rows" });
         for (;;) {
           const rows = readAppendChunk(source, schema, table, this.marks[table], chunkRows);
           if (rows.length === 0) break;
-          sessionsOf(rows);
+          await sessionsOf(rows);
           const skippedBefore = skippedIn(tally);
-          this.marks[table] = importChunk(rows, this.marks[table]);
-          batcher.flush();
+          this.marks[table] = await importChunk(rows, this.marks[table]);
+          await batcher.flush();
           // The recorded mark stops before the first chunk with a skipped row, so a later import tries that row again.
           if (this.clean[table] && skippedIn(tally) === skippedBefore) this.recordable[table] = this.marks[table];
           else this.clean[table] = false;
@@ -280,12 +289,12 @@ export class BazingaImporter {
           if (rows.length < chunkRows) break;
         }
       };
-      drain("orchestration_logs", (rows, mark) => importLogs(run, rows, gate, mark, batcher));
-      drain("token_usage", (rows, mark) => importTokens(run, rows, gate, mark, batcher));
-      drain("decisions", (rows, mark) => importDecisions(run, rows, gate, mark));
+      await drain("orchestration_logs", async (rows, mark) => importLogs(run, rows, gate, mark, batcher));
+      await drain("token_usage", async (rows, mark) => importTokens(run, rows, gate, mark, batcher));
+      await drain("decisions", async (rows, mark) => importDecisions(run, rows, gate, mark));
       for (const table of ["state_snapshots", "skill_outputs"] as const) {
         const entity = table === "state_snapshots" ? "state snapshots" : "skill outputs";
-        inSlices(table, table === "state_snapshots" ? state.states : state.skillOutputs, (page) => {
+        await inSlices(table, table === "state_snapshots" ? state.states : state.skillOutputs, async (page) => {
           const slice = page.filter((row) => wanted(table, row));
           run.tally.read(entity, page.length - slice.length);
           for (let i = slice.length; i < page.length; i++) run.tally.count(entity, "unchanged");
@@ -296,18 +305,18 @@ export class BazingaImporter {
             slice.map((row) => row.id),
           );
           const rows = slice.filter((row) => data.get(row.id) !== undefined).map((row) => ({ ...row, data: data.get(row.id) }));
-          importVersioned(run, table, rows, rows.length, gate);
+          await importVersioned(run, table, rows, rows.length, gate);
         });
       }
-      inSlices("development_plans", state.plans, (slice) => importPlans(run, slice, gate));
+      await inSlices("development_plans", state.plans, async (slice) => importPlans(run, slice, gate));
       progress({ phase: "context_packages", done: 0, total: state.packages.length, unit: "rows" });
-      importContext(run, state.packages, state.consumers, gate);
+      await importContext(run, state.packages, state.consumers, gate);
       progress({ phase: "context_packages", done: state.packages.length, total: state.packages.length, unit: "rows" });
-      importLearning(run, state, gate);
-      importConfig(run, state.config);
-      inSlices("sessions (statuses)", state.sessions, (slice) => importSessionStatuses(run, slice, gate));
-      importSessionStatuses(run, extraSessions, gate);
-      this.recordMarks(source, schema);
+      await importLearning(run, state, gate);
+      await importConfig(run, state.config);
+      await inSlices("sessions (statuses)", state.sessions, async (slice) => importSessionStatuses(run, slice, gate));
+      await importSessionStatuses(run, extraSessions, gate);
+      await this.recordMarks(source, schema);
       this.writer.flush();
     } catch (error) {
       this.writer.abort();
@@ -340,23 +349,26 @@ export class BazingaImporter {
    * Whether a sync of the append-only tables alone imports the new rows as a whole sync would: every
    * session they name is imported already, and none of them is a completion claim (a claim judges
    * the session's tasks and criteria, which the state tables must bring up to date first).
+   * Reads the ledger's import records holding its connection, as a pass does.
    */
-  appendOnlyIsEnough(): boolean {
+  async appendOnlyIsEnough(): Promise<boolean> {
     const source = this.source;
     if (!source || !this.marksChecked) return false;
     const schema = new SourceSchema(source);
-    return readSnapshot(source, () => {
-      for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
-        if (!schema.hasTable(table)) continue;
-        const ids = source.prepare(`SELECT DISTINCT session_id FROM "${table}" WHERE id > ?`).pluck().all(this.marks[table]) as unknown[];
-        if (ids.some((id) => !this.book.get("session", String(id)))) return false;
-      }
-      if (!schema.hasTable("orchestration_logs")) return true;
-      const claim = source
-        .prepare(`SELECT 1 FROM orchestration_logs WHERE id > ? AND log_type = 'event' AND event_subtype IN ('pm_bazinga', 'validator_verdict') LIMIT 1`)
-        .get(this.marks.orchestration_logs);
-      return claim === undefined;
-    });
+    return withConnection(this.db, () =>
+      readSnapshot(source, () => {
+        for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
+          if (!schema.hasTable(table)) continue;
+          const ids = source.prepare(`SELECT DISTINCT session_id FROM "${table}" WHERE id > ?`).pluck().all(this.marks[table]) as unknown[];
+          if (ids.some((id) => !this.book.get("session", String(id)))) return false;
+        }
+        if (!schema.hasTable("orchestration_logs")) return true;
+        const claim = source
+          .prepare(`SELECT 1 FROM orchestration_logs WHERE id > ? AND log_type = 'event' AND event_subtype IN ('pm_bazinga', 'validator_verdict') LIMIT 1`)
+          .get(this.marks.orchestration_logs);
+        return claim === undefined;
+      }),
+    );
   }
 
   /**
@@ -380,7 +392,7 @@ export class BazingaImporter {
   }
 
   /** Record how far each append-only table is imported with no row left behind, in the import's last batch. */
-  private recordMarks(source: Database.Database, schema: SourceSchema): void {
+  private async recordMarks(source: Database.Database, schema: SourceSchema): Promise<void> {
     for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
       const id = this.recordable[table];
       const record = this.book.get(MARK, table);
@@ -389,7 +401,7 @@ export class BazingaImporter {
       const row = readAppendRow(source, schema, table, id);
       if (!row) continue;
       const mark: RecordedMark = { id, sessionId: text(row.session_id), timestamp: String(row.timestamp ?? "") };
-      this.writer.row(() => this.book.put(MARK, table, { targetId: null, sessionId: null, state: mark }, new Date()));
+      await this.writer.row(() => this.book.put(MARK, table, { targetId: null, sessionId: null, state: mark }, new Date()));
     }
   }
 
@@ -414,12 +426,12 @@ export class BazingaImporter {
 }
 
 /** Import a BAZINGA database once: everything new or changed since any earlier import of it. */
-export function importBazinga(db: Db, file: string, options: SyncOptions = {}): ImportReport {
+export async function importBazinga(db: Db, file: string, options: SyncOptions = {}): Promise<ImportReport> {
   const started = performance.now();
   const importer = new BazingaImporter(db, file);
   try {
     importer.open();
-    const tally = importer.sync(options);
+    const tally = await importer.sync(options);
     return importer.report(tally, Math.round(performance.now() - started));
   } finally {
     importer.close();

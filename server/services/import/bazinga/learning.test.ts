@@ -18,7 +18,7 @@ const HASH = "dcdbe40fd7892417956de3c4b3e694d589a5e150457622d09b86c2457d717fce";
 const SECRET = "sk-abcdefghijklmnopqrstuvwxyz012345";
 
 describe("importing BAZINGA's context-engineering tables", () => {
-  it("imports error patterns, strategies and consumption, redacted, readable as BAZINGA reads them, and follows their changes", () => {
+  it("imports error patterns, strategies and consumption, redacted, readable as BAZINGA reads them, and follows their changes", async () => {
     const source = copyFixture("bazinga-v19-sample.db");
     const { sessionId, packageId } = withSource(source, (db) => {
       const pkg = db.prepare("SELECT id, session_id FROM context_packages ORDER BY id LIMIT 1").get() as { id: number; session_id: string };
@@ -40,7 +40,7 @@ describe("importing BAZINGA's context-engineering tables", () => {
     });
 
     const { db } = freshLedger();
-    const report = importBazinga(db, source);
+    const report = await importBazinga(db, source);
     for (const name of ["error patterns", "strategies", "consumption scope"])
       expect(entity(report, name), name).toMatchObject({ read: 1, imported: 1, skipped: 0 });
     expect(report.notMapped.filter((n) => /error_patterns|strategies|consumption_scope/.test(n))).toEqual([]);
@@ -72,7 +72,7 @@ describe("importing BAZINGA's context-engineering tables", () => {
       src.prepare("UPDATE error_patterns SET occurrences = 3, last_seen = '2026-01-11 10:00:00'").run();
       src.prepare("UPDATE strategies SET helpfulness = 4").run();
     });
-    const again = importBazinga(db, source);
+    const again = await importBazinga(db, source);
     expect(entity(again, "error patterns")).toMatchObject({ updated: 1, skipped: 0 });
     expect(entity(again, "strategies")).toMatchObject({ updated: 1, skipped: 0 });
     expect(entity(again, "consumption scope")).toMatchObject({ unchanged: 1, skipped: 0 });

@@ -14,15 +14,23 @@ const num = (value: unknown, fallback: number) =>
       : fallback;
 
 /** Import a project-level row when it is new, or again when what BAZINGA holds of it changed. */
-function sync(run: ImportRun, entity: string, bookEntity: string, key: string, state: Record<string, unknown>, when: Date, write: () => string | number): void {
+async function sync(
+  run: ImportRun,
+  entity: string,
+  bookEntity: string,
+  key: string,
+  state: Record<string, unknown>,
+  when: Date,
+  write: () => Promise<string | number>,
+): Promise<void> {
   const record = run.book.get(bookEntity, key);
   const stateText = JSON.stringify(state);
   if (record && record.state === stateText) {
     run.tally.count(entity, "unchanged");
     return;
   }
-  apply(run, entity, key, () => {
-    const targetId = write();
+  await apply(run, entity, key, async () => {
+    const targetId = await write();
     run.book.put(bookEntity, key, { targetId, sessionId: null, state }, when);
     return record ? "updated" : "imported";
   });
@@ -33,7 +41,11 @@ function sync(run: ImportRun, entity: string, bookEntity: string, key: string, s
  * are copied as stored (hashes and ids kept, text redacted), again whenever their counts change;
  * consumption records belong to a session and name a context package, mapped to the ledger's id.
  */
-export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPatterns" | "strategies" | "consumption">, gate: SessionGate): void {
+export async function importLearning(
+  run: ImportRun,
+  pass: Pick<BazingaState, "errorPatterns" | "strategies" | "consumption">,
+  gate: SessionGate,
+): Promise<void> {
   for (const row of pass.errorPatterns) {
     run.tally.read("error patterns");
     const projectId = text(row.project_id) ?? "";
@@ -46,8 +58,8 @@ export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPa
       lastSeen: lastSeen.toISOString(),
       ttlDays: num(row.ttl_days, 90),
     };
-    sync(run, "error patterns", "error_pattern", `${projectId}|${hash}`, state, lastSeen, () => {
-      const saved = recordErrorPattern(at(run, lastSeen), {
+    await sync(run, "error patterns", "error_pattern", `${projectId}|${hash}`, state, lastSeen, async () => {
+      const saved = await recordErrorPattern(at(run, lastSeen), {
         patternHash: hash,
         projectId,
         signatureJson: text(row.signature_json) ?? "{}",
@@ -68,8 +80,8 @@ export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPa
     const id = text(row.strategy_id) ?? "";
     const lastSeen = firstTime(run.startedAt, row.last_seen);
     const state = { helpfulness: num(row.helpfulness, 0), insight: text(row.insight), topic: text(row.topic), lastSeen: lastSeen.toISOString() };
-    sync(run, "strategies", "strategy", id, state, lastSeen, () => {
-      const saved = recordStrategy(at(run, lastSeen), {
+    await sync(run, "strategies", "strategy", id, state, lastSeen, async () => {
+      const saved = await recordStrategy(at(run, lastSeen), {
         strategyId: id,
         projectId: text(row.project_id) ?? "",
         topic: text(row.topic) ?? "general",
@@ -84,10 +96,10 @@ export function importLearning(run: ImportRun, pass: Pick<BazingaState, "errorPa
     });
   }
 
-  for (const row of pass.consumption) importConsumption(run, row, gate);
+  for (const row of pass.consumption) await importConsumption(run, row, gate);
 }
 
-function importConsumption(run: ImportRun, row: Row, gate: SessionGate): void {
+async function importConsumption(run: ImportRun, row: Row, gate: SessionGate): Promise<void> {
   run.tally.read("consumption scope");
   const key = text(row.scope_id) ?? "";
   if (run.book.get("consumption_scope", key)) {
@@ -104,8 +116,8 @@ function importConsumption(run: ImportRun, row: Row, gate: SessionGate): void {
   // The package's id in the ledger; a record whose package BAZINGA no longer has keeps BAZINGA's id.
   const mapped = run.book.get("context_package", `${sessionId}|${sourcePackage}`);
   const when = parseTime(row.consumed_at) ?? gate.startOf(sessionId) ?? run.startedAt;
-  apply(run, "consumption scope", key, () => {
-    const saved = saveConsumption(at(run, when), {
+  await apply(run, "consumption scope", key, async () => {
+    const saved = await saveConsumption(at(run, when), {
       sessionId,
       groupId: text(row.group_id) ?? "",
       agentType: text(row.agent_type) ?? "",

@@ -52,7 +52,7 @@ function batchRowOf(row: Row, logType: string): Record<string, unknown> {
  * verdict is recorded beside BAZINGA's. Logs never change in BAZINGA: each row is imported once.
  * Returns the highest log id read.
  */
-export function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): number {
+export async function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): Promise<number> {
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -85,17 +85,17 @@ export function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGa
     }
     const time = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     if (!claim) {
-      batcher.add({ entity, recordKind: "log", key, sessionId, at: time, row: batchRowOf(row, logType) });
+      await batcher.add({ entity, recordKind: "log", key, sessionId, at: time, row: batchRowOf(row, logType) });
       continue;
     }
     // A claim judges the session as it stands: write what came before it first.
-    batcher.flush();
+    await batcher.flush();
     let linked = false;
-    const ok = apply(run, entity, key, (): Outcome => {
+    const ok = await apply(run, entity, key, async (): Promise<Outcome> => {
       const ctx = at(run, time);
-      const [saved] = importTimedLogBatch(ctx, { sessionId, rows: [{ at: time, row: batchRowOf(row, logType) as BatchRow }] }).ids;
+      const [saved] = (await importTimedLogBatch(ctx, { sessionId, rows: [{ at: time, row: batchRowOf(row, logType) as BatchRow }] })).ids;
       if (saved!.created)
-        recordCompletionClaim(ctx, {
+        await recordCompletionClaim(ctx, {
           sessionId,
           source: subtype as (typeof CLAIM_SUBTYPES)[number],
           claimedVerdict: claimedVerdictOf(subtype, row.event_payload),

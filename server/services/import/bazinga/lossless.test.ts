@@ -14,12 +14,12 @@ const entity = (report: ImportReport, name: string) => report.entities.find((e) 
 const skipped = (report: ImportReport) => report.entities.reduce((n, e) => n + e.skipped, 0);
 
 describe("a lossless BAZINGA import", () => {
-  it("reads 0 skipped on the v19 fixture", () => {
+  it("reads 0 skipped on the v19 fixture", async () => {
     const { db } = freshLedger();
-    expect(skipped(importBazinga(db, copyFixture("bazinga-v19-sample.db")))).toBe(0);
+    expect(skipped(await importBazinga(db, copyFixture("bazinga-v19-sample.db")))).toBe(0);
   });
 
-  it("keeps context packages without a first-iteration reader, and readers added for later iterations, consumed or waiting", () => {
+  it("keeps context packages without a first-iteration reader, and readers added for later iterations, consumed or waiting", async () => {
     const source = copyFixture("bazinga-v19-sample.db");
     const sessionId = withSource(source, (db) => {
       const s = db.prepare("SELECT session_id FROM sessions ORDER BY session_id LIMIT 1").pluck().get() as string;
@@ -39,7 +39,7 @@ describe("a lossless BAZINGA import", () => {
       return s;
     });
     const { db } = freshLedger();
-    const report = importBazinga(db, source);
+    const report = await importBazinga(db, source);
     expect(entity(report, "context packages")).toMatchObject({ skipped: 0, skips: [] });
     expect(entity(report, "context consumers")).toMatchObject({ skipped: 0, skips: [] });
     expect(skipped(report)).toBe(0);
@@ -58,11 +58,11 @@ describe("a lossless BAZINGA import", () => {
       { agent_type: "tech_lead", iteration: 3, consumed: 0 },
     ]);
     // Importing again finds everything in place.
-    const again = importBazinga(db, source);
+    const again = await importBazinga(db, source);
     expect(entity(again, "context consumers")).toMatchObject({ imported: 0, updated: 0, skipped: 0 });
   });
 
-  it("keeps words outside Proofgate's columns: review and merge statuses in metadata, an unknown group status as its source status", () => {
+  it("keeps words outside Proofgate's columns: review and merge statuses in metadata, an unknown group status as its source status", async () => {
     const source = copyFixture("bazinga-v19-sample.db");
     const groups = withSource(source, (db) => {
       const [a, b] = db.prepare("SELECT session_id, id FROM task_groups ORDER BY session_id, id LIMIT 2").all() as { session_id: string; id: string }[];
@@ -76,7 +76,7 @@ describe("a lossless BAZINGA import", () => {
       return [a!, b!];
     });
     const { db } = freshLedger();
-    const report = importBazinga(db, source);
+    const report = await importBazinga(db, source);
     expect(entity(report, "task groups")).toMatchObject({ skipped: 0, skips: [] });
     expect(report.notMapped).toEqual([]);
     const task = (g: { session_id: string; id: string }) =>
@@ -91,7 +91,7 @@ describe("a lossless BAZINGA import", () => {
     expect(task(groups[1]!)).toMatchObject({ status: "pending", source_status: "on_hold" });
   });
 
-  it("reports, with its reason and row, a reader whose package BAZINGA no longer has", () => {
+  it("reports, with its reason and row, a reader whose package BAZINGA no longer has", async () => {
     const source = copyFixture("bazinga-v19-sample.db");
     withSource(source, (db) => {
       db.pragma("foreign_keys = OFF");
@@ -100,7 +100,7 @@ describe("a lossless BAZINGA import", () => {
       ).run();
     });
     const { db } = freshLedger();
-    const report = importBazinga(db, source);
+    const report = await importBazinga(db, source);
     expect(entity(report, "context consumers").skips).toEqual([
       {
         key: "|9999|developer|1",

@@ -1,3 +1,4 @@
+import { queryGet } from "@/db/query";
 import { sessions as sessionsTable } from "@/db/schema";
 import { SESSION_STATUSES } from "@/server/domain/vocabulary";
 import { eq } from "drizzle-orm";
@@ -53,12 +54,12 @@ interface SessionState {
  * statuses without claim and verify moves, and observe records them as what they are. A session
  * id Proofgate already has from elsewhere is left alone, with everything in it.
  */
-export function importSessions(run: ImportRun, rows: readonly Row[], gate: SessionGate): void {
+export async function importSessions(run: ImportRun, rows: readonly Row[], gate: SessionGate): Promise<void> {
   for (const row of rows) {
     run.tally.read("sessions");
     const id = text(row.session_id) ?? "";
     const startedAt = firstTime(run.startedAt, row.start_time, row.created_at);
-    const exists = run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)).get();
+    const exists = await queryGet(run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)));
     if (run.book.get("session", id)) {
       if (exists) gate.allow(id, startedAt);
       else {
@@ -73,9 +74,9 @@ export function importSessions(run: ImportRun, rows: readonly Row[], gate: Sessi
       run.tally.skip("sessions", id, reason);
       continue;
     }
-    const ok = apply(run, "sessions", id, () => {
+    const ok = await apply(run, "sessions", id, async () => {
       // The verb checks the mapped values with its own schema (naming the field a row breaks).
-      createSession(at(run, startedAt), {
+      await createSession(at(run, startedAt), {
         id,
         requirements: text(row.original_requirements),
         mode: label(row.mode),
@@ -106,7 +107,7 @@ function metadataOf(value: unknown): Record<string, unknown> | null {
  * applied through the session service, so completing one runs the completion gate and records its
  * verdict (an observe session completes as BAZINGA said, with the gate's rejection on record).
  */
-export function importSessionStatuses(run: ImportRun, rows: readonly Row[], gate: SessionGate): void {
+export async function importSessionStatuses(run: ImportRun, rows: readonly Row[], gate: SessionGate): Promise<void> {
   for (const row of rows) {
     const id = text(row.session_id) ?? "";
     if (gate.refusal(id) !== null) continue;
@@ -123,18 +124,18 @@ export function importSessionStatuses(run: ImportRun, rows: readonly Row[], gate
       continue;
     }
     const when = firstTime(gate.startOf(id) ?? run.startedAt, status === "active" ? null : row.end_time, row.start_time);
-    const work = () => {
-      updateSessionStatus(at(run, when), { sessionId: id, status: status as (typeof SESSION_STATUSES)[number] });
+    const work = async () => {
+      await updateSessionStatus(at(run, when), { sessionId: id, status: status as (typeof SESSION_STATUSES)[number] });
       run.book.put("session", id, { targetId: id, sessionId: id, state: { status } satisfies SessionState }, when);
       return "updated" as const;
     };
     if (created) {
       // Part of the import that created it: not a second change.
       try {
-        run.writer.row(work);
+        await run.writer.row(work);
       } catch (error) {
         run.tally.skip("sessions", `${id} status`, error instanceof Error ? error.message : String(error));
       }
-    } else apply(run, "sessions", id, work);
+    } else await apply(run, "sessions", id, work);
   }
 }

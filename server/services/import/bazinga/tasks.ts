@@ -95,7 +95,7 @@ function changedDetails(before: TaskDetails, after: TaskDetails): Partial<TaskDe
  * transition and, for a completion nobody verified, the `unverified_completion` event. A later
  * change in BAZINGA (status or details) is one more report: history is appended, never rewritten.
  */
-export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: SessionGate): void {
+export async function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: SessionGate): Promise<void> {
   for (const row of rows) {
     run.tally.read("task groups");
     const sessionId = text(row.session_id) ?? "";
@@ -115,9 +115,9 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
     const updatedAt = firstTime(createdAt, row.updated_at);
     const record = run.book.get("task_group", key);
     if (!record) {
-      apply(run, "task groups", key, () => {
-        const task = createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
-        if (status !== "pending" || word !== "pending") reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
+      await apply(run, "task groups", key, async () => {
+        const task = await createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
+        if (status !== "pending" || word !== "pending") await reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
         run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
         return "imported";
       });
@@ -128,10 +128,10 @@ export function importTaskGroups(run: ImportRun, rows: readonly Row[], gate: Ses
       run.tally.count("task groups", "unchanged");
       continue;
     }
-    apply(run, "task groups", key, () => {
+    await apply(run, "task groups", key, async () => {
       const details = before ? changedDetails(before.details, state.details) : state.details;
       const statusChange = !before || before.status !== word ? { status, sourceStatus: word } : {};
-      reportTask(at(run, updatedAt), { sessionId, key: groupId, ...details, ...statusChange });
+      await reportTask(at(run, updatedAt), { sessionId, key: groupId, ...details, ...statusChange });
       run.book.put("task_group", key, { targetId: record.targetId, sessionId, state }, updatedAt);
       return "updated";
     });

@@ -13,15 +13,15 @@ import type { SessionGate } from "./sessions";
 export const fingerprint = (row: Row) => JSON.stringify({ t: row.timestamp ?? null, n: row.data_length ?? null });
 
 /** Append-only rows (tokens, decisions): imported once each. Returns the highest id read. */
-function appendOnly(
+async function appendOnly(
   run: ImportRun,
   entity: string,
   recordKind: string,
   rows: readonly Row[],
   gate: SessionGate,
   mark: number,
-  save: (row: Row, when: Date) => { id: number },
-): number {
+  save: (row: Row, when: Date) => Promise<{ id: number }>,
+): Promise<number> {
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -38,8 +38,8 @@ function appendOnly(
       continue;
     }
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
-    apply(run, entity, key, () => {
-      const saved = save(row, when);
+    await apply(run, entity, key, async () => {
+      const saved = await save(row, when);
       run.book.put(recordKind, key, { targetId: saved.id, sessionId }, when);
       return "imported";
     });
@@ -48,7 +48,7 @@ function appendOnly(
 }
 
 /** Token rows, in batches through the timed log batch service. Returns the highest id read. */
-export function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): number {
+export async function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): Promise<number> {
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -65,7 +65,7 @@ export function importTokens(run: ImportRun, rows: readonly Row[], gate: Session
       continue;
     }
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
-    batcher.add({
+    await batcher.add({
       entity: "token usage",
       recordKind: "tokens",
       key,
@@ -74,12 +74,12 @@ export function importTokens(run: ImportRun, rows: readonly Row[], gate: Session
       row: { kind: "tokens", agentType: label(row.agent_type) ?? "", agentId: label(row.agent_id), tokens: int(row.tokens_estimated) ?? -1 },
     });
   }
-  batcher.flush();
+  await batcher.flush();
   return mark;
 }
 
-export function importDecisions(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): number {
-  return appendOnly(run, "decisions", "decision", rows, gate, mark, (row, when) =>
+export async function importDecisions(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number): Promise<number> {
+  return appendOnly(run, "decisions", "decision", rows, gate, mark, async (row, when) =>
     saveDecision(at(run, when), {
       sessionId: text(row.session_id) ?? "",
       decisionType: label(row.decision_type) ?? "",
@@ -94,7 +94,13 @@ export function importDecisions(run: ImportRun, rows: readonly Row[], gate: Sess
  * session, type and group), Proofgate keeps every version. A row new or changed since the last
  * import is saved (a new version, redacted); an unchanged one is not read again.
  */
-export function importVersioned(run: ImportRun, table: "state_snapshots" | "skill_outputs", rows: readonly Row[], readCount: number, gate: SessionGate): void {
+export async function importVersioned(
+  run: ImportRun,
+  table: "state_snapshots" | "skill_outputs",
+  rows: readonly Row[],
+  readCount: number,
+  gate: SessionGate,
+): Promise<void> {
   const entity = table === "state_snapshots" ? "state snapshots" : "skill outputs";
   const kind = table === "state_snapshots" ? "state" : "skill_output";
   run.tally.read(entity, readCount);
@@ -110,11 +116,11 @@ export function importVersioned(run: ImportRun, table: "state_snapshots" | "skil
     const record = run.book.get(kind, key);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     const data = String(row.data ?? "");
-    apply(run, entity, key, () => {
+    await apply(run, entity, key, async () => {
       const saved =
         table === "state_snapshots"
-          ? saveState(at(run, when), { sessionId, stateType: text(row.state_type) as "pm", groupId: label(row.group_id) ?? "global", data })
-          : saveSkillOutput(at(run, when), {
+          ? await saveState(at(run, when), { sessionId, stateType: text(row.state_type) as "pm", groupId: label(row.group_id) ?? "global", data })
+          : await saveSkillOutput(at(run, when), {
               sessionId,
               skillName: label(row.skill_name) ?? "",
               data,
@@ -129,7 +135,7 @@ export function importVersioned(run: ImportRun, table: "state_snapshots" | "skil
 }
 
 /** A session's development plan: saved when new or changed (the service replaces it, keeping when it was created). */
-export function importPlans(run: ImportRun, rows: readonly Row[], gate: SessionGate): void {
+export async function importPlans(run: ImportRun, rows: readonly Row[], gate: SessionGate): Promise<void> {
   for (const row of rows) {
     run.tally.read("development plans");
     const sessionId = text(row.session_id) ?? "";
@@ -155,8 +161,8 @@ export function importPlans(run: ImportRun, rows: readonly Row[], gate: SessionG
       continue;
     }
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
-    apply(run, "development plans", sessionId, () => {
-      const saved = saveDevelopmentPlan(at(run, when), input as Parameters<typeof saveDevelopmentPlan>[1]);
+    await apply(run, "development plans", sessionId, async () => {
+      const saved = await saveDevelopmentPlan(at(run, when), input as Parameters<typeof saveDevelopmentPlan>[1]);
       run.book.put("plan", sessionId, { targetId: saved.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });

@@ -307,10 +307,10 @@ function buildDatabase(version: number, options: { declare?: number | null } = {
 const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;
 
 describe.each([12, 13, 14, 15, 16, 17, 18])("a BAZINGA v%i database", (version) => {
-  it("is detected as that version and imported whole", () => {
+  it("is detected as that version and imported whole", async () => {
     const file = buildDatabase(version);
     const { db } = freshLedger();
-    const report = importBazinga(db, file);
+    const report = await importBazinga(db, file);
     expect(report.schema).toMatchObject({ version: `v${version}`, detectedFrom: "schema_version, and the columns agree", notes: [] });
     expect(report.notMapped.filter((n) => n.startsWith("table "))).toEqual([]);
     for (const name of [
@@ -356,15 +356,15 @@ describe.each([12, 13, 14, 15, 16, 17, 18])("a BAZINGA v%i database", (version) 
     expect(ledgerCount(db, "SELECT count(*) FROM context_package_consumers WHERE consumed_at IS NOT NULL")).toBe(1);
   });
 
-  it("is recognised from its columns when it has no schema_version table", () => {
-    const report = importBazinga(freshLedger().db, buildDatabase(version, { declare: null }));
+  it("is recognised from its columns when it has no schema_version table", async () => {
+    const report = await importBazinga(freshLedger().db, buildDatabase(version, { declare: null }));
     expect(report.schema).toMatchObject({ version: `v${version}`, detectedFrom: "no schema_version table: inferred from the columns" });
   });
 });
 
 describe("a database whose schema_version and columns disagree", () => {
-  it("says which columns the declared version should have and imports the ones present", () => {
-    const report = importBazinga(freshLedger().db, buildDatabase(15, { declare: 19 }));
+  it("says which columns the declared version should have and imports the ones present", async () => {
+    const report = await importBazinga(freshLedger().db, buildDatabase(15, { declare: 19 }));
     expect(report.schema.version).toBe("v19");
     expect(report.schema.detectedFrom).toBe("schema_version; the columns match v15");
     expect(report.schema.notes).toEqual([
@@ -373,8 +373,8 @@ describe("a database whose schema_version and columns disagree", () => {
     expect(entity(report, "task groups")).toMatchObject({ imported: 1, skipped: 0 });
   });
 
-  it("names a version it does not know and still imports what it recognises", () => {
-    const report = importBazinga(freshLedger().db, buildDatabase(18, { declare: 23 }));
+  it("names a version it does not know and still imports what it recognises", async () => {
+    const report = await importBazinga(freshLedger().db, buildDatabase(18, { declare: 23 }));
     expect(report.schema.notes).toContain("version 23 is outside 12–19, the versions this importer knows: the tables and columns it recognises are imported");
     expect(entity(report, "sessions")).toMatchObject({ imported: 1 });
   });

@@ -35,9 +35,10 @@ export class Resolver {
    * The Proofgate id of a source row: from an earlier import, from this run, or by importing it
    * now. `deps` resolves what the row needs first (each in its own write); `make` then writes the
    * row itself and returns its id. Counted once, under `entity`; a row whose dependency could not
-   * be imported is skipped naming it, and so are its own dependants.
+   * be imported is skipped naming it, and so are its own dependants. One row at a time: await each
+   * call before the next (the rows it writes share the import's open batch).
    */
-  resolve<D>(entity: string, kind: string, key: string, deps: () => D, make: (deps: D) => number): number {
+  async resolve<D>(entity: string, kind: string, key: string, deps: () => D | Promise<D>, make: (deps: D) => Promise<number>): Promise<number> {
     const id = `${kind}\u0000${key}`;
     const done = this.resolved.get(id);
     if (done !== undefined) return done;
@@ -53,7 +54,7 @@ export class Resolver {
     try {
       let needed: D;
       try {
-        needed = deps();
+        needed = await deps();
       } catch (error) {
         if (error instanceof Unresolved) return fail(error.message);
         throw error;
@@ -65,8 +66,8 @@ export class Resolver {
         return Number(record.targetId);
       }
       let target = 0;
-      const ok = apply(this.run, entity, key, () => {
-        target = make(needed);
+      const ok = await apply(this.run, entity, key, async () => {
+        target = await make(needed);
         // Keys start with the Proofgate session id: `<session>|…`.
         this.run.book.put(kind, key, { targetId: target, sessionId: key.split("|")[0]! }, this.run.startedAt);
         return "imported";
@@ -84,9 +85,9 @@ export class Resolver {
   }
 
   /** Resolve, and count nothing more when it fails (the skip was counted where it happened). */
-  attempt(work: () => void): void {
+  async attempt(work: () => Promise<unknown>): Promise<void> {
     try {
-      work();
+      await work();
     } catch (error) {
       if (!(error instanceof Unresolved)) throw error;
     }
@@ -95,12 +96,12 @@ export class Resolver {
 
 /** Create an imported session once (its id is stable); an id Proofgate has from elsewhere is left alone. */
 /** Returns whether the session is in Proofgate, and whether this run created it. */
-export function ensureSession(
+export async function ensureSession(
   run: ImportRun,
   sessionId: string,
   when: Date,
   values: Omit<CreateSessionInput, "id" | "source" | "enforcement">,
-): { ok: boolean; created: boolean } {
+): Promise<{ ok: boolean; created: boolean }> {
   run.tally.read("sessions");
   if (run.book.get("sog_session", sessionId)) {
     if (run.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId)) {
@@ -110,8 +111,8 @@ export function ensureSession(
     run.tally.skip("sessions", sessionId, PURGED);
     return { ok: false, created: false };
   }
-  const created = apply(run, "sessions", sessionId, () => {
-    createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
+  const created = await apply(run, "sessions", sessionId, async () => {
+    await createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
     run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status: "active" } }, when);
     return "imported";
   });
@@ -119,24 +120,30 @@ export function ensureSession(
 }
 
 /** A session status the source changed (v1 updates it in place): applied once, through the session service. */
-export function applySessionStatus(run: ImportRun, sessionId: string, status: "active" | "completed" | "failed", when: Date, createdNow: boolean): void {
+export async function applySessionStatus(
+  run: ImportRun,
+  sessionId: string,
+  status: "active" | "completed" | "failed",
+  when: Date,
+  createdNow: boolean,
+): Promise<void> {
   const record = run.book.get("sog_session", sessionId);
   if (!record) return;
   const applied = (JSON.parse(record.state ?? "{}") as { status?: string }).status ?? "active";
   if (applied === status) return;
-  const work = () => {
-    updateSessionStatus(at(run, when), { sessionId, status });
+  const work = async () => {
+    await updateSessionStatus(at(run, when), { sessionId, status });
     run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status } }, when);
     return "updated" as const;
   };
   if (!createdNow) {
     // A status changed in place since the last import: one update of an imported session.
     run.tally.entity("sessions").unchanged -= 1;
-    apply(run, "sessions", `${sessionId} status`, work);
+    await apply(run, "sessions", `${sessionId} status`, work);
     return;
   }
   try {
-    run.writer.row(work);
+    await run.writer.row(work);
   } catch (error) {
     run.tally.skip("sessions", `${sessionId} status`, error instanceof Error ? error.message : String(error));
   }
@@ -155,17 +162,17 @@ export interface SourceCall {
  * service (each keeps its time; the service numbers them on from the attempt's last call). A batch
  * the service refuses is retried call by call, so only the call it refuses is skipped.
  */
-export function importToolCalls(run: ImportRun, entity: string, attemptId: number, calls: readonly SourceCall[], sessionId: string): void {
+export async function importToolCalls(run: ImportRun, entity: string, attemptId: number, calls: readonly SourceCall[], sessionId: string): Promise<void> {
   const fresh = calls.filter((call) => {
     if (!run.book.get("tool_call", call.key)) return true;
     run.tally.count(entity, "unchanged");
     return false;
   });
-  const write = (batch: readonly SourceCall[]): void => {
+  const write = async (batch: readonly SourceCall[]): Promise<void> => {
     if (batch.length === 0) return;
     try {
-      run.writer.row(() => {
-        const result = importTimedToolCalls(at(run, batch.at(-1)!.time), {
+      await run.writer.row(async () => {
+        const result = await importTimedToolCalls(at(run, batch.at(-1)!.time), {
           attemptId,
           calls: batch.map((call) => ({
             at: call.time,
@@ -177,10 +184,10 @@ export function importToolCalls(run: ImportRun, entity: string, attemptId: numbe
       for (let n = 0; n < batch.length; n++) run.tally.count(entity, "imported");
     } catch (error) {
       if (batch.length === 1) run.tally.skip(entity, batch[0]!.key, reasonOf(error));
-      else for (const call of batch) write([call]);
+      else for (const call of batch) await write([call]);
     }
   };
-  for (let i = 0; i < fresh.length; i += 500) write(fresh.slice(i, i + 500));
+  for (let i = 0; i < fresh.length; i += 500) await write(fresh.slice(i, i + 500));
 }
 
 /** Attempt outcomes of both schemas in Proofgate's five (003). */

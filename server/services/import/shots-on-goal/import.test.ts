@@ -52,11 +52,11 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
     merge: "merges",
   };
 
-  it("imports every row of every table, once, and a second import changes nothing", () => {
+  it("imports every row of every table, once, and a second import changes nothing", async () => {
     const source = copyFixture(V2);
     const bytes = sha256(source);
     const { db } = freshLedger();
-    const report = importShotsOnGoal(db, source);
+    const report = await importShotsOnGoal(db, source);
     expect(report.schema.version).toBe("v2");
     for (const [name, table] of TABLES) {
       const n = sourceCount(source, `SELECT count(*) FROM "${table}"`);
@@ -65,16 +65,16 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
       expect(ledgerCount(db, `SELECT count(*) FROM ${LEDGER[table]}`), table).toBe(n);
     }
     const before = ledgerFingerprint(db);
-    const again = importShotsOnGoal(db, source);
+    const again = await importShotsOnGoal(db, source);
     expect(ledgerFingerprint(db)).toEqual(before);
     for (const e of again.entities) expect(e, e.entity).toMatchObject({ imported: 0, updated: 0, skipped: 0, unchanged: e.read });
     expect(sha256(source)).toBe(bytes);
   });
 
-  it("keeps the goal tree, the breakdown attempts that made sub-goals, results, calls in order, runs and merges", () => {
+  it("keeps the goal tree, the breakdown attempts that made sub-goals, results, calls in order, runs and merges", async () => {
     const source = copyFixture(V2);
     const { db } = freshLedger();
-    importShotsOnGoal(db, source);
+    await importShotsOnGoal(db, source);
     // Sessions: one Proofgate session per source session, its goals under it.
     const perSession = withSource(source, (s) => s.prepare("SELECT count(*) FROM goal GROUP BY session_id ORDER BY session_id").pluck().all());
     expect(
@@ -155,21 +155,21 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
     expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'merge.recorded'")).toBe(sourceCount(source, "SELECT count(*) FROM merge"));
   });
 
-  it("gives each session the same id on every import of the file, in any ledger", () => {
+  it("gives each session the same id on every import of the file, in any ledger", async () => {
     const source = copyFixture(V2);
     const first = freshLedger().db;
     const second = freshLedger().db;
-    importShotsOnGoal(first, source);
-    importShotsOnGoal(second, copyFixture(V2));
+    await importShotsOnGoal(first, source);
+    await importShotsOnGoal(second, copyFixture(V2));
     const ids = (db: Db) => db.$client.prepare("SELECT id FROM sessions ORDER BY id").pluck().all() as string[];
     expect(ids(first)).toEqual(ids(second));
     expect(ids(first).every((id) => /^sog_\d+_[0-9a-f]{10}$/.test(id))).toBe(true);
     expect(new Set(ids(first)).size).toBe(sourceCount(source, "SELECT count(*) FROM session"));
   });
 
-  it("imports from a later copy only the rows added since", () => {
+  it("imports from a later copy only the rows added since", async () => {
     const { db } = freshLedger();
-    importShotsOnGoal(db, copyFixture(V2));
+    await importShotsOnGoal(db, copyFixture(V2));
     const before = ledgerFingerprint(db);
     const later = copyFixture(V2, tempDir());
     withSource(later, (s) => {
@@ -187,7 +187,7 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
         ).run(attempt, i);
       s.prepare("INSERT INTO attempt_result (attempt_id, end_commit_sha, status) VALUES (?, 'abcdef1234568', 'success')").run(attempt);
     });
-    const report = importShotsOnGoal(db, later);
+    const report = await importShotsOnGoal(db, later);
     expect(entity(report, "goals")).toMatchObject({ imported: 1, skipped: 0 });
     expect(entity(report, "attempts")).toMatchObject({ imported: 1, skipped: 0 });
     expect(entity(report, "tool calls")).toMatchObject({ imported: 3, skipped: 0 });
@@ -204,10 +204,10 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
   /** v1's outcome words and the result status each is (the test's own reading of the two schemas). */
   const OUTCOME: Record<string, string> = { success: "success", error: "error", llm_timeout: "timeout", tool_limit_exceeded: "tool_limit" };
 
-  it("imports its session, goal tree, attempts with their outcomes and actions", () => {
+  it("imports its session, goal tree, attempts with their outcomes and actions", async () => {
     const source = copyFixture(V1);
     const { db } = freshLedger();
-    const report = importShotsOnGoal(db, source);
+    const report = await importShotsOnGoal(db, source);
     expect(report.schema.version).toBe("v1");
     const goals = sourceCount(source, "SELECT count(*) FROM goals");
     const parents = sourceCount(source, "SELECT count(DISTINCT parent_id) FROM goals WHERE parent_id IS NOT NULL");
@@ -266,7 +266,7 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
     expect(ledgerCount(db, "SELECT count(*) FROM worktrees")).toBe(sourceCount(source, "SELECT count(*) FROM attempts WHERE worktree_path IS NOT NULL"));
   });
 
-  it("imports from a later copy the outcomes and actions v1 filled in since, and nothing twice", () => {
+  it("imports from a later copy the outcomes and actions v1 filled in since, and nothing twice", async () => {
     const { db } = freshLedger();
     const running = copyFixture(V1);
     const last = sourceCount(running, "SELECT attempt_id FROM actions GROUP BY attempt_id HAVING count(*) > 1 ORDER BY attempt_id DESC LIMIT 1");
@@ -278,12 +278,12 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
       return n;
     });
     expect(laterActions).toBeGreaterThan(0);
-    const first = importShotsOnGoal(db, running);
+    const first = await importShotsOnGoal(db, running);
     expect(entity(first, "attempt results")).toMatchObject({ imported: sourceCount(running, "SELECT count(*) FROM attempts WHERE outcome IS NOT NULL") });
     expect(rows<{ status: string }>(db, "SELECT status FROM sessions")[0]!.status).toBe("active");
     const before = ledgerFingerprint(db);
     const finished = copyFixture(V1, tempDir());
-    const report = importShotsOnGoal(db, finished);
+    const report = await importShotsOnGoal(db, finished);
     expect(entity(report, "attempt results")).toMatchObject({ imported: 1, skipped: 0 });
     expect(entity(report, "tool calls")).toMatchObject({ imported: laterActions, skipped: 0 });
     expect(entity(report, "sessions")).toMatchObject({ updated: 1, imported: 0 });
@@ -294,15 +294,17 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
     expect(after.goals).toEqual(before.goals);
     expect(rows<{ status: string }>(db, "SELECT status FROM sessions")[0]!.status).toBe("completed");
     const settled = ledgerFingerprint(db);
-    importShotsOnGoal(db, finished);
+    await importShotsOnGoal(db, finished);
     expect(ledgerFingerprint(db)).toEqual(settled);
   });
 });
 
 describe("refusals", () => {
-  it("names a file that is not a shots-on-goal database", () => {
+  it("names a file that is not a shots-on-goal database", async () => {
     const dir = tempDir();
     const { db } = freshLedger(dir);
-    expect(() => importShotsOnGoal(db, copyFixture("bazinga-v19-sample.db", dir))).toThrow(/is not a shots-on-goal database: .*use `proofgate import bazinga`/);
+    await expect(importShotsOnGoal(db, copyFixture("bazinga-v19-sample.db", dir))).rejects.toThrow(
+      /is not a shots-on-goal database: .*use `proofgate import bazinga`/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { Db } from "@/db/client";
+import { type Db, withConnection } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";
 import { ValidationError } from "@/server/domain/errors";
 import type { ProgressListener } from "../../progress";
@@ -59,26 +59,30 @@ export function inspectShotsOnGoal(file: string): ShotsOnGoalSchema {
  * Import a shots-on-goal database (either schema) into Proofgate's goal tables: each session under
  * an id that stays the same on every import of this file, `source = 'shots-on-goal'`; importing
  * again (or a later copy) adds only what is new. `onProgress` hears each row done (phase = the
- * source table).
+ * source table). The import holds the ledger's connection throughout (`withConnection`): its batches
+ * are transactions opened by hand, which no other caller in this process may write inside; the
+ * services it calls nest in them as savepoints.
  */
-export function importShotsOnGoal(db: Db, file: string, options: { onProgress?: ProgressListener } = {}): ImportReport {
+export async function importShotsOnGoal(db: Db, file: string, options: { onProgress?: ProgressListener } = {}): Promise<ImportReport> {
   const started = performance.now();
   const source = openSource(file, "a shots-on-goal database");
   try {
     const schema = new SourceSchema(source);
     const version = detectShotsOnGoal(schema, file);
-    const book = new RecordBook(db, "shots-on-goal");
-    const writer = new ImportWriter(db.$client, book);
     const tally = new Tally(version === "v2" ? V2_ENTITIES : V1_ENTITIES);
-    const run: ImportRun = { db, book, writer, tally, actor: operatorActor("shots-on-goal"), startedAt: new Date() };
-    try {
-      if (version === "v2") importShotsOnGoalV2(run, source, options.onProgress);
-      else importShotsOnGoalV1(run, source, options.onProgress);
-      writer.flush();
-    } catch (error) {
-      writer.abort();
-      throw error;
-    }
+    await withConnection(db, async () => {
+      const book = await RecordBook.open(db, "shots-on-goal");
+      const writer = new ImportWriter(db.$client, book);
+      const run: ImportRun = { db, book, writer, tally, actor: operatorActor("shots-on-goal"), startedAt: new Date() };
+      try {
+        if (version === "v2") await importShotsOnGoalV2(run, source, options.onProgress);
+        else await importShotsOnGoalV1(run, source, options.onProgress);
+        writer.flush();
+      } catch (error) {
+        writer.abort();
+        throw error;
+      }
+    });
     const known = version === "v2" ? V2_TABLES : V1_TABLES;
     const extra = schema
       .tables()

@@ -60,7 +60,7 @@ const BREAKDOWN_NOTE = "shots-on-goal v1 decomposed this goal into sub-goals; v1
  * attempts get their branch and worktree, their actions as tool calls, and — once v1 filled in
  * the outcome — their result. Importing a later copy adds the new rows and the outcomes filled in since.
  */
-export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): void {
+export async function importShotsOnGoalV1(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): Promise<void> {
   const all = (table: string) => source.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Row[];
   const data = readSnapshot(source, () => ({ session: all("session"), goals: all("goals"), attempts: all("attempts"), actions: all("actions") }));
   const session = data.session[0];
@@ -86,7 +86,7 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
     return;
   }
   const sessionId = stableSessionId("sog1", session.session_id, session.started_at, session.repo_path, session.description);
-  const ensured = ensureSession(run, sessionId, when(run, session.started_at), {
+  const ensured = await ensureSession(run, sessionId, when(run, session.started_at), {
     requirements: text(session.description),
     repoPath: text(session.repo_path),
     initialBranch: label(session.base_branch),
@@ -101,17 +101,17 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
   const childrenOf = (parentId: number) => data.goals.filter((g) => int(g.parent_id) === parentId);
 
   /** The breakdown attempt standing for v1's decomposition of a goal into sub-goals. */
-  const breakdown = (parentId: number): number =>
+  const breakdown = (parentId: number): Promise<number> =>
     resolver.resolve(
       "breakdowns",
       "breakdown",
       key("breakdown", parentId),
       () => goal(parentId),
-      (goalId) => {
+      async (goalId) => {
         const first = childrenOf(parentId)[0];
         const time = when(run, first?.created_at, goals.get(parentId)?.created_at);
-        const started = startAttempt(at(run, time), { goalId, attemptType: "breakdown" });
-        finishAttempt(at(run, time), {
+        const started = await startAttempt(at(run, time), { goalId, attemptType: "breakdown" });
+        await finishAttempt(at(run, time), {
           attemptId: started.attempt.id,
           status: "completed",
           statusDetail: `${BREAKDOWN_NOTE} (${childrenOf(parentId).length} sub-goals)`,
@@ -120,7 +120,7 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
       },
     );
 
-  const goal = (id: number): number => {
+  const goal = async (id: number): Promise<number> => {
     const row = goals.get(id);
     if (!row) throw new Unresolved(`goal ${id} does not exist in the file`);
     const parent = int(row.parent_id);
@@ -128,33 +128,35 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
       "goals",
       "goal",
       key(id),
-      () => {
+      async () => {
         needSession();
-        return parent === null ? {} : { parentGoalId: goal(parent), createdByAttemptId: breakdown(parent) };
+        return parent === null ? {} : { parentGoalId: await goal(parent), createdByAttemptId: await breakdown(parent) };
       },
-      (deps) => {
+      async (deps) => {
         const siblings = parent === null ? data.goals.filter((g) => int(g.parent_id) === null) : childrenOf(parent);
-        return createGoal(at(run, when(run, row.created_at)), {
-          sessionId,
-          goalText: text(row.description) ?? "",
-          ...deps,
-          source: parent === null ? "cli" : "breakdown",
-          order: siblings.findIndex((g) => int(g.id) === id) + 1,
-        }).id;
+        return (
+          await createGoal(at(run, when(run, row.created_at)), {
+            sessionId,
+            goalText: text(row.description) ?? "",
+            ...deps,
+            source: parent === null ? "cli" : "breakdown",
+            order: siblings.findIndex((g) => int(g.id) === id) + 1,
+          })
+        ).id;
       },
     );
   };
 
-  const branch = (name: string, goalId: number, reason: "goal" | "attempt", time: unknown): number =>
+  const branch = (name: string, goalId: number, reason: "goal" | "attempt", time: unknown): Promise<number> =>
     resolver.resolve(
       "branches",
       "branch",
       key("branch", name),
       () => goal(goalId),
-      (createdByGoalId) => createBranch(at(run, when(run, time)), { sessionId, name, reason, createdByGoalId }).id,
+      async (createdByGoalId) => (await createBranch(at(run, when(run, time)), { sessionId, name, reason, createdByGoalId })).id,
     );
 
-  const worktree = (row: Row): number =>
+  const worktree = (row: Row): Promise<number> =>
     resolver.resolve(
       "worktrees",
       "worktree",
@@ -164,51 +166,58 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
         if (name === null) throw new Unresolved("the attempt names no git branch for its worktree");
         return branch(name, int(row.goal_id)!, "attempt", row.started_at);
       },
-      (branchId) =>
-        createWorktree(at(run, when(run, row.started_at)), {
-          branchId,
-          path: text(row.worktree_path) ?? "",
-          startSha: commitSha(row.git_commit_sha) ?? undefined,
-          reason: "attempt",
-        }).id,
+      async (branchId) =>
+        (
+          await createWorktree(at(run, when(run, row.started_at)), {
+            branchId,
+            path: text(row.worktree_path) ?? "",
+            startSha: commitSha(row.git_commit_sha) ?? undefined,
+            reason: "attempt",
+          })
+        ).id,
     );
 
-  const attempt = (row: Row): number =>
+  const attempt = (row: Row): Promise<number> =>
     resolver.resolve(
       "attempts",
       "attempt",
       key(row.id),
-      () => {
+      async () => {
         let worktreeId: number | undefined;
         // An attempt whose worktree cannot be recorded is still an attempt.
-        if (text(row.worktree_path) !== null) resolver.attempt(() => (worktreeId = worktree(row)));
-        return { goalId: goal(int(row.goal_id) ?? -1), worktreeId };
+        if (text(row.worktree_path) !== null)
+          await resolver.attempt(async () => {
+            worktreeId = await worktree(row);
+          });
+        return { goalId: await goal(int(row.goal_id) ?? -1), worktreeId };
       },
-      (deps) =>
-        startAttempt(at(run, when(run, row.started_at)), {
-          ...deps,
-          model: label(row.model_id) ?? undefined,
-          startCommitSha: commitSha(row.git_commit_sha) ?? undefined,
-        }).attempt.id,
+      async (deps) =>
+        (
+          await startAttempt(at(run, when(run, row.started_at)), {
+            ...deps,
+            model: label(row.model_id) ?? undefined,
+            startCommitSha: commitSha(row.git_commit_sha) ?? undefined,
+          })
+        ).attempt.id,
     );
 
-  eachRow(progress, "goals", goals.keys(), (id) => resolver.attempt(() => goal(id)));
-  eachRow(progress, "goals (branches, validation commands)", data.goals, (row) => {
+  await eachRow(progress, "goals", goals.keys(), (id) => resolver.attempt(() => goal(id)));
+  await eachRow(progress, "goals (branches, validation commands)", data.goals, async (row) => {
     const name = label(row.git_branch);
-    if (name !== null) resolver.attempt(() => branch(name, int(row.id)!, "goal", row.created_at));
-    commandsOf(row.validation_commands).forEach((command, i) =>
-      resolver.attempt(() =>
+    if (name !== null) await resolver.attempt(() => branch(name, int(row.id)!, "goal", row.created_at));
+    for (const [i, command] of commandsOf(row.validation_commands).entries()) {
+      await resolver.attempt(() =>
         resolver.resolve(
           "validation steps",
           "validation_step",
           key("step", row.id, i),
           () => goal(int(row.id)!),
-          (goalId) => addValidationStep(at(run, when(run, row.created_at)), { goalId, command, order: i + 1 }).id,
+          async (goalId) => (await addValidationStep(at(run, when(run, row.created_at)), { goalId, command, order: i + 1 })).id,
         ),
-      ),
-    );
+      );
+    }
   });
-  eachRow(progress, "attempts", attempts.values(), (row) => {
+  await eachRow(progress, "attempts", attempts.values(), async (row) => {
     const calls = data.actions
       .filter((a) => int(a.attempt_id) === int(row.id))
       .map((a) => ({
@@ -221,30 +230,32 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
     const outcome = text(row.outcome);
     let attemptId: number;
     try {
-      attemptId = attempt(row);
+      attemptId = await attempt(row);
     } catch (error) {
       if (!(error instanceof Unresolved)) throw error;
       for (const call of calls) run.tally.skip("tool calls", call.key, `its attempt was not imported (${error.message})`);
       if (outcome !== null) run.tally.skip("attempt results", key("result", row.id), `its attempt was not imported (${error.message})`);
       return;
     }
-    resolver.attempt(() => {
-      importToolCalls(run, "tool calls", attemptId, calls, sessionId);
+    await resolver.attempt(async () => {
+      await importToolCalls(run, "tool calls", attemptId, calls, sessionId);
       if (outcome === null) return;
-      resolver.resolve(
+      await resolver.resolve(
         "attempt results",
         "attempt_result",
         key("result", row.id),
         () => attemptId,
-        (id) => {
+        async (id) => {
           const status = RESULT_STATUS[outcome];
           if (!status) throw new Unresolved(`outcome ${JSON.stringify(outcome)} is not one v1 writes (success, error, llm_timeout, tool_limit_exceeded)`);
-          return finishAttempt(at(run, when(run, row.completed_at, row.started_at)), {
-            attemptId: id,
-            status,
-            endCommitSha: commitSha(row.final_commit_sha) ?? undefined,
-            statusDetail: text(row.failure_reason) ?? undefined,
-          }).id;
+          return (
+            await finishAttempt(at(run, when(run, row.completed_at, row.started_at)), {
+              attemptId: id,
+              status,
+              endCommitSha: commitSha(row.final_commit_sha) ?? undefined,
+              statusDetail: text(row.failure_reason) ?? undefined,
+            })
+          ).id;
         },
       );
     });
@@ -257,6 +268,6 @@ export function importShotsOnGoalV1(run: ImportRun, source: Database.Database, p
   if (sessionOk) {
     const status = text(session.status);
     if (status === "completed" || status === "failed")
-      applySessionStatus(run, sessionId, status, when(run, session.completed_at, session.started_at), ensured.created);
+      await applySessionStatus(run, sessionId, status, when(run, session.completed_at, session.started_at), ensured.created);
   }
 }

@@ -40,7 +40,7 @@ const goalSource = (value: unknown) => (text(value) === "breakdown" ? ("breakdow
  * result, a validation run after the result it belongs to), each once; a re-import links to
  * what is already in and adds only new rows.
  */
-export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): void {
+export async function importShotsOnGoalV2(run: ImportRun, source: Database.Database, progress: ProgressListener = noProgress): Promise<void> {
   const all = (table: string) => source.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Row[];
   const data = readSnapshot(source, () =>
     Object.fromEntries(
@@ -91,7 +91,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
   for (const row of data.session!) {
     const id = stableSessionId("sog", row.id, row.timestamp, row.repo_path, row.initial_goal);
     const flags = parseJson(row.flags);
-    const { ok } = ensureSession(run, id, when(run, row.timestamp), {
+    const { ok } = await ensureSession(run, id, when(run, row.timestamp), {
       requirements: text(row.initial_goal),
       models: Object.fromEntries(
         [
@@ -112,7 +112,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
   };
   const key = (sessionId: string, id: unknown) => `${sessionId}|${String(id)}`;
 
-  const tool = (id: number): number => {
+  const tool = async (id: number): Promise<number> => {
     const row = tools.get(id);
     if (!row) throw new Unresolved(`tool ${id} does not exist in the file`);
     return resolver.resolve(
@@ -120,23 +120,24 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "tool",
       key(sessionOf(row.session_id), id),
       () => sessionOf(row.session_id),
-      (sessionId) => recordTool(at(run, when(run, row.timestamp)), { sessionId, name: label(row.name) ?? "", description: text(row.description) }).id,
+      async (sessionId) =>
+        (await recordTool(at(run, when(run, row.timestamp)), { sessionId, name: label(row.name) ?? "", description: text(row.description) })).id,
     );
   };
 
-  const goal = (id: number): number => {
+  const goal = async (id: number): Promise<number> => {
     const row = goals.get(id);
     if (!row) throw new Unresolved(`goal ${id} does not exist in the file`);
     return resolver.resolve(
       "goals",
       "goal",
       key(sessionOf(row.session_id), id),
-      () => ({
+      async () => ({
         sessionId: sessionOf(row.session_id),
-        parentGoalId: int(row.parent_goal_id) === null ? undefined : goal(int(row.parent_goal_id)!),
-        createdByAttemptId: int(row.created_by_attempt_id) === null ? undefined : attempt(int(row.created_by_attempt_id)!),
+        parentGoalId: int(row.parent_goal_id) === null ? undefined : await goal(int(row.parent_goal_id)!),
+        createdByAttemptId: int(row.created_by_attempt_id) === null ? undefined : await attempt(int(row.created_by_attempt_id)!),
       }),
-      (deps) => {
+      async (deps) => {
         const order = int(row.order_num);
         const input = {
           ...deps,
@@ -146,39 +147,41 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
         };
         const ctx = at(run, when(run, row.timestamp));
         try {
-          return createGoal(ctx, input).id;
+          return (await createGoal(ctx, input)).id;
         } catch (error) {
           // Two siblings with one position: keep both, the later one next in line.
-          if (error instanceof ConflictError && error.rule === "goal.order_taken") return createGoal(ctx, { ...input, order: undefined }).id;
+          if (error instanceof ConflictError && error.rule === "goal.order_taken") return (await createGoal(ctx, { ...input, order: undefined })).id;
           throw error;
         }
       },
     );
   };
 
-  const branch = (id: number): number => {
+  const branch = async (id: number): Promise<number> => {
     const row = branches.get(id);
     if (!row) throw new Unresolved(`branch ${id} does not exist in the file`);
     return resolver.resolve(
       "branches",
       "branch",
       key(sessionOf(row.session_id), id),
-      () => ({
+      async () => ({
         sessionId: sessionOf(row.session_id),
-        parentBranchId: int(row.parent_branch_id) === null ? undefined : branch(int(row.parent_branch_id)!),
-        createdByGoalId: int(row.created_by_goal_id) === null ? undefined : goal(int(row.created_by_goal_id)!),
+        parentBranchId: int(row.parent_branch_id) === null ? undefined : await branch(int(row.parent_branch_id)!),
+        createdByGoalId: int(row.created_by_goal_id) === null ? undefined : await goal(int(row.created_by_goal_id)!),
       }),
-      (deps) =>
-        createBranch(at(run, when(run, row.timestamp)), {
-          ...deps,
-          name: label(row.name) ?? "",
-          parentCommitSha: optional(commitSha(row.parent_commit_sha)),
-          reason: optional(label(row.reason)),
-        }).id,
+      async (deps) =>
+        (
+          await createBranch(at(run, when(run, row.timestamp)), {
+            ...deps,
+            name: label(row.name) ?? "",
+            parentCommitSha: optional(commitSha(row.parent_commit_sha)),
+            reason: optional(label(row.reason)),
+          })
+        ).id,
     );
   };
 
-  const worktree = (id: number): number => {
+  const worktree = async (id: number): Promise<number> => {
     const row = worktrees.get(id);
     if (!row) throw new Unresolved(`worktree ${id} does not exist in the file`);
     const b = branches.get(int(row.branch_id) ?? -1);
@@ -187,39 +190,43 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "worktree",
       key(sessionOf(b?.session_id), id),
       () => branch(int(row.branch_id)!),
-      (branchId) =>
-        createWorktree(at(run, when(run, row.timestamp)), {
-          branchId,
-          path: text(row.path) ?? "",
-          startSha: optional(commitSha(row.start_sha)),
-          reason: optional(label(row.reason)),
-        }).id,
+      async (branchId) =>
+        (
+          await createWorktree(at(run, when(run, row.timestamp)), {
+            branchId,
+            path: text(row.path) ?? "",
+            startSha: optional(commitSha(row.start_sha)),
+            reason: optional(label(row.reason)),
+          })
+        ).id,
     );
   };
 
   const offered = (attemptId: number) => data.attempt_tool!.filter((t) => int(t.attempt_id) === attemptId);
 
   /** An attempt whole: started with the tools it was given, its tool calls, then its result. */
-  const attempt = (id: number): number => {
+  const attempt = async (id: number): Promise<number> => {
     const row = attempts.get(id);
     if (!row) throw new Unresolved(`attempt ${id} does not exist in the file`);
     const g = goals.get(int(row.goal_id) ?? -1);
     const sessionId = sessionOf(g?.session_id);
-    const attemptId = resolver.resolve(
+    const attemptId = await resolver.resolve(
       "attempts",
       "attempt",
       key(sessionId, id),
-      () => ({
-        goalId: goal(int(row.goal_id)!),
-        worktreeId: int(row.worktree_id) === null ? undefined : worktree(int(row.worktree_id)!),
-        tools: offered(id).map((t) => {
-          tool(int(t.tool_id)!);
+      async () => {
+        const goalId = await goal(int(row.goal_id)!);
+        const worktreeId = int(row.worktree_id) === null ? undefined : await worktree(int(row.worktree_id)!);
+        const given: { name: string; description?: string }[] = [];
+        for (const t of offered(id)) {
+          await tool(int(t.tool_id)!);
           const def = tools.get(int(t.tool_id)!)!;
-          return { name: label(def.name) ?? "", ...(text(def.description) ? { description: text(def.description)! } : {}) };
-        }),
-      }),
-      (deps) => {
-        const started = startAttempt(at(run, when(run, row.timestamp)), {
+          given.push({ name: label(def.name) ?? "", ...(text(def.description) ? { description: text(def.description)! } : {}) });
+        }
+        return { goalId, worktreeId, tools: given };
+      },
+      async (deps) => {
+        const started = await startAttempt(at(run, when(run, row.timestamp)), {
           ...deps,
           attemptType: text(row.attempt_type) === "breakdown" ? "breakdown" : "implementation",
           model: optional(label(row.model)),
@@ -238,7 +245,7 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
 
   /** An attempt's tool calls, once per run, before its result; skipped with the reason when the attempt is not in. */
   const callsDone = new Set<number>();
-  const importCalls = (attemptSourceId: number, sessionId: string): number => {
+  const importCalls = async (attemptSourceId: number, sessionId: string): Promise<number> => {
     const calls = data
       .tool_call!.filter((c) => int(c.attempt_id) === attemptSourceId)
       .sort((x, y) => (int(x.order_num) ?? 0) - (int(y.order_num) ?? 0) || (int(x.id) ?? 0) - (int(y.id) ?? 0))
@@ -251,19 +258,19 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       }));
     let attemptId: number;
     try {
-      attemptId = attempt(attemptSourceId);
+      attemptId = await attempt(attemptSourceId);
     } catch (error) {
       if (error instanceof Unresolved && !callsDone.has(attemptSourceId))
         for (const call of calls) run.tally.skip("tool calls", call.key, `its attempt was not imported (${error.message})`);
       callsDone.add(attemptSourceId);
       throw error;
     }
-    if (!callsDone.has(attemptSourceId)) importToolCalls(run, "tool calls", attemptId, calls, sessionId);
+    if (!callsDone.has(attemptSourceId)) await importToolCalls(run, "tool calls", attemptId, calls, sessionId);
     callsDone.add(attemptSourceId);
     return attemptId;
   };
 
-  const finishOf = (resultRow: Row): number => {
+  const finishOf = async (resultRow: Row): Promise<number> => {
     const attemptSourceId = int(resultRow.attempt_id)!;
     const a = attempts.get(attemptSourceId);
     const sessionId = sessionOf(goals.get(int(a?.goal_id) ?? -1)?.session_id);
@@ -271,22 +278,24 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "attempt results",
       "attempt_result",
       key(sessionId, resultRow.id),
-      () => importCalls(attemptSourceId, sessionId),
-      (attemptId) => {
+      async () => importCalls(attemptSourceId, sessionId),
+      async (attemptId) => {
         const status = RESULT_STATUS[text(resultRow.status) ?? ""];
         if (!status) throw new Unresolved(`status ${JSON.stringify(resultRow.status)} is not one of success, error, timeout, tool_limit, completed`);
-        return finishAttempt(at(run, when(run, resultRow.timestamp)), {
-          attemptId,
-          status,
-          endCommitSha: optional(commitSha(resultRow.end_commit_sha)),
-          diff: optional(resultRow.diff === null ? null : String(resultRow.diff)),
-          statusDetail: optional(text(resultRow.status_detail)),
-        }).id;
+        return (
+          await finishAttempt(at(run, when(run, resultRow.timestamp)), {
+            attemptId,
+            status,
+            endCommitSha: optional(commitSha(resultRow.end_commit_sha)),
+            diff: optional(resultRow.diff === null ? null : String(resultRow.diff)),
+            statusDetail: optional(text(resultRow.status_detail)),
+          })
+        ).id;
       },
     );
   };
 
-  const step = (id: number): number => {
+  const step = async (id: number): Promise<number> => {
     const row = steps.get(id);
     if (!row) throw new Unresolved(`validation step ${id} does not exist in the file`);
     return resolver.resolve(
@@ -294,34 +303,38 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       "validation_step",
       key(sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id), id),
       () => goal(int(row.goal_id)!),
-      (goalId) => {
+      async (goalId) => {
         const order = int(row.order_num);
-        return addValidationStep(at(run, when(run, row.timestamp)), {
-          goalId,
-          command: text(row.command) ?? "",
-          order: order === null || order < 0 ? undefined : order + 1,
-          source: goalSource(row.source),
-        }).id;
+        return (
+          await addValidationStep(at(run, when(run, row.timestamp)), {
+            goalId,
+            command: text(row.command) ?? "",
+            order: order === null || order < 0 ? undefined : order + 1,
+            source: goalSource(row.source),
+          })
+        ).id;
       },
     );
   };
 
-  eachRow(progress, "tool", tools.keys(), (id) => resolver.attempt(() => tool(id)));
-  eachRow(progress, "goal", goals.keys(), (id) => resolver.attempt(() => goal(id)));
-  eachRow(progress, "validation_step", steps.keys(), (id) => resolver.attempt(() => step(id)));
-  eachRow(progress, "branch", branches.keys(), (id) => resolver.attempt(() => branch(id)));
-  eachRow(progress, "worktree", worktrees.keys(), (id) => resolver.attempt(() => worktree(id)));
-  eachRow(progress, "attempt", attempts.keys(), (id) => resolver.attempt(() => attempt(id)));
-  eachRow(progress, "attempt_result", data.attempt_result!, (row) => resolver.attempt(() => finishOf(row)));
+  await eachRow(progress, "tool", tools.keys(), (id) => resolver.attempt(() => tool(id)));
+  await eachRow(progress, "goal", goals.keys(), (id) => resolver.attempt(() => goal(id)));
+  await eachRow(progress, "validation_step", steps.keys(), (id) => resolver.attempt(() => step(id)));
+  await eachRow(progress, "branch", branches.keys(), (id) => resolver.attempt(() => branch(id)));
+  await eachRow(progress, "worktree", worktrees.keys(), (id) => resolver.attempt(() => worktree(id)));
+  await eachRow(progress, "attempt", attempts.keys(), (id) => resolver.attempt(() => attempt(id)));
+  await eachRow(progress, "attempt_result", data.attempt_result!, (row) => resolver.attempt(() => finishOf(row)));
   // Tool calls of attempts that have no result yet (still running when the file was copied), or whose result failed.
-  eachRow(progress, "tool_call", attempts, ([id, row]) => resolver.attempt(() => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id))));
+  await eachRow(progress, "tool_call", attempts, ([id, row]) =>
+    resolver.attempt(async () => importCalls(id, sessionOf(goals.get(int(row.goal_id) ?? -1)?.session_id))),
+  );
   for (const call of data.tool_call!) {
     if (!attempts.has(int(call.attempt_id) ?? -1))
       run.tally.skip("tool calls", String(call.id), `its attempt ${String(call.attempt_id)} does not exist in the file`);
   }
-  eachRow(progress, "attempt_tool", data.attempt_tool!, (row) => {
+  await eachRow(progress, "attempt_tool", data.attempt_tool!, async (row) => {
     const a = attempts.get(int(row.attempt_id) ?? -1);
-    resolver.attempt(() => {
+    await resolver.attempt(async () => {
       const sessionId = sessionOf(goals.get(int(a?.goal_id) ?? -1)?.session_id);
       const k = key(sessionId, row.id);
       if (run.book.get("attempt_tool", k)) {
@@ -331,46 +344,50 @@ export function importShotsOnGoalV2(run: ImportRun, source: Database.Database, p
       run.tally.skip("attempt tools", k, "the attempt was imported before this tool was offered to it: Proofgate records an attempt's tools when it starts");
     });
   });
-  eachRow(progress, "validation_run", data.validation_run!, (row) => {
+  await eachRow(progress, "validation_run", data.validation_run!, async (row) => {
     const r = results.get(int(row.attempt_result_id) ?? -1);
     const a = attempts.get(int(r?.attempt_id) ?? -1);
-    resolver.attempt(() =>
+    await resolver.attempt(() =>
       resolver.resolve(
         "validation runs",
         "validation_run",
         key(sessionOf(goals.get(int(a?.goal_id) ?? -1)?.session_id), row.id),
-        () => {
+        async () => {
           if (!r) throw new Unresolved(`attempt result ${String(row.attempt_result_id)} does not exist in the file`);
-          finishOf(r);
+          await finishOf(r);
           return {
-            attemptId: attempt(int(r.attempt_id)!),
-            validationStepId: step(int(row.validation_step_id) ?? -1),
+            attemptId: await attempt(int(r.attempt_id)!),
+            validationStepId: await step(int(row.validation_step_id) ?? -1),
           };
         },
-        (deps) =>
-          recordValidationRun(at(run, when(run, row.timestamp)), {
-            ...deps,
-            exitCode: int(row.exit_code) ?? -1,
-            output: optional(row.output === null ? null : String(row.output)),
-          }).id,
+        async (deps) =>
+          (
+            await recordValidationRun(at(run, when(run, row.timestamp)), {
+              ...deps,
+              exitCode: int(row.exit_code) ?? -1,
+              output: optional(row.output === null ? null : String(row.output)),
+            })
+          ).id,
       ),
     );
   });
-  eachRow(progress, "merge", data.merge!, (row) => {
+  await eachRow(progress, "merge", data.merge!, async (row) => {
     const from = branches.get(int(row.from_branch_id) ?? -1);
-    resolver.attempt(() =>
+    await resolver.attempt(() =>
       resolver.resolve(
         "merges",
         "merge",
         key(sessionOf(from?.session_id), row.id),
-        () => ({ fromBranchId: branch(int(row.from_branch_id)!), toBranchId: branch(int(row.to_branch_id)!) }),
-        (deps) =>
-          recordMerge(at(run, when(run, row.timestamp)), {
-            ...deps,
-            fromCommitSha: String(row.from_commit_sha ?? ""),
-            toCommitSha: String(row.to_commit_sha ?? ""),
-            resultCommitSha: String(row.result_commit_sha ?? ""),
-          }).id,
+        async () => ({ fromBranchId: await branch(int(row.from_branch_id)!), toBranchId: await branch(int(row.to_branch_id)!) }),
+        async (deps) =>
+          (
+            await recordMerge(at(run, when(run, row.timestamp)), {
+              ...deps,
+              fromCommitSha: String(row.from_commit_sha ?? ""),
+              toCommitSha: String(row.to_commit_sha ?? ""),
+              resultCommitSha: String(row.result_commit_sha ?? ""),
+            })
+          ).id,
       ),
     );
   });

@@ -16,7 +16,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db, Tx } from "../client";
 import { type PgDb, type PgOpenOptions, type PgTx, closePgDatabase, openPgDatabase } from "./client";
-import { toDomainError as pgToDomainError } from "./errors";
 import { pgWriteTransaction } from "./write";
 
 const ROOT = Symbol("proofgate.pgRoot");
@@ -82,11 +81,3 @@ export async function pgRead<T>(db: Db, root: PgDb, action: (tx: Tx) => T | Prom
     accessMode: "read only",
   });
 }
-
-/** Whether a transaction of this database is open in this call chain. */
-export function pgInTransaction(root: PgDb): boolean {
-  return current.getStore()?.root === root;
-}
-
-/** PostgreSQL's refusals as the domain's errors (db/pg/errors.ts). */
-export const toPgDomainError = pgToDomainError;

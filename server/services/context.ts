@@ -1,10 +1,10 @@
-import { type Db, type Tx, engineOf, readTransaction, writeTransaction } from "@/db/client";
+import { type Db, type Tx, engineOf, writeTransaction } from "@/db/client";
 import { queryGet } from "@/db/query";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
 import { type Actor, viaOf } from "@/server/domain/actors";
 import type { Enforcement } from "@/server/domain/task-machine";
-import { toPgDomainError } from "@/db/pg/ledger";
+import { toDomainError as toPgDomainError } from "@/db/pg/errors";
 import { toDomainError } from "./sqlite-errors";
 import type { RuntimeSessionRef } from "./runtime/schemas";
 import { enqueueWebhookDeliveries } from "./webhooks/enqueue";
@@ -40,14 +40,6 @@ export async function write<T>(ctx: ServiceContext, action: (tx: Tx) => T | Prom
   } catch (error) {
     throw engineOf(ctx.db) === "postgres" ? toPgDomainError(error) : toDomainError(error);
   }
-}
-
-/**
- * Run several reads as one read transaction: they see one snapshot, and no write of another
- * caller on this connection is half-way through meanwhile.
- */
-export async function read<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
-  return readTransaction(db, action);
 }
 
 export interface EventInput {

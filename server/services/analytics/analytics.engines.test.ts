@@ -6,40 +6,20 @@
  * `pg` project; without PostgreSQL it is skipped.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { type Db, closeLedger, createMemoryDb, engineOf, openLedger } from "@/db/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Db, engineOf } from "@/db/client";
 import { rawAll, rawGet } from "@/db/query";
 import { BLOCKED, type Fixture, PASSED, setup, tokenActor } from "@/test/support/api-helpers";
 import { DAY_MS, MINUTE, MONDAY, at, buildScenario } from "@/test/support/analytics-scenario";
-import { PG_TEMPLATE, createTestDatabase } from "@/test/support/pg-cluster";
-import { blockedTimeFigures } from "./blocked-time";
-import { completionCheckFigures, unverifiedCompletionFigures } from "./completions";
-import { criteriaFigures } from "./criteria";
-import { falseCompletionFigures } from "./false-completion";
+import { ledgerFactory, pgAdminUrl as adminUrl } from "@/test/support/engines";
+import { completionCheckFigures } from "./completions";
 import { bucketSql, sessionModelOf } from "./filters";
-import { goalAttemptFigures } from "./goal-attempts";
-import { type AnalyticsOverview, analyticsOverview } from "./overview";
+import { type AnalyticsOverview, FIGURES, analyticsOverview } from "./overview";
 import { catchUpReasonKinds, reasonKindsThrough, rollupsAnswer } from "./rollups";
-import { runtimeStopFigures } from "./runtime-stops";
 import { type AnalyticsFilter, type AnalyticsInput, parseAnalyticsInput } from "./schemas";
 import { agentTypeOf, bucketStart } from "./shape";
-import { tokenFigures } from "./tokens";
-import { verificationLatencyFigures } from "./verification-latency";
 
-const adminUrl = inject("pgAdminUrl");
-
-/** Every figure function, called on its own (the overview calls them in turn). */
-const FIGURE_FUNCTIONS = {
-  criteria: criteriaFigures,
-  falseCompletion: falseCompletionFigures,
-  verificationLatency: verificationLatencyFigures,
-  blockedTime: blockedTimeFigures,
-  unverifiedCompletions: unverifiedCompletionFigures,
-  completionChecks: completionCheckFigures,
-  goalAttempts: goalAttemptFigures,
-  tokens: tokenFigures,
-  runtimeStops: runtimeStopFigures,
-} as const;
+const freshLedger = ledgerFactory();
 
 /** Day 15 (Tuesday 17 March 2026): a week of its own. */
 const LATER = 15;
@@ -150,13 +130,11 @@ const filterOf = (input: AnalyticsInput, fromHistory: boolean): AnalyticsFilter 
 describe.skipIf(!adminUrl)("the analytics answer alike on SQLite and PostgreSQL", () => {
   let sqlite: Fixture;
   let postgres: Fixture;
-  let pgDb: Db | undefined;
 
   beforeAll(async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    pgDb = await openLedger(await createTestDatabase(adminUrl!, undefined, { template: PG_TEMPLATE }), { migrate: false, poolSize: 4 });
-    sqlite = setup(createMemoryDb());
-    postgres = setup(pgDb);
+    sqlite = setup(await freshLedger("sqlite"));
+    postgres = setup(await freshLedger("postgres"));
     for (const f of [sqlite, postgres]) {
       await buildScenario(f);
       await buildExtras(f);
@@ -164,7 +142,6 @@ describe.skipIf(!adminUrl)("the analytics answer alike on SQLite and PostgreSQL"
   }, 120_000);
   afterAll(async () => {
     vi.useRealTimers();
-    if (pgDb) await closeLedger(pgDb);
   });
 
   it("runs on the engines asked for, with the same history on both", async () => {
@@ -206,7 +183,7 @@ describe.skipIf(!adminUrl)("the analytics answer alike on SQLite and PostgreSQL"
     it("each figure function on its own", async () => {
       for (const fromHistory of [false, true]) {
         const f = filterOf(input, fromHistory);
-        for (const [name, figure] of Object.entries(FIGURE_FUNCTIONS)) {
+        for (const [name, figure] of Object.entries(FIGURES)) {
           const onSqlite = await figure(sqlite.db, f, async () => {});
           expect(await figure(postgres.db, f, async () => {}), `${name}${fromHistory ? " (history)" : ""}`).toEqual(onSqlite);
         }

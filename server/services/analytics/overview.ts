@@ -70,7 +70,7 @@ export interface AnalyticsOverview extends AnalyticsFigures {
 }
 
 /** Each figure; a figure made of several heavy queries calls `pause` between them. */
-const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter, pause: Pause) => Promise<AnalyticsFigures[K]> } = {
+export const FIGURES: { [K in FigureName]: (db: DbOrTx, f: AnalyticsFilter, pause: Pause) => Promise<AnalyticsFigures[K]> } = {
   criteria: criteriaFigures,
   falseCompletion: falseCompletionFigures,
   verificationLatency: verificationLatencyFigures,

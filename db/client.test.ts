@@ -5,7 +5,21 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_DB_PATH, type Db, closeDb, connectionOf, createMemoryDb, getDb, openDatabase, resolveDbPath, writeTransaction } from "./client";
+import {
+  DATABASE_URL_ENV,
+  DEFAULT_DB_PATH,
+  type Db,
+  LedgerChoiceError,
+  closeDb,
+  connectionOf,
+  createMemoryDb,
+  getDb,
+  openDatabase,
+  openSharedLedger,
+  resolveDbPath,
+  resolveLedger,
+  writeTransaction,
+} from "./client";
 import { findMigrationsFolder } from "./migrate";
 import { sessions } from "./schema";
 
@@ -20,9 +34,9 @@ const open = (file: string, options?: Parameters<typeof openDatabase>[1]) => {
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-client-"));
 });
-afterEach(() => {
+afterEach(async () => {
   for (const db of opened.splice(0)) if (db.$client.open) db.$client.close();
-  closeDb();
+  await closeDb();
   vi.unstubAllEnvs();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -137,16 +151,52 @@ describe("the process-wide database", () => {
     expect(resolveDbPath("/tmp/explicit.db")).toBe("/tmp/explicit.db");
   });
 
-  it("opens PROOFGATE_DB once and reopens after closeDb", () => {
+  it("opens PROOFGATE_DB once and reopens after closeDb", async () => {
     const file = path.join(dir, "shared.db");
     vi.stubEnv("PROOFGATE_DB", file);
     const db = getDb();
     expect(getDb()).toBe(db);
     expect(db.$client.name).toBe(file);
-    closeDb();
+    await closeDb();
     expect(db.$client.open).toBe(false);
     const again = getDb();
     expect(again).not.toBe(db);
     expect(migrationCount(again)).toBe(MIGRATIONS);
+  });
+
+  it("chooses the ledger: --database-url, else --db, else PROOFGATE_DATABASE_URL, else PROOFGATE_DB, else the default file", () => {
+    vi.stubEnv(DATABASE_URL_ENV, "");
+    vi.stubEnv("PROOFGATE_DB", "");
+    delete process.env[DATABASE_URL_ENV];
+    delete process.env.PROOFGATE_DB;
+    expect(resolveLedger()).toBe(DEFAULT_DB_PATH);
+    vi.stubEnv("PROOFGATE_DB", "/tmp/env.db");
+    expect(resolveLedger()).toBe("/tmp/env.db");
+    vi.stubEnv(DATABASE_URL_ENV, "postgres://env@db/ledger");
+    expect(resolveLedger()).toBe("postgres://env@db/ledger");
+    // A flag beats the environment, whichever engine either names.
+    expect(resolveLedger({ db: "/tmp/flag.db" })).toBe("/tmp/flag.db");
+    expect(resolveLedger({ databaseUrl: "postgresql://flag@db/ledger" })).toBe("postgresql://flag@db/ledger");
+  });
+
+  it("refuses a ledger choice it cannot use, naming the flag or the variable", () => {
+    expect(() => resolveLedger({ db: "/tmp/a.db", databaseUrl: "postgres://x@y/z" })).toThrow(LedgerChoiceError);
+    expect(() => resolveLedger({ db: "/tmp/a.db", databaseUrl: "postgres://x@y/z" })).toThrow(/--db and --database-url: give one or the other/);
+    expect(() => resolveLedger({ databaseUrl: "./data/proofgate.db" })).toThrow(/^--database-url: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    vi.stubEnv(DATABASE_URL_ENV, "mysql://x@y/z");
+    expect(() => resolveLedger()).toThrow(/^PROOFGATE_DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(resolveLedger({ db: "/tmp/flag.db" })).toBe("/tmp/flag.db");
+  });
+
+  it("opens the shared SQLite ledger once whichever way it is asked for", async () => {
+    vi.stubEnv("PROOFGATE_DB", path.join(dir, "shared-async.db"));
+    const db = await openSharedLedger();
+    expect(await openSharedLedger()).toBe(db);
+    expect(getDb()).toBe(db);
+  });
+
+  it("does not open a PostgreSQL ledger inside getDb(): the server opens it at start", () => {
+    vi.stubEnv(DATABASE_URL_ENV, "postgres://nobody@127.0.0.1:1/none");
+    expect(() => getDb()).toThrow(/PROOFGATE_DATABASE_URL: the PostgreSQL ledger is opened when the server starts/);
   });
 });

@@ -297,16 +297,87 @@ export function resolveDbPath(explicit?: string): string {
   return explicit ?? process.env.PROOFGATE_DB ?? DEFAULT_DB_PATH;
 }
 
-let shared: Db | undefined;
+/** The setting that selects PostgreSQL for a server process or a command: a postgres:// URL. */
+export const DATABASE_URL_ENV = "PROOFGATE_DATABASE_URL";
 
-/** The process-wide database, opened on first use so `next build` never touches it. */
+/** The global flags that name a ledger: `--db <file>` (SQLite) or `--database-url <url>` (PostgreSQL). */
+export interface LedgerFlags {
+  db?: string;
+  databaseUrl?: string;
+}
+
+/** The flags or the environment name a ledger in a way that cannot be used (the message names which and why). */
+export class LedgerChoiceError extends Error {}
+
+/**
+ * Which ledger to open: `--database-url`, else `--db`, else PROOFGATE_DATABASE_URL, else
+ * PROOFGATE_DB, else ./data/proofgate.db. A flag beats the environment, so `--db x.db` works on a
+ * machine whose environment names a PostgreSQL database. Returns a SQLite file or a postgres:// URL
+ * (openLedger tells them apart).
+ */
+export function resolveLedger(flags: LedgerFlags = {}): string {
+  if (flags.db !== undefined && flags.databaseUrl !== undefined) {
+    throw new LedgerChoiceError("--db and --database-url: give one or the other (--db names a SQLite file, --database-url a PostgreSQL database)");
+  }
+  if (flags.databaseUrl !== undefined) return postgresUrl(flags.databaseUrl, "--database-url");
+  if (flags.db !== undefined) return flags.db;
+  const fromEnv = process.env[DATABASE_URL_ENV];
+  if (fromEnv) return postgresUrl(fromEnv, DATABASE_URL_ENV);
+  return resolveDbPath();
+}
+
+function postgresUrl(value: string, source: string): string {
+  if (!isPostgresUrl(value))
+    throw new LedgerChoiceError(
+      `${source}: must be a postgres:// or postgresql:// URL (a SQLite file goes in --db or PROOFGATE_DB), got "${value.slice(0, 40)}"`,
+    );
+  return value;
+}
+
+/** Whether a ledger target (resolveLedger's answer) is a PostgreSQL database. */
+export function isPostgresTarget(target: string): boolean {
+  return isPostgresUrl(target);
+}
+
+let shared: Db | undefined;
+let opening: Promise<Db> | undefined;
+
+/**
+ * Open the process-wide ledger (resolveLedger: PROOFGATE_DATABASE_URL or PROOFGATE_DB) and keep it.
+ * A server process awaits this before it answers its first request: on PostgreSQL it connects and
+ * applies pending migrations (once, however many servers start together), which cannot happen
+ * inside the synchronous getDb().
+ */
+export function openSharedLedger(): Promise<Db> {
+  if (shared) return Promise.resolve(shared);
+  opening ??= openLedger(resolveLedger()).then(
+    (db) => (shared = db),
+    (error: unknown) => {
+      opening = undefined;
+      throw error;
+    },
+  );
+  return opening;
+}
+
+/**
+ * The process-wide database. A SQLite file opens on first use, so `next build` never touches it; a
+ * PostgreSQL database must have been opened by openSharedLedger when the process started.
+ */
 export function getDb(): Db {
-  shared ??= openDatabase(resolveDbPath());
+  if (shared) return shared;
+  const target = resolveLedger();
+  if (isPostgresUrl(target)) {
+    throw new Error(`${DATABASE_URL_ENV}: the PostgreSQL ledger is opened when the server starts (openSharedLedger), and this process has not opened it`);
+  }
+  shared = openDatabase(target);
   return shared;
 }
 
 /** Close the process-wide handle (tests, graceful shutdown). */
-export function closeDb(): void {
-  shared?.$client.close();
+export async function closeDb(): Promise<void> {
+  const db = shared;
   shared = undefined;
+  opening = undefined;
+  if (db) await closeLedger(db);
 }

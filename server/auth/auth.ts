@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import type { Db } from "@/db/client";
+import { type Db, engineOf } from "@/db/client";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 7;
@@ -19,7 +19,8 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string; 
     trustedOrigins: (request) => [...(request ? [ownOrigin(request)] : []), ...(options.trustedOrigins ?? [])],
     telemetry: { enabled: false },
     database: drizzleAdapter(db, {
-      provider: "sqlite",
+      // The ledger handle of a PostgreSQL database (db/pg/ledger.ts) is Drizzle's node-postgres database over the same tables.
+      provider: engineOf(db) === "postgres" ? "pg" : "sqlite",
       schema: { users, auth_sessions: authSessions, auth_accounts: authAccounts, auth_verifications: authVerifications },
     }),
     user: {

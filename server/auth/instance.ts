@@ -1,13 +1,15 @@
-import { getDb, resolveDbPath } from "@/db/client";
+import { engineOf, getDb, resolveLedger } from "@/db/client";
 import { type Auth, createAuth } from "./auth";
-import { authSecret } from "./secret";
+import { authSecret, sharedAuthSecret } from "./secret";
 
 let shared: Auth | undefined;
 
 /** The process-wide better-auth instance, on the process-wide database (created on first use). */
 export function getAuth(): Auth {
-  shared ??= createAuth(getDb(), {
-    secret: authSecret(resolveDbPath()),
+  const db = getDb();
+  shared ??= createAuth(db, {
+    // Several servers on one PostgreSQL database must sign cookies with one key: BETTER_AUTH_SECRET.
+    secret: engineOf(db) === "postgres" ? sharedAuthSecret() : authSecret(resolveLedger()),
     baseURL: process.env.PROOFGATE_URL,
     trustedOrigins: process.env.PROOFGATE_TRUSTED_ORIGINS?.split(",")
       .map((o) => o.trim())

@@ -9,7 +9,8 @@ import type { SubscribeOptions, SubscriptionEvent } from "./sse";
 export interface Api {
   query<T = unknown>(path: string, input?: unknown): Promise<T>;
   mutate<T = unknown>(path: string, input?: unknown): Promise<T>;
-  close(): void;
+  /** Let go of the database or connection (a PostgreSQL pool would keep the process alive). */
+  close(): void | Promise<void>;
   mode: "local" | "remote";
   /** Remote mode only: a subscription over SSE that reconnects after a drop, resuming after the last id. */
   subscribe?<T>(path: string, input: unknown, options: SubscriptionOptions): AsyncGenerator<SubscriptionEvent<T>, void, undefined>;
@@ -24,7 +25,7 @@ export type SubscriptionOptions = Pick<SubscribeOptions, "lastEventId" | "signal
  */
 export function openApi(options: GlobalOptions): Api {
   const url = options.url ?? process.env.PROOFGATE_URL;
-  const remote = Boolean(url) && !options.db;
+  const remote = Boolean(url) && !options.db && !options.databaseUrl;
   let loading: Promise<Api> | undefined;
   let loaded: Api | undefined;
   const load = () =>
@@ -40,7 +41,7 @@ export function openApi(options: GlobalOptions): Api {
           yield* (await load()).subscribe!<T>(path, input, opts);
         }
       : undefined,
-    close: () => loaded?.close(),
+    close: async () => loaded?.close(),
   };
 }
 

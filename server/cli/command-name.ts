@@ -1,5 +1,5 @@
 /** Global options that take a value, to find the command's name in argv without parsing it. */
-const VALUED_GLOBALS = new Set(["--db", "--url", "--token", "--agent-id"]);
+const VALUED_GLOBALS = new Set(["--db", "--database-url", "--url", "--token", "--agent-id"]);
 
 /** The command an argv names (`proofgate --db x claim s t` → claim), if it can tell without commander. */
 export function commandName(argv: readonly string[]): string | undefined {

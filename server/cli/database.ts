@@ -1,16 +1,40 @@
 import { type Command } from "commander";
 import { type GlobalOptions, MAX_DEMO_SESSIONS, positiveInt, seed } from "./options";
 import { type Output } from "./output";
+import { isPostgresTarget, ledgerTarget, sqliteLedgerFile } from "./ledger";
 
 /** Operator commands on the database file: `migrate` and `demo`. */
 export function databaseCommands(program: Command, out: Output): void {
   program
     .command("migrate")
-    .description("Create the database file if needed and apply every pending migration")
-    .addHelpText("after", "\nExample:\n  proofgate migrate --db ./data/proofgate.db")
+    .description("Create the database file if needed (or connect to the PostgreSQL database) and apply every pending migration")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  proofgate migrate --db ./data/proofgate.db\n  proofgate migrate --database-url postgres://proofgate@db.internal/proofgate",
+    )
     .action(async (_options, command: Command) => {
-      const [{ openDatabase, resolveDbPath }, { applyMigrations, findMigrationsFolder }] = await Promise.all([import("@/db/client"), import("@/db/migrate")]);
-      const file = resolveDbPath(command.optsWithGlobals<GlobalOptions>().db);
+      const target = await ledgerTarget(command.optsWithGlobals<GlobalOptions>());
+      if (isPostgresTarget(target)) {
+        const [{ openPgDatabase, closePgDatabase, redactUrl }, { applyPgMigrations, findPgMigrationsFolder }] = await Promise.all([
+          import("@/db/pg/client"),
+          import("@/db/pg/migrate"),
+        ]);
+        const pg = await openPgDatabase(target, { migrate: false, max: 1 });
+        try {
+          const applied = await applyPgMigrations(pg, findPgMigrationsFolder());
+          const { rows } = await pg.$client.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+          );
+          const tables = rows[0]?.n ?? 0;
+          const shown = redactUrl(target);
+          out.result({ database: shown, applied, tables }, `${shown}: ${applied} migration${applied === 1 ? "" : "s"} applied, ${tables} tables`);
+        } finally {
+          await closePgDatabase(pg);
+        }
+        return;
+      }
+      const [{ openDatabase }, { applyMigrations, findMigrationsFolder }] = await Promise.all([import("@/db/client"), import("@/db/migrate")]);
+      const file = target;
       const db = openDatabase(file, { migrate: false });
       const applied = applyMigrations(db.$client, findMigrationsFolder());
       // Ordinary tables only: a full-text index's virtual and shadow tables are an index, not data.
@@ -28,13 +52,13 @@ export function databaseCommands(program: Command, out: Output): void {
     .option("--if-empty", "do nothing when the database already has sessions")
     .addHelpText("after", "\nExamples:\n  proofgate demo --db /tmp/x.db --sessions 50\n  proofgate demo --sessions 10000 --seed 7")
     .action(async (options: { sessions: number; seed: number; ifEmpty?: boolean }, command: Command) => {
-      const [{ openDatabase, resolveDbPath }, { generateDemoData }, { createProgressDisplay }] = await Promise.all([
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const file = await sqliteLedgerFile(globals, "demo", "fill a SQLite file with demo data, then move it over with proofgate copy --from FILE --to URL");
+      const [{ openDatabase }, { generateDemoData }, { createProgressDisplay }] = await Promise.all([
         import("@/db/client"),
         import("@/server/demo/generate"),
         import("./progress"),
       ]);
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const file = resolveDbPath(globals.db);
       const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "demo" });
       const db = openDatabase(file);
       try {

@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import { type Db, openDatabase, resolveDbPath } from "@/db/client";
+import { type Db, closeLedger, isPostgresTarget, openLedger } from "@/db/client";
 import { type ApiContext, createCallerFactory, router } from "@/server/api/trpc";
 import { operatorActor } from "@/server/domain/actors";
 import { type Api, DatabaseMissingError } from "./api";
 import type { GlobalOptions } from "./options";
 import { UsageError } from "./errors";
+import { ledgerTarget } from "./ledger";
 import { RUNTIME_SESSION_ENV, type RuntimeSessionRef, parseRuntimeSessionRef } from "@/server/services/runtime/schemas";
 import { ValidationError } from "@/server/domain/errors";
 
@@ -43,33 +44,41 @@ export const ROUTERS = {
 type Namespace = keyof typeof ROUTERS;
 
 /**
- * Local mode: the routers run in-process as the machine's operator. The file opens on the first
- * call. A write creates it (the first `create-session` of a new project); a read of a file that
- * does not exist is refused instead of quietly starting an empty ledger under a mistyped path.
+ * Local mode: the routers run in-process as the machine's operator. The ledger opens on the first
+ * call: a SQLite file (a write creates it: the first `create-session` of a new project; a read of a
+ * file that does not exist is refused instead of quietly starting an empty ledger under a mistyped
+ * path) or a PostgreSQL database (`--database-url`, migrated on open).
  */
 export function localApi(options: GlobalOptions): Api {
-  const file = resolveDbPath(options.db);
   let db: Db | undefined;
-  let context: ApiContext | undefined;
-  const open = (kind: "query" | "mutation"): ApiContext => {
-    if (!context) {
-      if (kind === "query" && file !== ":memory:" && !fs.existsSync(file)) {
-        throw new DatabaseMissingError(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB, or create it with proofgate migrate)`);
+  let opening: Promise<ApiContext> | undefined;
+  const open = (kind: "query" | "mutation"): Promise<ApiContext> =>
+    (opening ??= (async () => {
+      const target = await ledgerTarget(options);
+      if (kind === "query" && !isPostgresTarget(target) && target !== ":memory:" && !fs.existsSync(target)) {
+        throw new DatabaseMissingError(
+          `database unavailable: no database at ${target} (check --db / PROOFGATE_DB or --database-url / PROOFGATE_DATABASE_URL, or create it with proofgate migrate)`,
+        );
       }
-      db = openDatabase(file);
       const runtimeSession = runtimeSessionFromEnv();
-      context = { db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };
-    }
-    return context;
+      db = await openLedger(target);
+      return { db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };
+    })());
+  return {
+    ...callerApi(open),
+    close: async () => {
+      const opened = db;
+      db = undefined;
+      if (opened) await closeLedger(opened);
+    },
   };
-  return { ...callerApi(open), close: () => db?.$client.close() };
 }
 
 /**
  * The routers called in-process with the context `open` gives (opened on the first call): local
  * mode's operator, or a server's request authenticated by its token (the MCP endpoint).
  */
-export function callerApi(open: (kind: "query" | "mutation") => ApiContext): Api {
+export function callerApi(open: (kind: "query" | "mutation") => ApiContext | Promise<ApiContext>): Api {
   const call =
     (kind: "query" | "mutation") =>
     async <T>(path: string, input: unknown): Promise<T> => {
@@ -77,7 +86,7 @@ export function callerApi(open: (kind: "query" | "mutation") => ApiContext): Api
       if (!namespace || !(namespace in ROUTERS) || rest.length === 0) throw new Error(`unknown procedure ${path}`);
       const ns = namespace as Namespace;
       const sub = await ROUTERS[ns]();
-      let target: unknown = createCallerFactory(router({ [ns]: sub }))(open(kind))[ns];
+      let target: unknown = createCallerFactory(router({ [ns]: sub }))(await open(kind))[ns];
       for (const part of rest) target = (target as Record<string, unknown>)[part];
       if (typeof target !== "function") throw new Error(`unknown procedure ${path}`);
       return (await (target as (input: unknown) => Promise<T>)(input)) as T;

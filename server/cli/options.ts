@@ -27,6 +27,8 @@ export function seed(value: string): number {
 
 export interface GlobalOptions {
   db?: string;
+  /** A PostgreSQL database (local mode), instead of a SQLite file. */
+  databaseUrl?: string;
   url?: string;
   token?: string;
   json?: boolean;

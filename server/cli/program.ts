@@ -6,6 +6,7 @@ export function newProgram(json: boolean): Command {
     new Command("proofgate")
       .description("Proofgate: the completion-enforcement ledger for AI agent orchestration")
       .option("--db <path>", "database file (local mode; default $PROOFGATE_DB or ./data/proofgate.db)")
+      .option("--database-url <url>", "a PostgreSQL database instead of a file (local mode; default $PROOFGATE_DATABASE_URL)")
       .option("--url <url>", "a Proofgate server (remote mode; default $PROOFGATE_URL)")
       .option("--token <token>", "API token for remote mode (default $PROOFGATE_TOKEN)")
       .option("--json", "print machine-readable JSON")

@@ -71,8 +71,11 @@ async function listen(options: ServeOptions) {
   await app.prepare();
   const handle = app.getRequestHandler();
   const { nodeApiHandler } = await import("./api-routes");
-  const { getDb } = await import("@/db/client");
+  const { getDb, openSharedLedger } = await import("@/db/client");
   const { getAuth } = await import("@/server/auth/instance");
+  // This bundle's own handle on the ledger (Next's bundle opens its own in instrumentation.ts): on
+  // PostgreSQL, connected and migrated before the first request.
+  await openSharedLedger();
   const api = nodeApiHandler({ db: getDb, auth: getAuth });
   // node:http (and the net, stream and crypto modules under it) loads only for `serve`, not on every call.
   const http = process.getBuiltinModule("node:http");

@@ -120,19 +120,26 @@ function exportRuntimeSession(file: string, sessionId: string): void {
 }
 
 async function askLocally(globals: GlobalOptions, payload: unknown, maxBlocks: number): Promise<Record<string, string> | null> {
-  const [{ openDatabase, resolveDbPath }, { handleClaudeCodeHook }, { claudeCodeOutput }, { operatorActor }, { DomainError }] = await Promise.all([
-    import("@/db/client"),
-    import("@/server/services/runtime/hook"),
-    import("@/server/services/runtime/claude-code-output"),
-    import("@/server/domain/actors"),
-    import("@/server/domain/errors"),
-  ]);
-  const file = resolveDbPath(globals.db);
+  const [{ openLedger, closeLedger, isPostgresTarget, resolveLedger }, { handleClaudeCodeHook }, { claudeCodeOutput }, { operatorActor }, { DomainError }] =
+    await Promise.all([
+      import("@/db/client"),
+      import("@/server/services/runtime/hook"),
+      import("@/server/services/runtime/claude-code-output"),
+      import("@/server/domain/actors"),
+      import("@/server/domain/errors"),
+    ]);
+  let file: string;
+  try {
+    file = resolveLedger({ db: globals.db, databaseUrl: globals.databaseUrl });
+  } catch (error) {
+    throw new HookFailure((error as Error).message);
+  }
   // A hook never creates a ledger: a mistyped path is reported, not started afresh.
-  if (file !== ":memory:" && !fs.existsSync(file)) throw new HookFailure(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB)`);
+  if (!isPostgresTarget(file) && file !== ":memory:" && !fs.existsSync(file))
+    throw new HookFailure(`database unavailable: no database at ${file} (check --db / PROOFGATE_DB)`);
   let db;
   try {
-    db = openDatabase(file);
+    db = await openLedger(file);
   } catch (error) {
     throw new HookFailure(`database unavailable: ${(error as Error).message}`);
   }
@@ -146,7 +153,7 @@ async function askLocally(globals: GlobalOptions, payload: unknown, maxBlocks: n
     }
     return claudeCodeOutput(answer);
   } finally {
-    db.$client.close();
+    await closeLedger(db);
   }
 }
 

@@ -1,23 +1,24 @@
 import type { Command } from "commander";
-import { type Db, openDatabase, resolveDbPath } from "@/db/client";
+import { type Db, openDatabase } from "@/db/client";
 import { followBazinga } from "@/server/services/import/bazinga/follow";
 import { importBazinga } from "@/server/services/import/bazinga/importer";
 import { inspectBazinga } from "@/server/services/import/bazinga/inspect";
 import { type ImportReport, formatPass, formatReport } from "@/server/services/import/report";
 import { importShotsOnGoal, inspectShotsOnGoal } from "@/server/services/import/shots-on-goal/importer";
 import { UsageError } from "../errors";
+import { namesLocalLedger, sqliteLedgerFile } from "../ledger";
 import type { GlobalOptions } from "../options";
 import { createProgressDisplay } from "../progress";
 import type { Output } from "../output";
 import { example, int } from "./shared";
 
 /** The importers read a file on this machine and write the local database: never through a server. */
-function ledgerFile(command: Command): string {
+async function ledgerFile(command: Command): Promise<string> {
   const globals = command.optsWithGlobals<GlobalOptions>();
-  if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) {
+  if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL)) {
     throw new UsageError("import: reads a database file on this machine and writes the local ledger: give --db (or PROOFGATE_DB) instead of --url");
   }
-  return resolveDbPath(globals.db);
+  return sqliteLedgerFile(globals, "import", "import into a SQLite file, then move it over with proofgate copy --from FILE --to URL (into an empty database)");
 }
 
 function withLedger<T>(file: string, work: (db: Db) => T | Promise<T>): Promise<T> {
@@ -41,7 +42,7 @@ export function importCommands(program: Command, out: Output): void {
     "proofgate import bazinga ./bazinga/bazinga.db --db ./data/proofgate.db",
     "proofgate import bazinga ./bazinga/bazinga.db --follow",
   ).action(async (file: string, options: { follow?: boolean; interval: number }, command: Command) => {
-    const ledger = ledgerFile(command);
+    const ledger = await ledgerFile(command);
     // Check the file before the ledger is opened: a wrong path creates nothing.
     inspectBazinga(file);
     const globals = command.optsWithGlobals<GlobalOptions>();
@@ -91,7 +92,7 @@ export function importCommands(program: Command, out: Output): void {
       .argument("<path>", "shots-on-goal's database file"),
     "proofgate import shots-on-goal ./shots.db --db ./data/proofgate.db",
   ).action(async (file: string, _options: unknown, command: Command) => {
-    const ledger = ledgerFile(command);
+    const ledger = await ledgerFile(command);
     inspectShotsOnGoal(file);
     const globals = command.optsWithGlobals<GlobalOptions>();
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "import" });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { resolveDbPath } from "@/db/client";
+import { LedgerChoiceError, isPostgresTarget, resolveLedger } from "@/db/client";
 import { AGENT_LABEL } from "@/server/api/context";
 import { UsageError } from "../errors";
 import { type JsonObject, type Merged, type Target, TOKEN_ENV, isObject, mergeMcpConfig, mergeSettings, mcpServerEntry } from "../init/config";
@@ -89,7 +89,7 @@ function targetOf(globals: GlobalOptions, http?: boolean): Target {
   const url = globals.url ?? process.env.PROOFGATE_URL;
   const agentId = globals.agentId;
   if (agentId !== undefined && !AGENT_LABEL.test(agentId)) throw new UsageError("--agent-id: must be 1–200 letters, digits or . _ : @ + -");
-  if (url && !globals.db) {
+  if (url && !globals.db && !globals.databaseUrl) {
     try {
       if (!/^https?:$/.test(new URL(url).protocol)) throw new Error();
     } catch {
@@ -99,8 +99,21 @@ function targetOf(globals: GlobalOptions, http?: boolean): Target {
   }
   if (http) throw new UsageError("--http: needs a server: give --url (and a token with --token or PROOFGATE_TOKEN)");
   if (globals.token) throw new UsageError("--token: only with --url (a local database needs no token)");
+  let ledger: string;
+  try {
+    ledger = resolveLedger({ db: globals.db, databaseUrl: globals.databaseUrl });
+  } catch (error) {
+    if (error instanceof LedgerChoiceError) throw new UsageError(error.message);
+    throw error;
+  }
+  // A configuration file would carry the database's password to every agent: agents reach a PostgreSQL ledger through a server.
+  if (isPostgresTarget(ledger)) {
+    throw new UsageError(
+      "init: agents reach a PostgreSQL ledger through a server: start one (proofgate serve --database-url …) and run proofgate init --url <the server> --token …",
+    );
+  }
   // Claude Code runs hooks and servers from wherever it was started: the database by its absolute path.
-  return { kind: "local", db: path.resolve(resolveDbPath(globals.db)), agentId };
+  return { kind: "local", db: path.resolve(ledger), agentId };
 }
 
 function notes(target: Target, http: boolean): string[] {

@@ -8,12 +8,13 @@ import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
 import { CheckFailed, example, plural } from "./shared";
+import { namesLocalLedger, sqliteLedgerFile } from "../ledger";
 
-/** The operator's file: `--db` given, or no server named. */
-function localFile(globals: GlobalOptions, command: string): string | undefined {
-  if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL))
+/** The operator's file: `--db` given, or no server named; a PostgreSQL database is refused with what to do instead. */
+async function localFile(globals: GlobalOptions, command: string, onPostgres: string): Promise<string> {
+  if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
     throw new UsageError(`${command}: runs in local mode only (--db or PROOFGATE_DB), on the database file itself`);
-  return globals.db;
+  return sqliteLedgerFile(globals, command, onPostgres);
 }
 
 /** `--before 2026-01-01` (UTC midnight) or a full ISO time. */
@@ -94,13 +95,16 @@ export function maintenanceCommands(program: Command, out: Output): void {
     "proofgate check --db ./backups/proofgate-2026-11-21.db --json",
   ).action(async (options: { limit: number }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    const explicit = localFile(globals, "check");
-    const [{ openDatabase, resolveDbPath }, { checkLedger }, { createProgressDisplay }] = await Promise.all([
+    const file = await localFile(
+      globals,
+      "check",
+      "copy it to a file (proofgate copy --from URL --to FILE, which verifies every row as it copies) and check the file",
+    );
+    const [{ openDatabase }, { checkLedger }, { createProgressDisplay }] = await Promise.all([
       import("@/db/client"),
       import("@/server/services/check/run"),
       import("../progress"),
     ]);
-    const file = resolveDbPath(explicit);
     if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "check" });
     const db = openDatabase(file, { readonly: true });
@@ -134,16 +138,15 @@ export function maintenanceCommands(program: Command, out: Output): void {
     "proofgate purge --db ./data/proofgate.db --before 2026-01-01 --yes",
   ).action(async (options: { before: Date; dryRun?: boolean; yes?: boolean; reason?: string }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    const explicit = localFile(globals, "purge");
+    const file = await localFile(globals, "purge", "purging a PostgreSQL ledger is not supported yet");
     if (!options.yes && !options.dryRun && !process.stdin.isTTY)
       throw new UsageError("--yes: purge asks for confirmation; pass --yes when not at a terminal (or --dry-run to see what it would remove)");
-    const [{ openDatabase, resolveDbPath }, { purgeSessions }, { operatorActor }, { createProgressDisplay }] = await Promise.all([
+    const [{ openDatabase }, { purgeSessions }, { operatorActor }, { createProgressDisplay }] = await Promise.all([
       import("@/db/client"),
       import("@/server/services/purge/purge"),
       import("@/server/domain/actors"),
       import("../progress"),
     ]);
-    const file = resolveDbPath(explicit);
     if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "purge" });
     const db = openDatabase(file);

@@ -28,6 +28,6 @@ export function mcpCommands(program: Command, _out: Output): void {
     process.stdin.once("end", () => void server.close());
     await server.connect(transport);
     await closed;
-    api.close();
+    await api.close();
   });
 }

@@ -5,6 +5,7 @@ import type { CriterionRow } from "@/server/services/criteria/record";
 import type { TokenSummary } from "@/server/services/log/token-usage";
 import type { SessionRow } from "@/server/services/session/load";
 import type { TaskRow } from "@/server/services/task/load";
+import { namesLocalLedger, sqliteLedgerFile } from "../ledger";
 import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
@@ -49,12 +50,13 @@ export function queryCommands(program: Command, out: Output): void {
     "proofgate query \"SELECT key, status, verification FROM tasks WHERE session_id = 'bazinga_20250112_143022'\"",
   ).action(async (sql: string, _options: unknown, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL))
+    if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
       throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB); the server does not run SQL");
     assertLooksLikeSelect(sql);
-    const { openDatabase, resolveDbPath } = await import("@/db/client");
+    const file = await sqliteLedgerFile(globals, "query", "run SQL on PostgreSQL with psql, as a read-only role");
+    const { openDatabase } = await import("@/db/client");
     // A separate read-only connection: even a statement that slipped past the checks cannot write.
-    const db = openDatabase(resolveDbPath(globals.db), { readonly: true });
+    const db = openDatabase(file, { readonly: true });
     try {
       const rows = prepareSelect(db.$client, sql).all();
       out.result(rows, pretty(rows));
@@ -70,9 +72,11 @@ export function queryCommands(program: Command, out: Output): void {
     "proofgate integrity-check",
   ).action(async (_options: unknown, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    if (!globals.db && (globals.url ?? process.env.PROOFGATE_URL)) throw new UsageError("integrity-check: runs in local mode only (--db or PROOFGATE_DB)");
-    const { openDatabase, resolveDbPath } = await import("@/db/client");
-    const db = openDatabase(resolveDbPath(globals.db), { readonly: true });
+    if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
+      throw new UsageError("integrity-check: runs in local mode only (--db or PROOFGATE_DB)");
+    const file = await sqliteLedgerFile(globals, "integrity-check", "PostgreSQL checks its own pages (data checksums, amcheck)");
+    const { openDatabase } = await import("@/db/client");
+    const db = openDatabase(file, { readonly: true });
     try {
       const found = (db.$client.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check);
       const ok = found.length === 1 && found[0] === "ok";

@@ -46,7 +46,7 @@ export function act<A extends unknown[]>(out: Output, prepare: (...args: A) => P
       if (!(reply.write && globals.quiet && !globals.json)) out.result(reply.data, reply.text);
       if (reply.fail) throw reply.fail;
     } finally {
-      api.close();
+      await api.close();
     }
   };
 }

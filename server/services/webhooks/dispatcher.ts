@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
+import { sql } from "drizzle-orm";
 import { type Db, writeTransaction } from "@/db/client";
+import { rawAll, rawGet, rawRun } from "@/db/query";
 import { DEFAULT_RETRY, type NotifiedEvent, type RetryPolicy, nextAttemptAt, slackMessage, webhookPayload } from "@/server/domain/webhooks";
 import { type RetentionOptions, retentionOptions, webhookLogDays } from "./retention";
 import { openSecret } from "./secret-box";
@@ -69,20 +71,18 @@ interface Claimed {
  * owner's lease. A process that dies holding a lease loses it when it expires; the row is then due again.
  */
 export async function claimDue(db: Db, owner: string, now: number, options: Pick<DispatcherOptions, "leaseMs" | "batch">): Promise<Claimed[]> {
-  return writeTransaction(
-    db,
-    () =>
-      db.$client
-        .prepare(
-          `UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until
-         WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)
-                      ORDER BY next_attempt_at, id LIMIT @batch)
-         RETURNING id, subscription_id AS subscriptionId, event_id AS eventId, event_type AS eventType, attempts, created_at AS createdAt,
+  // The same SQL on both engines (aliases quoted: PostgreSQL folds unquoted names to lower case).
+  return writeTransaction(db, (tx) =>
+    rawAll<Claimed>(
+      tx,
+      sql`UPDATE webhook_deliveries SET lease_owner = ${owner}, lease_until = ${now + options.leaseMs}
+         WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
+                      ORDER BY next_attempt_at, id LIMIT ${options.batch})
+         RETURNING id, subscription_id AS "subscriptionId", event_id AS "eventId", event_type AS "eventType", attempts, created_at AS "createdAt",
            (SELECT url FROM webhook_subscriptions s WHERE s.id = subscription_id) AS url,
            (SELECT format FROM webhook_subscriptions s WHERE s.id = subscription_id) AS format,
-           (SELECT secret_sealed FROM webhook_subscriptions s WHERE s.id = subscription_id) AS secretSealed`,
-        )
-        .all({ owner, until: now + options.leaseMs, now, batch: options.batch }) as Claimed[],
+           (SELECT secret_sealed FROM webhook_subscriptions s WHERE s.id = subscription_id) AS "secretSealed"`,
+    ),
   );
 }
 
@@ -92,10 +92,11 @@ interface Outcome {
   error: string | null;
 }
 
-function loadEvent(db: Db, id: number): NotifiedEvent | null {
-  const row = db.$client
-    .prepare("SELECT id, at, type, session_id AS sessionId, entity, entity_id AS entityId, actor, role, data FROM events WHERE id = ?")
-    .get(id) as (Omit<NotifiedEvent, "at" | "data"> & { at: number; data: string | null }) | undefined;
+async function loadEvent(db: Db, id: number): Promise<NotifiedEvent | null> {
+  const row = await rawGet<(Omit<NotifiedEvent, "at" | "data"> & { at: number; data: string | null }) | undefined>(
+    db,
+    sql`SELECT id, at, type, session_id AS "sessionId", entity, entity_id AS "entityId", actor, role, data FROM events WHERE id = ${id}`,
+  );
   if (!row) return null;
   return { ...row, at: new Date(row.at), data: row.data ? (JSON.parse(row.data) as Record<string, unknown>) : null };
 }
@@ -120,7 +121,7 @@ export function signedRequest(db: Db, delivery: Claimed, event: NotifiedEvent, b
 }
 
 async function send(db: Db, delivery: Claimed, options: DispatcherOptions): Promise<Outcome> {
-  const event = loadEvent(db, delivery.eventId);
+  const event = await loadEvent(db, delivery.eventId);
   if (!event) return { ok: false, responseCode: null, error: `event #${delivery.eventId} no longer exists (purged)` };
   let request: ReturnType<typeof signedRequest>;
   try {
@@ -147,24 +148,13 @@ async function record(db: Db, owner: string, delivery: Claimed, outcome: Outcome
   const attempts = delivery.attempts + 1;
   const next = outcome.ok ? null : nextAttemptAt(retry, attempts, delivery.createdAt, now);
   const status = outcome.ok ? "delivered" : next === null ? "failed" : "pending";
-  await writeTransaction(db, () =>
-    db.$client
-      .prepare(
-        `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, response_code = @code, last_error = @error, last_attempt_at = @now,
-           delivered_at = @deliveredAt, next_attempt_at = coalesce(@next, next_attempt_at), lease_owner = NULL, lease_until = NULL
-         WHERE id = @id AND lease_owner = @owner`,
-      )
-      .run({
-        status,
-        attempts,
-        code: outcome.responseCode,
-        error: outcome.error,
-        now,
-        deliveredAt: outcome.ok ? now : null,
-        next,
-        id: delivery.id,
-        owner,
-      }),
+  await writeTransaction(db, (tx) =>
+    rawRun(
+      tx,
+      sql`UPDATE webhook_deliveries SET status = ${status}, attempts = ${attempts}, response_code = ${outcome.responseCode}, last_error = ${outcome.error},
+           last_attempt_at = ${now}, delivered_at = ${outcome.ok ? now : null}, next_attempt_at = coalesce(${next}, next_attempt_at), lease_owner = NULL, lease_until = NULL
+         WHERE id = ${delivery.id} AND lease_owner = ${owner}`,
+    ),
   );
 }
 
@@ -195,15 +185,16 @@ export interface Dispatcher {
 export async function pruneDeliveries(db: Db, cutoff: number, batch: number): Promise<number> {
   return writeTransaction(
     db,
-    () =>
-      db.$client
-        .prepare(
-          `DELETE FROM webhook_deliveries WHERE id IN (
-             SELECT id FROM (SELECT id, status, coalesce(delivered_at, last_attempt_at, created_at) AS final_at FROM webhook_deliveries ORDER BY id LIMIT @scan)
-             WHERE status IN ('delivered', 'failed') AND final_at < @cutoff
-             LIMIT @batch)`,
+    async (tx) =>
+      (
+        await rawRun(
+          tx,
+          sql`DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM (SELECT id, status, coalesce(delivered_at, last_attempt_at, created_at) AS final_at FROM webhook_deliveries ORDER BY id LIMIT ${batch * 20}) head
+             WHERE status IN ('delivered', 'failed') AND final_at < ${cutoff}
+             LIMIT ${batch})`,
         )
-        .run({ cutoff, batch, scan: batch * 20 }).changes,
+      ).changes,
   );
 }
 

@@ -195,8 +195,8 @@ describe("the process-wide database", () => {
     expect(getDb()).toBe(db);
   });
 
-  it("does not open a PostgreSQL ledger inside getDb(): the server opens it at start", () => {
+  it("does not open a PostgreSQL ledger inside getDb(): it must be awaited first", () => {
     vi.stubEnv(DATABASE_URL_ENV, "postgres://nobody@127.0.0.1:1/none");
-    expect(() => getDb()).toThrow(/PROOFGATE_DATABASE_URL: the PostgreSQL ledger is opened when the server starts/);
+    expect(() => getDb()).toThrow(/PROOFGATE_DATABASE_URL: a PostgreSQL ledger is opened by awaiting openSharedLedger\(\) before getDb\(\)/);
   });
 });

@@ -362,13 +362,18 @@ export function openSharedLedger(): Promise<Db> {
 
 /**
  * The process-wide database. A SQLite file opens on first use, so `next build` never touches it; a
- * PostgreSQL database must have been opened by openSharedLedger when the process started.
+ * PostgreSQL database must have been opened by openSharedLedger first. "Process-wide" means this
+ * copy of the module: the production server runs several bundles (the API's, Next's instrumentation,
+ * its pages and route handlers), and each opens its own handle (a connection, or a pool) on the
+ * first request that reaches it.
  */
 export function getDb(): Db {
   if (shared) return shared;
   const target = resolveLedger();
   if (isPostgresUrl(target)) {
-    throw new Error(`${DATABASE_URL_ENV}: the PostgreSQL ledger is opened when the server starts (openSharedLedger), and this process has not opened it`);
+    throw new Error(
+      `${DATABASE_URL_ENV}: a PostgreSQL ledger is opened by awaiting openSharedLedger() before getDb() (in each server bundle, before its first request)`,
+    );
   }
   shared = openDatabase(target);
   return shared;

@@ -2,7 +2,7 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { type TRPCQueryOptions, createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
 import { type ReactNode, cache } from "react";
-import { getDb } from "@/db/client";
+import { openSharedLedger } from "@/db/client";
 import { createRequestContext } from "@/server/api/context";
 import { appRouter, createCaller } from "@/server/api/root";
 import { getAuth } from "@/server/auth/instance";
@@ -14,7 +14,8 @@ export const getQueryClient = cache(makeQueryClient);
 /** The caller's context, built once per request from its cookies, exactly as the HTTP handler does. */
 const requestContext = cache(async () => {
   const request = new Request("http://proofgate.internal/", { headers: await headers() });
-  return createRequestContext(request, getDb(), getAuth());
+  // Each of Next's bundles holds its own handle on the ledger, opened on its first request (on PostgreSQL: connected).
+  return createRequestContext(request, await openSharedLedger(), getAuth());
 });
 
 /** Server components call procedures in-process (no HTTP) and with the signed-in person's role. */

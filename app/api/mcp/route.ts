@@ -1,10 +1,11 @@
-import { getDb } from "@/db/client";
+import { getDb, openSharedLedger } from "@/db/client";
 import { handleMcpRequest } from "@/server/mcp/http";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-function handler(req: Request) {
+async function handler(req: Request) {
+  await openSharedLedger();
   return handleMcpRequest(req, getDb);
 }
 

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { getDb } from "@/db/client";
+import { openSharedLedger } from "@/db/client";
 import { createRequestContext } from "@/server/api/context";
 import { createCaller } from "@/server/api/root";
 import { getAuth } from "@/server/auth/instance";
@@ -20,7 +20,7 @@ export const dynamic = "force-dynamic";
 export async function GET(req: Request): Promise<Response> {
   const { view, problems } = parseActivityView(new URL(req.url).searchParams);
   if (problems.length > 0) return new Response(`${problems.join("\n")}\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
-  const caller = createCaller(await createRequestContext(req, getDb(), getAuth()));
+  const caller = createCaller(await createRequestContext(req, await openSharedLedger(), getAuth()));
   const filter = toFilter(view);
   let first;
   try {

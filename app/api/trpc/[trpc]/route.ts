@@ -1,11 +1,12 @@
-import { getDb } from "@/db/client";
+import { getDb, openSharedLedger } from "@/db/client";
 import { handleTrpcRequest } from "@/server/api/handler";
 import { getAuth } from "@/server/auth/instance";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-function handler(req: Request) {
+async function handler(req: Request) {
+  await openSharedLedger();
   return handleTrpcRequest(req, getDb, getAuth);
 }
 

@@ -49,8 +49,9 @@ export interface RunningCli {
   done: Promise<CliResult>;
 }
 
-export function start(args: string[]): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: runDir(), env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+/** Start a call; `env` adds settings to its environment (which has none of the caller's PROOFGATE_* settings). */
+export function start(args: string[], env: Record<string, string> = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: runDir(), env: { ...childEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -72,8 +73,8 @@ export function start(args: string[]): RunningCli {
 }
 
 /** Run one call to completion. */
-export function proofgate(args: string[]): Promise<CliResult> {
-  return start(args).done;
+export function proofgate(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return start(args, env).done;
 }
 
 /** Resolves once `ready()` holds, polling every 25 ms; rejects after `ms` with `what` in the message. */

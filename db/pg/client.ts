@@ -47,6 +47,9 @@ export async function openPgDatabase(url: string, options: PgOpenOptions = {}): 
     max: options.max ?? 10,
     application_name: options.applicationName ?? "proofgate",
     lock_timeout: options.lockTimeoutMs ?? LOCK_WAIT_MS,
+    // Idle pooled connections do not keep the process alive: a server whose HTTP server has closed
+    // exits, though its webhook dispatcher (an unref'd timer) and Next's bundles still hold pools.
+    allowExitOnIdle: true,
   };
   const pool = new pg.Pool(config);
   // An idle pooled connection that the server drops (a restart, pg_terminate_backend) emits 'error'

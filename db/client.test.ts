@@ -1,7 +1,10 @@
 import { queryAll } from "./query";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -107,6 +110,46 @@ describe("openDatabase on a file", () => {
     const second = open(file);
     expect(second.$client.prepare(`SELECT hash, created_at FROM "__drizzle_migrations"`).all()).toEqual(rows);
     expect(migrationCount(second)).toBe(MIGRATIONS);
+  });
+});
+
+describe("writeTransaction under another process's write", () => {
+  const require = createRequire(import.meta.url);
+
+  /** Another process takes the file's write lock, writes a row, and commits `ms` later; resolves once it holds the lock. */
+  async function holdWriteLock(file: string, ms: number): Promise<void> {
+    const script = `const db = new (require(${JSON.stringify(require.resolve("better-sqlite3"))}))(process.argv[1]);
+      db.exec("BEGIN IMMEDIATE; INSERT INTO held VALUES (1)"); console.log("locked");
+      setTimeout(() => db.exec("COMMIT"), ${ms});`;
+    const child = spawn(process.execPath, ["-e", script, file], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  }
+
+  it("waits its turn when SQLite's errors are another copy of better-sqlite3's SqliteError (proofgate serve)", async () => {
+    const file = path.join(dir, "busy.db");
+    const db = open(file);
+    db.$client.exec("CREATE TABLE held (n INTEGER)");
+    // The native addon throws the SqliteError class of the copy of better-sqlite3 that opened a
+    // database first: in `proofgate serve`, dist/cli.cjs's inlined copy, not this one.
+    const addon = require("better-sqlite3/build/Release/better_sqlite3.node") as { setErrorConstructor(ctor: unknown): void };
+    addon.setErrorConstructor(
+      class SqliteError extends Error {
+        constructor(
+          message: string,
+          readonly code: string,
+        ) {
+          super(message);
+        }
+      },
+    );
+    try {
+      await holdWriteLock(file, 300);
+      // Before: SQLITE_BUSY ("database is locked") after the first 20 ms try.
+      const seen = await writeTransaction(db, () => db.$client.prepare("SELECT count(*) FROM held").pluck().get());
+      expect(seen).toBe(1);
+    } finally {
+      addon.setErrorConstructor(Database.SqliteError);
+    }
   });
 });
 

@@ -66,9 +66,23 @@ function openFile(file: string, readonly: boolean): Database.Database {
   try {
     return new Database(file, { readonly, fileMustExist: readonly });
   } catch (error) {
-    if (error instanceof Database.SqliteError) throw new Database.SqliteError(`${error.message}: ${file}`, error.code);
+    const code = sqliteCodeOf(error);
+    if (code) throw new Database.SqliteError(`${(error as Error).message}: ${file}`, code);
     throw error;
   }
+}
+
+/**
+ * The SQLite result code (`SQLITE_BUSY`, …) of an error better-sqlite3 threw, else undefined. Not
+ * `instanceof Database.SqliteError`: the native addon throws the class of whichever copy of
+ * better-sqlite3's JavaScript opened a database first in the process. `proofgate serve` loads two:
+ * dist/cli.cjs's inlined copy opens the file first, so in node_modules' copy, which dist/server.cjs
+ * and Next run on, `instanceof` was false and a write that met another process's lock failed after
+ * one 20 ms try instead of waiting its turn.
+ */
+export function sqliteCodeOf(error: unknown): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 
 /**
@@ -97,7 +111,7 @@ function enableWal(sqlite: Database.Database): void {
       sqlite.pragma("journal_mode = WAL");
       return;
     } catch (error) {
-      const busy = error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
+      const busy = sqliteCodeOf(error)?.startsWith("SQLITE_BUSY") ?? false;
       if (!busy || Date.now() >= deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
@@ -203,7 +217,7 @@ function beginImmediate(writer: Writer, sqlite: Database.Database): void {
         writer.beginImmediate.run();
         return;
       } catch (error) {
-        const busy = error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY") && !sqlite.inTransaction;
+        const busy = (sqliteCodeOf(error)?.startsWith("SQLITE_BUSY") ?? false) && !sqlite.inTransaction;
         if (!busy || Date.now() >= deadline) throw error;
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1 + Math.floor(Math.random() * 4));
       }

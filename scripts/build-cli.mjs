@@ -239,10 +239,10 @@ export async function buildCli() {
     plugins: [lazyBuiltins, nativeAddon, separateMcp, separateServer, schemaByTable, englishZodOnly],
   });
   // Loaded by require() (not from the code cache), so its dynamic imports keep their loader.
-  // better-sqlite3 stays external here: Next's server loads it from node_modules, and the addon
-  // takes its SqliteError class from the first copy loaded, so an inlined second copy's
-  // `instanceof SqliteError` fails — and db/client.ts's write lock no longer recognised SQLITE_BUSY
-  // (two workers' task moves answered 500 "database is locked" instead of waiting their turn).
+  // better-sqlite3 stays external here: Next's server loads it from node_modules, so the two share
+  // one copy. The addon throws the SqliteError class of the first copy that opened a database (in
+  // `serve`, dist/cli.cjs's inlined one), so db/client.ts tells SQLite's errors by their code
+  // (sqliteCodeOf), never by `instanceof`.
   await build({ ...common, external: [...common.external, "better-sqlite3"], entryPoints: ["server/cli/serve-entry.ts"], outfile: "dist/server.cjs" });
   await build({ ...common, entryPoints: ["server/cli/commands/mcp-entry.ts"], outfile: "dist/mcp.cjs", plugins: [lazyBuiltins, nativeAddon, schemaByTable] });
   await build(hookBuildOptions());

@@ -1,5 +1,4 @@
-import Database from "better-sqlite3";
-import type { Db, DbOrTx } from "@/db/client";
+import { type Db, type DbOrTx, sqliteCodeOf } from "@/db/client";
 import { type BlockedTimeFigures, blockedTimeFigures } from "./blocked-time";
 import { type CompletionCheckFigures, type UnverifiedCompletionFigures, completionCheckFigures, unverifiedCompletionFigures } from "./completions";
 import { type CriteriaFigures, criteriaFigures } from "./criteria";
@@ -101,7 +100,7 @@ async function catchUpReasons(db: Db): Promise<void> {
   try {
     while (await catchUpReasonKinds(db, 1)) await yieldToEventLoop();
   } catch (error) {
-    if (!(error instanceof Database.SqliteError && error.code.startsWith("SQLITE_READONLY"))) throw error;
+    if (!sqliteCodeOf(error)?.startsWith("SQLITE_READONLY")) throw error;
   }
 }
 

@@ -125,7 +125,19 @@ test("two servers started together on an empty database migrate it once, share s
 
     // Two servers, one task machine: a claimant verifying through the other server is still refused.
     const refused = await proofgate(
-      ["--url", a.url, "--token", verifier, "--agent-id", "developer_1", "verify", "shared", "via_a", "--proofpack", '{"verdict":"PASSED","checks":[{"name":"unit","passed":true}]}'],
+      [
+        "--url",
+        a.url,
+        "--token",
+        verifier,
+        "--agent-id",
+        "developer_1",
+        "verify",
+        "shared",
+        "via_a",
+        "--proofpack",
+        '{"verdict":"PASSED","checks":[{"name":"unit","passed":true}]}',
+      ],
       SECRET,
     );
     expect(refused.code, refused.stderr).toBe(1);
@@ -172,7 +184,10 @@ test("a server killed mid-write leaves no half-written action, and the other goe
     const outcomes = await Promise.all(inFlight);
     const killed = await a.running.done;
     expect(killed.code).toBeNull();
-    expect(outcomes.some((o) => o === "cut"), `some requests to A were cut by the kill: ${outcomes.join(",")}`).toBe(true);
+    expect(
+      outcomes.some((o) => o === "cut"),
+      `some requests to A were cut by the kill: ${outcomes.join(",")}`,
+    ).toBe(true);
 
     // B goes on serving: writes (the writer lock a killed connection held is gone with it) and pages.
     await ok(["--url", b.url, "--token", token, "--agent-id", "orchestrator", "create-task-group", "after_kill", "survivor", "Written through B after A died"]);

@@ -1,7 +1,14 @@
 import { type Command } from "commander";
 import { type GlobalOptions, MAX_DEMO_SESSIONS, positiveInt, seed } from "./options";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { rawGet } from "@/db/query";
+import type { ProgressListener } from "@/server/services/progress";
+import { UsageError } from "./errors";
 import { type Output } from "./output";
-import { isPostgresTarget, ledgerTarget, sqliteLedgerFile } from "./ledger";
+import { isPostgresTarget, ledgerTarget } from "./ledger";
 
 /** Operator commands on the database file: `migrate` and `demo`. */
 export function databaseCommands(program: Command, out: Output): void {
@@ -50,34 +57,68 @@ export function databaseCommands(program: Command, out: Output): void {
     .option("--sessions <n>", `how many sessions (1–${MAX_DEMO_SESSIONS})`, positiveInt(MAX_DEMO_SESSIONS), 50)
     .option("--seed <s>", "seed: the same seed gives the same data", seed, 1)
     .option("--if-empty", "do nothing when the database already has sessions")
-    .addHelpText("after", "\nExamples:\n  proofgate demo --db /tmp/x.db --sessions 50\n  proofgate demo --sessions 10000 --seed 7")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  proofgate demo --db /tmp/x.db --sessions 50\n  proofgate demo --sessions 10000 --seed 7\n  proofgate demo --database-url postgres://proofgate@localhost/proofgate_demo   # a new, empty database",
+    )
     .action(async (options: { sessions: number; seed: number; ifEmpty?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      const file = await sqliteLedgerFile(globals, "demo", "fill a SQLite file with demo data, then move it over with proofgate copy --from FILE --to URL");
-      const [{ openDatabase }, { generateDemoData }, { createProgressDisplay }] = await Promise.all([
+      const target = await ledgerTarget(globals);
+      const postgres = isPostgresTarget(target);
+      const [{ closeLedger, openDatabase, openLedger }, { generateDemoData }, { createProgressDisplay }, { redactUrl }] = await Promise.all([
         import("@/db/client"),
         import("@/server/demo/generate"),
         import("./progress"),
+        import("@/db/pg/client"),
       ]);
-      const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "demo" });
-      const db = openDatabase(file);
+      const shown = postgres ? redactUrl(target) : target;
+      const ledger = await openLedger(target);
+      let existing: number;
       try {
-        const existing = (db.$client.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
-        if (options.ifEmpty && existing > 0) {
-          out.result({ database: file, skipped: true, existingSessions: existing }, `${file} already has ${existing} sessions: no demo data added`);
-          return;
-        }
+        existing = (await rawGet<{ n: number }>(ledger, sql`SELECT count(*) AS n FROM sessions`)).n;
+      } finally {
+        if (postgres) await closeLedger(ledger);
+      }
+      if (options.ifEmpty && existing > 0) {
+        if (!postgres) ledger.$client.close();
+        out.result({ database: shown, skipped: true, existingSessions: existing }, `${shown} already has ${existing} sessions: no demo data added`);
+        return;
+      }
+      const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "demo" });
+      // The generator writes SQLite in bulk; a PostgreSQL database gets the same data through `copy`
+      // from a temporary file (which requires it to hold no ledger rows yet).
+      const temp = postgres ? fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-demo-")) : undefined;
+      const db = temp ? openDatabase(path.join(temp, "demo.db")) : ledger;
+      try {
         const summary = await generateDemoData(db, { sessions: options.sessions, seed: options.seed, onProgress: progress.listener });
+        if (temp) {
+          db.$client.close();
+          await copyDemoInto(target, path.join(temp, "demo.db"), progress.listener);
+        }
         progress.stop();
         out.result(
-          { database: file, ...summary },
-          `${file}: ${summary.sessions} demo sessions (seed ${summary.seed}) in ${(summary.milliseconds / 1000).toFixed(1)} s — ${Object.entries(summary.rows)
+          { database: shown, ...summary },
+          `${shown}: ${summary.sessions} demo sessions (seed ${summary.seed}) in ${(summary.milliseconds / 1000).toFixed(1)} s — ${Object.entries(summary.rows)
             .map(([t, n]) => `${t} ${n}`)
             .join(", ")}`,
         );
       } finally {
         progress.stop();
-        db.$client.close();
+        if (db.$client.open) db.$client.close();
+        if (temp) fs.rmSync(temp, { recursive: true, force: true });
       }
     });
+}
+
+/** Copy a generated demo file into a PostgreSQL database that holds no ledger rows yet (else a usage error saying so). */
+async function copyDemoInto(target: string, file: string, onProgress: ProgressListener): Promise<void> {
+  const [{ copyLedger }, { DomainError }] = await Promise.all([import("@/server/services/copy/copy"), import("@/server/domain/errors")]);
+  try {
+    await copyLedger({ from: file, to: target, onProgress });
+  } catch (error) {
+    if (error instanceof DomainError && error.rule === "copy.target_not_empty") {
+      throw new UsageError(`demo: ${error.message}`);
+    }
+    throw error;
+  }
 }

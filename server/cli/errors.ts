@@ -50,11 +50,15 @@ export function describeError(error: unknown): { code: number; payload: { rule?:
   if (error instanceof DatabaseMissingError) return { code: EXIT.unreachable, payload: { message: error.message } };
   if (error instanceof UsageError) return { code: EXIT.badInput, payload: { message: error.message } };
   if (error instanceof CommanderError) return { code: EXIT.badInput, payload: { message: error.message.replace(/^error: /, "") } };
-  const sqliteCode = (error as { code?: unknown } | null)?.code;
-  if (typeof sqliteCode === "string" && /^E(NOENT|ACCES|PERM|ROFS|NOTDIR|EXIST|ISDIR)$/.test(sqliteCode)) {
+  const errorCode = (error as { code?: unknown } | null)?.code;
+  if (typeof errorCode === "string" && /^E(NOENT|ACCES|PERM|ROFS|NOTDIR|EXIST|ISDIR)$/.test(errorCode)) {
     return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
   }
-  if (typeof sqliteCode === "string" && /^SQLITE_(CANTOPEN|NOTADB|IOERR|BUSY|LOCKED|READONLY)/.test(sqliteCode)) {
+  if (typeof errorCode === "string" && /^SQLITE_(CANTOPEN|NOTADB|IOERR|BUSY|LOCKED|READONLY)/.test(errorCode)) {
+    return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
+  }
+  // A PostgreSQL server that cannot be reached, refuses the login, or has no such database (SQLSTATE classes 08 and 28, 3D000, 57P03).
+  if (typeof errorCode === "string" && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EAI_AGAIN|08...|28...|3D000|57P03)$/.test(errorCode)) {
     return { code: EXIT.unreachable, payload: { message: `database unavailable: ${(error as Error).message}` } };
   }
   return { code: EXIT.unreachable, payload: { message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };

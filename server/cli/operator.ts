@@ -42,9 +42,9 @@ export function operatorCommands(program: Command, out: Output): void {
       const { defaultWorkers, serve } = await import("./serve-entry");
       const target = await ledgerTarget(command.optsWithGlobals<GlobalOptions>());
       const postgres = isPostgresTarget(target);
+      if (postgres) await requireSharedSecret();
       const root = projectRoot();
       if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new UsageError(`no production build in ${root}: run npm run build first`);
-      if (postgres) await requireSharedSecret();
       // The server's own modules (and its workers) find the ledger in the environment: exactly the one chosen here.
       if (postgres) {
         process.env[DATABASE_URL_ENV] = target;

@@ -153,6 +153,35 @@ describe("writeTransaction under another process's write", () => {
   });
 });
 
+describe("writeTransaction under another connection of this process", () => {
+  it("waits for a transaction that awaits a timer without blocking the thread it needs to commit", async () => {
+    // `proofgate serve` holds two connections to one file in one thread (the API's bundle and
+    // Next's), and a write transaction awaits between its statements: a waiting writer that slept
+    // synchronously kept the holder's timer from ever firing — frozen for 10 s, then "database is locked".
+    const file = path.join(dir, "two.db");
+    const [first, second] = [open(file), open(file)];
+    first.$client.exec("CREATE TABLE steps (n INTEGER)");
+    const order: string[] = [];
+    let began!: () => void;
+    const holding = new Promise<void>((resolve) => (began = resolve));
+    const holder = writeTransaction(first, async () => {
+      first.$client.prepare("INSERT INTO steps VALUES (1)").run();
+      began();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first.$client.prepare("INSERT INTO steps VALUES (2)").run();
+      order.push("first committed");
+    });
+    await holding;
+    const waiter = writeTransaction(second, () => {
+      order.push("second began");
+      return second.$client.prepare("SELECT count(*) FROM steps").pluck().get();
+    });
+    await holder;
+    expect(await waiter).toBe(2);
+    expect(order).toEqual(["first committed", "second began"]);
+  });
+});
+
 describe("connectionOf", () => {
   it("finds the same connection under a database, a read transaction and a write transaction", async () => {
     const db = createMemoryDb();

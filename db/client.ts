@@ -129,8 +129,8 @@ const WRITE_TRY_MS = 20;
  * has waited a while polls rarely and keeps losing the lock to writers that just arrived: with
  * eight processes writing in tight loops some waited past the 10 s timeout and got SQLITE_BUSY
  * (server/reliability/lock-fairness.test.ts). Here each try waits at most 20 ms inside SQLite,
- * then sleeps 1–4 ms (random) and tries again, for up to WRITE_WAIT_MS in all. A try that did not
- * get the lock ran nothing of `action`.
+ * then sleeps 1–4 ms (random, awaited: see beginImmediate) and tries again, for up to WRITE_WAIT_MS
+ * in all. A try that did not get the lock ran nothing of `action`.
  *
  * Within the process, the connection runs one transaction at a time (db/connection-lock.ts): an
  * action awaits, and another caller's statements must not land inside its transaction. A write
@@ -157,7 +157,7 @@ export function readTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): 
   const pg = pgRootOf(db);
   if (pg) return pgRead(db, pg, action);
   const sqlite = db.$client;
-  return withLock(sqlite, () => (sqlite.inTransaction ? action(writerOf(db).tx) : inTransaction(db, action, (writer) => writer.begin.run())));
+  return withLock(sqlite, () => (sqlite.inTransaction ? action(writerOf(db).tx) : inTransaction(db, action, (writer) => void writer.begin.run())));
 }
 
 /**
@@ -170,10 +170,14 @@ export function withConnection<T>(db: Db, work: () => T | Promise<T>): Promise<T
   return withLock(db.$client, work);
 }
 
-async function inTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>, begin: (writer: Writer, sqlite: Database.Database) => void): Promise<T> {
+async function inTransaction<T>(
+  db: Db,
+  action: (tx: Tx) => T | Promise<T>,
+  begin: (writer: Writer, sqlite: Database.Database) => void | Promise<void>,
+): Promise<T> {
   const sqlite = db.$client;
   const writer = writerOf(db);
-  begin(writer, sqlite);
+  await begin(writer, sqlite);
   try {
     const value = await action(writer.tx);
     writer.commit.run();
@@ -208,22 +212,43 @@ async function inSavepoint<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promi
   }
 }
 
-function beginImmediate(writer: Writer, sqlite: Database.Database): void {
+/**
+ * `BEGIN IMMEDIATE`: at once when the write lock is free (no promise, no turn of the event loop),
+ * else tries again after an awaited 1–4 ms sleep until WRITE_WAIT_MS have passed. The sleep must not
+ * block the thread: the lock's holder may be another connection of this very process (the server
+ * runs several bundles, each with its own connection, and a write transaction awaits between its
+ * statements), and a blocking sleep would keep it from ever committing — every writer of the
+ * process frozen until the timeout, then "database is locked".
+ */
+function beginImmediate(writer: Writer, sqlite: Database.Database): void | Promise<void> {
   const deadline = Date.now() + WRITE_WAIT_MS;
   sqlite.pragma(`busy_timeout = ${WRITE_TRY_MS}`);
+  let waiting: Promise<void> | undefined;
   try {
-    for (;;) {
-      try {
-        writer.beginImmediate.run();
-        return;
-      } catch (error) {
-        const busy = (sqliteCodeOf(error)?.startsWith("SQLITE_BUSY") ?? false) && !sqlite.inTransaction;
-        if (!busy || Date.now() >= deadline) throw error;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1 + Math.floor(Math.random() * 4));
+    if (tryBeginImmediate(writer, sqlite) === undefined) return;
+    waiting = (async () => {
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 4)));
+        const busy = tryBeginImmediate(writer, sqlite);
+        if (busy === undefined) return;
+        if (Date.now() >= deadline) throw busy;
       }
-    }
+    })().finally(() => sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`));
+    return waiting;
   } finally {
-    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!waiting) sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** One try at `BEGIN IMMEDIATE` (waiting up to the connection's busy timeout inside SQLite): undefined once begun, or the SQLITE_BUSY it met. */
+function tryBeginImmediate(writer: Writer, sqlite: Database.Database): unknown {
+  try {
+    writer.beginImmediate.run();
+    return undefined;
+  } catch (error) {
+    const busy = (sqliteCodeOf(error)?.startsWith("SQLITE_BUSY") ?? false) && !sqlite.inTransaction;
+    if (!busy) throw error;
+    return error;
   }
 }
 

@@ -123,19 +123,19 @@ async function main(): Promise<number> {
       console.log(`crash: ${LOCAL_BATCHES} log batches written in local mode while the server was down`);
     }
     restartMs.push(await server.start());
-    const result = checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
+    const result = await checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
     report(`after restart ${kill} (up in ${restartMs.at(-1)} ms)`, result, await checkLive(follower, result, LIVE_CATCH_UP_MS));
   }
 
   await sleep(random.int(...UPTIME));
   stopped = true;
   await Promise.all(writers);
-  const final = checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
+  const final = await checkDatabase(db, fixture.sessionId, ledger, follower.fromId);
   report("at the end, writers stopped", final, await checkLive(follower, final, LIVE_CATCH_UP_MS));
   if (follower.restores < KILLS) failures.push(`the live client reconnected ${follower.restores} times for ${KILLS} kills`);
   await follower.stop();
   await server.stop();
-  report("after a graceful stop", checkDatabase(db, fixture.sessionId, ledger, follower.fromId), []);
+  report("after a graceful stop", await checkDatabase(db, fixture.sessionId, ledger, follower.fromId), []);
   failures.push(...ledger.serverErrors.map((e) => `the server refused a write no rule forbids: ${e}`));
 
   const seconds = ((Date.now() - began) / 1000).toFixed(1);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts); the two engines.test files run the services on both engines. */
+/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts); the engines.test files run the services on both engines, test/crash's the crash run's checks on PostgreSQL. */
 const PG_TESTS = [
   "db/pg/**/*.test.ts",
   "db/schema-pg.test.ts",
@@ -10,6 +10,7 @@ const PG_TESTS = [
   "server/services/engines.test.ts",
   "server/api/engines-procedures.test.ts",
   "server/**/*.engines.test.ts",
+  "test/crash/*.engines.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];
 

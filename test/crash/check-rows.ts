@@ -1,9 +1,9 @@
-// The row-level checks, in plain SQL on a read snapshot (no Proofgate code between the file and the
-// verdict): every acknowledged write is stored, and no action is stored in part.
-import type Database from "better-sqlite3";
+// The row-level checks, in plain SQL on a read snapshot of either engine (no Proofgate code between the
+// database and the verdict): every acknowledged write is stored, and no action is stored in part.
 import { TASK_MOVE_EVENTS } from "@/server/domain/event-types";
 import type { TaskMove } from "@/server/domain/task-machine";
 import { BATCH_MARKER, type BatchAck, type CriterionAck, type TaskAck } from "./ledger";
+import type { Snapshot } from "./snapshot";
 import { isTokenRow } from "./writers";
 
 export interface RowCheck {
@@ -33,24 +33,20 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 }
 
 /** Each task: its transitions and its events pair up one for one, version by version; its row agrees with its last transition. */
-export function checkTasks(db: Database.Database, sessionId: string, acks: TaskAck[], out: RowCheck): void {
-  const tasks = db.prepare("SELECT id, key, status, version FROM tasks WHERE session_id = ?").all(sessionId) as {
-    id: number;
-    key: string;
-    status: string;
-    version: number;
-  }[];
+export async function checkTasks(db: Snapshot, sessionId: string, acks: TaskAck[], out: RowCheck): Promise<void> {
+  const tasks = await db.all<{ id: number; key: string; status: string; version: number }>(
+    "SELECT id, key, status, version FROM tasks WHERE session_id = ?",
+    sessionId,
+  );
   const transitions = groupBy(
-    db.prepare("SELECT id, task_id, move, from_status, to_status FROM task_transitions WHERE session_id = ? ORDER BY id").all(sessionId) as {
-      task_id: number;
-      move: string;
-      from_status: string | null;
-      to_status: string;
-    }[],
+    await db.all<{ task_id: number; move: string; from_status: string | null; to_status: string }>(
+      "SELECT id, task_id, move, from_status, to_status FROM task_transitions WHERE session_id = ? ORDER BY id",
+      sessionId,
+    ),
     (t) => t.task_id,
   );
   const events = groupBy(
-    db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'task' ORDER BY id").all(sessionId) as EventRow[],
+    await db.all<EventRow>("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'task' ORDER BY id", sessionId),
     (e) => Number(e.entity_id),
   );
   const byId = new Map(tasks.map((t) => [t.id, t]));
@@ -90,24 +86,20 @@ export function checkTasks(db: Database.Database, sessionId: string, acks: TaskA
 }
 
 /** Each criterion: one event per update, and the row equals its last claim. */
-export function checkCriteria(db: Database.Database, sessionId: string, acks: CriterionAck[], out: RowCheck): void {
-  const criteria = db.prepare("SELECT id, criterion, status, actual FROM success_criteria WHERE session_id = ?").all(sessionId) as {
-    id: number;
-    criterion: string;
-    status: string;
-    actual: string | null;
-  }[];
+export async function checkCriteria(db: Snapshot, sessionId: string, acks: CriterionAck[], out: RowCheck): Promise<void> {
+  const criteria = await db.all<{ id: number; criterion: string; status: string; actual: string | null }>(
+    "SELECT id, criterion, status, actual FROM success_criteria WHERE session_id = ?",
+    sessionId,
+  );
   const updates = groupBy(
-    db.prepare("SELECT id, criterion_id, kind, to_status, actual FROM criterion_updates WHERE session_id = ? ORDER BY id").all(sessionId) as {
-      criterion_id: number;
-      kind: string;
-      to_status: string | null;
-      actual: string | null;
-    }[],
+    await db.all<{ criterion_id: number; kind: string; to_status: string | null; actual: string | null }>(
+      "SELECT id, criterion_id, kind, to_status, actual FROM criterion_updates WHERE session_id = ? ORDER BY id",
+      sessionId,
+    ),
     (u) => u.criterion_id,
   );
   const events = groupBy(
-    db.prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'criterion' ORDER BY id").all(sessionId) as EventRow[],
+    await db.all<EventRow>("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND entity = 'criterion' ORDER BY id", sessionId),
     (e) => Number(e.entity_id),
   );
   for (const criterion of criteria) {
@@ -145,7 +137,7 @@ interface StoredBatch {
 }
 
 /** Each batch: all its rows or none, and exactly one event naming their id ranges. */
-export function checkBatches(db: Database.Database, sessionId: string, acks: BatchAck[], out: RowCheck): void {
+export async function checkBatches(db: Snapshot, sessionId: string, acks: BatchAck[], out: RowCheck): Promise<void> {
   const batches = new Map<string, StoredBatch>();
   const batch = (id: string, size: number) => {
     let found = batches.get(id);
@@ -153,10 +145,10 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
     if (found.size !== size) out.failures.push(`batch ${id}: rows disagree on its size (${found.size}, ${size})`);
     return found;
   };
-  for (const row of db.prepare("SELECT id, content FROM orchestration_logs WHERE session_id = ? AND agent_type = 'crash'").all(sessionId) as {
-    id: number;
-    content: string;
-  }[]) {
+  for (const row of await db.all<{ id: number; content: string }>(
+    "SELECT id, content FROM orchestration_logs WHERE session_id = ? AND agent_type = 'crash'",
+    sessionId,
+  )) {
     const match = BATCH_MARKER.exec(row.content);
     if (!match) {
       out.failures.push(`log row ${row.id} has no batch marker: ${row.content.slice(0, 60)}`);
@@ -167,19 +159,19 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
     stored.logs.set(Number(match[2]), row.id);
   }
   const sizes = new Map([...batches].map(([id, b]) => [id, b.size]));
-  for (const row of db.prepare("SELECT id, agent_id, tokens_estimated FROM token_usage WHERE session_id = ? AND agent_type = 'crash'").all(sessionId) as {
-    id: number;
-    agent_id: string;
-    tokens_estimated: number;
-  }[]) {
+  for (const row of await db.all<{ id: number; agent_id: string; tokens_estimated: number }>(
+    "SELECT id, agent_id, tokens_estimated FROM token_usage WHERE session_id = ? AND agent_type = 'crash'",
+    sessionId,
+  )) {
     // A batch's token rows alone (its log rows lost) would be a half-written batch too.
     const stored = batch(row.agent_id, sizes.get(row.agent_id) ?? -1);
     if (stored.tokens.has(row.tokens_estimated)) out.failures.push(`batch ${row.agent_id}: token row ${row.tokens_estimated} stored twice`);
     stored.tokens.set(row.tokens_estimated, row.id);
   }
-  const events = db
-    .prepare("SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND type IN ('logs.appended', 'tokens.logged') ORDER BY id")
-    .all(sessionId) as EventRow[];
+  const events = await db.all<EventRow>(
+    "SELECT id, type, entity_id, data FROM events WHERE session_id = ? AND type IN ('logs.appended', 'tokens.logged') ORDER BY id",
+    sessionId,
+  );
   const eventsByFirstLog = new Map(events.map((e) => [Number(json(e.data).firstId), e]));
   for (const [id, stored] of batches) {
     const expected = Array.from({ length: stored.size }, (_, i) => i + 1);
@@ -229,23 +221,29 @@ export function checkBatches(db: Database.Database, sessionId: string, acks: Bat
   }
 }
 
+/** The session's trigger-kept counters, each beside a recount of its rows. */
+const ROLLUPS: Record<string, string> = {
+  tasks_total: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id",
+  tasks_pending: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'pending'",
+  tasks_in_progress: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'in_progress'",
+  tasks_claimed: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'claimed'",
+  tasks_verified: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'verified'",
+  tasks_blocked: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'blocked'",
+  tasks_completed: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'completed'",
+  reset_requests: "SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'blocked' AND t.reset_requested",
+  criteria_total: "SELECT count(*) FROM success_criteria c WHERE c.session_id = s.id",
+  criteria_required_met:
+    "SELECT count(*) FROM success_criteria c WHERE c.session_id = s.id AND c.required_for_completion AND coalesce(c.verifier_status, c.status) = 'met'",
+};
+
 /** The session's trigger-kept counters equal a recount of its rows. */
-export function checkRollups(db: Database.Database, sessionId: string, out: RowCheck): void {
-  const row = db
-    .prepare(
-      `SELECT s.tasks_total = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id)
-          AND s.tasks_pending = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'pending')
-          AND s.tasks_in_progress = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'in_progress')
-          AND s.tasks_claimed = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'claimed')
-          AND s.tasks_verified = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'verified')
-          AND s.tasks_blocked = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'blocked')
-          AND s.tasks_completed = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'completed')
-          AND s.reset_requests = (SELECT count(*) FROM tasks t WHERE t.session_id = s.id AND t.status = 'blocked' AND t.reset_requested)
-          AND s.criteria_total = (SELECT count(*) FROM success_criteria c WHERE c.session_id = s.id)
-          AND s.criteria_required_met = (SELECT count(*) FROM success_criteria c WHERE c.session_id = s.id AND c.required_for_completion AND coalesce(c.verifier_status, c.status) = 'met')
-          AS ok
-       FROM sessions s WHERE s.id = ?`,
-    )
-    .get(sessionId) as { ok: number } | undefined;
-  if (row?.ok !== 1) out.failures.push(`session ${sessionId}: its rollup counters disagree with its rows`);
+export async function checkRollups(db: Snapshot, sessionId: string, out: RowCheck): Promise<void> {
+  // Compared here, not in SQL: a comparison is 1 on SQLite and true on PostgreSQL.
+  const columns = Object.entries(ROLLUPS).map(([counter, recount]) => `s.${counter} AS ${counter}, (${recount}) AS ${counter}_recount`);
+  const [row] = await db.all<Record<string, number>>(`SELECT ${columns.join(", ")} FROM sessions s WHERE s.id = ?`, sessionId);
+  const wrong = Object.keys(ROLLUPS).filter((counter) => !row || row[counter] !== row[`${counter}_recount`]);
+  if (wrong.length > 0) {
+    const detail = row ? wrong.map((counter) => `${counter} ${row[counter]}, recount ${row[`${counter}_recount`]}`).join("; ") : "no session row";
+    out.failures.push(`session ${sessionId}: its rollup counters disagree with its rows (${detail})`);
+  }
 }

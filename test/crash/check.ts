@@ -1,8 +1,10 @@
-// One check of the database file after a restart, on one read snapshot taken while the clients keep
-// writing: the acknowledgements copied inside the snapshot were all answered — so committed — before it.
-import Database from "better-sqlite3";
+// One check of the ledger after a restart, on one read snapshot taken while the clients keep writing:
+// the acknowledgements are copied first, so every one of them was answered — so committed — before
+// the snapshot. (Copied after it, across an await, answers that arrived meanwhile would be counted
+// for writes the snapshot cannot see.)
 import { type RowCheck, checkBatches, checkCriteria, checkRollups, checkTasks } from "./check-rows";
 import type { Ledger } from "./ledger";
+import { openSnapshot } from "./snapshot";
 
 /** What a live client delivered (LiveFollower's record). */
 export interface LiveRecord {
@@ -18,28 +20,22 @@ export interface CheckResult extends RowCheck {
   eventIds: number[];
 }
 
-export function checkDatabase(file: string, sessionId: string, ledger: Ledger, liveFromId: number): CheckResult {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+/** Check the ledger at `target` (a SQLite file or a postgres:// URL). */
+export async function checkDatabase(target: string, sessionId: string, ledger: Ledger, liveFromId: number): Promise<CheckResult> {
+  const acks = ledger.snapshot();
+  const db = await openSnapshot(target);
   const out: CheckResult = { failures: [], verified: 0, actions: 0, maxEventId: 0, eventIds: [] };
   try {
-    db.pragma("busy_timeout = 10000");
-    db.exec("BEGIN");
-    // The first read fixes the snapshot; only then are the acknowledgements copied.
-    out.maxEventId = (db.prepare("SELECT coalesce(max(id), 0) AS id FROM events").get() as { id: number }).id;
-    const acks = ledger.snapshot();
-    const integrity = db.pragma("integrity_check") as { integrity_check: string }[];
-    if (integrity.length !== 1 || integrity[0]!.integrity_check !== "ok")
-      out.failures.push(`PRAGMA integrity_check: ${integrity.map((r) => r.integrity_check).join("; ")}`);
-    const foreignKeys = db.pragma("foreign_key_check") as unknown[];
-    if (foreignKeys.length > 0) out.failures.push(`PRAGMA foreign_key_check: ${foreignKeys.length} rows point at nothing`);
-    checkTasks(db, sessionId, acks.tasks, out);
-    checkCriteria(db, sessionId, acks.criteria, out);
-    checkBatches(db, sessionId, acks.batches, out);
-    checkRollups(db, sessionId, out);
-    out.eventIds = db.prepare("SELECT id FROM events WHERE id > ? ORDER BY id").pluck().all(liveFromId) as number[];
-    db.exec("COMMIT");
+    // The first read fixes the snapshot.
+    out.maxEventId = (await db.all<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM events"))[0]!.id;
+    await checkTasks(db, sessionId, acks.tasks, out);
+    await checkCriteria(db, sessionId, acks.criteria, out);
+    await checkBatches(db, sessionId, acks.batches, out);
+    await checkRollups(db, sessionId, out);
+    out.eventIds = (await db.all<{ id: number }>("SELECT id FROM events WHERE id > ? ORDER BY id", liveFromId)).map((row) => row.id);
+    out.failures.push(...(await db.storageFailures()));
   } finally {
-    db.close();
+    await db.close();
   }
   return out;
 }

@@ -1,12 +1,17 @@
 // The production server (`proofgate serve`, as `npm start` runs it: scripts/server-process.mjs) on the
-// run's own database file and port, as a process the runner can SIGKILL: it runs in its own process
-// group, so the kill reaches every process it made (a cluster's workers too).
+// run's own database (a SQLite file, or a PostgreSQL database) and port, as a process the runner can
+// SIGKILL: it runs in its own process group, so the kill reaches every process it made (a cluster's
+// workers too).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import { isPostgresUrl } from "@/db/pg/client";
 import { serveArgs } from "../../scripts/server-process.mjs";
 
 export interface ServerOptions {
-  db: string;
+  /** A SQLite file or a postgres:// URL: given as `--db` or `--database-url`, which beat whatever the environment names. */
+  ledger: string;
+  /** Added to the server's environment (BETTER_AUTH_SECRET, which `serve` on PostgreSQL requires). */
+  env?: Record<string, string>;
   port: number;
   /** Where the server's stdout and stderr go (appended across restarts). */
   logFile: string;
@@ -20,6 +25,8 @@ export class ProofgateServer {
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
   starts = 0;
+  /** When the running server was spawned (ms since the epoch). */
+  spawnedAt = 0;
 
   constructor(private readonly options: ServerOptions) {}
 
@@ -40,11 +47,14 @@ export class ProofgateServer {
     if (this.child) throw new Error("the server is already running");
     const log = fs.openSync(this.options.logFile, "a");
     fs.writeSync(log, `\n--- start ${this.starts + 1} at ${new Date().toISOString()} ---\n`);
-    const child = spawn(process.execPath, serveArgs(this.options.port, "127.0.0.1"), {
+    const { ledger } = this.options;
+    const args = [...serveArgs(this.options.port, "127.0.0.1"), isPostgresUrl(ledger) ? "--database-url" : "--db", ledger];
+    const child = spawn(process.execPath, args, {
       detached: true,
       stdio: ["ignore", log, log],
-      env: { ...process.env, PROOFGATE_DB: this.options.db, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+      env: { ...process.env, ...this.options.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
     });
+    this.spawnedAt = Date.now();
     fs.closeSync(log);
     this.child = child;
     this.starts += 1;

@@ -9,6 +9,7 @@ const PG_TESTS = [
   "server/services/copy/**/*.test.ts",
   "server/services/engines.test.ts",
   "server/api/engines-procedures.test.ts",
+  "server/api/roles-matrix.test.ts",
   "server/**/*.engines.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];

@@ -11,6 +11,7 @@ const PG_TESTS = [
   "server/api/engines-procedures.test.ts",
   "server/api/roles-matrix.test.ts",
   "server/api/auth-security.test.ts",
+  "server/api/personal-tokens.test.ts",
   "server/**/*.engines.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];

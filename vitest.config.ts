@@ -12,6 +12,8 @@ const PG_TESTS = [
   "server/api/roles-matrix.test.ts",
   "server/api/auth-security.test.ts",
   "server/api/personal-tokens.test.ts",
+  "server/api/http.test.ts",
+  "server/api/http-serve.test.ts",
   "server/**/*.engines.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];

@@ -14,6 +14,7 @@ const PG_TESTS = [
   "server/api/personal-tokens.test.ts",
   "server/api/http.test.ts",
   "server/api/http-serve.test.ts",
+  "server/api/hooks.test.ts",
   "server/**/*.engines.test.ts",
 ];
 const EXCLUDE = ["node_modules/**", "e2e/**", ".next/**", "dist/**"];

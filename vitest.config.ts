@@ -1,7 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts); the two engines.test files run the services on both engines. */
+/**
+ * The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts).
+ * The engines.test files and the API suites named here run on both engines (test/support/engines.ts),
+ * their SQLite half included: the sqlite project leaves them out, so that half runs once.
+ */
 const PG_TESTS = [
   "db/pg/**/*.test.ts",
   "db/schema-pg.test.ts",

@@ -146,6 +146,9 @@ describeEngines("people's sessions", (engine) => {
       if (engine === "sqlite") db.$client.pragma("wal_checkpoint(PASSIVE)");
       const files = engine === "sqlite" ? [target, `${target}-wal`].filter((f) => fs.existsSync(f)) : [];
       const bytes = Buffer.concat(files.map((f) => fs.readFileSync(f)));
+      // The search finds what is stored in clear (the person's email) …
+      expect(await columnsHolding(db, "secret@example.com")).toContain("users.email");
+      // … and no secret.
       for (const secret of [token, password, token.slice(3)]) {
         expect(await columnsHolding(db, secret), "a column holds a secret in clear").toEqual([]);
         expect(bytes.includes(Buffer.from(secret, "utf8")), "the database file holds a secret in clear").toBe(false);

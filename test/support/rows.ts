@@ -42,12 +42,15 @@ export async function columnsHolding(db: Db, needle: string): Promise<string[]> 
     const columns = postgres
       ? sql`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`
       : sql`select name from pragma_table_info(${table})`;
-    for (const { name } of await rowsOf<{ name: string }>(db, columns)) {
+    const names = (await rowsOf<{ name: string }>(db, columns)).map((c) => c.name);
+    // One statement per table: how many rows hold the needle, column by column.
+    const hits = names.map((name) => {
       const text = sql`cast(${sql.identifier(name)} as text)`;
       const holds = postgres ? sql`strpos(${text}, ${needle}) > 0` : sql`instr(${text}, ${needle}) > 0`;
-      const [hit] = await rowsOf(db, sql`select 1 as hit from ${sql.identifier(table)} where ${holds} limit 1`);
-      if (hit) found.push(`${table}.${name}`);
-    }
+      return sql`sum(case when ${holds} then 1 else 0 end) as ${sql.identifier(name)}`;
+    });
+    const [row] = await rowsOf<Record<string, number | null>>(db, sql`select ${sql.join(hits, sql`, `)} from ${sql.identifier(table)}`);
+    for (const name of names) if (Number(row?.[name] ?? 0) > 0) found.push(`${table}.${name}`);
   }
   return found;
 }

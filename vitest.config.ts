@@ -1,7 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/** The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts); the engines.test files run the services on both engines, test/crash's the crash run's checks on PostgreSQL. */
+/**
+ * The PostgreSQL tests: they need the pg project's throwaway cluster (test/support/pg-cluster.ts).
+ * The engines.test files and the API suites named here run on both engines (test/support/engines.ts),
+ * their SQLite half included: the sqlite project leaves them out, so that half runs once. test/crash's
+ * engines test runs the crash run's checks on PostgreSQL.
+ */
 const PG_TESTS = [
   "db/pg/**/*.test.ts",
   "db/schema-pg.test.ts",
@@ -9,6 +14,12 @@ const PG_TESTS = [
   "server/services/copy/**/*.test.ts",
   "server/services/engines.test.ts",
   "server/api/engines-procedures.test.ts",
+  "server/api/roles-matrix.test.ts",
+  "server/api/auth-security.test.ts",
+  "server/api/personal-tokens.test.ts",
+  "server/api/http.test.ts",
+  "server/api/http-serve.test.ts",
+  "server/api/hooks.test.ts",
   "server/**/*.engines.test.ts",
   "test/crash/*.engines.test.ts",
 ];

@@ -5,20 +5,21 @@
  * to DESIGN.md: `SPEC` below is written from DESIGN.md and the goal ledger's role table, not read
  * from the code, so a role dropped from (or added to) the table fails here. Then every procedure
  * × the credentials that must not work — none, a revoked token, an expired token, an expired
- * cookie session — resolved from real requests the way the route does.
+ * cookie session — resolved from real requests the way the route does. On both engines (issue 21).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import type { Db } from "@/db/client";
+import { rawRun } from "@/db/query";
 import { type Auth, createAuth } from "@/server/auth/auth";
 import { type Role, ROLES, operatorActor } from "@/server/domain/actors";
 import { type Action, PERMISSIONS } from "@/server/domain/permissions";
 import { createRequestContext } from "./context";
-import { copyDb, callPath, world } from "@/test/support/procedure-inputs";
+import { callPath, world } from "@/test/support/procedure-inputs";
 import { createCaller } from "./root";
-import { type Fixture, callerFor, procedurePaths, refusal, tableCounts, tokenActor } from "@/test/support/api-helpers";
+import { type Fixture, callerFor, procedurePaths, refusal, tokenActor } from "@/test/support/api-helpers";
+import { describeEngines, ledgerFactory, onThrowawayCopy } from "@/test/support/engines";
+import { tableCountsOf } from "@/test/support/rows";
 
 const READ: readonly Role[] = ROLES;
 const HUMANS: readonly Role[] = ["lead", "admin"];
@@ -136,10 +137,11 @@ function isRoleRefusal(r: { code: string; message: string }): boolean {
   return r.code === "FORBIDDEN" && /^role \w+ may not /.test(r.message);
 }
 
-let base: Fixture;
-beforeAll(async () => {
-  base = await world();
-}, 60_000);
+const freshLedger = ledgerFactory();
+
+// PostgreSQL takes the instance key from the environment (server/auth/secret.ts): the world's webhook secret is sealed under it.
+beforeAll(() => void vi.stubEnv("BETTER_AUTH_SECRET", "roles-matrix-key-roles-matrix-key-0123456789"));
+afterAll(() => void vi.unstubAllEnvs());
 
 it("knows who may call every procedure, and the permission table says what DESIGN.md says", () => {
   for (const [procedure, type] of procedures) {
@@ -148,16 +150,21 @@ it("knows who may call every procedure, and the permission table says what DESIG
   }
 });
 
-const outcomes = { allowedSucceeded: 0, allowedRefusedByState: 0, refused: 0 };
 const cases = procedures.flatMap(([procedure, type]) => ROLES.map((role) => [procedure, type, role] as const));
 
-describe("every procedure × every role", () => {
+describeEngines("every procedure × every role", (engine) => {
+  let base: Fixture;
+  beforeAll(async () => {
+    base = await world(await freshLedger(engine));
+  }, 60_000);
+
+  const outcomes = { allowedSucceeded: 0, allowedRefusedByState: 0, refused: 0 };
+
   it.each(cases)("%s (%s) as %s", async (procedure, type, role) => {
-    const db: Db = copyDb(base.db);
-    try {
+    await onThrowawayCopy(base.db, async (db) => {
       // A principal with no history, whose label is nobody's claim.
       const caller = callerFor(db, tokenActor(900 + ROLES.indexOf(role), role, `${role}_matrix`));
-      const before = tableCounts(db);
+      const before = await tableCountsOf(db);
       const settled = await callPath(caller, procedure).then(
         async (result) => {
           if (result !== null && typeof result === "object" && Symbol.asyncIterator in result)
@@ -177,39 +184,35 @@ describe("every procedure × every role", () => {
         expect(settled, `${role} must be refused ${procedure}`).not.toBeNull();
         expect(isRoleRefusal(settled!), `${role} refused ${procedure} for the wrong reason: ${settled!.code} ${settled!.message}`).toBe(true);
         expect(settled!.data.rule, `${role} refused ${procedure}: the table's rule`).toBe(PERMISSIONS[actionOf(procedure, type)].rule);
-        expect(tableCounts(db)).toEqual(before);
+        expect(await tableCountsOf(db)).toEqual(before);
         outcomes.refused++;
       }
-    } finally {
-      db.$client.close();
-    }
+    });
   });
 
   it("let most allowed calls through (a refusal by state, such as completing a claimed task, is the exception)", () => {
     console.info(
-      `roles-matrix: ${cases.length} cases; allowed and succeeded ${outcomes.allowedSucceeded}, allowed but refused by a state rule ${outcomes.allowedRefusedByState}, refused by role ${outcomes.refused}`,
+      `roles-matrix on ${engine}: ${cases.length} cases; allowed and succeeded ${outcomes.allowedSucceeded}, allowed but refused by a state rule ${outcomes.allowedRefusedByState}, refused by role ${outcomes.refused}`,
     );
     expect(outcomes.allowedSucceeded).toBeGreaterThan(outcomes.allowedRefusedByState * 3);
   });
 });
 
-describe("credentials that must not work", () => {
+describeEngines("credentials that must not work", (engine) => {
   const ORIGIN = "http://localhost:3000";
-  let dir: string;
   let db: Db;
   let auth: Auth;
   const headers: Record<string, Record<string, string>> = {};
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-matrix-"));
-    db = openDatabase(path.join(dir, "proofgate.db"));
+    db = await freshLedger(engine);
     auth = createAuth(db, { secret: "x".repeat(32), baseURL: ORIGIN });
     const admin = callerFor(db, operatorActor("setup"));
     await admin.session.create({ id: "s1" });
     const revoked = await admin.admin.createToken({ name: "revoked", role: "admin" });
     await admin.admin.revokeToken({ id: revoked.id });
     const expired = await admin.admin.createToken({ name: "expired", role: "admin", expiresInDays: 1 });
-    db.$client.prepare("update api_tokens set expires_at = ? where id = ?").run(Date.now() - 1000, expired.id);
+    await rawRun(db, sql`update api_tokens set expires_at = ${Date.now() - 1000} where id = ${expired.id}`);
     await admin.admin.createUser({ email: "lead@example.com", password: "correct horse battery staple", role: "admin" });
     const signIn = await auth.handler(
       new Request(`${ORIGIN}/api/auth/sign-in/email`, {
@@ -218,21 +221,17 @@ describe("credentials that must not work", () => {
         body: JSON.stringify({ email: "lead@example.com", password: "correct horse battery staple" }),
       }),
     );
+    expect(signIn.status).toBe(200);
     const cookie = signIn.headers
       .getSetCookie()
       .map((c) => c.split(";")[0])
       .join("; ");
     // The session is past its expiry (as after a week away): the cookie alone must not let anyone in.
-    db.$client.prepare("update auth_sessions set expires_at = ?").run(Date.now() - 1000);
+    await rawRun(db, sql`update auth_sessions set expires_at = ${Date.now() - 1000}`);
     headers["anonymous"] = {};
     headers["revoked token"] = { authorization: `Bearer ${revoked.token}` };
     headers["expired token"] = { authorization: `Bearer ${expired.token}` };
     headers["expired cookie session"] = { cookie, origin: ORIGIN, host: "localhost:3000" };
-  });
-
-  afterAll(() => {
-    db.$client.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const credentialCases = procedures.flatMap(([procedure]) =>
@@ -241,10 +240,10 @@ describe("credentials that must not work", () => {
 
   it.each(credentialCases)("%s with %s is UNAUTHORIZED and writes nothing", async (procedure, who) => {
     const ctx = await createRequestContext(new Request(`${ORIGIN}/api/trpc/${procedure}`, { method: "POST", headers: headers[who] }), db, auth);
-    const before = tableCounts(db);
+    const before = await tableCountsOf(db);
     const r = await refusal(callPath(createCaller(ctx), procedure));
     expect(r.code).toBe("UNAUTHORIZED");
     expect(r.data.rule).toBe(who.endsWith("token") ? "auth.token" : "auth.required");
-    expect(tableCounts(db)).toEqual(before);
+    expect(await tableCountsOf(db)).toEqual(before);
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * Engine-neutral reads for a test's assertions, on a SQLite or a PostgreSQL ledger alike (over
+ * db/query.ts's raw helpers): the rows of a raw query, every table's row count, the columns that
+ * hold a string. Values come back as each driver gives them: a boolean column reads 1/0 on SQLite
+ * and true/false on PostgreSQL (select `CAST(x AS integer)` to compare one); counts and bigints
+ * are numbers on both.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, engineOf } from "@/db/client";
+import { rawAll } from "@/db/query";
+
+/** Every row of a raw query (`sql\`select … where id = ${id}\``: values are bound, on either engine). */
+export function rowsOf<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  return rawAll<T>(db, query);
+}
+
+/** The ledger's own tables (not SQLite's internals, not the migrations' bookkeeping). */
+async function tableNames(db: Db): Promise<string[]> {
+  const query =
+    engineOf(db) === "postgres"
+      ? sql`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`
+      : sql`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name`;
+  return (await rowsOf<{ name: string }>(db, query)).map((row) => row.name);
+}
+
+/** Every table's row count, in one statement: "nothing was written" is this map unchanged. */
+export async function tableCountsOf(db: Db): Promise<Record<string, number>> {
+  const names = await tableNames(db);
+  const counts = sql.join(
+    names.map((name) => sql`(select count(*) from ${sql.identifier(name)}) as ${sql.identifier(name)}`),
+    sql`, `,
+  );
+  const [row] = await rowsOf<Record<string, number | bigint>>(db, sql`select ${counts}`);
+  return Object.fromEntries(names.map((name) => [name, Number(row![name])]));
+}
+
+/** Every `table.column` whose stored value, as text, contains `needle`: a secret must be stored nowhere. */
+export async function columnsHolding(db: Db, needle: string): Promise<string[]> {
+  const postgres = engineOf(db) === "postgres";
+  const found: string[] = [];
+  for (const table of await tableNames(db)) {
+    const columns = postgres
+      ? sql`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`
+      : sql`select name from pragma_table_info(${table})`;
+    const names = (await rowsOf<{ name: string }>(db, columns)).map((c) => c.name);
+    // One statement per table: how many rows hold the needle, column by column.
+    const hits = names.map((name) => {
+      const text = sql`cast(${sql.identifier(name)} as text)`;
+      const holds = postgres ? sql`strpos(${text}, ${needle}) > 0` : sql`instr(${text}, ${needle}) > 0`;
+      return sql`sum(case when ${holds} then 1 else 0 end) as ${sql.identifier(name)}`;
+    });
+    const [row] = await rowsOf<Record<string, number | null>>(db, sql`select ${sql.join(hits, sql`, `)} from ${sql.identifier(table)}`);
+    for (const name of names) if (Number(row?.[name] ?? 0) > 0) found.push(`${table}.${name}`);
+  }
+  return found;
+}

@@ -162,7 +162,7 @@ describe("a synchronous write (writeTransactionSync)", () => {
     expect(db.$client.inTransaction).toBe(false);
     expect(mustWait(db.$client)).toBe(false);
     expect(await ids(db)).toEqual([]);
-    expect(writeTransactionSync(db, () => insert(db, "s2")).changes).toBe(1);
+    expect(writeTransactionSync(db, () => insert(db, "s2").changes)).toBe(1);
     expect(await ids(db)).toEqual(["s2"]);
   });
 
@@ -188,7 +188,7 @@ describe("a synchronous write (writeTransactionSync)", () => {
           throw new Error("inner refused");
         }),
       ).toThrow("inner refused");
-      expect(writeTransactionSync(db, () => insert(db, "kept")).changes).toBe(1);
+      expect(writeTransactionSync(db, () => insert(db, "kept").changes)).toBe(1);
     });
     expect(await ids(db)).toEqual(["kept", "outer"]);
   });

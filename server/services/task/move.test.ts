@@ -16,7 +16,7 @@ import { compareAndSetTaskSync } from "./statements";
 
 const T = { sessionId: "s1", key: "t1" };
 const by = (db: Db, name: ActorName) => ({ db, actor: ACTORS[name] });
-const stored = (db: Db) => rows<{ status: string; version: number }>(db, "SELECT status, version FROM tasks WHERE key = 't1'")[0];
+const stored = (db: Db) => rows<{ status: string; version: number }>(db, "SELECT status, version FROM tasks WHERE key = 't1'")[0]!;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function opened(): { gate: Promise<void>; open: () => void } {

@@ -22,6 +22,7 @@ import {
   resolveDbPath,
   resolveLedger,
   writeTransaction,
+  writeTransactionSync,
 } from "./client";
 import { findMigrationsFolder } from "./migrate";
 import { sessions } from "./schema";
@@ -179,6 +180,27 @@ describe("writeTransaction under another connection of this process", () => {
     await holder;
     expect(await waiter).toBe(2);
     expect(order).toEqual(["first committed", "second began"]);
+  });
+
+  it("a synchronous write (a task move) meeting that transaction waits for it the same way instead of failing", async () => {
+    const file = path.join(dir, "two-sync.db");
+    const [first, second] = [open(file), open(file)];
+    first.$client.exec("CREATE TABLE steps (n INTEGER)");
+    let began!: () => void;
+    const holding = new Promise<void>((resolve) => (began = resolve));
+    const holder = writeTransaction(first, async () => {
+      first.$client.prepare("INSERT INTO steps VALUES (1)").run();
+      began();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first.$client.prepare("INSERT INTO steps VALUES (2)").run();
+    });
+    await holding;
+    const waiter = writeTransactionSync(second, () => second.$client.prepare("SELECT count(*) FROM steps").pluck().get());
+    expect(waiter).toBeInstanceOf(Promise);
+    await holder;
+    expect(await waiter).toBe(2);
+    // Free again: the synchronous path answers at once, with no promise.
+    expect(writeTransactionSync(second, () => second.$client.prepare("SELECT count(*) FROM steps").pluck().get())).toBe(2);
   });
 });
 

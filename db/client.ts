@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { withLock } from "./connection-lock";
+import { withLock, withLockSync } from "./connection-lock";
 import { applyMigrations } from "./migrate";
 import { isPostgresUrl } from "./pg/client";
 import { closePgLedger, openPgLedger, pgRead, pgRootOf, pgWrite } from "./pg/ledger";
@@ -144,8 +144,83 @@ const WRITE_TRY_MS = 20;
 export function writeTransaction<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
   const pg = pgRootOf(db);
   if (pg) return pgWrite(db, pg, action);
-  const sqlite = db.$client;
-  return withLock(sqlite, () => (sqlite.inTransaction ? inSavepoint(db, action) : inTransaction(db, action, beginImmediate)));
+  return withLock(db.$client, () => writeOn(db, action));
+}
+
+/**
+ * `writeTransaction` for an action that never awaits (SQLite only: every statement a better-sqlite3
+ * call, as in a task move). When no other call chain holds the connection, `BEGIN IMMEDIATE`, the
+ * action and `COMMIT` run in one synchronous stretch and its value is returned at once: nothing
+ * else can run in between, so the connection lock is held for that stretch without an
+ * AsyncLocalStorage or a turn of the event loop (db/connection-lock.ts, `withLockSync`). When
+ * another chain holds it, the same runs once it is given back (a promise). Inside a write of this
+ * chain it is a savepoint, as `writeTransaction` is. An action that returns a promise is refused
+ * and rolled back: what it awaits would run after the transaction.
+ */
+export function writeTransactionSync<T>(db: Db, action: (tx: Tx) => T): T | Promise<T> {
+  if (pgRootOf(db)) throw new Error("writeTransactionSync: SQLite only (on PostgreSQL every statement is awaited: use writeTransaction)");
+  // Another connection holds SQLite's write lock (another process, or this one's other bundle): the
+  // wait must let the event loop run (beginImmediate), so the write takes the awaiting path; nothing
+  // of it has run yet.
+  const waitable = (error: unknown) => {
+    if (error instanceof WriteLockBusy) return writeTransaction(db, action);
+    throw error;
+  };
+  let value: T | Promise<T>;
+  try {
+    // A synchronous action and a free write lock make this synchronous: its value, never a promise.
+    value = withLockSync(db.$client, () =>
+      db.$client.inTransaction ? (inSavepoint(db, synchronousOnly(action)) as T) : (inTransaction(db, synchronousOnly(action), beginImmediateNow) as T),
+    );
+  } catch (error) {
+    return waitable(error);
+  }
+  return isThenable(value) ? Promise.resolve(value).catch(waitable) : value;
+}
+
+/** SQLite's write lock was not free within one try (writeTransactionSync then waits for it the awaiting way). */
+class WriteLockBusy extends Error {}
+
+/** `BEGIN IMMEDIATE` in one try (up to WRITE_TRY_MS inside SQLite), else WriteLockBusy. */
+function beginImmediateNow(writer: Writer, sqlite: Database.Database): void {
+  sqlite.pragma(`busy_timeout = ${WRITE_TRY_MS}`);
+  try {
+    if (tryBeginImmediate(writer, sqlite) !== undefined) throw new WriteLockBusy("the write lock is held by another connection");
+  } finally {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+function writeOn<T>(db: Db, action: (tx: Tx) => T | Promise<T>): T | Promise<T> {
+  return db.$client.inTransaction ? inSavepoint(db, action) : inTransaction(db, action, beginImmediate);
+}
+
+function synchronousOnly<T>(action: (tx: Tx) => T): (tx: Tx) => T {
+  return (tx) => {
+    const value = action(tx);
+    if (isThenable(value)) throw new Error("writeTransactionSync: the action returned a promise; an action that awaits needs writeTransaction");
+    return value;
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
+/**
+ * `done(run())`, or `failed(error)` when either throws: at once when `run` returns a value, once it
+ * settles when it returns a promise. A transaction's begin, commit and rollback are the same code
+ * whether its action is synchronous or not.
+ */
+function settle<T, R>(run: () => T | PromiseLike<T>, done: (value: T) => R, failed: (error: unknown) => R): R | Promise<R> {
+  let value: T | PromiseLike<T>;
+  try {
+    value = run();
+    if (!isThenable(value)) return done(value);
+  } catch (error) {
+    return failed(error);
+  }
+  return Promise.resolve(value).then(done).catch(failed);
 }
 
 /**
@@ -170,46 +245,58 @@ export function withConnection<T>(db: Db, work: () => T | Promise<T>): Promise<T
   return withLock(db.$client, work);
 }
 
-async function inTransaction<T>(
+function inTransaction<T>(
   db: Db,
   action: (tx: Tx) => T | Promise<T>,
   begin: (writer: Writer, sqlite: Database.Database) => void | Promise<void>,
-): Promise<T> {
+): T | Promise<T> {
   const sqlite = db.$client;
   const writer = writerOf(db);
-  await begin(writer, sqlite);
-  try {
-    const value = await action(writer.tx);
-    writer.commit.run();
-    return value;
-  } catch (error) {
-    if (sqlite.inTransaction) writer.rollback.run();
-    throw error;
-  }
+  const began = begin(writer, sqlite);
+  const run = () =>
+    settle(
+      () => action(writer.tx),
+      (value) => {
+        writer.commit.run();
+        return value;
+      },
+      (error) => {
+        if (sqlite.inTransaction) writer.rollback.run();
+        throw error;
+      },
+    );
+  // The write lock is usually free at once: then a synchronous action's transaction stays synchronous.
+  return began ? began.then(run) : run();
 }
 
-async function inSavepoint<T>(db: Db, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+function inSavepoint<T>(db: Db, action: (tx: Tx) => T | Promise<T>): T | Promise<T> {
   const writer = writerOf(db);
   const depth = writer.depth;
   const savepoint = writer.savepointAt(depth);
   savepoint.begin.run();
   writer.depth += 1;
-  try {
-    const value = await action(writer.tx);
-    // Savepoints nest: two writes started side by side inside one transaction (`Promise.all`) would
-    // release or roll back each other's. Writes inside a write run one after another.
-    if (writer.depth !== depth + 1) throw new Error("two writes ran side by side inside one transaction: await each before starting the next");
-    savepoint.release.run();
-    return value;
-  } catch (error) {
-    if (db.$client.inTransaction) {
-      savepoint.rollback.run();
+  return settle(
+    () => action(writer.tx),
+    (value) => {
+      // Savepoints nest: two writes started side by side inside one transaction (`Promise.all`) would
+      // release or roll back each other's. Writes inside a write run one after another.
+      if (writer.depth !== depth + 1) throw new Error("two writes ran side by side inside one transaction: await each before starting the next");
       savepoint.release.run();
-    }
-    throw error;
-  } finally {
-    writer.depth -= 1;
-  }
+      writer.depth -= 1;
+      return value;
+    },
+    (error) => {
+      try {
+        if (db.$client.inTransaction) {
+          savepoint.rollback.run();
+          savepoint.release.run();
+        }
+      } finally {
+        writer.depth -= 1;
+      }
+      throw error;
+    },
+  );
 }
 
 /**

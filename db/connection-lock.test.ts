@@ -5,7 +5,8 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createMemoryDb, readTransaction, writeTransaction } from "./client";
+import { createMemoryDb, readTransaction, writeTransaction, writeTransactionSync } from "./client";
+import { holds, mustWait } from "./connection-lock";
 import { rawAll, rawRun } from "./query";
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,5 +92,120 @@ describe("the connection lock", () => {
     });
     await expect(outer).rejects.toThrow("side by side");
     expect(await ids(db)).toEqual([]);
+  });
+});
+
+describe("a synchronous write (writeTransactionSync)", () => {
+  const insert = (db: ReturnType<typeof createMemoryDb>, id: string) => db.$client.prepare("INSERT INTO sessions (id) VALUES (?)").run(id);
+
+  it("on a free connection commits before it returns, holding the lock for that stretch only", async () => {
+    const db = createMemoryDb();
+    let heldInside = false;
+    const value = writeTransactionSync(db, () => {
+      insert(db, "s1");
+      heldInside = holds(db.$client) && !mustWait(db.$client) && db.$client.inTransaction;
+      return 42;
+    });
+    expect(value).toBe(42);
+    expect(heldInside).toBe(true);
+    expect(db.$client.inTransaction).toBe(false);
+    expect(holds(db.$client) || mustWait(db.$client)).toBe(false);
+    expect(await ids(db)).toEqual(["s1"]);
+  });
+
+  it("waits for another chain's open write, then runs whole after it", async () => {
+    const db = createMemoryDb();
+    const { gate, open } = opened();
+    const order: string[] = [];
+    const writing = writeTransaction(db, async (tx) => {
+      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('a')`);
+      await gate;
+      order.push("a commits");
+    });
+    await nextTurn();
+    const queued = writeTransactionSync(db, () => {
+      order.push("b runs");
+      insert(db, "b");
+    });
+    expect(queued).toBeInstanceOf(Promise);
+    expect(order).toEqual([]);
+    open();
+    await Promise.all([writing, queued]);
+    expect(order).toEqual(["a commits", "b runs"]);
+    expect(await ids(db)).toEqual(["a", "b"]);
+  });
+
+  it("is not rolled back with another chain's write it waited for", async () => {
+    const db = createMemoryDb();
+    const { gate, open } = opened();
+    const writing = writeTransaction(db, async (tx) => {
+      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('a')`);
+      await gate;
+      throw new Error("rolled back");
+    });
+    await nextTurn();
+    const queued = writeTransactionSync(db, () => insert(db, "b"));
+    open();
+    await expect(writing).rejects.toThrow("rolled back");
+    await queued;
+    expect(await ids(db)).toEqual(["b"]);
+  });
+
+  it("rolls back on a throw, keeps nothing, and frees the connection", async () => {
+    const db = createMemoryDb();
+    expect(() =>
+      writeTransactionSync(db, () => {
+        insert(db, "s1");
+        throw new Error("refused");
+      }),
+    ).toThrow("refused");
+    expect(db.$client.inTransaction).toBe(false);
+    expect(mustWait(db.$client)).toBe(false);
+    expect(await ids(db)).toEqual([]);
+    expect(writeTransactionSync(db, () => insert(db, "s2").changes)).toBe(1);
+    expect(await ids(db)).toEqual(["s2"]);
+  });
+
+  it("refuses an action that returns a promise, and keeps nothing of it", async () => {
+    const db = createMemoryDb();
+    expect(() =>
+      writeTransactionSync(db, () => {
+        insert(db, "s1");
+        return Promise.resolve();
+      }),
+    ).toThrow("returned a promise");
+    expect(await ids(db)).toEqual([]);
+  });
+
+  it("inside a write of the same chain is a savepoint: its throw rolls back its own rows only", async () => {
+    const db = createMemoryDb();
+    await writeTransaction(db, async (tx) => {
+      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('outer')`);
+      await nextTurn();
+      expect(() =>
+        writeTransactionSync(db, () => {
+          insert(db, "inner");
+          throw new Error("inner refused");
+        }),
+      ).toThrow("inner refused");
+      expect(writeTransactionSync(db, () => insert(db, "kept").changes)).toBe(1);
+    });
+    expect(await ids(db)).toEqual(["kept", "outer"]);
+  });
+
+  it("nests inside itself as a savepoint", async () => {
+    const db = createMemoryDb();
+    const outer = writeTransactionSync(db, () => {
+      insert(db, "outer");
+      expect(() =>
+        writeTransactionSync(db, () => {
+          insert(db, "inner");
+          throw new Error("inner refused");
+        }),
+      ).toThrow("inner refused");
+      return "committed";
+    });
+    expect(outer).toBe("committed");
+    expect(await ids(db)).toEqual(["outer"]);
   });
 });

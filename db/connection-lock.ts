@@ -9,10 +9,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
  *
  * A caller that already holds the lock (a write inside a write, the import's open batch) must not
  * wait for itself: which async call chain holds it is remembered in an AsyncLocalStorage, so
- * `holds(key)` is true in the holder's continuations and in nothing else.
+ * `holds(key)` is true in the holder's continuations and in nothing else. Work that is synchronous
+ * (`withLockSync`) holds the lock for one synchronous stretch instead, with no AsyncLocalStorage:
+ * nothing else runs until it ends.
  */
 export class ConnectionLock {
   private held = false;
+  /** Whether the holder is synchronous work, running now (`holdDuring`). */
+  private stretch = false;
   private readonly waiters: (() => void)[] = [];
 
   /** Take the lock: at once (no tick) when it is free, else after the callers before this one. */
@@ -31,8 +35,24 @@ export class ConnectionLock {
     else this.held = false;
   }
 
+  /** Run synchronous `work` as the lock's holder (the caller has taken it), then release it. */
+  holdDuring<T>(work: () => T): T {
+    this.stretch = true;
+    try {
+      return work();
+    } finally {
+      this.stretch = false;
+      this.release();
+    }
+  }
+
   get busy(): boolean {
     return this.held;
+  }
+
+  /** Whether synchronous work holds the lock: then whatever runs now runs inside it. */
+  get heldSynchronously(): boolean {
+    return this.stretch;
   }
 }
 
@@ -50,7 +70,7 @@ function lockOf(key: object): ConnectionLock {
 
 /** Whether the current async call chain holds `key`'s lock. */
 export function holds(key: object): boolean {
-  return holders.getStore()?.has(key) ?? false;
+  return (locks.get(key)?.heldSynchronously ?? false) || (holders.getStore()?.has(key) ?? false);
 }
 
 /**
@@ -70,6 +90,21 @@ export async function withLock<T>(key: object, work: () => T | Promise<T>): Prom
   } finally {
     lock.release();
   }
+}
+
+/**
+ * Run `work`, which must be synchronous, holding `key`'s lock: at once (returning its value) when
+ * the lock is free or this chain holds it, else once the callers before it are done (a promise).
+ * While `work` runs nothing else can, so the lock is held for exactly that stretch, marked on the
+ * lock rather than in the AsyncLocalStorage: `holds(key)` is true inside it. Once the
+ * AsyncLocalStorage has run, Node 20 runs a hook on every promise of the process; work that never
+ * awaits need not pay for it.
+ */
+export function withLockSync<T>(key: object, work: () => T): T | Promise<T> {
+  if (holds(key)) return work();
+  const lock = lockOf(key);
+  const wait = lock.acquire();
+  return wait ? wait.then(() => lock.holdDuring(work)) : lock.holdDuring(work);
 }
 
 /**

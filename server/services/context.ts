@@ -1,4 +1,4 @@
-import { type Db, type Tx, engineOf, writeTransaction } from "@/db/client";
+import { type Db, type Tx, engineOf, writeTransaction, writeTransactionSync } from "@/db/client";
 import { queryGet } from "@/db/query";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
@@ -7,7 +7,7 @@ import type { Enforcement } from "@/server/domain/task-machine";
 import { toDomainError as toPgDomainError } from "@/db/pg/errors";
 import { toDomainError } from "./sqlite-errors";
 import type { RuntimeSessionRef } from "./runtime/schemas";
-import { enqueueWebhookDeliveries } from "./webhooks/enqueue";
+import { enqueueWebhookDeliveries, enqueueWebhookDeliveriesSync } from "./webhooks/enqueue";
 
 /** What every service verb receives: the database and who is acting. */
 export interface ServiceContext {
@@ -35,8 +35,21 @@ export function nowOf(ctx: ServiceContext): Date {
  * trigger becomes the same domain error the domain would have raised; nothing of the action is kept.
  */
 export async function write<T>(ctx: ServiceContext, action: (tx: Tx) => T | Promise<T>): Promise<T> {
+  return refusalsMapped(ctx, () => writeTransaction(ctx.db, action));
+}
+
+/**
+ * `write` for an action that never awaits, on SQLite only (every statement a better-sqlite3 call, as
+ * in a task move): the transaction runs in one synchronous stretch when the connection is free,
+ * with no turn of the event loop between its statements (db/client.ts, writeTransactionSync).
+ */
+export async function writeSync<T>(ctx: ServiceContext, action: (tx: Tx) => T): Promise<T> {
+  return refusalsMapped(ctx, () => writeTransactionSync(ctx.db, action));
+}
+
+async function refusalsMapped<T>(ctx: ServiceContext, run: () => T | Promise<T>): Promise<T> {
   try {
-    return await writeTransaction(ctx.db, action);
+    return await run();
   } catch (error) {
     throw engineOf(ctx.db) === "postgres" ? toPgDomainError(error) : toDomainError(error);
   }
@@ -97,8 +110,14 @@ export async function appendEventRow(ctx: ServiceContext, event: EventInput): Pr
     await enqueueWebhookDeliveries(db, row!.id, event.type, event.sessionId, event.data);
     return row!.id;
   }
+  return appendEventRowSync(ctx, event);
+}
+
+/** `appendEventRow` on SQLite, where it never awaits: for an action of `writeSync`. */
+export function appendEventRowSync(ctx: ServiceContext, event: EventInput): number {
+  const db = ctx.db;
   const query = prepared(db, "events.append", () => db.insert(events).values(boundAll(EVENT_KEYS)).prepare());
-  const { lastInsertRowid } = await query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
-  await enqueueWebhookDeliveries(db, lastInsertRowid, event.type, event.sessionId, event.data);
+  const { lastInsertRowid } = query.run(driverValues(events, eventRow(ctx, event), EVENT_KEYS));
+  enqueueWebhookDeliveriesSync(db, lastInsertRowid, event.type, event.sessionId, event.data);
   return Number(lastInsertRowid);
 }

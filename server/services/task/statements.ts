@@ -13,26 +13,50 @@ import { ConflictError } from "@/server/domain/errors";
 type TaskSet = Partial<typeof tasks.$inferInsert>;
 type TransitionValues = typeof taskTransitions.$inferInsert;
 
+/**
+ * Each statement has a synchronous variant (`…Sync`) for SQLite, where a prepared statement answers
+ * at once: a task move runs them in one synchronous stretch (services/context.ts, writeSync).
+ */
+
 export async function selectTask(db: Db, sessionId: string, key: string): Promise<typeof tasks.$inferSelect | undefined> {
-  const query = prepared(db, "task.select_by_key", () =>
+  return await selectTaskStatement(db).get({ sessionId, key });
+}
+
+export function selectTaskSync(db: Db, sessionId: string, key: string): typeof tasks.$inferSelect | undefined {
+  return selectTaskStatement(db).get({ sessionId, key });
+}
+
+function selectTaskStatement(db: Db) {
+  return prepared(db, "task.select_by_key", () =>
     db
       .select()
       .from(tasks)
       .where(and(eq(tasks.sessionId, sql.placeholder("sessionId")), eq(tasks.key, sql.placeholder("key"))))
       .prepare(),
   );
-  return await query.get({ sessionId, key });
 }
+
+type Versioned = { id: number; key: string; version: number };
 
 /**
  * `UPDATE tasks SET … WHERE id = ? AND version = ? RETURNING *`: the updated row. If the version
  * moved on since `task` was read, someone else changed the task: a ConflictError, nothing written.
  */
-export async function compareAndSetTask(db: Db, task: { id: number; key: string; version: number }, set: TaskSet): Promise<typeof tasks.$inferSelect> {
+export async function compareAndSetTask(db: Db, task: Versioned, set: TaskSet): Promise<typeof tasks.$inferSelect> {
+  const { statement, params } = compareAndSetStatement(db, task, set);
+  return updatedOrConflict(task, await statement.get(params));
+}
+
+export function compareAndSetTaskSync(db: Db, task: Versioned, set: TaskSet): typeof tasks.$inferSelect {
+  const { statement, params } = compareAndSetStatement(db, task, set);
+  return updatedOrConflict(task, statement.get(params));
+}
+
+function compareAndSetStatement(db: Db, task: Versioned, set: TaskSet) {
   const keys = Object.keys(set)
     .filter((key) => set[key as keyof TaskSet] !== undefined)
     .sort();
-  const query = prepared(db, `task.compare_and_set:${keys.join(",")}`, () =>
+  const statement = prepared(db, `task.compare_and_set:${keys.join(",")}`, () =>
     db
       .update(tasks)
       .set(boundAll(keys))
@@ -40,7 +64,10 @@ export async function compareAndSetTask(db: Db, task: { id: number; key: string;
       .returning()
       .prepare(),
   );
-  const updated = await query.get({ ...driverValues(tasks, set, keys), whereId: task.id, whereVersion: task.version });
+  return { statement, params: { ...driverValues(tasks, set, keys), whereId: task.id, whereVersion: task.version } };
+}
+
+function updatedOrConflict<T>(task: { key: string }, updated: T | undefined): T {
   if (!updated) throw new ConflictError("task.version_conflict", `task ${task.key} was changed by someone else: reload and retry`);
   return updated;
 }
@@ -64,6 +91,13 @@ const TRANSITION_KEYS = [
 ] as const satisfies readonly (keyof TransitionValues)[];
 
 export async function insertTransition(db: Db, values: TransitionValues): Promise<void> {
-  const query = prepared(db, "task.insert_transition", () => db.insert(taskTransitions).values(boundAll(TRANSITION_KEYS)).prepare());
-  await query.run(driverValues(taskTransitions, values, TRANSITION_KEYS));
+  await insertTransitionStatement(db).run(driverValues(taskTransitions, values, TRANSITION_KEYS));
+}
+
+export function insertTransitionSync(db: Db, values: TransitionValues): void {
+  insertTransitionStatement(db).run(driverValues(taskTransitions, values, TRANSITION_KEYS));
+}
+
+function insertTransitionStatement(db: Db) {
+  return prepared(db, "task.insert_transition", () => db.insert(taskTransitions).values(boundAll(TRANSITION_KEYS)).prepare());
 }

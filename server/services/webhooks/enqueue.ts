@@ -18,18 +18,28 @@ export async function enqueueWebhookDeliveries(
   sessionId: string | null,
   data: Record<string, unknown> | null | undefined,
 ): Promise<void> {
+  if (engineOf(tx) !== "postgres") return enqueueWebhookDeliveriesSync(tx, eventId, type, sessionId, data);
   const kind = webhookEventOf(type, data);
   if (!kind) return;
-  if (engineOf(tx) === "postgres") {
-    await rawRun(
-      tx,
-      sql`INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, status, attempts, next_attempt_at)
-        SELECT s.id, ${Number(eventId)}, ${kind}, 'pending', 0, ${Date.now()} FROM webhook_subscriptions s
-        WHERE (s.all_events OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(s.events::jsonb) AS e(value) WHERE e.value = ${kind}))
-          AND (s.session_source IS NULL OR s.session_source = (SELECT source FROM sessions WHERE id = ${sessionId}))`,
-    );
-    return;
-  }
+  await rawRun(
+    tx,
+    sql`INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, status, attempts, next_attempt_at)
+      SELECT s.id, ${Number(eventId)}, ${kind}, 'pending', 0, ${Date.now()} FROM webhook_subscriptions s
+      WHERE (s.all_events OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(s.events::jsonb) AS e(value) WHERE e.value = ${kind}))
+        AND (s.session_source IS NULL OR s.session_source = (SELECT source FROM sessions WHERE id = ${sessionId}))`,
+  );
+}
+
+/** `enqueueWebhookDeliveries` on SQLite, where it never awaits: for an action of `writeSync` (services/context.ts). */
+export function enqueueWebhookDeliveriesSync(
+  tx: DbOrTx,
+  eventId: number | bigint,
+  type: string,
+  sessionId: string | null,
+  data: Record<string, unknown> | null | undefined,
+): void {
+  const kind = webhookEventOf(type, data);
+  if (!kind) return;
   const sqlite = connectionOf(tx);
   const insert = prepared(tx, "webhooks.enqueue", () =>
     sqlite.prepare(

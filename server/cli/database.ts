@@ -72,6 +72,8 @@ export function databaseCommands(program: Command, out: Output): void {
         import("@/db/pg/client"),
       ]);
       const shown = postgres ? redactUrl(target) : target;
+      // Before anything is opened: a bad PROOFGATE_PROGRESS_INTERVAL_MS is refused without creating a file.
+      const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "demo" });
       const ledger = await openLedger(target);
       let existing: number;
       try {
@@ -80,11 +82,11 @@ export function databaseCommands(program: Command, out: Output): void {
         if (postgres) await closeLedger(ledger);
       }
       if (options.ifEmpty && existing > 0) {
+        progress.stop();
         if (!postgres) ledger.$client.close();
         out.result({ database: shown, skipped: true, existingSessions: existing }, `${shown} already has ${existing} sessions: no demo data added`);
         return;
       }
-      const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "demo" });
       // The generator writes SQLite in bulk; a PostgreSQL database gets the same data through `copy`
       // from a temporary file (which requires it to hold no ledger rows yet).
       const temp = postgres ? fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-demo-")) : undefined;

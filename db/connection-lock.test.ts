@@ -8,43 +8,26 @@ import { describe, expect, it } from "vitest";
 import { createMemoryDb, readTransaction, writeTransaction, writeTransactionSync } from "./client";
 import { holds, mustWait } from "./connection-lock";
 import { rawAll, rawRun } from "./query";
+import { nextTurn, openWrite } from "@/test/support/open-write";
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const ids = async (db: ReturnType<typeof createMemoryDb>) => (await rawAll<{ id: string }>(db, sql`SELECT id FROM sessions ORDER BY id`)).map((r) => r.id);
-
-function opened(): { gate: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  return { gate, open };
-}
 
 describe("the connection lock", () => {
   it("a read waits for another chain's open write, and never sees the rows it rolls back", async () => {
     const db = createMemoryDb();
-    const { gate, open } = opened();
-    const writing = writeTransaction(db, async (tx) => {
-      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('s1')`);
-      await gate;
-      throw new Error("rolled back");
-    });
-    await nextTurn();
+    const { writing, end } = await openWrite(db, "s1", "rollback");
     const reading = ids(db);
     await nextTurn();
-    open();
+    end();
     await expect(writing).rejects.toThrow("rolled back");
     expect(await reading).toEqual([]);
   });
 
   it("a read waits for another chain's open write and sees what it committed", async () => {
     const db = createMemoryDb();
-    const { gate, open } = opened();
-    const writing = writeTransaction(db, async (tx) => {
-      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('s1')`);
-      await gate;
-    });
-    await nextTurn();
+    const { writing, end } = await openWrite(db, "s1", "commit");
     const reading = ids(db);
-    open();
+    end();
     await writing;
     expect(await reading).toEqual(["s1"]);
   });
@@ -115,37 +98,20 @@ describe("a synchronous write (writeTransactionSync)", () => {
 
   it("waits for another chain's open write, then runs whole after it", async () => {
     const db = createMemoryDb();
-    const { gate, open } = opened();
-    const order: string[] = [];
-    const writing = writeTransaction(db, async (tx) => {
-      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('a')`);
-      await gate;
-      order.push("a commits");
-    });
-    await nextTurn();
-    const queued = writeTransactionSync(db, () => {
-      order.push("b runs");
-      insert(db, "b");
-    });
+    const { writing, end } = await openWrite(db, "a", "commit");
+    const queued = writeTransactionSync(db, () => insert(db, "b"));
     expect(queued).toBeInstanceOf(Promise);
-    expect(order).toEqual([]);
-    open();
+    expect(db.$client.prepare("SELECT id FROM sessions ORDER BY id").pluck().all()).toEqual(["a"]);
+    end();
     await Promise.all([writing, queued]);
-    expect(order).toEqual(["a commits", "b runs"]);
     expect(await ids(db)).toEqual(["a", "b"]);
   });
 
   it("is not rolled back with another chain's write it waited for", async () => {
     const db = createMemoryDb();
-    const { gate, open } = opened();
-    const writing = writeTransaction(db, async (tx) => {
-      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('a')`);
-      await gate;
-      throw new Error("rolled back");
-    });
-    await nextTurn();
+    const { writing, end } = await openWrite(db, "a", "rollback");
     const queued = writeTransactionSync(db, () => insert(db, "b"));
-    open();
+    end();
     await expect(writing).rejects.toThrow("rolled back");
     await queued;
     expect(await ids(db)).toEqual(["b"]);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { type Db, writeTransaction } from "@/db/client";
 import { rawRun } from "@/db/query";
 import type { ActorName } from "@/test/support/api-helpers";
+import { nextTurn, openWrite } from "@/test/support/open-write";
 import { ACTORS, PASSED, count, rows, sessionWithTask, setup, tableCounts } from "@/test/support/api-helpers";
 import { ConflictError, ForbiddenTransitionError } from "@/server/domain/errors";
 import { moveTask } from "./move";
@@ -17,13 +18,6 @@ import { compareAndSetTaskSync } from "./statements";
 const T = { sessionId: "s1", key: "t1" };
 const by = (db: Db, name: ActorName) => ({ db, actor: ACTORS[name] });
 const stored = (db: Db) => rows<{ status: string; version: number }>(db, "SELECT status, version FROM tasks WHERE key = 't1'")[0]!;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function opened(): { gate: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  return { gate, open };
-}
 
 async function withTask(): Promise<Db> {
   const f = setup();
@@ -44,17 +38,11 @@ describe("a task move on SQLite", () => {
 
   it("waits for another chain's open write instead of running inside it, and is kept when that write rolls back", async () => {
     const db = await withTask();
-    const { gate, open } = opened();
-    const writing = writeTransaction(db, async (tx) => {
-      await rawRun(tx, sql`INSERT INTO sessions (id) VALUES ('s2')`);
-      await gate;
-      throw new Error("rolled back");
-    });
-    await nextTurn();
+    const { writing, end } = await openWrite(db, "s2", "rollback");
     const moving = moveTask(by(db, "developer"), { ...T, move: "start" });
     await nextTurn();
     expect(stored(db).status).toBe("pending");
-    open();
+    end();
     await expect(writing).rejects.toThrow("rolled back");
     await expect(moving).resolves.toMatchObject({ status: "in_progress" });
     expect(count(db, "sessions", "id = 's2'")).toBe(0);
@@ -65,14 +53,12 @@ describe("a task move on SQLite", () => {
   it("lets exactly one of two judgements at one version, queued behind an open write, win; the other gets a CONFLICT", async () => {
     const db = await withTask();
     await moveTask(by(db, "developer"), { ...T, move: "claim" });
-    const { gate, open } = opened();
-    const writing = writeTransaction(db, async () => gate);
-    await nextTurn();
+    const { writing, end } = await openWrite(db, "s2", "commit");
     const judged = Promise.allSettled([
       moveTask(by(db, "verifier"), { ...T, move: "verify", proofpack: PASSED, expectedVersion: 2 }),
       moveTask(by(db, "verifier2"), { ...T, move: "block", failures: ["flaky"], expectedVersion: 2 }),
     ]);
-    open();
+    end();
     await writing;
     const [verified, blocked] = await judged;
     expect(verified.status).toBe("fulfilled");

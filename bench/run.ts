@@ -20,6 +20,8 @@
  * `proofgate serve --database-url` and runs the same measurements; the SQLite-only groups (the
  * dataset generation, the import, the file-cache warming) are skipped with the reason printed.
  * Results: bench/results-postgres.json (test-results/bench-quick-postgres.json for --quick).
+ * --pg-setting name=value (repeatable; with --engine postgres): a cluster setting over the bench's
+ * (lib/postgres.ts), e.g. synchronous_commit=off, SQLite's durability under the server's settings.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -56,6 +58,7 @@ interface Args {
   workers: number | undefined;
   apiViaNext: boolean;
   engine: EngineName;
+  pgSettings: Record<string, string>;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -73,6 +76,7 @@ function parseArgs(argv: string[]): Args {
     workers: undefined,
     apiViaNext: false,
     engine: "sqlite",
+    pgSettings: {},
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -94,7 +98,11 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--only") args.only = new Set(value().split(","));
     else if (a === "--db") args.db = path.resolve(value());
     else if (a === "--engine") args.engine = engineName(value());
-    else throw new Error(`unknown argument ${a} (see the header of bench/run.ts)`);
+    else if (a === "--pg-setting") {
+      const [name, setting] = value().split("=", 2);
+      if (!name || !/^[a-z_]+$/.test(name) || !setting) throw new Error(`--pg-setting: name=value (got "${argv[i]}")`);
+      args.pgSettings[name] = setting;
+    } else throw new Error(`unknown argument ${a} (see the header of bench/run.ts)`);
   }
   return args;
 }
@@ -163,7 +171,7 @@ async function main(): Promise<void> {
   console.log("• datasets");
   const db = await datasetFor(args, rec, dir);
   rec.datasets.measured = args.quick ? "small (quick run)" : args.db ? args.db : "large";
-  const engine = pg ? await postgresFrom(db, rec) : sqliteEngine(db, dir);
+  const engine = pg ? await postgresFrom(db, rec, args.pgSettings) : sqliteEngine(db, dir);
   const ledger = engine.ledger;
 
   // 3. People and tokens, then the production server.
@@ -200,6 +208,8 @@ async function main(): Promise<void> {
     ? "each group starts with the measured database's files read once into the file cache (this host pages out file cache left unread for a minute); the cold-cache figures empty it first"
     : `no file-cache warming: ${engine.warmSkipped}; the cold-cache figures empty every cache first`;
   if (!engine.warmCache) console.log(`  file-cache warming: skipped on PostgreSQL (${engine.warmSkipped})`);
+  const loadByStep: Record<string, number[]> = {};
+  rec.datasets.loadAverageByStep = loadByStep;
   const step = async (group: string, title: string, fn: () => Promise<void>) => {
     if (!wants(group)) return;
     if (pg && group in SQLITE_ONLY) return console.log(`• ${title}: skipped on PostgreSQL (${SQLITE_ONLY[group]})`);
@@ -207,12 +217,16 @@ async function main(): Promise<void> {
     console.log(`• ${title}${warmed}`);
     const t0 = Date.now();
     const logs = serverLogs(dir);
+    const loadBefore = os.loadavg()[0]!;
     try {
       await fn();
     } catch (error) {
       rec.fail(group, error, logs.since());
     }
-    console.log(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    // This host is shared: each step's load average (1 min) before and after, beside its figures.
+    const load = [loadBefore, os.loadavg()[0]!].map((l) => Math.round(l * 10) / 10);
+    loadByStep[title] = load;
+    console.log(`  (${((Date.now() - t0) / 1000).toFixed(1)} s, load average ${load.join(" → ")})`);
   };
   try {
     await step("api", "API server time (in-process caller and HTTP)", () => measureApi(ctx));
@@ -263,9 +277,9 @@ async function main(): Promise<void> {
 }
 
 /** --engine postgres: the cluster, the dataset copied in (its time a row of the results), its settings. */
-async function postgresFrom(db: string, rec: Recorder): Promise<Engine> {
+async function postgresFrom(db: string, rec: Recorder, overrides: Record<string, string>): Promise<Engine> {
   console.log("• PostgreSQL: a throwaway cluster, the dataset copied in with proofgate copy");
-  const postgres = await startPostgresEngine(db);
+  const postgres = await startPostgresEngine(db, overrides);
   const { copy, settings } = postgres;
   const databaseMb = Math.round(postgres.databaseBytes / 2 ** 20);
   rec.datasets.postgres = { settings, databaseMb, copy };

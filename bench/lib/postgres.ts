@@ -69,9 +69,12 @@ interface CopyJson {
   tables: { table: string; rows: number; milliseconds: number }[];
 }
 
-/** Start the cluster, copy `sqliteFile` into database `proofgate_bench`, and report what was done. */
-export async function startPostgresEngine(sqliteFile: string): Promise<PostgresEngine> {
-  const cluster = await startPgCluster({ settings: BENCH_PG_SETTINGS });
+/**
+ * Start the cluster (BENCH_PG_SETTINGS, then `overrides`: `--pg-setting name=value`), copy
+ * `sqliteFile` into database `proofgate_bench`, and report what was done.
+ */
+export async function startPostgresEngine(sqliteFile: string, overrides: Record<string, string> = {}): Promise<PostgresEngine> {
+  const cluster = await startPgCluster({ settings: { ...BENCH_PG_SETTINGS, ...overrides } });
   try {
     const url = await cluster.createDatabase("proofgate_bench");
     const copy = await copyInto(sqliteFile, url);

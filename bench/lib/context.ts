@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { createCaller } from "@/server/api/root";
 import type { Actor } from "@/server/domain/actors";
+import type { Engine } from "./engine";
 import type { Recorder } from "./results";
 import type { Server, ServerOptions } from "./proc";
 
@@ -19,9 +20,11 @@ export interface BenchContext {
   rec: Recorder;
   /** The run's temporary folder (databases, the BAZINGA file). */
   dir: string;
-  /** The measured database file, shared by the server, the CLI and the in-process caller. */
+  /** The measured ledger, shared by the server, the CLI and the in-process caller: a SQLite file or a postgres:// URL. */
   db: string;
-  /** This process's own connection to `db` (the in-process caller, raw reads). */
+  /** The engine under `db` (`--engine`): caches, scratch databases, the server's environment. */
+  engine: Engine;
+  /** This process's own handle on `db` (the in-process caller, raw reads with db/query.ts). */
   local: Db;
   server: Server;
   /** How `server` was started (workers, API path): a measurement that starts its own server starts it the same way. */

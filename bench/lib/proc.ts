@@ -4,6 +4,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { serveArgs } from "../../scripts/server-process.mjs";
+import { isPostgresUrl } from "@/db/pg/client";
 import { defaultWorkers } from "@/server/serve/server";
 import { now, sleep } from "./stats";
 
@@ -35,9 +36,19 @@ export function run(command: string, args: string[], options: { env?: NodeJS.Pro
   });
 }
 
-/** `proofgate <args> --db <db>` in local mode; refuses (throws) on a non-zero exit. */
-export async function proofgate(db: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
-  const result = await run(process.execPath, [CLI, ...args, "--db", db], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+/** The global flags that name a ledger for the CLI: `--db <file>`, or `--database-url <url>` for PostgreSQL. */
+export function ledgerFlags(ledger: string): string[] {
+  return isPostgresUrl(ledger) ? ["--database-url", ledger] : ["--db", ledger];
+}
+
+/** How the notes write those flags: `--db <file>` or `--database-url <url>`. */
+export function ledgerFlagsText(ledger: string): string {
+  return isPostgresUrl(ledger) ? "--database-url <url>" : "--db <file>";
+}
+
+/** `proofgate <args> --db <file>` (or `--database-url <url>`) in local mode; refuses (throws) on a non-zero exit. */
+export async function proofgate(ledger: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const result = await run(process.execPath, [CLI, ...args, ...ledgerFlags(ledger)], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
   if (result.code !== 0) throw new Error(`proofgate ${args.join(" ")} exited ${result.code}: ${result.stderr.trim() || result.stdout.trim()}`);
   return result;
 }
@@ -48,6 +59,8 @@ export interface Server {
   /** Processes that serve (PROOFGATE_WORKERS). */
   workers: number;
   child: ChildProcess;
+  /** Where its stdout and stderr go (appended). */
+  logFile: string;
   stop(): Promise<void>;
 }
 
@@ -58,12 +71,23 @@ export interface ServerOptions {
   workers?: number;
   /** Send the API through Next's router too (PROOFGATE_API_VIA_NEXT=1): only to measure what the direct path saves. */
   apiViaNext?: boolean;
+  /** More environment for the server (BETTER_AUTH_SECRET on PostgreSQL). */
+  env?: Record<string, string>;
+  /** Where the server's log goes (default: beside the database file). */
+  logDir?: string;
 }
 
-/** The production server (`proofgate serve`, as scripts/start.mjs runs it) on its own port and database. */
-export async function startServer(db: string, port: number, options: ServerOptions = {}): Promise<Server> {
+/**
+ * The production server (`proofgate serve`, as scripts/start.mjs runs it) on its own port and
+ * ledger: a SQLite file (PROOFGATE_DB) or a postgres:// URL (PROOFGATE_DATABASE_URL).
+ */
+export async function startServer(ledger: string, port: number, options: ServerOptions = {}): Promise<Server> {
   const profile = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
-  const env: NodeJS.ProcessEnv = { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", NODE_ENV: "production", ...options.env };
+  delete env.PROOFGATE_DB;
+  delete env.PROOFGATE_DATABASE_URL;
+  if (isPostgresUrl(ledger)) env.PROOFGATE_DATABASE_URL = ledger;
+  else env.PROOFGATE_DB = ledger;
   if (options.workers !== undefined) env.PROOFGATE_WORKERS = String(options.workers);
   if (options.apiViaNext) env.PROOFGATE_API_VIA_NEXT = "1";
   else delete env.PROOFGATE_API_VIA_NEXT;
@@ -74,7 +98,7 @@ export async function startServer(db: string, port: number, options: ServerOptio
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
-  const logFile = path.join(path.dirname(db), `server-${port}.log`);
+  const logFile = path.join(options.logDir ?? path.dirname(ledger), `server-${port}.log`);
   const keep = (c: Buffer) => {
     log = (log + c.toString()).slice(-20_000);
     fs.appendFileSync(logFile, c);
@@ -98,6 +122,7 @@ export async function startServer(db: string, port: number, options: ServerOptio
     pid: child.pid!,
     workers: options.workers ?? defaultWorkers(),
     child,
+    logFile,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -105,6 +130,29 @@ export async function startServer(db: string, port: number, options: ServerOptio
         child.kill("SIGTERM");
         setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 5_000).unref();
       }),
+  };
+}
+
+/**
+ * What the servers started with `logDir` wrote from now on (every `server-<port>.log` there): a
+ * failed measurement quotes it, so a refusal's cause on the server side is in the results.
+ */
+export function serverLogs(logDir: string): { since(): string } {
+  const files = () => fs.readdirSync(logDir).filter((f) => /^server-\d+\.log$/.test(f));
+  const start = new Map(files().map((f) => [f, fs.statSync(path.join(logDir, f)).size]));
+  return {
+    since: () =>
+      files()
+        .map((f) => {
+          const text = fs
+            .readFileSync(path.join(logDir, f))
+            .subarray(start.get(f) ?? 0)
+            .toString("utf8")
+            .trim();
+          return text ? `${f}:\n${text.slice(-4000)}` : "";
+        })
+        .filter(Boolean)
+        .join("\n"),
   };
 }
 

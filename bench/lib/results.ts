@@ -34,13 +34,19 @@ export interface Results {
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string; loadAverage: number[] };
   datasets: Record<string, unknown>;
   rows: Row[];
-  /** Measurements that could not run, with the reason. */
-  failures: { id: string; error: string }[];
+  /** Measurements that could not run, with the reason (and what the server logged meanwhile). */
+  failures: Failure[];
+}
+
+export interface Failure {
+  id: string;
+  error: string;
+  serverLog?: string;
 }
 
 export class Recorder {
   readonly rows: Row[] = [];
-  readonly failures: { id: string; error: string }[] = [];
+  readonly failures: Failure[] = [];
   readonly datasets: Record<string, unknown> = {};
   private readonly startedAt = new Date();
 
@@ -56,10 +62,11 @@ export class Recorder {
     return full;
   }
 
-  fail(id: string, error: unknown): void {
+  fail(id: string, error: unknown, serverLog = ""): void {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    this.failures.push({ id, error: message.split("\n").slice(0, 6).join("\n") });
+    this.failures.push({ id, error: message.split("\n").slice(0, 6).join("\n"), ...(serverLog ? { serverLog } : {}) });
     console.error(`  ✗ ${id} failed: ${message.split("\n")[0]}`);
+    if (serverLog) console.error(`  the server's output meanwhile:\n${serverLog.replace(/^/gm, "    ")}`);
   }
 
   results(): Results {

@@ -1,12 +1,13 @@
 /**
- * Analytics overview (all time, all sessions) on a cold file cache, and the stall it causes to a
+ * Analytics overview (all time, all sessions) on a cold cache (the engine empties it: lib/engine.ts), and the stall it causes to a
  * cheap request sent to the same server while it runs: the slowest `session.get` over HTTP during
  * each overview, minus its idle median (the target), beside its control (the same statistic with
  * nothing running). The event loop's longest block during an in-process overview is a diagnostic.
  */
-import { openDatabase } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { closeLedger, openLedger } from "@/db/client";
+import { rawGet } from "@/db/query";
 import { type BenchContext, callerOn } from "../lib/context";
-import { databaseFiles, dropFileCache } from "../lib/file-cache";
 import { HttpClient } from "../lib/http";
 import { median, now, sleep, summarize, timeAsync } from "../lib/stats";
 
@@ -50,8 +51,7 @@ async function longestBlockDuring(work: () => Promise<unknown>): Promise<number>
 export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<void> {
   const heavy = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
   const light = new HttpClient(ctx.server.url, { token: ctx.tokens.viewer });
-  const files = databaseFiles(ctx.db);
-  const anySession = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY started_at DESC LIMIT 1").get() as { id: string }).id;
+  const anySession = (await rawGet<{ id: string }>(ctx.local, sql`SELECT id FROM sessions ORDER BY started_at DESC LIMIT 1`)).id;
   const cheap = () => light.query("session.get", { id: anySession });
   try {
     // The cheap request's own latency, with nothing else running.
@@ -93,14 +93,14 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
     const coldStalls: number[] = [];
     let how: string = "";
     for (let r = 0; r < ctx.reps(3, 1); r++) {
-      how = dropFileCache(files);
-      const fresh = openDatabase(ctx.db, { migrate: false });
+      how = await ctx.engine.dropCaches();
+      const fresh = await openLedger(ctx.db, { migrate: false });
       try {
         cold.push(await timeAsync(() => callerOn(fresh).analytics.overview({})));
       } finally {
-        fresh.$client.close();
+        await closeLedger(fresh);
       }
-      dropFileCache(files);
+      await ctx.engine.dropCaches();
       const run = await whileRunning(cheap, heavy.query("analytics.overview", {}));
       coldHttp.push(run.workMs);
       coldStalls.push(Math.max(0, run.slowest - base));
@@ -111,12 +111,7 @@ export async function measureAnalyticsColdAndStall(ctx: BenchContext): Promise<v
       unit: "ms",
       summary: summarize(coldHttp),
       target: { stat: "p95", op: "<=", value: 1000 },
-      notes: [
-        how === "drop_caches"
-          ? "cache dropped with echo 1 > /proc/sys/vm/drop_caches before each call"
-          : "not permitted to drop_caches: the database files' pages dropped with posix_fadvise (dd iflag=nocache) before each call",
-        "one HTTP request (keep-alive, viewer token) to the running server, timed by the client",
-      ],
+      notes: [how, "one HTTP request (keep-alive, viewer token) to the running server, timed by the client"],
     });
     ctx.rec.add({
       id: "api.analytics.cold.server",

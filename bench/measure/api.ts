@@ -4,6 +4,8 @@
  * included). The same calls through tRPC's in-process caller (`createCaller`) on a connection to
  * the server's database file — the procedure's own time — are printed beside them as diagnostics.
  */
+import { sql } from "drizzle-orm";
+import { rawAll, rawGet } from "@/db/query";
 import { type BenchContext, type Caller, callerOn, sample } from "../lib/context";
 import { HttpClient } from "../lib/http";
 import { summarize, timeAsync } from "../lib/stats";
@@ -156,9 +158,9 @@ export async function measureApi(ctx: BenchContext): Promise<void> {
 
     // Session detail: everything /sessions/<id> asks the API for (its layout's and page's prefetches,
     // and the sections' own queries), in one request as the dashboard's batching client sends them.
-    const ids = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+    const ids = (await rawAll<{ id: string }>(ctx.local, sql`SELECT id FROM sessions ORDER BY id`)).map((r) => r.id);
     const biggest = (
-      ctx.local.$client.prepare("SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1").get() as { id: string } | undefined
+      await rawGet<{ id: string } | undefined>(ctx.local, sql`SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1`)
     )?.id;
     const picks = sample(ids, Math.max(reps * 2, MIN_SAMPLES - 3));
     if (biggest) picks.push(biggest, biggest, biggest);

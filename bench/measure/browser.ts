@@ -5,6 +5,8 @@
  * by an SSE client and by the open page's DOM.
  */
 import { type Browser, type BrowserContext, type Page, chromium } from "@playwright/test";
+import { sql } from "drizzle-orm";
+import { rawAll, rawGet } from "@/db/query";
 import { subscribe } from "@/server/cli/sse";
 import { type BenchContext, callerOn, sample } from "../lib/context";
 import { HttpClient } from "../lib/http";
@@ -124,10 +126,9 @@ export async function measureNavigation(ctx: BenchContext, browser: Browser): Pr
       await context.close();
     }
   };
-  const ids = (ctx.local.$client.prepare("SELECT id FROM sessions WHERE source = 'demo' ORDER BY id").all() as { id: string }[]).map((r) => r.id);
-  const largest = (ctx.local.$client.prepare("SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1").get() as { id: string })
-    .id;
-  const largestTasks = (ctx.local.$client.prepare("SELECT count(*) AS n FROM tasks WHERE session_id = ?").get(largest) as { n: number }).n;
+  const ids = (await rawAll<{ id: string }>(ctx.local, sql`SELECT id FROM sessions WHERE source = 'demo' ORDER BY id`)).map((r) => r.id);
+  const largest = (await rawGet<{ id: string }>(ctx.local, sql`SELECT session_id AS id FROM tasks GROUP BY session_id ORDER BY count(*) DESC LIMIT 1`)).id;
+  const largestTasks = (await rawGet<{ n: number }>(ctx.local, sql`SELECT count(*) AS n FROM tasks WHERE session_id = ${largest}`)).n;
   const visits = ctx.reps(VISITS, 5);
   const sessions = sample(ids, visits + 1, 7);
   const pages: [string, string, () => string][] = [
@@ -242,7 +243,7 @@ export async function measureLive(ctx: BenchContext, browser: Browser): Promise<
     // in a hidden <div> at the end of <body> beside the board already drawn (for a few ms).
     await page.locator("main").getByTestId("column-pending").getByTestId("task-live_0").waitFor();
     await page.locator('[data-testid="live-indicator"][data-status="live"]').waitFor({ timeout: 30_000 });
-    let lastId = (ctx.local.$client.prepare("SELECT max(id) AS id FROM events").get() as { id: number }).id;
+    let lastId = (await rawGet<{ id: number }>(ctx.local, sql`SELECT max(id) AS id FROM events`)).id;
     for (let i = 0; i < reps + 1; i++) {
       const key = `live_${i}`;
       // The page notes, on the shared wall clock, when the claimed card first exists.

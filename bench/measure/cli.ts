@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type BenchContext, callerOn } from "../lib/context";
-import { ROOT, run } from "../lib/proc";
+import { ROOT, ledgerFlags, run } from "../lib/proc";
 import { summarize } from "../lib/stats";
 
 const OPERATOR = { principalId: "operator", principalKind: "operator", role: "admin", label: "project_manager" } as const;
@@ -15,7 +15,7 @@ const OPERATOR = { principalId: "operator", principalKind: "operator", role: "ad
  * The CLI as users run it (issue 19's row): the `proofgate` command the README's install puts on
  * the PATH (`npm link` from the checkout, here into a temporary npm prefix so nothing outside the
  * run's folder changes), found on the PATH and run as a whole process, spawn → exit, with
- * `update-success-criterion` in local mode (--db) and in remote mode (--url/--token against the
+ * `update-success-criterion` in local mode (--db, or --database-url on PostgreSQL) and in remote mode (--url/--token against the
  * production server), interleaved with `node -e 0` in the same loop. Beside them, as a labelled
  * diagnostic, the checkout's older path `node bin/proofgate.mjs`.
  */
@@ -52,9 +52,9 @@ export async function measureCli(ctx: BenchContext): Promise<void> {
   for (let i = 0; i <= reps; i++) {
     const node = await checked("node -e 0", process.execPath, ["-e", "0"]);
     // `proofgate`, found on the PATH as a shell (or Claude Code, or an orchestrator's script) finds it.
-    const local = await checked("proofgate (local)", "proofgate", [...update(i), "--db", ctx.db]);
+    const local = await checked("proofgate (local)", "proofgate", [...update(i), ...ledgerFlags(ctx.db)]);
     const remote = await checked("proofgate (remote)", "proofgate", ["--url", ctx.server.url, "--token", ctx.tokens.orchestrator, ...update(i)]);
-    const mjs = await checked("node bin/proofgate.mjs", process.execPath, [path.join(ROOT, "bin", "proofgate.mjs"), ...update(i), "--db", ctx.db]);
+    const mjs = await checked("node bin/proofgate.mjs", process.execPath, [path.join(ROOT, "bin", "proofgate.mjs"), ...update(i), ...ledgerFlags(ctx.db)]);
     // The first call of each may write V8's code cache for the command.
     if (i === 0) continue;
     times.node.push(node);

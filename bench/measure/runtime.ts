@@ -17,7 +17,7 @@ import { operatorActor } from "@/server/domain/actors";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import type { BenchContext } from "../lib/context";
 import { HttpClient } from "../lib/http";
-import { ROOT } from "../lib/proc";
+import { ROOT, ledgerFlags, ledgerFlagsText } from "../lib/proc";
 import { now, summarize } from "../lib/stats";
 
 const CLI = path.join(ROOT, "bin", "proofgate.mjs");
@@ -87,7 +87,7 @@ function timed(args: string[], stdin: string | null): Promise<{ ms: number; stdo
 export async function measureHookCommand(ctx: BenchContext): Promise<void> {
   const runtimeId = `bench-hook-cmd-${Date.now()}`;
   await linkedSession(ctx, runtimeId, `bench_hook_cmd_${Date.now()}`);
-  const hookArgs = [CLI, "hook", "claude-code", "--db", ctx.db, "--agent-id", "claude"];
+  const hookArgs = [CLI, "hook", "claude-code", ...ledgerFlags(ctx.db), "--agent-id", "claude"];
   const bare: number[] = [];
   const post: number[] = [];
   const stop: number[] = [];
@@ -104,7 +104,7 @@ export async function measureHookCommand(ctx: BenchContext): Promise<void> {
     stop.push(s.ms);
   }
   const baseline = summarize(bare);
-  const note = `spawn → exit of \`node bin/proofgate.mjs hook claude-code --db <file>\` with the hook's JSON on stdin, interleaved with \`node -e 0\` (median ${baseline.median.toFixed(1)} ms in this run)`;
+  const note = `spawn → exit of \`node bin/proofgate.mjs hook claude-code ${ledgerFlagsText(ctx.db)}\` with the hook's JSON on stdin, interleaved with \`node -e 0\` (median ${baseline.median.toFixed(1)} ms in this run)`;
   ctx.rec.add({
     id: "hook.command.node_baseline",
     measurement: "node -e 0 (baseline for the hook command)",
@@ -284,7 +284,13 @@ export async function measureMcp(ctx: BenchContext): Promise<void> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("PROOFGATE_")) env[key] = value;
   await stdio.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", ctx.db, "--agent-id", "developer_1"], cwd: ROOT, env, stderr: "ignore" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp", ...ledgerFlags(ctx.db), "--agent-id", "developer_1"],
+      cwd: ROOT,
+      env,
+      stderr: "ignore",
+    }),
   );
   let overStdio: { claim: number[]; get: number[] };
   try {
@@ -301,7 +307,7 @@ export async function measureMcp(ctx: BenchContext): Promise<void> {
   } finally {
     await http.close();
   }
-  const stdioNote = "the SDK's Client spawning `node bin/proofgate.mjs mcp --db <file>` (local mode), connected once; each call is tools/call → its result";
+  const stdioNote = `the SDK's Client spawning \`node bin/proofgate.mjs mcp ${ledgerFlagsText(ctx.db)}\` (local mode), connected once; each call is tools/call → its result`;
   const httpNote =
     "the SDK's Client over Streamable HTTP to /api/mcp on the production server with an agent token; stateless, so each call is its own POST (authentication included)";
   ctx.rec.add({

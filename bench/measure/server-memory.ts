@@ -7,6 +7,8 @@
  * tree's simultaneous peak, which is reported beside it from a 1 s poll of VmRSS).
  */
 import { setMaxListeners } from "node:events";
+import { sql } from "drizzle-orm";
+import { rawAll } from "@/db/query";
 import { subscribe } from "@/server/cli/sse";
 import { type BenchContext, sample } from "../lib/context";
 import { HttpClient } from "../lib/http";
@@ -33,7 +35,7 @@ interface MemoryRun {
 
 export async function measureServerMemory(ctx: BenchContext): Promise<void> {
   const durationMs = ctx.reps(600_000, 30_000);
-  const ids = (ctx.local.$client.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+  const ids = (await rawAll<{ id: string }>(ctx.local, sql`SELECT id FROM sessions ORDER BY id`)).map((r) => r.id);
   const pool = sample(ids, 200, 11);
   const runs: MemoryRun[] = [];
   // A single figure near its limit is measured three times (each on a fresh server).

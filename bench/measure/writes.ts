@@ -1,35 +1,17 @@
 /**
- * Writes over HTTP against the engine's own speed, measured in the same run and interleaved round
- * by round: single task moves from 8 concurrent clients vs better-sqlite3 committing single-row
- * transactions; log ingest in batches of 500 vs better-sqlite3 inserting the same rows.
+ * Writes over HTTP against the engine's own speed (engine-rates.ts), measured in the same run and
+ * interleaved round by round: single task moves from 8 concurrent clients vs the engine committing
+ * single-row transactions; log ingest in batches of 500 vs the engine inserting the same rows.
  */
-import path from "node:path";
-import Database from "better-sqlite3";
-import { openDatabase } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { rawGet } from "@/db/query";
 import { type BenchContext, callerOn } from "../lib/context";
 import { HttpClient } from "../lib/http";
 import { median, now, summarize } from "../lib/stats";
+import { type EngineRate, ingestRate, singleCommitRate } from "./engine-rates";
 
 const OPERATOR = { principalId: "operator", principalKind: "operator", role: "admin", label: "orchestrator" } as const;
 const PASSED = { verdict: "PASSED", checks: [{ name: "unit tests", passed: true }] } as const;
-
-/** A scratch database with the server's settings (WAL, synchronous NORMAL), for the engine's own rates. */
-function scratch(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
-  return db;
-}
-
-/** better-sqlite3 committing `n` transactions of one INSERT each; commits per second. */
-function rawSingleCommits(db: Database.Database, n: number, round: number): number {
-  const insert = db.prepare("INSERT INTO moves (task, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?)");
-  const one = db.transaction((i: number) => insert.run(`t${round}_${i}`, "pending", "in_progress", "developer_1", Date.now()));
-  const started = now();
-  for (let i = 0; i < n; i++) one(i);
-  return n / ((now() - started) / 1000);
-}
 
 export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
   const CLIENTS = 8;
@@ -43,7 +25,7 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
     for (let c = 0; c < CLIENTS; c++)
       for (let i = 0; i < perClient; i++) await admin.task.create({ sessionId, key: keyOf(round, c, i), title: `Move ${round}/${c}/${i}` });
   }
-  const created = (ctx.local.$client.prepare("SELECT count(*) AS n FROM tasks WHERE session_id = ?").get(sessionId) as { n: number }).n;
+  const created = (await rawGet<{ n: number }>(ctx.local, sql`SELECT count(*) AS n FROM tasks WHERE session_id = ${sessionId}`)).n;
   if (created !== (rounds + 1) * CLIENTS * perClient) throw new Error(`expected ${(rounds + 1) * CLIENTS * perClient} tasks, found ${created}`);
 
   const clients = Array.from({ length: CLIENTS }, (_, c) => ({
@@ -51,10 +33,7 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
     verifier: new HttpClient(ctx.server.url, { token: ctx.tokens.verifier, agent: `verifier_${c + 1}` }, 1),
     orchestrator: new HttpClient(ctx.server.url, { token: ctx.tokens.orchestrator, agent: "orchestrator" }, 1),
   }));
-  const raw = scratch(path.join(ctx.dir, "raw-commits.db"));
-  raw.exec(
-    "CREATE TABLE moves (id INTEGER PRIMARY KEY, task TEXT NOT NULL, from_status TEXT NOT NULL, to_status TEXT NOT NULL, actor TEXT NOT NULL, at INTEGER NOT NULL)",
-  );
+  const raw: EngineRate = await singleCommitRate(ctx, ctx.reps(5000, 2000));
   const httpRates: number[] = [];
   const rawRates: number[] = [];
   const ratios: number[] = [];
@@ -84,16 +63,16 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
       return moves / ((now() - started) / 1000);
     };
     await walk(0); // warm-up round: connections, prepared statements, the JIT
-    rawSingleCommits(raw, 500, 0);
+    await raw.round(0);
     for (let round = 1; round <= rounds; round++) {
-      const rawRate = rawSingleCommits(raw, ctx.reps(5000, 2000), round);
+      const rawRate = await raw.round(round);
       const httpRate = await walk(round);
       rawRates.push(rawRate);
       httpRates.push(httpRate);
       ratios.push(httpRate / rawRate);
     }
   } finally {
-    raw.close();
+    await raw.close();
     for (const c of clients) for (const h of Object.values(c)) h.close();
   }
   const ratio = median(ratios);
@@ -105,7 +84,7 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
     target: { stat: "median", op: ">=", value: 2000 },
     targetText: "≥ 2,000 moves/s",
     notes: [
-      `ratio to better-sqlite3 single-row transaction commits (same run, interleaved): ${(ratio * 100).toFixed(1)}% (raw median ${Math.round(median(rawRates)).toLocaleString("en-US")} commits/s)`,
+      `ratio to ${raw.label} (same run, interleaved): ${(ratio * 100).toFixed(1)}% (raw median ${Math.round(median(rawRates)).toLocaleString("en-US")} commits/s)`,
       `start → claim → verify → complete, each its own request and transaction; per-move round trip median ${median(latencies).toFixed(1)} ms`,
       "p95 column: the 5th-percentile round is the one to read for a throughput floor; both shown as medians/p95 of rounds",
     ],
@@ -113,7 +92,7 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
   });
   ctx.rec.add({
     id: "writes.raw_commits",
-    measurement: "  engine: better-sqlite3 single-row transactions",
+    measurement: `  engine: ${raw.label}`,
     unit: "commits/s",
     summary: summarize(rawRates),
     target: null,
@@ -152,16 +131,7 @@ export async function measureIngest(ctx: BenchContext): Promise<void> {
   const sessionId = `bench_ingest_${Date.now()}`;
   await callerOn(ctx.local, OPERATOR).session.create({ id: sessionId, requirements: "Bench: log ingest", mode: "parallel" });
   // The engine's side: the same rows into the same table (schema, indexes, triggers) of a fresh ledger, 500 per transaction.
-  const ledger = openDatabase(path.join(ctx.dir, "raw-ingest.db"));
-  await callerOn(ledger, OPERATOR).session.create({ id: sessionId, requirements: "Bench: log ingest (raw)", mode: "parallel" });
-  const insert = ledger.$client.prepare(
-    "INSERT INTO orchestration_logs (session_id, timestamp, iteration, agent_type, agent_id, content, log_type, redacted, group_id) VALUES (?, ?, ?, ?, ?, ?, 'interaction', 0, ?)",
-  );
-  type Row = ReturnType<typeof logRows>[number];
-  const rawBatch = ledger.$client.transaction((rows: Row[]) => {
-    const at = Date.now();
-    for (const r of rows) insert.run(sessionId, at, r.iteration, r.agentType, r.agentId, r.content, r.groupId);
-  });
+  const raw: EngineRate = await ingestRate(ctx, sessionId, (r) => Array.from({ length: CLIENTS * batchesPerClient }, (_, i) => logRows(r * 1000 + i, BATCH)));
   const clients = Array.from({ length: CLIENTS }, (_, c) => new HttpClient(ctx.server.url, { token: ctx.tokens.agent, agent: `developer_${c + 1}` }, 1));
   const httpRates: number[] = [];
   const rawRates: number[] = [];
@@ -181,23 +151,17 @@ export async function measureIngest(ctx: BenchContext): Promise<void> {
       );
       return (CLIENTS * batchesPerClient * BATCH) / ((now() - started) / 1000);
     };
-    const rawRound = (r: number) => {
-      const batches = Array.from({ length: CLIENTS * batchesPerClient }, (_, i) => logRows(r * 1000 + i, BATCH));
-      const started = now();
-      for (const rows of batches) rawBatch(rows);
-      return (batches.length * BATCH) / ((now() - started) / 1000);
-    };
     await round(0);
-    rawRound(0);
+    await raw.round(0);
     for (let r = 1; r <= rounds; r++) {
-      const rawRate = rawRound(r);
+      const rawRate = await raw.round(r);
       const httpRate = await round(r);
       rawRates.push(rawRate);
       httpRates.push(httpRate);
       ratios.push(httpRate / rawRate);
     }
   } finally {
-    ledger.$client.close();
+    await raw.close();
     for (const c of clients) c.close();
   }
   const ratio = median(ratios);
@@ -209,14 +173,14 @@ export async function measureIngest(ctx: BenchContext): Promise<void> {
     target: { stat: "median", op: ">=", value: 30_000 },
     targetText: "≥ 30,000 rows/s",
     notes: [
-      `ratio to raw better-sqlite3 inserts of the same rows (same table, indexes and triggers, 500 per transaction; same run, interleaved): ${(ratio * 100).toFixed(1)}% (raw median ${Math.round(median(rawRates)).toLocaleString("en-US")} rows/s)`,
+      `ratio to the engine's own inserts of the same rows (${raw.label}; same table, indexes and triggers; same run, interleaved): ${(ratio * 100).toFixed(1)}% (raw median ${Math.round(median(rawRates)).toLocaleString("en-US")} rows/s)`,
       `log.batch round trip median ${median(callMs).toFixed(1)} ms`,
     ],
     extra: { rawRowsPerSecond: summarize(rawRates), ratioMedian: ratio, ratios, batchRoundTripMs: summarize(callMs) },
   });
   ctx.rec.add({
     id: "writes.raw_inserts",
-    measurement: "  engine: better-sqlite3 inserts, 500 per transaction",
+    measurement: `  engine: ${raw.label}`,
     unit: "rows/s",
     summary: summarize(rawRates),
     target: null,

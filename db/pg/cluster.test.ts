@@ -49,6 +49,32 @@ describe.skipIf(!findPgBinDir())("startPgCluster", () => {
     await expect(cluster.createDatabase("late")).rejects.toThrow();
   });
 
+  it("restarts with the settings it was started with, and a pool carries on over new connections", async () => {
+    const cluster = await startPgCluster({ settings: { fsync: "on", shared_buffers: "64MB" } });
+    started.push(cluster);
+    const db = await openPgDatabase(await cluster.createDatabase("restarted"), { migrate: false, max: 1 });
+    try {
+      const settings = async () =>
+        (await db.$client.query("SELECT current_setting('fsync') AS fsync, current_setting('shared_buffers') AS sb, pg_backend_pid() AS pid")).rows[0] as {
+          fsync: string;
+          sb: string;
+          pid: number;
+        };
+      const before = await settings();
+      expect(before).toMatchObject({ fsync: "on", sb: "64MB" });
+      const postmaster = postmasterPid(cluster.dir);
+      cluster.restart();
+      expect(postmasterPid(cluster.dir)).not.toBe(postmaster);
+      // The pool's idle connection was dropped by the restart; the pool discards it and connects again.
+      await expect.poll(async () => (await settings().catch(() => undefined))?.fsync, { timeout: 10_000 }).toBe("on");
+      const after = await settings();
+      expect(after).toMatchObject({ fsync: "on", sb: "64MB" });
+      expect(after.pid).not.toBe(before.pid);
+    } finally {
+      await closePgDatabase(db);
+    }
+  });
+
   it("refuses database names that are not plain identifiers", async () => {
     const { createTestDatabase } = await import("@/test/support/pg-cluster");
     await expect(createTestDatabase("postgres://nowhere/x", 'x"; DROP DATABASE postgres; --')).rejects.toThrow("not a plain lower-case identifier");

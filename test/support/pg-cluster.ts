@@ -45,6 +45,8 @@ export interface PgCluster {
   urlFor(name: string): string;
   /** `CREATE DATABASE name [TEMPLATE template]`; returns its URL. */
   createDatabase(name: string, options?: { template?: string }): Promise<string>;
+  /** `pg_ctl restart -m fast`, with the same settings: every connection is dropped and the shared buffers start empty. */
+  restart(): void;
   /** `pg_ctl stop -m immediate`, then delete the folder. Idempotent. */
   stop(): void;
 }
@@ -264,6 +266,8 @@ export async function startPgCluster(options: StartOptions = {}): Promise<PgClus
       adminUrl,
       urlFor: (name) => clusterUrl(dir, port, name),
       createDatabase: (name, createOptions) => createTestDatabase(adminUrl, name, createOptions),
+      // pg_ctl restarts with the options of the last start (data/postmaster.opts).
+      restart: () => run(bin, "pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-w", "-t", "60", "-m", "fast", "restart"]),
       stop,
     };
   } catch (error) {

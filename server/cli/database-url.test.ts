@@ -47,7 +47,6 @@ describe("choosing the engine", () => {
       [["backup", `${dir}/b.db`], /^proofgate: backup: works on a SQLite file, not on a PostgreSQL database; back up a PostgreSQL database with pg_dump/],
       [["query", "SELECT 1"], /^proofgate: query: works on a SQLite file, not on a PostgreSQL database; run SQL on PostgreSQL with psql/],
       [["integrity-check"], /^proofgate: integrity-check: works on a SQLite file, not on a PostgreSQL database/],
-      [["check"], /^proofgate: check: works on a SQLite file, not on a PostgreSQL database; copy it to a file \(proofgate copy --from URL --to FILE/],
       [["purge", "--before", "2026-01-01", "--dry-run"], /^proofgate: purge: works on a SQLite file, not on a PostgreSQL database/],
       [
         ["import", "bazinga", `${dir}/missing.db`],

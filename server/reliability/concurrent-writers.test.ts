@@ -310,10 +310,10 @@ describe("eight concurrent writers on one database file", () => {
     // The ledger, and the backup taken while all this ran, keep every invariant.
     expect(backupResult, backupResult?.stderr).toMatchObject({ code: 0 });
     expect(JSON.parse(backupResult!.stdout)).toMatchObject({ integrity: "ok" });
-    const report = checkLedger(db);
+    const report = await checkLedger(db);
     expect(report.findings).toEqual([]);
     const copy = openDatabase(backup, { readonly: true });
-    const backupReport = checkLedger(copy);
+    const backupReport = await checkLedger(copy);
     const backupTasks = copy.$client.prepare("SELECT count(*) FROM tasks").pluck().get() as number;
     copy.$client.close();
     expect(backupReport.findings).toEqual([]);

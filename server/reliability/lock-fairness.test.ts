@@ -60,7 +60,7 @@ describe("the write lock under eight tight-loop writers", () => {
     expect(reports.filter((r) => r.error !== null).map((r) => `${r.name}: ${r.error}`)).toEqual([]);
     expect(reports.map((r) => r.written)).toEqual(reports.map(() => WRITES));
     expect(db.$client.prepare("SELECT count(DISTINCT content) FROM orchestration_logs WHERE session_id = 'tight'").pluck().get()).toBe(WRITERS * WRITES);
-    expect(checkLedger(db).findings).toEqual([]);
+    expect((await checkLedger(db)).findings).toEqual([]);
 
     // Each row's content is "<writer> <i>", in commit order by id.
     const order = (db.$client.prepare("SELECT content FROM orchestration_logs WHERE session_id = 'tight' ORDER BY id").pluck().all() as string[]).map(

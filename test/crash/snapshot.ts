@@ -4,7 +4,7 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import { isPostgresUrl } from "@/db/pg/client";
-import { currentTriggers } from "@/db/triggers/pg-enforcement";
+import { BTREE_INDEX_CHECK_SQL, pgEnforcementState } from "@/db/pg/enforcement-state";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -101,23 +101,12 @@ async function openPgSnapshot(url: string): Promise<Snapshot> {
  */
 async function pgStorageFailures(all: Snapshot["all"]): Promise<string[]> {
   const failures: string[] = [];
-  const triggers = await all<{ name: string; enabled: string }>(
-    "SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND NOT t.tgisinternal",
-  );
-  const found = new Map(triggers.map((t) => [t.name, t.enabled]));
-  const missing = currentTriggers().filter((t) => found.get(t.name) === undefined);
-  const disabled = currentTriggers().filter((t) => found.get(t.name) === "D");
+  const { missingTriggers: missing, disabledTriggers: disabled, unvalidatedConstraints: unvalidated } = await pgEnforcementState(all);
   if (missing.length > 0) failures.push(`${missing.length} enforcement triggers missing: ${missing.map((t) => t.name).join(", ")}`);
   if (disabled.length > 0) failures.push(`${disabled.length} enforcement triggers disabled: ${disabled.map((t) => t.name).join(", ")}`);
-  const unvalidated = await all<{ name: string }>(
-    "SELECT conname AS name FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = 'public' AND NOT c.convalidated",
-  );
   if (unvalidated.length > 0) failures.push(`constraints not validated: ${unvalidated.map((c) => c.name).join(", ")}`);
   try {
-    await all(
-      `SELECT bt_index_check(c.oid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
-        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE a.amname = 'btree' AND n.nspname = 'public' AND i.indisvalid AND i.indisready`,
-    );
+    await all(BTREE_INDEX_CHECK_SQL);
   } catch (error) {
     failures.push(`amcheck bt_index_check: ${(error as Error).message}`);
   }

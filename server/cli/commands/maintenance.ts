@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import readline from "node:readline/promises";
 import { type Command, InvalidArgumentError } from "commander";
+import type { Db } from "@/db/client";
 import type { CheckReport } from "@/server/services/check/findings";
 import type { PurgeResult } from "@/server/services/purge/purge";
 import { DatabaseMissingError } from "../api";
@@ -8,13 +9,37 @@ import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
 import { CheckFailed, example, plural } from "./shared";
-import { namesLocalLedger, sqliteLedgerFile } from "../ledger";
+import { isPostgresTarget, ledgerTarget, namesLocalLedger, sqliteLedgerFile } from "../ledger";
 
-/** The operator's file: `--db` given, or no server named; a PostgreSQL database is refused with what to do instead. */
-async function localFile(globals: GlobalOptions, command: string, onPostgres: string): Promise<string> {
+/**
+ * The operator's ledger, a SQLite file or a PostgreSQL database (`--db`/`--database-url` given, or
+ * no server named), opened on the database itself, never through a server; with the name to show
+ * (a URL without its password). A file that does not exist, or a PostgreSQL database that cannot be
+ * reached or holds no ledger, is "database unavailable" (exit 4).
+ */
+async function openLocalLedger(globals: GlobalOptions, command: string, options: { readonly?: boolean } = {}): Promise<{ db: Db; shown: string }> {
   if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
-    throw new UsageError(`${command}: runs in local mode only (--db or PROOFGATE_DB), on the database file itself`);
-  return sqliteLedgerFile(globals, command, onPostgres);
+    throw new UsageError(`${command}: runs in local mode only (--db or PROOFGATE_DB, --database-url or PROOFGATE_DATABASE_URL), on the database itself`);
+  const target = await ledgerTarget(globals);
+  const { closeLedger, openDatabase, openLedger } = await import("@/db/client");
+  if (!isPostgresTarget(target)) {
+    if (!fs.existsSync(target)) throw new DatabaseMissingError(`database unavailable: no database at ${target}`);
+    return { db: openDatabase(target, { readonly: options.readonly }), shown: target };
+  }
+  const [{ redactUrl }, { pgRootOf }] = await Promise.all([import("@/db/pg/client"), import("@/db/pg/ledger")]);
+  const shown = redactUrl(target);
+  // Opened as it is: a check or a purge does not migrate the database it looks at.
+  const db = await openLedger(target, { migrate: false, poolSize: 2 });
+  try {
+    // On the pool itself, so that a server that cannot be reached fails with pg's own error (database unavailable, exit 4).
+    const { rows } = await pgRootOf(db)!.$client.query<{ sessions: string | null }>("SELECT to_regclass('sessions')::text AS sessions");
+    if (!rows[0]?.sessions)
+      throw new DatabaseMissingError(`database unavailable: ${shown} holds no Proofgate ledger (create it with proofgate migrate --database-url …)`);
+  } catch (error) {
+    await closeLedger(db);
+    throw error;
+  }
+  return { db, shown };
 }
 
 /** `--before 2026-01-01` (UTC midnight) or a full ISO time. */
@@ -79,7 +104,7 @@ export function maintenanceCommands(program: Command, out: Output): void {
     program
       .command("check")
       .description(
-        "Check the ledger's invariants: integrity, foreign keys, verification by non-claimants, history, events, counters (exit 1 when any is broken)",
+        "Check the ledger's invariants on a SQLite file or a PostgreSQL database: integrity, foreign keys, enforcement triggers, verification by non-claimants, history, events, counters (exit 1 when any is broken)",
       )
       .option(
         "--limit <n>",
@@ -93,36 +118,31 @@ export function maintenanceCommands(program: Command, out: Output): void {
       ),
     "proofgate check --db ./data/proofgate.db",
     "proofgate check --db ./backups/proofgate-2026-11-21.db --json",
+    "proofgate check --database-url postgres://proofgate@db.internal/proofgate",
   ).action(async (options: { limit: number }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    const file = await localFile(
-      globals,
-      "check",
-      "copy it to a file (proofgate copy --from URL --to FILE, which verifies every row as it copies) and check the file",
-    );
-    const [{ openDatabase }, { checkLedger }, { createProgressDisplay }] = await Promise.all([
+    const [{ closeLedger }, { checkLedger }, { createProgressDisplay }] = await Promise.all([
       import("@/db/client"),
       import("@/server/services/check/run"),
       import("../progress"),
     ]);
-    if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "check" });
-    const db = openDatabase(file, { readonly: true });
+    const { db, shown } = await openLocalLedger(globals, "check", { readonly: true });
     try {
-      const report = checkLedger(db, { limit: options.limit, onProgress: progress.listener });
+      const report = await checkLedger(db, { limit: options.limit, onProgress: progress.listener });
       progress.stop();
-      out.result({ database: file, ...report }, checkReportText(file, report));
+      out.result({ database: shown, ...report }, checkReportText(shown, report));
       if (!report.ok)
         throw new CheckFailed(
           "check.failed",
-          `${file}: ${Object.entries(report.counts)
+          `${shown}: ${Object.entries(report.counts)
             .filter(([, n]) => n > 0)
             .map(([i, n]) => `${i} ${n}`)
             .join(", ")}`,
         );
     } finally {
       progress.stop();
-      db.$client.close();
+      await closeLedger(db);
     }
   });
 
@@ -138,7 +158,9 @@ export function maintenanceCommands(program: Command, out: Output): void {
     "proofgate purge --db ./data/proofgate.db --before 2026-01-01 --yes",
   ).action(async (options: { before: Date; dryRun?: boolean; yes?: boolean; reason?: string }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    const file = await localFile(globals, "purge", "purging a PostgreSQL ledger is not supported yet");
+    if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
+      throw new UsageError("purge: runs in local mode only (--db or PROOFGATE_DB), on the database file itself");
+    const file = await sqliteLedgerFile(globals, "purge", "purging a PostgreSQL ledger is not supported yet");
     if (!options.yes && !options.dryRun && !process.stdin.isTTY)
       throw new UsageError("--yes: purge asks for confirmation; pass --yes when not at a terminal (or --dry-run to see what it would remove)");
     const [{ openDatabase }, { purgeSessions }, { operatorActor }, { createProgressDisplay }] = await Promise.all([

@@ -1,4 +1,6 @@
-import type Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { rawAll } from "@/db/query";
 import type { FindingCollector } from "./findings";
 
 interface CompletedSession {
@@ -6,10 +8,10 @@ interface CompletedSession {
   enforcement: "enforce" | "observe";
   rested: number | null;
   restedSession: string | null;
-  restedAccepted: number | null;
+  restedAccepted: number | boolean | null;
   staleThrough: number;
   latest: number | null;
-  latestAccepted: number | null;
+  latestAccepted: number | boolean | null;
 }
 
 /**
@@ -19,18 +21,18 @@ interface CompletedSession {
  * `completion_check_id`. A session completed by an older version, or written past the triggers,
  * has none: reported with what its own checks say.
  */
-export function checkCompletions(sqlite: Database.Database, found: FindingCollector): void {
-  const rows = sqlite
-    .prepare(
-      `SELECT s.id, s.enforcement, s.completion_check_id AS rested, r.session_id AS restedSession, r.accepted AS restedAccepted,
-              s.checks_stale_through AS staleThrough, l.id AS latest, l.accepted AS latestAccepted
+export async function checkCompletions(db: DbOrTx, found: FindingCollector): Promise<void> {
+  // The camelCase aliases are quoted: PostgreSQL folds unquoted ones to lower case.
+  const rows = await rawAll<CompletedSession>(
+    db,
+    sql`SELECT s.id, s.enforcement, s.completion_check_id AS rested, r.session_id AS "restedSession", r.accepted AS "restedAccepted",
+              s.checks_stale_through AS "staleThrough", l.id AS latest, l.accepted AS "latestAccepted"
        FROM sessions s
        LEFT JOIN completion_checks r ON r.id = s.completion_check_id
        LEFT JOIN completion_checks l ON l.id = (SELECT max(c.id) FROM completion_checks c WHERE c.session_id = s.id)
        WHERE s.status = 'completed'
        ORDER BY s.id`,
-    )
-    .all() as CompletedSession[];
+  );
   found.examined("completed sessions", rows.length);
   for (const row of rows) {
     const problem = completionProblem(row);

@@ -1,4 +1,6 @@
-import type Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { rawAll } from "@/db/query";
 import type { FindingCollector } from "./findings";
 
 interface CriterionRow {
@@ -8,7 +10,8 @@ interface CriterionRow {
   status: string;
   actual: string | null;
   evidence: string | null;
-  required_for_completion: number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  required_for_completion: number | boolean;
   verifier_status: string | null;
   verifier_actual: string | null;
   verifier_evidence: string | null;
@@ -21,7 +24,7 @@ interface UpdateRow {
   to_status: string | null;
   actual: string | null;
   evidence: string | null;
-  required: number | null;
+  required: number | boolean | null;
 }
 
 /**
@@ -29,16 +32,17 @@ interface UpdateRow {
  * evidence) is the last create/claim/import, the verifier's finding the last verify, the required
  * flag the last update that set it. A row changed without its history shows up here.
  */
-export function checkCriteria(sqlite: Database.Database, found: FindingCollector): void {
+export async function checkCriteria(db: DbOrTx, found: FindingCollector): Promise<void> {
   const updates = new Map<number, UpdateRow[]>();
-  for (const row of sqlite
-    .prepare("SELECT id, criterion_id, kind, to_status, actual, evidence, required FROM criterion_updates ORDER BY criterion_id, id")
-    .iterate() as IterableIterator<UpdateRow>) {
+  for (const row of await rawAll<UpdateRow>(
+    db,
+    sql`SELECT id, criterion_id, kind, to_status, actual, evidence, required FROM criterion_updates ORDER BY criterion_id, id`,
+  )) {
     const list = updates.get(row.criterion_id);
     if (list) list.push(row);
     else updates.set(row.criterion_id, [row]);
   }
-  const criteria = sqlite.prepare("SELECT * FROM success_criteria ORDER BY id").all() as CriterionRow[];
+  const criteria = await rawAll<CriterionRow>(db, sql`SELECT * FROM success_criteria ORDER BY id`);
   found.examined("success_criteria", criteria.length);
   found.examined(
     "criterion_updates",

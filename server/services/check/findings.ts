@@ -2,6 +2,7 @@
 export const INVARIANTS = [
   "database.integrity",
   "database.foreign_keys",
+  "database.triggers",
   "task.verified_by_non_claimant",
   "task.unverified_flagged",
   "task.history",

@@ -1,11 +1,12 @@
-import type Database from "better-sqlite3";
-import type { Db } from "@/db/client";
+import { type Db, type DbOrTx, readTransaction } from "@/db/client";
 import { type ProgressListener, noProgress } from "../progress";
 import { checkCompletions } from "./completions";
 import { checkCriteria } from "./criteria";
-import { checkRollups, checkSearchIndex, checkStorage } from "./database";
+import { checkRollups, checkSearchIndex } from "./database";
 import { checkEvents } from "./events";
 import { type CheckReport, FindingCollector } from "./findings";
+import { guarded } from "./guarded";
+import { checkStorage } from "./storage";
 import { checkTasks } from "./tasks";
 
 export interface CheckOptions {
@@ -15,7 +16,8 @@ export interface CheckOptions {
   onProgress?: ProgressListener;
 }
 
-const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollector) => void][] = [
+const CHECKS: readonly [string, (db: DbOrTx, found: FindingCollector) => Promise<void>][] = [
+  ["storage", checkStorage],
   ["tasks", checkTasks],
   ["criteria", checkCriteria],
   ["completions", checkCompletions],
@@ -25,34 +27,28 @@ const CHECKS: readonly [string, (sqlite: Database.Database, found: FindingCollec
 ];
 
 /**
- * Check the ledger's invariants over the whole database, read-only: storage integrity and foreign
- * keys, every verified or completed task verified by a non-claimant (or flagged unverified), every
- * task's and criterion's current state explained by its history, every completed session resting
- * on a fresh completion check (accepted, in an enforce session), every domain row's event, and
- * the per-session counters and search index. The ledger checks share one read transaction, a consistent snapshot
- * even while writers run. A check that cannot read a damaged file is a finding, not a crash.
+ * Check the ledger's invariants over the whole database, read-only, on either engine: storage
+ * (SQLite's integrity and foreign key checks; on PostgreSQL the enforcement triggers enabled, the
+ * constraints validated, no row pointing at nothing) and the enforcement triggers present, every
+ * verified or completed task verified by a non-claimant (or flagged unverified), every task's and
+ * criterion's current state explained by its history, every completed session resting on a fresh
+ * completion check (accepted, in an enforce session), every domain row's event, and the
+ * per-session counters and search index. Every check reads one snapshot (a read transaction;
+ * `REPEATABLE READ READ ONLY` on PostgreSQL), consistent even while writers run. A check that
+ * cannot read a damaged database is a finding, not a crash.
  */
-export function checkLedger(db: Db, options: CheckOptions = {}): CheckReport {
+export async function checkLedger(db: Db, options: CheckOptions = {}): Promise<CheckReport> {
   const started = performance.now();
-  const sqlite = db.$client;
   const found = new FindingCollector(options.limit ?? 50);
   const report = options.onProgress ?? noProgress;
-  const total = CHECKS.length + 1;
+  const total = CHECKS.length;
   report({ phase: "checking", done: 0, total, unit: "checks" });
-  checkStorage(sqlite, found);
-  report({ phase: "checking", done: 1, total, unit: "checks" });
-  sqlite
-    .transaction(() => {
-      for (const [i, [name, check]] of CHECKS.entries()) {
-        try {
-          check(sqlite, found);
-        } catch (error) {
-          found.add("database.integrity", {}, `the ${name} check could not read the database: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        report({ phase: "checking", done: i + 2, total, unit: "checks" });
-      }
-    })
-    .deferred();
+  await readTransaction(db, async (tx) => {
+    for (const [i, [name, check]] of CHECKS.entries()) {
+      await guarded(tx, found, name, () => check(tx, found));
+      report({ phase: "checking", done: i + 1, total, unit: "checks" });
+    }
+  });
   return {
     ok: found.total() === 0,
     checked: found.checked,

@@ -1,4 +1,6 @@
-import type Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { rawAll } from "@/db/query";
 import { MOVE_RULES, type TaskStatus } from "@/server/domain/task-machine";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import type { FindingCollector } from "./findings";
@@ -35,23 +37,25 @@ const comparable = (principal: string | null) => (principal === null || principa
  * or, where an observed orchestrator skipped verification, is flagged `verification = 'none'` with
  * its `unverified_completion` event.
  */
-export function checkTasks(sqlite: Database.Database, found: FindingCollector): void {
+export async function checkTasks(db: DbOrTx, found: FindingCollector): Promise<void> {
   const flagged = new Set(
-    sqlite.prepare("SELECT DISTINCT entity_id FROM events WHERE type = ? AND entity = 'task'").pluck().all(EVENT_TYPES.unverifiedCompletion) as string[],
+    (
+      await rawAll<{ entity_id: string }>(db, sql`SELECT DISTINCT entity_id FROM events WHERE type = ${EVENT_TYPES.unverifiedCompletion} AND entity = 'task'`)
+    ).map((row) => row.entity_id),
   );
   const history = new Map<number, TransitionRow[]>();
-  for (const row of sqlite
-    .prepare("SELECT id, task_id, move, from_status, to_status, actor, principal_id, role, claimant FROM task_transitions ORDER BY task_id, id")
-    .iterate() as IterableIterator<TransitionRow>) {
+  for (const row of await rawAll<TransitionRow>(
+    db,
+    sql`SELECT id, task_id, move, from_status, to_status, actor, principal_id, role, claimant FROM task_transitions ORDER BY task_id, id`,
+  )) {
     const list = history.get(row.task_id);
     if (list) list.push(row);
     else history.set(row.task_id, [row]);
   }
-  const tasks = sqlite
-    .prepare(
-      "SELECT t.id, t.session_id, t.key, t.status, t.verification, t.claimed_by, t.verified_by, s.enforcement FROM tasks t JOIN sessions s ON s.id = t.session_id ORDER BY t.id",
-    )
-    .all() as TaskRow[];
+  const tasks = await rawAll<TaskRow>(
+    db,
+    sql`SELECT t.id, t.session_id, t.key, t.status, t.verification, t.claimed_by, t.verified_by, s.enforcement FROM tasks t JOIN sessions s ON s.id = t.session_id ORDER BY t.id`,
+  );
   found.examined("tasks", tasks.length);
   found.examined(
     "task_transitions",

@@ -115,7 +115,7 @@ describe("purge --before", () => {
     }
     expect([...purged]).toEqual(expect.arrayContaining(["old-1", "old-2"]));
     expect([...kept]).toEqual(expect.arrayContaining(["recent", "running-since-before"]));
-    expect(checkLedger(db).findings).toEqual([]);
+    expect((await checkLedger(db)).findings).toEqual([]);
     before = owners(sqlite);
     result = await purgeSessions(admin(db), { before: cutoff }, { onProgress: (update) => progress.push({ ...update }) });
   });
@@ -200,8 +200,8 @@ describe("purge --before", () => {
     expect(JSON.parse(event.data)).toMatchObject({ rows: result.rows, sessions: result.sessions });
   });
 
-  it("leaves a ledger the invariant checker finds clean", () => {
-    const report = checkLedger(db);
+  it("leaves a ledger the invariant checker finds clean", async () => {
+    const report = await checkLedger(db);
     expect(report.findings).toEqual([]);
     expect(report.checked.tasks).toBeGreaterThan(0);
   });

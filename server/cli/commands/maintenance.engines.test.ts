@@ -130,3 +130,35 @@ describe.skipIf(!pgAdminUrl)("proofgate check on PostgreSQL", () => {
     }
   });
 });
+
+describe.skipIf(!pgAdminUrl)("proofgate purge on PostgreSQL", () => {
+  it("previews with --dry-run (writing nothing), purges with --yes through the recorded path, and leaves a ledger check passes", async () => {
+    const { url } = await copiedLedger();
+    const env = { PROOFGATE_DATABASE_URL: url };
+    const before = new Date().toISOString();
+    const sessions = async () => (await rawGetOn<{ n: number }>(url, sql`SELECT count(*) AS n FROM sessions`)).n;
+    const all = await sessions();
+    const dry = JSON.parse((await ok(["--json", "purge", "--before", before, "--dry-run"], env)).stdout) as {
+      dryRun: boolean;
+      sessions: string[];
+      purgeId: null;
+    };
+    expect(dry).toMatchObject({ dryRun: true, purgeId: null });
+    expect(dry.sessions.length).toBeGreaterThan(0);
+    expect(await sessions()).toBe(all);
+    const done = JSON.parse((await ok(["--database-url", url, "--json", "purge", "--before", before, "--yes", "--reason", "retention test"])).stdout) as {
+      sessions: string[];
+      purgeId: number;
+      rows: Record<string, number>;
+    };
+    expect(done.sessions).toEqual(dry.sessions);
+    expect(await sessions()).toBe(all - dry.sessions.length);
+    expect(await rawGetOn(url, sql`SELECT reason, sessions_deleted, finished_at IS NOT NULL AS finished FROM purges WHERE id = ${done.purgeId}`)).toEqual({
+      reason: "retention test",
+      sessions_deleted: dry.sessions.length,
+      finished: true,
+    });
+    const report = JSON.parse((await ok(["--database-url", url, "--json", "check"])).stdout) as Report;
+    expect(report).toMatchObject({ ok: true, findings: [] });
+  });
+});

@@ -9,7 +9,7 @@ import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
 import { CheckFailed, example, plural } from "./shared";
-import { isPostgresTarget, ledgerTarget, namesLocalLedger, sqliteLedgerFile } from "../ledger";
+import { isPostgresTarget, ledgerTarget, namesLocalLedger } from "../ledger";
 
 /**
  * The operator's ledger, a SQLite file or a PostgreSQL database (`--db`/`--database-url` given, or
@@ -156,22 +156,19 @@ export function maintenanceCommands(program: Command, out: Output): void {
       .option("--reason <text>", "why (kept in the purge record)"),
     "proofgate purge --db ./data/proofgate.db --before 2026-01-01 --dry-run",
     "proofgate purge --db ./data/proofgate.db --before 2026-01-01 --yes",
+    "proofgate purge --database-url postgres://proofgate@db.internal/proofgate --before 2026-01-01 --dry-run",
   ).action(async (options: { before: Date; dryRun?: boolean; yes?: boolean; reason?: string }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
-      throw new UsageError("purge: runs in local mode only (--db or PROOFGATE_DB), on the database file itself");
-    const file = await sqliteLedgerFile(globals, "purge", "purging a PostgreSQL ledger is not supported yet");
     if (!options.yes && !options.dryRun && !process.stdin.isTTY)
       throw new UsageError("--yes: purge asks for confirmation; pass --yes when not at a terminal (or --dry-run to see what it would remove)");
-    const [{ openDatabase }, { purgeSessions }, { operatorActor }, { createProgressDisplay }] = await Promise.all([
+    const [{ closeLedger }, { purgeSessions }, { operatorActor }, { createProgressDisplay }] = await Promise.all([
       import("@/db/client"),
       import("@/server/services/purge/purge"),
       import("@/server/domain/actors"),
       import("../progress"),
     ]);
-    if (!fs.existsSync(file)) throw new DatabaseMissingError(`database unavailable: no database at ${file}`);
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "purge" });
-    const db = openDatabase(file);
+    const { db } = await openLocalLedger(globals, "purge");
     try {
       const ctx = { db, actor: operatorActor(globals.agentId ?? "operator") };
       const input = { before: options.before, ...(options.reason ? { reason: options.reason } : {}) };
@@ -188,7 +185,7 @@ export function maintenanceCommands(program: Command, out: Output): void {
       out.result(result, purgeText(result));
     } finally {
       progress.stop();
-      db.$client.close();
+      await closeLedger(db);
     }
   });
 }

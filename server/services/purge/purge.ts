@@ -1,12 +1,14 @@
-import { queryGet, queryRun } from "@/db/query";
-import { eq } from "drizzle-orm";
+import { queryGet, queryRun, rawAll, rawGet, rawRun, sqlFor } from "@/db/query";
+import { type SQL, eq, sql } from "drizzle-orm";
+import { type DbOrTx, engineOf } from "@/db/client";
+import { pgErrorOf } from "@/db/pg/errors";
 import { purges } from "@/db/schema";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { hostileInputError } from "@/server/domain/input-guard";
 import { parseInput } from "../parse-input";
 import { PurgeInput } from "./schemas";
-import { PURGE_SCOPE } from "./scope";
+import { IDS, PURGE_SCOPE } from "./scope";
 import { authorize } from "@/server/domain/permissions";
 import { type ProgressListener, noProgress } from "../progress";
 
@@ -30,11 +32,35 @@ export interface PurgeOptions {
   onProgress?: ProgressListener;
 }
 
+/** The purged sessions' ids as a subquery over one bound JSON array (one parameter, however many sessions). */
+function sessionIdsSql(db: DbOrTx, ids: string): SQL {
+  return sqlFor(db, { sqlite: sql`SELECT value FROM json_each(${ids})`, postgres: sql`SELECT jsonb_array_elements_text(${ids}::jsonb)` });
+}
+
+/** A scope's `where`, with the purged sessions' ids put in. */
+function whereSql(where: string, ids: SQL): SQL {
+  return sql.join(
+    where.split(IDS).map((part) => sql.raw(part)),
+    sql`(${ids})`,
+  );
+}
+
+/**
+ * On PostgreSQL a foreign key is checked at the end of each statement (none is deferrable), and
+ * goals → attempts → worktrees → branches → goals refer to each other both ways: those four tables
+ * go in one statement (data-modifying CTEs), SQLite's `defer_foreign_keys` otherwise.
+ */
+const PG_TOGETHER = ["attempts", "worktrees", "branches", "goals"];
+
+const count = async (db: DbOrTx, table: string, where: SQL) =>
+  (await rawGet<{ n: number }>(db, sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${where}`)).n;
+
 /**
  * Retention: remove the sessions that ended before `before` (never an active one) and every row
  * under them, through the one path the triggers allow — a `purges` row that is open while the
  * deletes run and finished, with the count, in the same transaction, plus a `ledger.purged`
- * event with every table's count. All or nothing. A dry run counts and writes nothing.
+ * event with every table's count. All or nothing. A dry run counts and writes nothing. On either
+ * engine.
  */
 export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, options: PurgeOptions = {}): Promise<PurgeResult> {
   authorize(ctx.actor, "purge");
@@ -44,45 +70,68 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
   const input = parseInput(PurgeInput, raw, "purge.invalid_input");
   const now = nowOf(ctx);
   if (input.before.getTime() > now.getTime()) throw new ValidationError("before", "purge.before_future", "must not be in the future");
-  const sqlite = ctx.db.$client;
   return write(ctx, async (tx) => {
-    const sessions = sqlite
-      .prepare("SELECT id FROM sessions WHERE status <> 'active' AND ended_at IS NOT NULL AND ended_at < ? ORDER BY started_at, id")
-      .pluck()
-      .all(input.before.getTime()) as string[];
-    const ids = JSON.stringify(sessions);
+    const sessions = (
+      await rawAll<{ id: string }>(
+        tx,
+        sql`SELECT id FROM sessions WHERE status <> 'active' AND ended_at IS NOT NULL AND ended_at < ${input.before.getTime()} ORDER BY started_at, id`,
+      )
+    ).map((row) => row.id);
+    const ids = sessionIdsSql(tx, JSON.stringify(sessions));
+    const scope = PURGE_SCOPE.map(({ table, where }) => ({ table, where: whereSql(where, ids) }));
     const rows: Record<string, number> = {};
     if (input.dryRun || sessions.length === 0) {
-      for (const { table, where } of PURGE_SCOPE)
-        rows[table] = sessions.length === 0 ? 0 : (sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number);
+      for (const { table, where } of scope) rows[table] = sessions.length === 0 ? 0 : await count(tx, table, where);
       return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
     }
     const reason = input.reason ?? `retention: sessions ended before ${input.before.toISOString()}`;
     const purge = await queryGet(tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning());
+    const postgres = engineOf(tx) === "postgres";
     // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
-    sqlite.pragma("defer_foreign_keys = ON");
+    if (!postgres) await rawRun(tx, sql`PRAGMA defer_foreign_keys = ON`);
     // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE), which
     // `changes` leaves out: progress adds counts, so it ends at the total.
     // A caller that shows nothing (--quiet, --json: the display hands out noProgress) is spared the count.
     const report = options.onProgress === noProgress ? undefined : options.onProgress;
-    const counted = report
-      ? PURGE_SCOPE.map(({ table, where }) => sqlite.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get({ ids }) as number)
-      : [];
-    const total = counted.reduce((a, b) => a + b, 0);
+    const counted = new Map<string, number>();
+    if (report) for (const { table, where } of scope) counted.set(table, await count(tx, table, where));
+    const total = [...counted.values()].reduce((a, b) => a + b, 0);
     let done = 0;
     report?.({ phase: "purging", done, total, unit: "rows" });
-    for (const [i, { table, where }] of PURGE_SCOPE.entries()) {
-      rows[table] = sqlite.prepare(`DELETE FROM ${table} WHERE ${where}`).run({ ids }).changes;
-      done += counted[i] ?? 0;
-      report?.({ phase: "purging", done, total, unit: "rows" });
+    try {
+      for (const { table, where } of scope) {
+        if (postgres && PG_TOGETHER.includes(table)) {
+          if (table !== PG_TOGETHER[0]) continue;
+          const together = scope.filter((t) => PG_TOGETHER.includes(t.table));
+          const deletes = together.map((t) => sql`${sql.raw(`d_${t.table}`)} AS (DELETE FROM ${sql.raw(t.table)} WHERE ${t.where} RETURNING 1)`);
+          const counts = together.map((t) => sql`(SELECT count(*) FROM ${sql.raw(`d_${t.table}`)}) AS ${sql.raw(t.table)}`);
+          const [deleted] = await rawAll<Record<string, number>>(tx, sql`WITH ${sql.join(deletes, sql`, `)} SELECT ${sql.join(counts, sql`, `)}`);
+          for (const t of together) {
+            rows[t.table] = Number(deleted![t.table]);
+            done += counted.get(t.table) ?? 0;
+            report?.({ phase: "purging", done, total, unit: "rows" });
+          }
+          continue;
+        }
+        rows[table] = (await rawRun(tx, sql`DELETE FROM ${sql.raw(table)} WHERE ${where}`)).changes;
+        done += counted.get(table) ?? 0;
+        report?.({ phase: "purging", done, total, unit: "rows" });
+      }
+    } catch (error) {
+      const pg = pgErrorOf(error);
+      if (pg?.code === "23503") throw stillReferenced(`${pg.message}: ${(pg as { detail?: string }).detail ?? ""}`.replace(/: $/, ""));
+      throw error;
     }
-    const dangling = sqlite.pragma("foreign_key_check") as { table: string; rowid: number; parent: string }[];
-    if (dangling.length > 0) {
-      const named = dangling
-        .slice(0, 5)
-        .map((d) => `${d.table} row ${d.rowid} → ${d.parent}`)
-        .join(", ");
-      throw new ConflictError("purge.still_referenced", `rows outside the purged sessions refer to rows under them (${named}); nothing was purged`);
+    if (!postgres) {
+      const dangling = await rawAll<{ table: string; rowid: number; parent: string }>(tx, sql`PRAGMA foreign_key_check`);
+      if (dangling.length > 0) {
+        throw stillReferenced(
+          dangling
+            .slice(0, 5)
+            .map((d) => `${d.table} row ${d.rowid} → ${d.parent}`)
+            .join(", "),
+        );
+      }
     }
     await queryRun(
       tx
@@ -99,4 +148,9 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
     });
     return { purgeId: purge.id, dryRun: false, before: input.before, sessions, rows };
   });
+}
+
+/** A row outside the purged sessions refers to a row under them (on PostgreSQL, the foreign key's own refusal says which). */
+function stillReferenced(named: string): ConflictError {
+  return new ConflictError("purge.still_referenced", `rows outside the purged sessions refer to rows under them (${named}); nothing was purged`);
 }

@@ -1,9 +1,10 @@
 /**
  * What a purge removes, table by table: every row that hangs off a purged session, directly
  * (`session_id`) or through its parents. Leaves first, so each table's count is its own rows and
- * not a cascade's. `:ids` is the JSON array of the purged sessions' ids.
+ * not a cascade's. `IDS` stands for the purged sessions' ids, a subquery that purge.ts puts in per
+ * engine (`sessionIdsSql`).
  */
-const IDS = "(SELECT value FROM json_each(:ids))";
+export const IDS = "(:purged_session_ids)";
 const GOALS = `(SELECT id FROM goals WHERE session_id IN ${IDS})`;
 const ATTEMPTS = `(SELECT id FROM attempts WHERE goal_id IN ${GOALS})`;
 const BRANCHES = `(SELECT id FROM branches WHERE session_id IN ${IDS})`;

@@ -350,6 +350,13 @@ describeEngines("each invariant, broken by hand, is named", (engine) => {
     });
   });
 
+  it("database.integrity: a check that cannot read the database is a finding, and the checks after it still run", async () => {
+    await run(sql`ALTER TABLE task_transitions RENAME COLUMN claimant TO claimant_renamed`);
+    await run(sql`UPDATE sessions SET tasks_total = tasks_total + 1 WHERE id = 's1'`);
+    expect(await onlyFindings(db)).toEqual({ "database.integrity": 1, "session.rollups": 1 });
+    expect(await findingsOf(db, "database.integrity")).toEqual([[null, expect.stringMatching(/^the tasks check could not read the database: .*claimant/)]]);
+  });
+
   it("names every invariant it knows in its report, broken or not", async () => {
     expect(Object.keys((await checkLedger(db)).counts)).toEqual([...INVARIANTS]);
   });
@@ -389,6 +396,13 @@ describeEngines("what the engine holds below the ledger", (engine) => {
         [null, `foreign key constraint ${constraint} on attempt_tools is not validated: rows written before it were not checked`],
         [expect.stringMatching(/^\d+$/), expect.stringMatching(/^attempt_tools row \d+ refers to a tools row that does not exist$/)],
       ]);
+    });
+
+    it("database.integrity: with amcheck installed, every B-tree index is checked against its table", async () => {
+      await run(sql`CREATE EXTENSION amcheck`);
+      const report = await checkLedger(db);
+      expect(report.findings).toEqual([]);
+      expect(report.checked.bt_index_check).toBeGreaterThan(50);
     });
 
     it("session.search_index: the sessions search index dropped", async () => {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { callerOn } from "./lib/context";
 import { HttpClient } from "./lib/http";
-import { type Server, processTree, proofgate, startServer } from "./lib/proc";
+import { type Server, proofgate, startServer, treeCpuMs as cpuMs } from "./lib/proc";
 import { median, now, summarize } from "./lib/stats";
 
 const OPERATOR = { principalId: "operator", principalKind: "operator", role: "admin", label: "orchestrator" } as const;
@@ -28,22 +28,6 @@ const CONFIGS: Config[] = [
   { name: "API direct, 1 process", workers: 1, apiViaNext: false },
   { name: "API direct, 2 workers", workers: 2, apiViaNext: false },
 ];
-
-/** CPU seconds used so far by the server's processes (clock ticks of utime + stime, /proc/<pid>/stat). */
-function cpuMs(pid: number): number {
-  const tick = 100; // USER_HZ on Linux
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
-  return (ticks * 1000) / tick;
-}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

@@ -23,5 +23,19 @@ const server = spawn(process.execPath, serveArgs(port, "127.0.0.1"), {
   stdio: "inherit",
   env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000" },
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    stopping = true;
+    server.kill(signal);
+  });
+}
+// A server that dies by a signal nobody asked for (SIGKILL, SIGSEGV, the OOM killer) is a failure,
+// said loudly, not a clean exit that hides it.
+server.on("exit", (code, signal) => {
+  if (signal && !stopping) {
+    console.error(`e2e-server: the server died by ${signal}`);
+    process.exit(1);
+  }
+  process.exit(code ?? 0);
+});

@@ -191,6 +191,26 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
+/**
+ * CPU milliseconds used so far by a process and all its descendants (utime + stime from
+ * /proc/<pid>/stat, in USER_HZ clock ticks of 10 ms): the server's workers too. A process that
+ * exited is no longer counted, so take both readings while the processes live.
+ */
+export function treeCpuMs(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return (ticks * 1000) / tick;
+}
+
 export interface TreeMemory {
   /** Sum of the processes' resident memory now, MB. */
   rssMb: number;

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { rawGet } from "@/db/query";
 import { type BenchContext, callerOn } from "../lib/context";
 import { HttpClient } from "../lib/http";
+import { treeCpuMs } from "../lib/proc";
 import { median, now, summarize } from "../lib/stats";
 import { type EngineRate, ingestRate, singleCommitRate } from "./engine-rates";
 
@@ -38,10 +39,16 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
   const rawRates: number[] = [];
   const ratios: number[] = [];
   const latencies: number[] = [];
+  // Where a move's time goes, as CPU (robust to a busy machine, unlike a rate): the serving
+  // processes' and this bench process's own (its 24 HTTP clients), per move, per round.
+  const serverCpuPerMove: number[] = [];
+  const clientCpuPerMove: number[] = [];
   try {
     const walk = async (round: number) => {
       let moves = 0;
       const started = now();
+      const serverCpu = treeCpuMs(ctx.server.pid);
+      const clientCpu = process.cpuUsage();
       await Promise.all(
         clients.map(async (client, c) => {
           for (let i = 0; i < perClient; i++) {
@@ -60,10 +67,15 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
           }
         }),
       );
+      const clientUsed = process.cpuUsage(clientCpu);
+      serverCpuPerMove.push((treeCpuMs(ctx.server.pid) - serverCpu) / moves);
+      clientCpuPerMove.push((clientUsed.user + clientUsed.system) / 1000 / moves);
       return moves / ((now() - started) / 1000);
     };
     await walk(0); // warm-up round: connections, prepared statements, the JIT
     await raw.round(0);
+    serverCpuPerMove.length = 0; // the warm-up round's figures are not the steady state's
+    clientCpuPerMove.length = 0;
     for (let round = 1; round <= rounds; round++) {
       const rawRate = await raw.round(round);
       const httpRate = await walk(round);
@@ -89,6 +101,25 @@ export async function measureTaskMoves(ctx: BenchContext): Promise<void> {
       "p95 column: the 5th-percentile round is the one to read for a throughput floor; both shown as medians/p95 of rounds",
     ],
     extra: { rawCommitsPerSecond: summarize(rawRates), ratioMedian: ratio, ratios, moveRoundTripMs: summarize(latencies) },
+  });
+  const cpuNote = (whose: string) =>
+    `${whose} CPU time per move, per round (/proc utime + stime; 10 ms ticks over a round of ${clients.length * perClient * 4} moves); ` +
+    `on 2 cores, server + bench CPU per move bounds the rate at 2,000 ms/s ÷ their sum`;
+  ctx.rec.add({
+    id: "writes.task_moves.server_cpu",
+    measurement: `  diagnostic: the server's CPU per move (${ctx.serverOptions.workers ?? "default"} worker setting${ctx.engine.name === "postgres" ? "; PostgreSQL's own CPU not included" : ""})`,
+    unit: "ms",
+    summary: summarize(serverCpuPerMove),
+    target: null,
+    notes: [cpuNote("the serving processes'")],
+  });
+  ctx.rec.add({
+    id: "writes.task_moves.client_cpu",
+    measurement: "  diagnostic: the bench's own CPU per move (its HTTP clients, on the same 2 cores)",
+    unit: "ms",
+    summary: summarize(clientCpuPerMove),
+    target: null,
+    notes: [cpuNote("the bench process's")],
   });
   ctx.rec.add({
     id: "writes.raw_commits",

@@ -68,6 +68,16 @@ export const authVerifications = pgTable("auth_verifications", {
   updatedAt: bigint("updated_at", { mode: "number" }).notNull().default(nowMs),
 });
 
+export const authRateLimits = pgTable(
+  "auth_rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: bigint("count", { mode: "number" }).notNull(),
+    windowStart: bigint("window_start", { mode: "number" }).notNull(),
+  },
+  (t) => [index("auth_rate_limits_window_start_idx").on(t.windowStart)],
+);
+
 export const apiTokens = pgTable(
   "api_tokens",
   {

@@ -73,6 +73,25 @@ export const authVerifications = sqliteTable("auth_verifications", {
 });
 
 /**
+ * Requests per client address and auth path in the current window (sign-in attempts above all),
+ * kept in the database so that every server on it counts the same attempts: with several servers
+ * on one PostgreSQL database, a limit kept in each process's memory would allow that many times
+ * the attempts. Written by one atomic upsert (server/auth/rate-limit.ts); rows whose window ended
+ * an hour ago are pruned.
+ */
+export const authRateLimits = sqliteTable(
+  "auth_rate_limits",
+  {
+    /** better-auth's key: the client address and the path (`203.0.113.7|/sign-in/email`). */
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    /** Epoch milliseconds when the current window began. */
+    windowStart: integer("window_start").notNull(),
+  },
+  (t) => [index("auth_rate_limits_window_start_idx").on(t.windowStart)],
+);
+
+/**
  * API tokens, shown once and stored as a SHA-256 hash. An agent token (no owner) has one role of
  * its own; a personal token belongs to a person and has none: it acts with its owner's role as it
  * is at each request, so demoting the person demotes their tokens.

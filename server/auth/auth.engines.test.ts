@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 const freshLedger = ledgerFactory();
 
 describeEngines("better-auth", (engine) => {
-  // Sign-in limits are counted per address in one store per process: each engine signs in from its own.
+  // Sign-in attempts are limited per address (server/auth/rate-limit.ts): each request comes from its own.
   let host = 0;
   const nextAddress = () => `${engine === "sqlite" ? "198.51.100" : "203.0.113"}.${++host}`;
 

@@ -2,6 +2,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { type Db, engineOf } from "@/db/client";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
+import { databaseRateLimits } from "./rate-limit";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 7;
 
@@ -36,6 +37,8 @@ export function createAuth(db: Db, options: { secret: string; baseURL?: string; 
       window: 60,
       max: 100,
       customRules: { "/sign-in/email": { window: 60, max: signInLimit() } },
+      // Counted in the database, so that several servers on one database share one count.
+      customStorage: databaseRateLimits(db),
     },
     advanced: { cookiePrefix: "proofgate", defaultCookieAttributes: { httpOnly: true, sameSite: "lax" } },
   });
@@ -52,8 +55,8 @@ function ownOrigin(request: Request): string {
 }
 
 /**
- * Sign-in attempts allowed per minute and client address: 5, or `PROOFGATE_SIGNIN_LIMIT` (the
- * browser tests sign in many times from one address).
+ * Sign-in attempts allowed per minute and client address, across every server on the database: 5,
+ * or `PROOFGATE_SIGNIN_LIMIT` (the browser tests sign in many times from one address).
  */
 function signInLimit(): number {
   const configured = Number(process.env.PROOFGATE_SIGNIN_LIMIT);

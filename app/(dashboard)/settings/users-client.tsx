@@ -143,7 +143,7 @@ function UsersTable() {
   if (users.length === 0)
     return (
       <EmptyState title="No users yet.">
-        Create one with the form, or on the server: <code>npx proofgate user create --email … --password … --role lead</code>
+        Create one with the form, or on the server: <code>proofgate user create --email … --password … --role lead</code>
       </EmptyState>
     );
 

@@ -15,7 +15,7 @@ import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { generateDemoData } from "@/server/demo/generate";
 import { createTestDatabase } from "@/test/support/pg-cluster";
 import { CopyFailedError, copyLedger, ledgerHashes } from "./copy";
-import { copyPlan } from "./plan";
+import { NOT_COPIED, copyPlan } from "./plan";
 
 const adminUrl = inject("pgAdminUrl");
 const template = inject("pgTemplate");
@@ -55,16 +55,17 @@ describe("the copy plan", () => {
   it("orders every table after the tables it references, deferring only self-references and the goals → attempts edge", () => {
     const plan = copyPlan();
     const position = new Map(plan.map((t, i) => [t.name, i]));
-    // Every table of a migrated file but the search index's and the bookkeeping's, once.
+    // Every table of a migrated file but the search index's, the bookkeeping's and the sign-in limits', once.
     const migrated = openDatabase(":memory:").$client;
     const tables = migrated
       .prepare(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sessions_search%' AND name NOT LIKE '%sqlite_%' AND name <> '__drizzle_migrations'",
       )
       .pluck()
-      .all();
+      .all() as string[];
     migrated.close();
-    expect(plan.map((t) => t.name).sort()).toEqual([...tables].sort());
+    expect(plan.map((t) => t.name).sort()).toEqual(tables.filter((name) => !NOT_COPIED.has(name)).sort());
+    expect([...NOT_COPIED].every((name) => tables.includes(name))).toBe(true);
     expect(plan.flatMap((t) => t.deferred.map((c) => `${t.name}.${c}`)).sort()).toEqual([
       "branches.parent_branch_id",
       "context_packages.supersedes_id",
@@ -241,6 +242,20 @@ describe.skipIf(!adminUrl)("copyLedger (SQLite ⇄ PostgreSQL)", () => {
     await expect(failing).rejects.toThrow(CopyFailedError);
     await expect(failing).rejects.toThrow(/cannot switch the triggers of \w+ off for the copy \(must be owner of table \w+\): connect as the role that owns/);
     expect(Object.entries(await pgCounts(url)).filter(([, n]) => n > 0)).toEqual([]);
+  });
+
+  it("leaves a deployment's sign-in limits behind: rows in the target's do not block the copy, and the source's are not carried over", async () => {
+    const limited = path.join(dir, "limited.db");
+    fs.copyFileSync(source, limited);
+    const sqlite = new Database(limited);
+    sqlite.prepare("INSERT INTO auth_rate_limits (key, count, window_start) VALUES ('198.51.100.1|/sign-in/email', 6, 1)").run();
+    sqlite.close();
+    const url = await freshPg();
+    // A sign-in tried on the new server before the copy.
+    await pgQuery(url, "INSERT INTO auth_rate_limits (key, count, window_start) VALUES ('203.0.113.1|/sign-in/email', 1, 2)");
+    expect((await copyLedger({ from: limited, to: url, dryRun: true })).targetNotEmpty).toBeNull();
+    await copyLedger({ from: limited, to: url });
+    expect(await pgQuery(url, "SELECT key FROM auth_rate_limits")).toEqual([{ key: "203.0.113.1|/sign-in/email" }]);
   });
 
   it("refuses the same database as source and target, and a source that is not there", async () => {

@@ -36,9 +36,18 @@ const KINDS: Record<string, ColumnKind> = {
   SQLiteTextJson: "text",
 };
 
+/**
+ * Tables of one deployment's passing state, not of the ledger: never copied, and rows in them do not
+ * make a target "not empty" (a sign-in tried on a new server before the copy must not block it,
+ * and one install's sign-in lockouts are no business of another's).
+ */
+export const NOT_COPIED: ReadonlySet<string> = new Set(["auth_rate_limits"]);
+
 /** The ledger's tables (the SQLite schema, which the PostgreSQL twins mirror name for name) in an order every foreign key points backwards in. */
 export function copyPlan(): TablePlan[] {
-  const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+  const tables = (Object.values(schema) as unknown[])
+    .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+    .filter((table) => !NOT_COPIED.has(getTableConfig(table).name));
   return orderTables(
     tables.map((table) => {
       const config = getTableConfig(table);

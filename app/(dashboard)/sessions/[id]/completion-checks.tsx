@@ -30,7 +30,7 @@ export function CompletionChecks({ sessionId }: { sessionId: string }) {
       </h2>
       {checks.length === 0 ? (
         <EmptyState title="No completion checks yet.">
-          Run one above, or from the command line: <Code>npx proofgate check-completion {sessionId}</Code>
+          Run one above, or from the command line: <Code>proofgate check-completion {sessionId}</Code>
         </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">

@@ -57,7 +57,7 @@ export function CriteriaSection({ sessionId }: { sessionId: string }) {
       </div>
       {criteria.length === 0 ? (
         <EmptyState title="No success criteria saved for this session.">
-          The PM saves them, e.g. <Code>{`npx proofgate save-success-criteria ${sessionId} '[{"criterion":"All tests passing"}]'`}</Code>
+          The PM saves them, e.g. <Code>{`proofgate save-success-criteria ${sessionId} '[{"criterion":"All tests passing"}]'`}</Code>
         </EmptyState>
       ) : (
         <ul className="space-y-3">

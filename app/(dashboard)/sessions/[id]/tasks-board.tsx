@@ -40,7 +40,7 @@ export function TasksBoard({ sessionId }: { sessionId: string }) {
       </div>
       {tasks.length === 0 ? (
         <EmptyState title="No tasks in this session yet.">
-          An orchestrator creates them, e.g. <Code>npx proofgate create-task-group group_a {sessionId} &quot;JWT endpoints&quot;</Code>
+          An orchestrator creates them, e.g. <Code>proofgate create-task-group group_a {sessionId} &quot;JWT endpoints&quot;</Code>
         </EmptyState>
       ) : (
         <div className="grid gap-3 md:grid-cols-3 xl:grid-cols-6">

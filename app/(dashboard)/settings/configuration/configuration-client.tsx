@@ -54,7 +54,7 @@ function Table({ caption, head, children }: { caption: string; head: string[]; c
 function Empty({ what }: { what: string }) {
   return (
     <EmptyState title={`No ${what} yet.`}>
-      Importing an orchestrator&apos;s database fills this table; so does the demo data: <Code>npx proofgate demo --sessions 50</Code>
+      Importing an orchestrator&apos;s database fills this table; so does the demo data: <Code>proofgate demo --sessions 50</Code>
     </EmptyState>
   );
 }

@@ -126,7 +126,7 @@ function TokensTable() {
     return (
       <EmptyState title="No API tokens yet.">
         Create one for each agent or script that reports to Proofgate, with the narrowest role it needs — or on the server:{" "}
-        <Code>npx proofgate token create --name developer-agents --role agent</Code>
+        <Code>proofgate token create --name developer-agents --role agent</Code>
       </EmptyState>
     );
   }

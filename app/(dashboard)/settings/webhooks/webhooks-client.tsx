@@ -235,7 +235,7 @@ function WebhooksTable({ selected, onSelect }: { selected: number | null; onSele
     return (
       <EmptyState title="No webhooks yet.">
         Add one to tell a receiver (a Slack channel, a pager, a script) when a task is blocked, a reset is asked for or a completion is rejected — or on the
-        server: <Code>npx proofgate webhook add https://hooks.example.com/pg --events all</Code>
+        server: <Code>proofgate webhook add https://hooks.example.com/pg --events all</Code>
       </EmptyState>
     );
   }

@@ -60,6 +60,8 @@ export const NOT_PURGED = [
   "auth_sessions",
   "auth_accounts",
   "auth_verifications",
+  // Sign-in rate limits: a deployment's passing state (keyed by address and path), no session's.
+  "auth_rate_limits",
   "api_tokens",
   "configuration",
   "model_config",

@@ -6,8 +6,8 @@
  * a SQLite file only).
  */
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type CliResult, type Ledger, cli, ledgerUntouched, ledgerWorkspace, removeWorkspaces, workspace } from "@/test/support/cli-harness";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type CliResult, type Ledger, cli, closeReaders, ledgerUntouched, ledgerWorkspace, removeWorkspaces, workspace } from "@/test/support/cli-harness";
 import { type Engine, describeEngines } from "@/test/support/engines";
 import { copyFixture, removeTemps } from "@/test/support/import-fixtures";
 
@@ -21,6 +21,7 @@ const tty = Object.getOwnPropertyDescriptor(process.stderr, "isTTY");
 beforeAll(() => {
   Object.defineProperty(process.stderr, "isTTY", { value: false, configurable: true });
 });
+afterEach(closeReaders);
 afterAll(() => {
   if (tty) Object.defineProperty(process.stderr, "isTTY", tty);
   else delete (process.stderr as { isTTY?: boolean }).isTTY;

@@ -4,6 +4,10 @@
  * stdout and stderr captured; calls run one at a time); with PROOFGATE_CLI_TEST=spawn every call
  * is a child process of the built executable, as in server/cli/cli.test.ts (PROOFGATE_CLI_BIN
  * points at another build).
+ *
+ * The suites that run on both engines (`*.engines.test.ts`, under `describeEngines`) name their
+ * ledger with `ledgerWorkspace(engine)`'s flag and read it back with `ledgerRows`/`ledgerCount`;
+ * `workspace`, `rows` and `count` are the SQLite-file-only helpers of the others.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -187,7 +191,7 @@ export async function closeReaders(): Promise<void> {
   for (const reader of opened) await closeLedger(await reader);
 }
 
-/** Read the stored state straight from the file, as an auditor would. */
+/** Read the stored state straight from a SQLite file, as an auditor would (the ledger's `ledgerRows` reads either engine). */
 export function rows<T = Record<string, unknown>>(file: string, sql: string, ...params: unknown[]): T[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {

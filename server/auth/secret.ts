@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { DomainError } from "@/server/domain/errors";
 
 /** better-auth refuses shorter keys in production (and falls back to a public default on an empty one). */
 const MIN_SECRET_LENGTH = 32;
@@ -21,6 +22,14 @@ export function authSecret(dbPath: string): string {
 }
 
 /**
+ * A PostgreSQL ledger used without `BETTER_AUTH_SECRET`: a setting to fix, refused as bad input
+ * (exit 2, BAD_REQUEST) naming it, not an internal error (a local-mode `webhook add` met it first).
+ */
+export class AuthSecretMissingError extends DomainError {
+  readonly kind = "validation" as const;
+}
+
+/**
  * The key on PostgreSQL: several servers share one database and must share the key, and there is
  * no database file to keep it beside, so it is `BETTER_AUTH_SECRET` (the same on every server),
  * never a value of the database's own.
@@ -28,7 +37,8 @@ export function authSecret(dbPath: string): string {
 export function sharedAuthSecret(): string {
   const fromEnv = process.env.BETTER_AUTH_SECRET;
   if (fromEnv && fromEnv.length >= MIN_SECRET_LENGTH) return fromEnv;
-  throw new Error(
+  throw new AuthSecretMissingError(
+    "config.auth_secret",
     `BETTER_AUTH_SECRET must be set (at least ${MIN_SECRET_LENGTH} characters, the same on every server) to use a PostgreSQL database: it signs sign-in cookies and seals webhook secrets, and is never kept in the database`,
   );
 }

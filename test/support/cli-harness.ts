@@ -4,6 +4,10 @@
  * stdout and stderr captured; calls run one at a time); with PROOFGATE_CLI_TEST=spawn every call
  * is a child process of the built executable, as in server/cli/cli.test.ts (PROOFGATE_CLI_BIN
  * points at another build).
+ *
+ * The suites that run on both engines (`*.engines.test.ts`, under `describeEngines`) name their
+ * ledger with `ledgerWorkspace(engine)`'s flag and read it back with `ledgerRows`/`ledgerCount`;
+ * `workspace`, `rows` and `count` are the SQLite-file-only helpers of the others.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -11,7 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, closeLedger, openLedger } from "@/db/client";
 import { main } from "@/server/cli";
+import { type Engine, pgAdminUrl } from "./engines";
+import { PG_TEMPLATE, createTestDatabase } from "./pg-cluster";
+import { rowsOf, tableCountsOf } from "./rows";
 
 export interface CliResult {
   code: number | null;
@@ -111,7 +120,78 @@ export function removeWorkspaces(): void {
   for (const dir of workspaces.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** Read the stored state straight from the file, as an auditor would. */
+/**
+ * A command test's ledger on one engine: a SQLite file in a fresh temporary directory (not created
+ * until a command writes), or a fresh PostgreSQL database cloned from the run's migrated template.
+ * `flag` is what a command line names it with.
+ */
+export interface Ledger {
+  engine: Engine;
+  /** A temporary directory for the test's own files (on both engines). */
+  dir: string;
+  /** The SQLite file's path, or the PostgreSQL database's URL. */
+  target: string;
+  flag: ["--db", string] | ["--database-url", string];
+}
+
+/** A fresh ledger on `engine` (PostgreSQL needs the pg project's cluster: use under `describeEngines`). */
+export async function ledgerWorkspace(engine: Engine): Promise<Ledger> {
+  const { dir, db } = workspace();
+  if (engine === "sqlite") return { engine, dir, target: db, flag: ["--db", db] };
+  if (!pgAdminUrl) throw new Error("ledgerWorkspace: no PostgreSQL cluster in this project (a PostgreSQL test belongs in the pg project)");
+  const url = await createTestDatabase(pgAdminUrl, undefined, { template: PG_TEMPLATE });
+  return { engine, dir, target: url, flag: ["--database-url", url] };
+}
+
+/** The handles the readers opened, one per target, closed by `closeReaders`. */
+const readers = new Map<string, Promise<Db>>();
+
+function readerFor(ledger: Ledger): Promise<Db> {
+  let reader = readers.get(ledger.target);
+  if (!reader) {
+    if (ledger.engine === "sqlite" && !fs.existsSync(ledger.target)) throw new Error(`no database at ${ledger.target}: no command has written it`);
+    reader = openLedger(ledger.target, { migrate: false, poolSize: 1 });
+    readers.set(ledger.target, reader);
+  }
+  return reader;
+}
+
+/**
+ * Read the stored state straight from the ledger, as an auditor would, on either engine (values as
+ * each driver gives them: a boolean reads 1/0 on SQLite and true/false on PostgreSQL, so select
+ * `CAST(x AS integer)` to compare one). A string is sent as it is; bind values with sql`…`.
+ */
+export async function ledgerRows<T = Record<string, unknown>>(ledger: Ledger, query: SQL | string): Promise<T[]> {
+  return rowsOf<T>(await readerFor(ledger), typeof query === "string" ? sql.raw(query) : query);
+}
+
+/** How many rows a query returns. */
+export async function ledgerCount(ledger: Ledger, query: SQL | string): Promise<number> {
+  const inner = typeof query === "string" ? sql.raw(query) : query;
+  const [row] = await ledgerRows<{ n: number | string }>(ledger, sql`SELECT count(*) AS n FROM (${inner}) AS counted`);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Whether nothing was ever written to the ledger: on SQLite no file was created; on PostgreSQL
+ * every table of the (migrated) database is still empty.
+ */
+export async function ledgerUntouched(ledger: Ledger): Promise<boolean> {
+  if (ledger.engine === "sqlite") return !fs.existsSync(ledger.target);
+  return Object.values(await tableCountsOf(await readerFor(ledger))).every((n) => n === 0);
+}
+
+/**
+ * Close the handles the readers opened (`afterEach(closeReaders)`: a PostgreSQL one holds a
+ * connection of the cluster the run's test files share).
+ */
+export async function closeReaders(): Promise<void> {
+  const opened = [...readers.values()];
+  readers.clear();
+  for (const reader of opened) await closeLedger(await reader);
+}
+
+/** Read the stored state straight from a SQLite file, as an auditor would (the ledger's `ledgerRows` reads either engine). */
 export function rows<T = Record<string, unknown>>(file: string, sql: string, ...params: unknown[]): T[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {

@@ -1,6 +1,5 @@
 import { queryAll } from "@/db/query";
-import { asc, eq, inArray, or } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { type SQLWrapper, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { branches, merges, validationSteps } from "@/db/schema";
 import type { ValidationStepRow } from "./add-validation-step";
@@ -50,22 +49,21 @@ export async function getGoal(db: DbOrTx, input: GoalRef): Promise<GoalDetail> {
 
 async function branchMerges(db: DbOrTx, branchIds: number[]): Promise<MergeView[]> {
   if (branchIds.length === 0) return [];
-  const from = alias(branches, "from_branch");
-  const to = alias(branches, "to_branch");
+  // Both branches' names as scalar subqueries, not joins of two aliases of `branches`: on PostgreSQL
+  // the ledger handle renders these SQLite tables with pg's dialect, whose joins drop an alias's table name.
+  const branchName = (id: SQLWrapper) => sql<string>`(select ${branches.name} from ${branches} where ${branches.id} = ${id})`;
   return await queryAll(
     db
       .select({
         id: merges.id,
         timestamp: merges.timestamp,
-        fromBranch: from.name,
+        fromBranch: branchName(merges.fromBranchId),
         fromCommitSha: merges.fromCommitSha,
-        toBranch: to.name,
+        toBranch: branchName(merges.toBranchId),
         toCommitSha: merges.toCommitSha,
         resultCommitSha: merges.resultCommitSha,
       })
       .from(merges)
-      .innerJoin(from, eq(from.id, merges.fromBranchId))
-      .innerJoin(to, eq(to.id, merges.toBranchId))
       .where(or(inArray(merges.fromBranchId, branchIds), inArray(merges.toBranchId, branchIds)))
       .orderBy(asc(merges.id)),
   );

@@ -1,7 +1,7 @@
 /**
  * Property-based hostile arguments for every command of every group (COMMAND_GROUPS, so a new
- * command must be given a valid call here), run in-process through `main` on a seeded database
- * file: one argument of a valid call is replaced by megabytes of text, NUL, a lone surrogate,
+ * command must be given a valid call here), run in-process through `main` on a seeded ledger, a
+ * SQLite file and a PostgreSQL database (where the SQLite-only commands are refused): one argument of a valid call is replaced by megabytes of text, NUL, a lone surrogate,
  * SQL, a negative or enormous number, an unknown enum value, malformed or deeply nested JSON; or
  * an argument is dropped, or an extra one or an unknown flag added.
  *
@@ -9,15 +9,16 @@
  * writes no row of any table; text no argument may hold (NUL, lone surrogates, nesting deeper
  * than the limit) exits 2 with a message naming the argument.
  */
-import Database from "better-sqlite3";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase } from "@/db/client";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { type Db, closeLedger, openLedger } from "@/db/client";
 import { callerFor } from "@/test/support/api-helpers";
 import { CONTRACT } from "@/test/support/procedure-inputs";
 import { operatorActor } from "@/server/domain/actors";
 import { COMMAND_GROUPS } from "./index";
-import { cli, removeWorkspaces, workspace } from "@/test/support/cli-harness";
+import { type Ledger, cli, ledgerWorkspace, removeWorkspaces, workspace } from "@/test/support/cli-harness";
+import { describeEngines } from "@/test/support/engines";
+import { tableCountsOf } from "@/test/support/rows";
 
 vi.setConfig({ testTimeout: 120_000 });
 afterAll(removeWorkspaces);
@@ -25,7 +26,10 @@ afterAll(removeWorkspaces);
 /** Runs per command; about 70 commands. */
 const RUNS = Number(process.env.PROOFGATE_FUZZ_RUNS_CLI ?? 5);
 
+/** A folder for the files some calls name (an import's source, a copy's target). */
 const ws = workspace();
+/** Stands for the seeded ledger's file or URL in a call (copy's --from). */
+const LEDGER = "{LEDGER}";
 
 /** A valid call of every top-level command against the seeded database. */
 const VALID: Record<string, string[]> = {
@@ -110,7 +114,7 @@ const VALID: Record<string, string[]> = {
   check: ["check", "--limit", "5"],
   purge: ["purge", "--before", "2020-01-01", "--dry-run", "--reason", "retention"],
   // A dry run (the flag first, so no dropped value can take it as a file name): reads the seeded file, creates and writes nothing.
-  copy: ["copy", "--dry-run", "--from", ws.db, "--to", `${ws.dir}/copy-target.db`],
+  copy: ["copy", "--dry-run", "--from", LEDGER, "--to", `${ws.dir}/copy-target.db`],
   // Prints the block (writes no file); the global --db the harness appends picks local mode.
   init: ["init", "mcp", "--agent-id", "dev_1"],
   hook: ["hook", "claude-code", "--max-blocks", "3"],
@@ -174,45 +178,6 @@ function apply(valid: string[], mutation: Mutation): string[] {
   return args;
 }
 
-/** Every table's row count, read on one read-only connection as an auditor would. */
-function tableCounts(): Record<string, number> {
-  const db = new Database(ws.db, { readonly: true, fileMustExist: true });
-  try {
-    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[];
-    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
-  } finally {
-    db.close();
-  }
-}
-
-const tally = { calls: 0, exits: {} as Record<string, number> };
-
-beforeAll(async () => {
-  const db = openDatabase(ws.db);
-  const op = callerFor(db, operatorActor("orchestrator_1"));
-  await op.session.create({ id: "s", enforcement: "observe" });
-  await op.task.create({ sessionId: "s", key: "A", title: "Group A" });
-  await op.criteria.save({ sessionId: "s", criteria: [{ criterion: "Tests pass" }] });
-  await op.log.saveContextPackage({
-    sessionId: "s",
-    groupId: "A",
-    packageType: "research",
-    filePath: "f.md",
-    producerAgent: "pm",
-    consumers: ["developer"],
-    summary: "s",
-  });
-  await op.goal.create({ sessionId: "s", goalText: "root goal" });
-  await op.goal.setContract({ goalId: 1, contract: CONTRACT });
-  await op.goal.addValidationStep({ goalId: 1, command: "npm test" });
-  await op.goal.createBranch({ sessionId: "s", name: "main" });
-  await op.goal.createBranch({ sessionId: "s", name: "feature/y", parentBranchId: 1 });
-  await op.attempt.start({ goalId: 1 });
-  await op.attempt.finish({ attemptId: 1, status: "success", metrics: { cv_accuracy_mean: 0.8 } });
-  await op.attempt.start({ goalId: 1 });
-  db.$client.close();
-}, 60_000);
-
 const commands = COMMAND_GROUPS.flatMap((group) => group.commands);
 const fuzzed = commands.filter((command) => !NOT_ARGUMENT_DRIVEN.has(command));
 
@@ -220,23 +185,60 @@ it("has a valid call for every command", () => {
   expect(Object.keys(VALID).sort()).toEqual([...commands].sort());
 });
 
-describe("every command, given hostile arguments", () => {
+describeEngines("every command, given hostile arguments", (engine) => {
+  let ledger: Ledger;
+  /** The seeded ledger, opened once for the counts (as an auditor would, beside the commands' own handles). */
+  let reader: Db;
+  const tally = { calls: 0, exits: {} as Record<string, number> };
+
+  beforeAll(async () => {
+    ledger = await ledgerWorkspace(engine);
+    const db = await openLedger(ledger.target, { poolSize: 2 });
+    const op = callerFor(db, operatorActor("orchestrator_1"));
+    await op.session.create({ id: "s", enforcement: "observe" });
+    await op.task.create({ sessionId: "s", key: "A", title: "Group A" });
+    await op.criteria.save({ sessionId: "s", criteria: [{ criterion: "Tests pass" }] });
+    await op.log.saveContextPackage({
+      sessionId: "s",
+      groupId: "A",
+      packageType: "research",
+      filePath: "f.md",
+      producerAgent: "pm",
+      consumers: ["developer"],
+      summary: "s",
+    });
+    await op.goal.create({ sessionId: "s", goalText: "root goal" });
+    await op.goal.setContract({ goalId: 1, contract: CONTRACT });
+    await op.goal.addValidationStep({ goalId: 1, command: "npm test" });
+    await op.goal.createBranch({ sessionId: "s", name: "main" });
+    await op.goal.createBranch({ sessionId: "s", name: "feature/y", parentBranchId: 1 });
+    await op.attempt.start({ goalId: 1 });
+    await op.attempt.finish({ attemptId: 1, status: "success", metrics: { cv_accuracy_mean: 0.8 } });
+    await op.attempt.start({ goalId: 1 });
+    reader = db;
+  }, 60_000);
+  afterAll(async () => {
+    if (reader) await closeLedger(reader);
+  });
+
+  const tableCounts = () => tableCountsOf(reader);
+
   it.each(fuzzed)(
     "%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold",
     async (command) => {
-      const valid = VALID[command]!;
+      const valid = VALID[command]!.map((arg) => (arg === LEDGER ? ledger.target : arg));
       await fc.assert(
         fc.asyncProperty(mutations(valid), async (mutation) => {
           const args = apply(valid, mutation);
-          const before = tableCounts();
-          const run = await cli([...args, "--db", ws.db]);
+          const before = await tableCounts();
+          const run = await cli([...args, ...ledger.flag]);
           tally.calls++;
           tally.exits[String(run.code)] = (tally.exits[String(run.code)] ?? 0) + 1;
           const shown = `${command} ${mutation.kind}${mutation.kind === "replace" ? ` [${mutation.index}] ${mutation.category}` : ""}: exit ${run.code}: ${run.stderr.slice(0, 300)}`;
           expect([0, 1, 2, 3], shown).toContain(run.code);
           // A gate's verdict is recorded even when it rejects (a completion check, a goal-gate evaluation).
           const recordedVerdict = run.code === 1 && VERDICTS.has(command);
-          if (run.code !== 0 && !recordedVerdict) expect(tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
+          if (run.code !== 0 && !recordedVerdict) expect(await tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
           if (mutation.kind === "replace" && ALWAYS_REFUSED.has(mutation.category) && command !== "import") {
             expect(run.code, shown).toBe(2);
             // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
@@ -251,9 +253,9 @@ describe("every command, given hostile arguments", () => {
       );
     },
   );
-});
 
-it("tried every command", () => {
-  console.info(`hostile-args: ${tally.calls} calls over ${fuzzed.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
-  expect(tally.calls).toBeGreaterThanOrEqual(fuzzed.length * RUNS);
+  it("tried every command", () => {
+    console.info(`hostile-args on ${engine}: ${tally.calls} calls over ${fuzzed.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
+    expect(tally.calls).toBeGreaterThanOrEqual(fuzzed.length * RUNS);
+  });
 });

@@ -63,9 +63,15 @@ function run() {
   } catch {
     cachedData = undefined;
   }
+  // The build writes the bundle wrapped as the function called below (scripts/build-cli.mjs,
+  // RUN_WRAPPER), so V8 compiles the text as read; wrapping it here made V8 copy all of it first.
+  // A bundle built before that is wrapped here.
+  const text = source.startsWith("(function (exports, require, module, __filename, __dirname) {")
+    ? source
+    : `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   // No import() inside: Node 20 drops a script's dynamic-import loader when it comes from the cache
   // (scripts/build-cli.mjs refuses a bundle that has one).
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const script = new vm.Script(text, { filename: bundle, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
     // At exit, so the functions this call compiled are in the cache too.
     process.once("exit", () => {

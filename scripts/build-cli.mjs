@@ -164,6 +164,55 @@ const englishZodOnly = {
 };
 
 /**
+ * Drizzle's core imports two names from its PostgreSQL dialect: sql/sql.js the test `isPgEnum`,
+ * relations.js the class `PrimaryKeyBuilder` (only to recognise it with `is()`). Either import
+ * evaluates pg-core's table module and every PostgreSQL column type, ~45 modules, on every SQLite
+ * call. Here both come from stand-ins that answer the same: `isPgEnum` tests the same registered
+ * symbol, and `is()` matches classes by their entityKind string. A PostgreSQL ledger still loads the
+ * real pg-core (drizzle-orm/node-postgres imports it), whose enums and keys carry the same marks.
+ */
+const drizzleWithoutPgCore = {
+  name: "drizzle-without-pg-core",
+  setup(b) {
+    const standIns = [
+      {
+        importer: /[\\/]node_modules[\\/]drizzle-orm[\\/]sql[\\/]sql\.js$/,
+        spec: "../pg-core/columns/enum.js",
+        needs: ['import { isPgEnum } from "../pg-core/columns/enum.js";'],
+        real: [
+          'const isPgEnumSym = Symbol.for("drizzle:isPgEnum");',
+          'return !!obj && typeof obj === "function" && isPgEnumSym in obj && obj[isPgEnumSym] === true;',
+        ],
+        contents:
+          'const isPgEnumSym = Symbol.for("drizzle:isPgEnum");\nexport function isPgEnum(obj) {\n  return !!obj && typeof obj === "function" && isPgEnumSym in obj && obj[isPgEnumSym] === true;\n}\n',
+      },
+      {
+        importer: /[\\/]node_modules[\\/]drizzle-orm[\\/]relations\.js$/,
+        spec: "./pg-core/primary-keys.js",
+        needs: ['import { PrimaryKeyBuilder } from "./pg-core/primary-keys.js";'],
+        real: ['static [entityKind] = "PgPrimaryKeyBuilder";'],
+        contents: 'import { entityKind } from "../entity.js";\nexport class PrimaryKeyBuilder {\n  static [entityKind] = "PgPrimaryKeyBuilder";\n}\n',
+      },
+    ];
+    b.onResolve({ filter: /^\.\.?\/pg-core\// }, (args) => {
+      const standIn = standIns.find((s) => s.spec === args.path && s.importer.test(args.importer));
+      if (!standIn) return undefined;
+      const importer = fs.readFileSync(args.importer, "utf8");
+      const real = fs.readFileSync(path.join(path.dirname(args.importer), standIn.spec), "utf8");
+      const lines = importer.split("\n").filter((line) => line.includes(`"${standIn.spec}"`));
+      if (lines.join("\n") !== standIn.needs.join("\n") || !standIn.real.every((text) => real.includes(text)))
+        throw new Error(`${args.importer}: drizzle's use of ${standIn.spec} changed; update drizzle-without-pg-core in scripts/build-cli.mjs`);
+      return { path: path.join(path.dirname(args.importer), standIn.spec), namespace: "drizzle-without-pg-core", pluginData: standIn };
+    });
+    b.onLoad({ filter: /.*/, namespace: "drizzle-without-pg-core" }, (args) => ({
+      loader: "js",
+      resolveDir: path.dirname(args.path),
+      contents: args.pluginData.contents,
+    }));
+  },
+};
+
+/**
  * `proofgate serve` loads the server (tRPC's HTTP handlers, better-auth, the Node bridge) from a
  * bundle of its own, dist/server.cjs, so no other command reads it.
  */
@@ -238,7 +287,7 @@ export function hookBuildOptions() {
     entryPoints: ["server/cli/hook-entry.ts"],
     outfile: "dist/hook.cjs",
     ...wrapped(common.banner),
-    plugins: [lazyBuiltins, nativeAddon, schemaByTable, englishZodOnly],
+    plugins: [lazyBuiltins, nativeAddon, schemaByTable, englishZodOnly, drizzleWithoutPgCore],
   };
 }
 
@@ -248,7 +297,7 @@ export async function buildCli() {
     entryPoints: ["server/cli/entry.ts"],
     outfile: "dist/cli.cjs",
     ...wrapped(common.banner),
-    plugins: [lazyBuiltins, nativeAddon, separateMcp, separateServer, schemaByTable, englishZodOnly],
+    plugins: [lazyBuiltins, nativeAddon, separateMcp, separateServer, schemaByTable, englishZodOnly, drizzleWithoutPgCore],
   });
   // Loaded by require() (not from the code cache), so its dynamic imports keep their loader.
   // better-sqlite3 stays external here: Next's server loads it from node_modules, so the two share

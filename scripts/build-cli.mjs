@@ -265,7 +265,15 @@ const common = {
  * the microVMs this runs on (see docs/performance.md). The same parameters Node gives a module.
  */
 export const RUN_WRAPPER = { head: "(function (exports, require, module, __filename, __dirname) {", tail: "\n})" };
-const wrapped = (banner) => ({ banner: { js: `${RUN_WRAPPER.head}${banner.js}` }, footer: { js: RUN_WRAPPER.tail } });
+/**
+ * Those two bundles also have their local names shortened (1.7 → 1.2 MB for dist/cli.cjs, and a
+ * smaller code cache): every call reads the text and keeps a copy of it, ~330 fewer pages touched.
+ * Classes lose their names with them (a DomainError's `name` comes from `new.target.name`), and
+ * nothing here compares or prints those: errors are told apart by `instanceof`, codes and rules, and
+ * the names tRPC compares (TRPCError, TRPCClientError) are set as strings. Stack traces map back
+ * through the source map. dist/server.cjs and dist/mcp.cjs keep their names.
+ */
+const wrapped = (banner) => ({ banner: { js: `${RUN_WRAPPER.head}${banner.js}` }, footer: { js: RUN_WRAPPER.tail }, minifyIdentifiers: true });
 
 /*
  * `proofgate hook` (Claude Code runs it on every tool call) has a bundle of its own too,

@@ -175,4 +175,23 @@ describe("the bundled executable", () => {
     ]);
     expect(caches(dir)).not.toEqual([first]);
   });
+
+  it("runs a bundle built before the build wrapped it, and reads back a cache larger than the bundle", async () => {
+    const dir = checkout();
+    // An older build's shape: module code, not yet the function the executable calls. Small, so its cache is the larger file.
+    const bundle = path.join(dir, "dist", "cli.cjs");
+    fs.writeFileSync(
+      bundle,
+      'const path = require("node:path");\nprocess.stdout.write("ran " + typeof module.exports + " " + path.basename(__filename) + "\\n");\n',
+    );
+    expect(run(dir, "get-session", "s1")).toEqual({ code: 0, stdout: "ran object cli.cjs\n", stderr: "" });
+    const [cache] = caches(dir);
+    expect(cache).toMatch(/-get-session\.v8cache$/);
+    const saved = fs.statSync(path.join(dir, "dist", cache!));
+    expect(saved.size).toBeGreaterThan(fs.statSync(bundle).size);
+    expect(run(dir, "get-session", "s1")).toEqual({ code: 0, stdout: "ran object cli.cjs\n", stderr: "" });
+    // Accepted, not replaced: a rejected cache is written again, through a new file renamed over it.
+    expect(fs.statSync(path.join(dir, "dist", cache!)).ino).toBe(saved.ino);
+    expect(caches(dir)).toEqual([cache]);
+  });
 });

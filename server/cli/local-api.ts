@@ -6,13 +6,23 @@ import { type Api, DatabaseMissingError } from "./api";
 import type { GlobalOptions } from "./options";
 import { UsageError } from "./errors";
 import { ledgerTarget } from "./ledger";
-import { RUNTIME_SESSION_ENV, type RuntimeSessionRef, parseRuntimeSessionRef } from "@/server/services/runtime/schemas";
+import type { RuntimeSessionRef } from "@/server/services/runtime/schemas";
 import { ValidationError } from "@/server/domain/errors";
 
+/**
+ * PROOFGATE_RUNTIME_SESSION (server/services/runtime/schemas.ts's RUNTIME_SESSION_ENV; repeated, as
+ * in remote-api.ts, so a call made outside an agent runtime does not build that module's zod schemas
+ * for Claude Code's hook input: ~360 of a local call's page faults).
+ */
+export const RUNTIME_SESSION_ENV = "PROOFGATE_RUNTIME_SESSION";
+
 /** The runtime session this command runs in: Claude Code's SessionStart hook exported it (CLAUDE_ENV_FILE). */
-function runtimeSessionFromEnv(): RuntimeSessionRef | undefined {
+async function runtimeSessionFromEnv(): Promise<RuntimeSessionRef | undefined> {
+  const value = process.env[RUNTIME_SESSION_ENV];
+  if (value === undefined || value.trim() === "") return undefined;
+  const { parseRuntimeSessionRef } = await import("@/server/services/runtime/schemas");
   try {
-    return parseRuntimeSessionRef(process.env[RUNTIME_SESSION_ENV], RUNTIME_SESSION_ENV);
+    return parseRuntimeSessionRef(value, RUNTIME_SESSION_ENV);
   } catch (error) {
     if (error instanceof ValidationError) throw new UsageError(error.message);
     throw error;
@@ -60,7 +70,7 @@ export function localApi(options: GlobalOptions): Api {
           `database unavailable: no database at ${target} (check --db / PROOFGATE_DB or --database-url / PROOFGATE_DATABASE_URL, or create it with proofgate migrate)`,
         );
       }
-      const runtimeSession = runtimeSessionFromEnv();
+      const runtimeSession = await runtimeSessionFromEnv();
       db = await openLedger(target);
       return { db, actor: operatorActor(options.agentId ?? "operator"), via: "internal", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };
     })());

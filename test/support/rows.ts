@@ -54,3 +54,9 @@ export async function columnsHolding(db: Db, needle: string): Promise<string[]> 
   }
   return found;
 }
+
+/** How many rows of `table` match `where` (a bound `sql` fragment; every row without one). */
+export async function countOf(db: Db, table: string, where: SQL = sql`1 = 1`): Promise<number> {
+  const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*) as n from ${sql.identifier(table)} where ${where}`);
+  return Number(row!.n);
+}

@@ -1,11 +1,17 @@
-import { describe, expect, it, vi } from "vitest";
+/** task.board on both engines (issue 21). */
+import { sql } from "drizzle-orm";
+import { expect, it, vi } from "vitest";
+import { rawRun } from "@/db/query";
 import { BLOCKED, PASSED, expectBadRequest, expectNotFound, refusal, setup } from "@/test/support/api-helpers";
+import { describeEngines, ledgerFactory } from "@/test/support/engines";
+
+const freshLedger = ledgerFactory();
 
 const S = { sessionId: "s1" };
 
-describe("task.board: every task with its full history in one call", () => {
+describeEngines("task.board: every task with its full history in one call", (engine) => {
   it("returns claimant, verifier, evidence, proofpack, failures, reset fields and each task's own transitions", async () => {
-    const f = setup();
+    const f = setup(await freshLedger(engine));
     await f.as("orchestrator").session.create({ id: "s1" });
     await f.as("orchestrator").session.create({ id: "other" });
     for (const key of ["done", "retry", "idle"]) await f.as("orchestrator").task.create({ ...S, key, title: key });
@@ -70,38 +76,40 @@ describe("task.board: every task with its full history in one call", () => {
     expect(board.tasks.flatMap((t) => t.transitions).every((tr) => tr.sessionId === "s1")).toBe(true);
   });
 
-  it("reads 200 tasks and their 1,000 transitions in three statements, not one per task", async () => {
-    const f = setup();
+  it("reads 200 tasks and their 1,000 transitions, in three statements (counted on SQLite), not one per task", async () => {
+    const f = setup(await freshLedger(engine));
     await f.as("orchestrator").session.create({ id: "s1" });
     // Written straight into the tables (the board only reads them): 200 tasks, five transitions each.
-    const task = f.db.$client.prepare("insert into tasks (session_id, key, title) values ('s1', ?, ?)");
-    const transition = f.db.$client.prepare(
-      "insert into task_transitions (task_id, session_id, move, from_status, to_status, actor) values (?, 's1', ?, ?, ?, 'agent')",
+    await rawRun(
+      f.db,
+      sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 199)
+          INSERT INTO tasks (session_id, key, title) SELECT 's1', 'task_' || i, 'Task ' || i FROM n`,
     );
-    const moves = [
-      ["create", null, "pending"],
-      ["start", "pending", "in_progress"],
-      ["claim", "in_progress", "claimed"],
-      ["block", "claimed", "blocked"],
-      ["approve_reset", "blocked", "pending"],
-    ] as const;
-    f.db.$client.transaction(() => {
-      for (let i = 0; i < 200; i++) {
-        const id = Number(task.run(`task_${i}`, `Task ${i}`).lastInsertRowid);
-        for (const [move, from, to] of moves) transition.run(id, move, from, to);
-      }
-    })();
-    const prepare = vi.spyOn(f.db.$client, "prepare");
+    await rawRun(
+      f.db,
+      sql`INSERT INTO task_transitions (task_id, session_id, move, from_status, to_status, actor)
+          SELECT t.id, 's1', m.move, m.from_status, m.to_status, 'agent'
+          FROM tasks t CROSS JOIN (
+            SELECT 1 AS ord, 'create' AS move, NULL AS from_status, 'pending' AS to_status
+            UNION ALL SELECT 2, 'start', 'pending', 'in_progress'
+            UNION ALL SELECT 3, 'claim', 'in_progress', 'claimed'
+            UNION ALL SELECT 4, 'block', 'claimed', 'blocked'
+            UNION ALL SELECT 5, 'approve_reset', 'blocked', 'pending'
+          ) m
+          ORDER BY t.id, m.ord`,
+    );
+    // The statements are counted on SQLite, where each is one better-sqlite3 prepare.
+    const prepare = engine === "sqlite" ? vi.spyOn(f.db.$client, "prepare") : undefined;
     const board = await f.as("viewer").task.board(S);
-    const statements = prepare.mock.calls.map(([sql]) => sql).filter((sql) => /^\s*select/i.test(sql));
-    prepare.mockRestore();
+    const statements = prepare?.mock.calls.map(([sql]) => sql).filter((sql) => /^\s*select/i.test(sql));
+    prepare?.mockRestore();
     expect(board.tasks).toHaveLength(200);
     expect(board.tasks.every((t) => t.transitions.map((tr) => tr.move).join() === "create,start,claim,block,approve_reset")).toBe(true);
-    expect(statements).toHaveLength(3);
+    if (statements) expect(statements).toHaveLength(3);
   });
 
   it("answers NOT_FOUND for an unknown session, names a bad sessionId, and needs a caller", async () => {
-    const f = setup();
+    const f = setup(await freshLedger(engine));
     await expectNotFound(f.as("viewer").task.board({ sessionId: "nope" }));
     await expectBadRequest(f.as("viewer").task.board({ sessionId: "" }), "sessionId");
     await expectBadRequest(f.as("viewer").task.board({ sessionId: "s1", status: "blocked" } as never), "status");

@@ -60,3 +60,18 @@ export async function countOf(db: Db, table: string, where: SQL = sql`1 = 1`): P
   const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*) as n from ${sql.identifier(table)} where ${where}`);
   return Number(row!.n);
 }
+
+/**
+ * The rows of a query written as better-sqlite3 takes it (`?` placeholders, the values bound in
+ * order), read as SQLite gives them on either engine: a boolean reads 1/0. For suites whose
+ * assertions were written against SQLite's rows.
+ */
+export async function rowsLikeSqlite<T = Record<string, unknown>>(db: Db, text: string, ...params: unknown[]): Promise<T[]> {
+  const parts = text.split("?");
+  const query = sql.join(
+    parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${params[i - 1]}${sql.raw(part)}`)),
+    sql``,
+  );
+  const rows = await rowsOf<Record<string, unknown>>(db, query);
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]))) as T[];
+}

@@ -75,3 +75,19 @@ export async function rowsLikeSqlite<T = Record<string, unknown>>(db: Db, text: 
   const rows = await rowsOf<Record<string, unknown>>(db, query);
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]))) as T[];
 }
+
+/**
+ * What a statement the database must refuse was refused with: the messages of the error and its
+ * causes, joined by " ← " (Drizzle wraps the driver's error; a trigger's own words are in the
+ * chain). Fails if the statement was not refused.
+ */
+export async function refusedWith(statement: Promise<unknown>): Promise<string> {
+  const refused = await statement.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error("refused"),
+  );
+  if (refused === undefined) throw new Error("expected the database to refuse the statement");
+  const messages: string[] = [];
+  for (let current: unknown = refused; current instanceof Error; current = current.cause) messages.push(current.message);
+  return messages.join(" ← ");
+}

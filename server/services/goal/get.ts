@@ -1,6 +1,5 @@
 import { queryAll } from "@/db/query";
-import { asc, eq, inArray, or } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { branches, merges, validationSteps } from "@/db/schema";
 import type { ValidationStepRow } from "./add-validation-step";
@@ -50,22 +49,22 @@ export async function getGoal(db: DbOrTx, input: GoalRef): Promise<GoalDetail> {
 
 async function branchMerges(db: DbOrTx, branchIds: number[]): Promise<MergeView[]> {
   if (branchIds.length === 0) return [];
-  const from = alias(branches, "from_branch");
-  const to = alias(branches, "to_branch");
+  // A branch's name by a scalar subquery, not a join of `branches` aliased twice: on PostgreSQL,
+  // Drizzle's pg dialect renders a join of an aliased SQLite table as the bare alias (no such table).
+  const nameOf = (branchId: typeof merges.fromBranchId | typeof merges.toBranchId) =>
+    sql<string>`(select b.name from ${branches} b where b.id = ${merges}.${sql.identifier(branchId.name)})`;
   return await queryAll(
     db
       .select({
         id: merges.id,
         timestamp: merges.timestamp,
-        fromBranch: from.name,
+        fromBranch: nameOf(merges.fromBranchId),
         fromCommitSha: merges.fromCommitSha,
-        toBranch: to.name,
+        toBranch: nameOf(merges.toBranchId),
         toCommitSha: merges.toCommitSha,
         resultCommitSha: merges.resultCommitSha,
       })
       .from(merges)
-      .innerJoin(from, eq(from.id, merges.fromBranchId))
-      .innerJoin(to, eq(to.id, merges.toBranchId))
       .where(or(inArray(merges.fromBranchId, branchIds), inArray(merges.toBranchId, branchIds)))
       .orderBy(asc(merges.id)),
   );

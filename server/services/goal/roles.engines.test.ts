@@ -20,6 +20,9 @@ import { evaluateGoalGate } from "./evaluate";
 import { recordMerge } from "./record-merge";
 import { setGoalContract } from "./set-contract";
 import { type Fixture, ORCHESTRATOR, actorWithRole, expectNothingWritten, finishedAttempt, rootGoal, setup } from "@/test/support/goal-fixtures";
+import { describeEngines, ledgerFactory } from "@/test/support/engines";
+
+const freshLedger = ledgerFactory();
 
 const PLAN: Role[] = ["agent", "orchestrator", "lead", "admin"];
 const RECORD: Role[] = ["agent", "orchestrator", "admin"];
@@ -126,15 +129,17 @@ const VERBS: [name: string, rule: string, allowed: Role[], prepare: Prepare][] =
   ],
 ];
 
-describe.each(VERBS)("%s", (_name, rule, allowed, prepare) => {
-  it.each(ROLES.map((role) => [role, allowed.includes(role)] as const))("%s allowed: %s", async (role, isAllowed) => {
-    const f = await setup();
-    const run = await prepare(f);
-    const ctx = f.as(actorWithRole(role));
-    if (isAllowed) {
-      expect(await run(ctx)).toBeTruthy();
-    } else {
-      expect(await expectNothingWritten(f.db, () => run(ctx), rule)).toBeInstanceOf(RoleForbiddenError);
-    }
+describeEngines("goal roles", (engine) => {
+  describe.each(VERBS)("%s", (_name, rule, allowed, prepare) => {
+    it.each(ROLES.map((role) => [role, allowed.includes(role)] as const))("%s allowed: %s", async (role, isAllowed) => {
+      const f = await setup(await freshLedger(engine));
+      const run = await prepare(f);
+      const ctx = f.as(actorWithRole(role));
+      if (isAllowed) {
+        expect(await run(ctx)).toBeTruthy();
+      } else {
+        expect(await expectNothingWritten(f.db, () => run(ctx), rule)).toBeInstanceOf(RoleForbiddenError);
+      }
+    });
   });
 });

@@ -1,45 +1,16 @@
 /** session.list on both engines (issue 21); its query-plan checks stay SQLite-only. */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { type Db, openDatabase } from "@/db/client";
-import { copyLedger } from "@/server/services/copy/copy";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ACTORS, type Fixture, callerFor, setup } from "@/test/support/api-helpers";
 import { operatorActor } from "@/server/domain/actors";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { sessionStart, stop } from "@/server/services/runtime/test-payloads";
-import { generateDemoData } from "@/server/demo/generate";
 import { type ListSessionsInput, listSessions } from "./list";
-import { type Engine, describeEngines, ledgerFactory, sharedLedgerFactory } from "@/test/support/engines";
+import { describeEngines, ledgerFactory } from "@/test/support/engines";
+import { demoLedgerFactory } from "@/test/support/demo-ledger";
 import { rowsLikeSqlite } from "@/test/support/rows";
 
 const freshLedger = ledgerFactory();
-const sharedLedger = sharedLedgerFactory();
-
-/**
- * 60 demo sessions. The generator writes SQLite in bulk; a PostgreSQL ledger gets the same data
- * the way `proofgate database demo` gives it, through `copy` from a temporary SQLite file.
- */
-async function demoLedger(engine: Engine): Promise<Db> {
-  const options = { sessions: 60, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 1 };
-  if (engine === "sqlite") {
-    const db = await freshLedger(engine);
-    await generateDemoData(db, options);
-    return db;
-  }
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-demo-"));
-  try {
-    const file = openDatabase(path.join(folder, "demo.db"));
-    await generateDemoData(file, options);
-    file.$client.close();
-    const { db, target } = await sharedLedger(engine);
-    await copyLedger({ from: path.join(folder, "demo.db"), to: target });
-    return db;
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}
+const demoLedger = demoLedgerFactory();
 
 const FILTERS: ListSessionsInput[] = [];
 for (const status of [undefined, "failed"] as const)
@@ -59,7 +30,7 @@ for (const status of [undefined, "failed"] as const)
 
 describeEngines("session.list", (engine) => {
   describe("session.list at scale: every filter and sort reads an index in order", async () => {
-    const f = setup(await demoLedger(engine));
+    const f = setup(await demoLedger(engine, { sessions: 60, seed: 3, now: new Date("2026-11-21T12:00:00Z"), logsPerSession: 1 }));
 
     // SQLite only: reads SQLite's query plans (EXPLAIN QUERY PLAN) of the statements better-sqlite3 prepared.
     (engine === "sqlite" ? it : it.skip).each(FILTERS.map((input) => [JSON.stringify(input), input] as const))("%s", async (_name, input) => {

@@ -26,6 +26,9 @@ import { saveState } from "./save-state";
 import { tokenSummary, tokensOverTime } from "./token-usage";
 import { updatePlanProgress } from "./update-plan-progress";
 import { SESSION, rowCount, setup } from "@/test/support/log-helpers";
+import { type Engine, describeEngines, ledgerFactory } from "@/test/support/engines";
+
+const freshLedger = ledgerFactory();
 
 const WRITERS: readonly Role[] = ["agent", "orchestrator", "verifier", "lead", "admin"];
 const TABLES = [orchestrationLogs, tokenUsage, stateSnapshots, skillOutputs, decisions, developmentPlans, contextPackages, events];
@@ -61,8 +64,8 @@ const WRITES: [string, (ctx: ServiceContext, sessionId: string, packageId: numbe
 ];
 
 /** A session with a plan and a context package, so every write has something to act on. */
-async function prepared() {
-  const fixture = await setup();
+async function prepared(engine: Engine) {
+  const fixture = await setup(await freshLedger(engine));
   await saveDevelopmentPlan(fixture.admin, { sessionId: SESSION, originalPrompt: "p", planText: "t", phases: [{ phase: 1, name: "one" }] });
   const { package: pkg } = await saveContextPackage(fixture.admin, {
     sessionId: SESSION,
@@ -77,51 +80,53 @@ async function prepared() {
 
 const counts = async (db: Db) => mapInOrder(TABLES, async (table) => rowCount(db, table));
 
-describe("who may write telemetry", () => {
-  it.each(WRITES)("a viewer is refused %s (log.write_role) and nothing is written", async (_name, write) => {
-    const { db, as, packageId } = await prepared();
-    const before = await counts(db);
-    await expect(write(as("viewer", "watcher@example.com"), SESSION, packageId)).rejects.toThrow(RoleForbiddenError);
-    await expect(write(as("viewer"), SESSION, packageId)).rejects.toThrow(expect.objectContaining({ rule: "log.write_role" }));
-    expect(await counts(db)).toEqual(before);
+describeEngines("log roles", (engine) => {
+  describe("who may write telemetry", () => {
+    it.each(WRITES)("a viewer is refused %s (log.write_role) and nothing is written", async (_name, write) => {
+      const { db, as, packageId } = await prepared(engine);
+      const before = await counts(db);
+      await expect(write(as("viewer", "watcher@example.com"), SESSION, packageId)).rejects.toThrow(RoleForbiddenError);
+      await expect(write(as("viewer"), SESSION, packageId)).rejects.toThrow(expect.objectContaining({ rule: "log.write_role" }));
+      expect(await counts(db)).toEqual(before);
+    });
+
+    it.each(WRITES)("agents, orchestrators, verifiers, leads and admins may %s", async (name, write) => {
+      const { db, as, packageId } = await prepared(engine);
+      for (const [i, role] of WRITERS.entries()) {
+        const before = await rowCount(db, events);
+        await write(as(role), SESSION, packageId);
+        // Every write appends its events row; marking a package consumed again is a no-op.
+        const repeat = name === "markContextConsumed" && i > 0;
+        expect(await rowCount(db, events)).toBe(repeat ? before : before + 1);
+      }
+    });
   });
 
-  it.each(WRITES)("agents, orchestrators, verifiers, leads and admins may %s", async (name, write) => {
-    const { db, as, packageId } = await prepared();
-    for (const [i, role] of WRITERS.entries()) {
-      const before = await rowCount(db, events);
-      await write(as(role), SESSION, packageId);
-      // Every write appends its events row; marking a package consumed again is a no-op.
-      const repeat = name === "markContextConsumed" && i > 0;
-      expect(await rowCount(db, events)).toBe(repeat ? before : before + 1);
-    }
-  });
-});
+  describe("a session that does not exist", () => {
+    it.each(WRITES.filter(([name]) => name !== "markContextConsumed"))("%s refuses it with NotFoundError and writes nothing", async (_name, write) => {
+      const { db, admin, packageId } = await prepared(engine);
+      const before = await counts(db);
+      await expect(write(admin, "bazinga_missing", packageId)).rejects.toThrow(NotFoundError);
+      await expect(write(admin, "bazinga_missing", packageId)).rejects.toThrow('session "bazinga_missing" does not exist');
+      expect(await counts(db)).toEqual(before);
+    });
 
-describe("a session that does not exist", () => {
-  it.each(WRITES.filter(([name]) => name !== "markContextConsumed"))("%s refuses it with NotFoundError and writes nothing", async (_name, write) => {
-    const { db, admin, packageId } = await prepared();
-    const before = await counts(db);
-    await expect(write(admin, "bazinga_missing", packageId)).rejects.toThrow(NotFoundError);
-    await expect(write(admin, "bazinga_missing", packageId)).rejects.toThrow('session "bazinga_missing" does not exist');
-    expect(await counts(db)).toEqual(before);
-  });
-
-  const missing = "bazinga_missing";
-  it.each<[string, (db: Db) => Promise<unknown>]>([
-    ["listLogs", async (db) => listLogs(db, { sessionId: missing })],
-    ["getReasoning", async (db) => getReasoning(db, { sessionId: missing })],
-    ["reasoningTimeline", async (db) => reasoningTimeline(db, { sessionId: missing, format: "markdown" })],
-    ["checkMandatoryPhases", async (db) => checkMandatoryPhases(db, { sessionId: missing, groupId: "g", agentType: "developer" })],
-    ["getEvents", async (db) => getEvents(db, { sessionId: missing })],
-    ["tokenSummary", async (db) => tokenSummary(db, { sessionId: missing })],
-    ["tokensOverTime", async (db) => tokensOverTime(db, { sessionId: missing })],
-    ["getLatestState", async (db) => getLatestState(db, { sessionId: missing, stateType: "pm" })],
-    ["getSkillOutput", async (db) => getSkillOutput(db, { sessionId: missing, skillName: "lint_check" })],
-    ["getContextPackages", async (db) => getContextPackages(db, { sessionId: missing, groupId: "g", agentType: "developer" })],
-    ["getDevelopmentPlan", async (db) => getDevelopmentPlan(db, { sessionId: missing })],
-  ])("%s refuses it with NotFoundError", async (_name, read) => {
-    const { db } = await setup();
-    await expect(read(db)).rejects.toThrow(NotFoundError);
+    const missing = "bazinga_missing";
+    it.each<[string, (db: Db) => Promise<unknown>]>([
+      ["listLogs", async (db) => listLogs(db, { sessionId: missing })],
+      ["getReasoning", async (db) => getReasoning(db, { sessionId: missing })],
+      ["reasoningTimeline", async (db) => reasoningTimeline(db, { sessionId: missing, format: "markdown" })],
+      ["checkMandatoryPhases", async (db) => checkMandatoryPhases(db, { sessionId: missing, groupId: "g", agentType: "developer" })],
+      ["getEvents", async (db) => getEvents(db, { sessionId: missing })],
+      ["tokenSummary", async (db) => tokenSummary(db, { sessionId: missing })],
+      ["tokensOverTime", async (db) => tokensOverTime(db, { sessionId: missing })],
+      ["getLatestState", async (db) => getLatestState(db, { sessionId: missing, stateType: "pm" })],
+      ["getSkillOutput", async (db) => getSkillOutput(db, { sessionId: missing, skillName: "lint_check" })],
+      ["getContextPackages", async (db) => getContextPackages(db, { sessionId: missing, groupId: "g", agentType: "developer" })],
+      ["getDevelopmentPlan", async (db) => getDevelopmentPlan(db, { sessionId: missing })],
+    ])("%s refuses it with NotFoundError", async (_name, read) => {
+      const { db } = await setup(await freshLedger(engine));
+      await expect(read(db)).rejects.toThrow(NotFoundError);
+    });
   });
 });

@@ -2,15 +2,20 @@
  * The delivery log keeps to its retention: the dispatcher deletes delivered and failed deliveries
  * whose final time (delivered, else last attempt, else created) is older than the retention period,
  * a small batch per write transaction, and never a pending one or a recent one.
- * PROOFGATE_WEBHOOK_LOG_DAYS sets the period; a bad value is refused by name.
+ * PROOFGATE_WEBHOOK_LOG_DAYS sets the period; a bad value is refused by name. The deletions on
+ * both engines (issue 21).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "@/db/client";
-import { ACTORS, callerFor, rows } from "@/test/support/api-helpers";
+import { sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type Db, closeLedger, openLedger } from "@/db/client";
+import { rawAll, rawRun } from "@/db/query";
+import { ACTORS, callerFor } from "@/test/support/api-helpers";
+import { type Engine, describeEngines, sharedLedgerFactory } from "@/test/support/engines";
+import { rowsOf } from "@/test/support/rows";
 import { waitFor } from "@/test/support/webhook-receiver";
 import { type DispatcherOptions, dispatcherOptionsFromEnv, pruneDeliveries, pruneStep, startDispatcher } from "./dispatcher";
 import { DEFAULT_LOG_DAYS, retentionNote, webhookLogDays } from "./retention";
@@ -24,18 +29,14 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-/** A database file (so a second connection can see what each transaction committed) with one webhook. */
-async function ledger(): Promise<{ db: Db; file: string; webhookId: number }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-webhook-retention-"));
-  const file = path.join(dir, "proofgate.db");
-  const db = openDatabase(file);
-  cleanup.push(() => {
-    db.$client.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+const sharedLedger = sharedLedgerFactory();
+
+/** A ledger another handle can open too (so it can see what each transaction committed), with one webhook. */
+async function ledger(engine: Engine): Promise<{ db: Db; target: string; webhookId: number }> {
+  const { db, target } = await sharedLedger(engine);
   // Unreachable on purpose: nothing here is meant to be delivered (every row is inserted below).
   const { id } = await callerFor(db, ACTORS.admin).admin.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["task.blocked"] });
-  return { db, file, webhookId: id };
+  return { db, target, webhookId: id };
 }
 
 interface Row {
@@ -47,42 +48,35 @@ interface Row {
   nextAttemptAt?: number;
 }
 
-/** Insert deliveries as they would stand after their attempts; returns their ids in order. */
-function insert(db: Db, webhookId: number, list: Row[]): number[] {
-  const statement = db.$client.prepare(
-    `INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, status, attempts, next_attempt_at, last_attempt_at, delivered_at, created_at)
-     VALUES (@webhookId, 1, 'task.blocked', @status, @attempts, @nextAttemptAt, @lastAttemptAt, @deliveredAt, @createdAt) RETURNING id`,
+/** Insert deliveries as they would stand after their attempts, in one statement; returns their ids in order. */
+async function insert(db: Db, webhookId: number, list: Row[]): Promise<number[]> {
+  const values = list.map(
+    (row) =>
+      sql`(${webhookId}, 1, 'task.blocked', ${row.status}, ${row.lastAttemptAt ? 1 : 0}, ${row.nextAttemptAt ?? NOW + 365 * DAY}, ${row.lastAttemptAt ?? null}, ${row.deliveredAt ?? null}, ${row.createdAt})`,
   );
-  return db.$client.transaction(() =>
-    list.map(
-      (row) =>
-        (
-          statement.get({
-            webhookId,
-            status: row.status,
-            attempts: row.lastAttemptAt ? 1 : 0,
-            nextAttemptAt: row.nextAttemptAt ?? NOW + 365 * DAY,
-            lastAttemptAt: row.lastAttemptAt ?? null,
-            deliveredAt: row.deliveredAt ?? null,
-            createdAt: row.createdAt,
-          }) as { id: number }
-        ).id,
-    ),
-  )();
+  const inserted = await rawAll<{ id: number }>(
+    db,
+    sql`INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, status, attempts, next_attempt_at, last_attempt_at, delivered_at, created_at)
+        VALUES ${sql.join(values, sql`, `)} RETURNING id`,
+  );
+  // Ids grow in insertion order; RETURNING's own order is not promised.
+  return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
-const ids = (db: Db) => rows<{ id: number }>(db, "SELECT id FROM webhook_deliveries ORDER BY id").map((r) => r.id);
-const count = (db: Db) => rows<{ n: number }>(db, "SELECT count(*) AS n FROM webhook_deliveries")[0]!.n;
+const ids = async (db: Db) => (await rowsOf<{ id: number }>(db, sql`SELECT id FROM webhook_deliveries ORDER BY id`)).map((r) => Number(r.id));
+const count = async (db: Db) => Number((await rowsOf<{ n: number }>(db, sql`SELECT count(*) AS n FROM webhook_deliveries`))[0]!.n);
 
-describe("webhook delivery log retention", () => {
+describeEngines("webhook delivery log retention", (engine) => {
+  // PostgreSQL seals a webhook's signing secret under the instance key from the environment (server/auth/secret.ts).
+  beforeEach(() => void vi.stubEnv("BETTER_AUTH_SECRET", "retention-test-key-retention-test-key-0123456789"));
+  afterEach(() => void vi.unstubAllEnvs());
+
   it("deletes delivered and failed deliveries whose final time is past the retention, keeps pending and recent ones", async () => {
-    const { db, webhookId } = await ledger();
+    const { db, webhookId } = await ledger(engine);
     const cutoff = NOW - 30 * DAY;
     const old = NOW - 40 * DAY;
-    const [oldDelivered, oldFailed, failedNeverTried, oldPending, oldPendingTried, deliveredLate, failedLate, recentDelivered, recentFailed, pending] = insert(
-      db,
-      webhookId,
-      [
+    const [oldDelivered, oldFailed, failedNeverTried, oldPending, oldPendingTried, deliveredLate, failedLate, recentDelivered, recentFailed, pending] =
+      await insert(db, webhookId, [
         { status: "delivered", createdAt: old, lastAttemptAt: old + 1_000, deliveredAt: old + 1_000 },
         { status: "failed", createdAt: old, lastAttemptAt: old + DAY },
         { status: "failed", createdAt: old },
@@ -94,23 +88,22 @@ describe("webhook delivery log retention", () => {
         { status: "delivered", createdAt: NOW - DAY, lastAttemptAt: NOW - DAY, deliveredAt: NOW - DAY },
         { status: "failed", createdAt: NOW - 2 * DAY, lastAttemptAt: NOW - DAY },
         { status: "pending", createdAt: NOW, nextAttemptAt: NOW },
-      ],
-    );
+      ]);
     expect(await pruneDeliveries(db, cutoff, 100)).toBe(3);
-    expect(ids(db)).toEqual([oldPending, oldPendingTried, deliveredLate, failedLate, recentDelivered, recentFailed, pending]);
-    expect(ids(db)).not.toContain(oldDelivered);
-    expect(ids(db)).not.toContain(oldFailed);
-    expect(ids(db)).not.toContain(failedNeverTried);
+    expect(await ids(db)).toEqual([oldPending, oldPendingTried, deliveredLate, failedLate, recentDelivered, recentFailed, pending]);
+    expect(await ids(db)).not.toContain(oldDelivered);
+    expect(await ids(db)).not.toContain(oldFailed);
+    expect(await ids(db)).not.toContain(failedNeverTried);
     // Nothing more to do: a second pass deletes nothing, and pending rows stay however old.
     expect(await pruneDeliveries(db, cutoff, 100)).toBe(0);
     expect(await pruneDeliveries(db, NOW + DAY, 100)).toBe(4);
-    expect(ids(db)).toEqual([oldPending, oldPendingTried, pending]);
+    expect(await ids(db)).toEqual([oldPending, oldPendingTried, pending]);
   });
 
   it("deletes a large backlog a batch per write transaction, oldest first, each committed on its own", async () => {
-    const { db, file, webhookId } = await ledger();
+    const { db, target, webhookId } = await ledger(engine);
     const old = NOW - 40 * DAY;
-    const backlog = insert(
+    const backlog = await insert(
       db,
       webhookId,
       Array.from({ length: 1_250 }, (_, i) => ({
@@ -120,9 +113,9 @@ describe("webhook delivery log retention", () => {
         deliveredAt: i % 3 === 0 ? null : old + i,
       })),
     );
-    const kept = insert(db, webhookId, [{ status: "delivered", createdAt: NOW, lastAttemptAt: NOW, deliveredAt: NOW }]);
-    const other = openDatabase(file);
-    cleanup.push(() => void other.$client.close());
+    const kept = await insert(db, webhookId, [{ status: "delivered", createdAt: NOW, lastAttemptAt: NOW, deliveredAt: NOW }]);
+    const other = await openLedger(target, { migrate: false, poolSize: 1 });
+    cleanup.push(() => closeLedger(other));
     const retention = { keepMs: 30 * DAY, everyMs: 300_000, batch: 500 };
 
     const seen: number[] = [];
@@ -130,25 +123,25 @@ describe("webhook delivery log retention", () => {
     for (let pass = 0; pass < 3; pass++) {
       nextAt.push(await pruneStep(db, NOW, retention));
       // Each pass committed its own transaction: none is left open, and another connection sees the rows gone.
-      expect(db.$client.inTransaction).toBe(false);
-      seen.push(count(other));
+      if (engine === "sqlite") expect(db.$client.inTransaction).toBe(false);
+      seen.push(await count(other));
     }
     expect(seen).toEqual([751, 251, 1]);
     // Full batches ask for the next one at once; the short one ends the sweep until everyMs has passed.
     expect(nextAt).toEqual([NOW, NOW, NOW + 300_000]);
-    expect(ids(db)).toEqual(kept);
+    expect(await ids(db)).toEqual(kept);
     expect(backlog).toHaveLength(1_250);
   });
 
   it("the dispatcher drains old deliveries by itself, at start and then at most every everyMs", async () => {
-    const { db, webhookId } = await ledger();
+    const { db, webhookId } = await ledger(engine);
     const old = NOW - 40 * DAY;
-    insert(
+    await insert(
       db,
       webhookId,
       Array.from({ length: 600 }, (_, i) => ({ status: "delivered" as const, createdAt: old + i, lastAttemptAt: old + i, deliveredAt: old + i })),
     );
-    const keep = insert(db, webhookId, [
+    const keep = await insert(db, webhookId, [
       { status: "pending", createdAt: old },
       { status: "failed", createdAt: NOW - DAY, lastAttemptAt: NOW - 1_000 },
     ]);
@@ -162,15 +155,17 @@ describe("webhook delivery log retention", () => {
     };
     const dispatcher = startDispatcher(db, options, () => undefined);
     cleanup.push(() => dispatcher.stop());
-    await waitFor(() => count(db) === 2, 5_000, "the 600 old deliveries deleted");
-    expect(ids(db)).toEqual(keep);
+    await waitFor(async () => (await count(db)) === 2, 5_000, "the 600 old deliveries deleted");
+    expect(await ids(db)).toEqual(keep);
 
     // The sweep is over: a delivery that becomes deletable now (the old pending one, finished long ago) waits for the next sweep, minutes away.
-    db.$client.prepare("UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, last_attempt_at = ? WHERE id = ?").run(old, old, keep[0]);
+    await rawRun(db, sql`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ${old}, last_attempt_at = ${old} WHERE id = ${keep[0]!}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ids(db)).toEqual(keep);
+    expect(await ids(db)).toEqual(keep);
   });
+});
 
+describe("webhook delivery log retention's setting", () => {
   it("reads PROOFGATE_WEBHOOK_LOG_DAYS: 30 days unless set, a bad value refused by name with the rule", () => {
     expect(webhookLogDays(env())).toBe(30);
     expect(dispatcherOptionsFromEnv(env()).retention.keepMs).toBe(30 * DAY);

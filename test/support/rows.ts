@@ -91,3 +91,9 @@ export async function refusedWith(statement: Promise<unknown>): Promise<string> 
   for (let current: unknown = refused; current instanceof Error; current = current.cause) messages.push(current.message);
   return messages.join(" ← ");
 }
+
+/** The types of the events, oldest first (of one session when given). */
+export async function eventTypesOf(db: Db, sessionId?: string): Promise<string[]> {
+  const where = sessionId === undefined ? sql`` : sql` where session_id = ${sessionId}`;
+  return (await rowsOf<{ type: string }>(db, sql`select type from events${where} order by id`)).map((r) => r.type);
+}

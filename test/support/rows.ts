@@ -7,7 +7,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, engineOf } from "@/db/client";
-import { rawAll } from "@/db/query";
+import { rawAll, rawRun } from "@/db/query";
 
 /** Every row of a raw query (`sql\`select … where id = ${id}\``: values are bound, on either engine). */
 export function rowsOf<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
@@ -67,12 +67,7 @@ export async function countOf(db: Db, table: string, where: SQL = sql`1 = 1`): P
  * assertions were written against SQLite's rows.
  */
 export async function rowsLikeSqlite<T = Record<string, unknown>>(db: Db, text: string, ...params: unknown[]): Promise<T[]> {
-  const parts = text.split("?");
-  const query = sql.join(
-    parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${params[i - 1]}${sql.raw(part)}`)),
-    sql``,
-  );
-  const rows = await rowsOf<Record<string, unknown>>(db, query);
+  const rows = await rowsOf<Record<string, unknown>>(db, boundLikeSqlite(text, params));
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]))) as T[];
 }
 
@@ -96,4 +91,17 @@ export async function refusedWith(statement: Promise<unknown>): Promise<string> 
 export async function eventTypesOf(db: Db, sessionId?: string): Promise<string[]> {
   const where = sessionId === undefined ? sql`` : sql` where session_id = ${sessionId}`;
   return (await rowsOf<{ type: string }>(db, sql`select type from events${where} order by id`)).map((r) => r.type);
+}
+
+/** A statement written as better-sqlite3 takes it (`?` placeholders), its values bound in order, run on either engine. */
+export async function runLikeSqlite(db: Db, text: string, ...params: unknown[]): Promise<void> {
+  await rawRun(db, boundLikeSqlite(text, params));
+}
+
+function boundLikeSqlite(text: string, params: unknown[]): SQL {
+  const parts = text.split("?");
+  return sql.join(
+    parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${params[i - 1]}${sql.raw(part)}`)),
+    sql``,
+  );
 }

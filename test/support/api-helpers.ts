@@ -9,6 +9,7 @@ import type { Actor, Role } from "@/server/domain/actors";
 import type { Proofpack } from "@/server/domain/task-machine";
 import { type ApiContext } from "@/server/api/trpc";
 import { appRouter, createCaller } from "@/server/api/root";
+import { tableCountsOf } from "./rows";
 
 export type Caller = ReturnType<typeof createCaller>;
 
@@ -135,11 +136,11 @@ export async function expectNotFound(call: Promise<unknown>): Promise<Refusal> {
   return r;
 }
 
-/** The call fails and not one row of any table (events included) was written. */
+/** The call fails and not one row of any table (events included) was written. On either engine. */
 export async function expectNothingWritten(db: Db, call: () => Promise<unknown>): Promise<Refusal> {
-  const before = tableCounts(db);
+  const before = await tableCountsOf(db);
   const r = await refusal(call());
-  expect(tableCounts(db)).toEqual(before);
+  expect(await tableCountsOf(db)).toEqual(before);
   return r;
 }
 

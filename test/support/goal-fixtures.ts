@@ -1,10 +1,12 @@
 /**
- * Shared set-up for the goal and attempt service tests: a fresh migrated in-memory database with
- * one session, actors of every role, a clock the test moves, and row counts to prove a refused
+ * Shared set-up for the goal and attempt service tests: a fresh migrated ledger (in-memory SQLite
+ * unless given one, e.g. a PostgreSQL one from test/support/engines.ts) with one session, actors of every role, a clock the test moves, and row counts to prove a refused
  * write left nothing behind.
  */
+import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { createMemoryDb, type Db } from "@/db/client";
+import { countOf, rowsOf } from "./rows";
 import { type Actor, type Role, operatorActor } from "@/server/domain/actors";
 import { DomainError } from "@/server/domain/errors";
 import { finishAttempt } from "@/server/services/attempt/finish";
@@ -37,8 +39,7 @@ export interface Fixture {
   advance: (ms: number) => void;
 }
 
-export async function setup(sessionId = "s1"): Promise<Fixture> {
-  const db = createMemoryDb();
+export async function setup(db: Db = createMemoryDb(), sessionId = "s1"): Promise<Fixture> {
   let now = START;
   const as = (actor: Actor): ServiceContext => ({ db, actor, now: () => new Date(now) });
   await createSession(as(ADMIN), { id: sessionId });
@@ -65,12 +66,14 @@ const TABLES = [
   "events",
 ] as const;
 
-export function rowCount(db: Db, table: (typeof TABLES)[number]): number {
-  return (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+export function rowCount(db: Db, table: (typeof TABLES)[number]): Promise<number> {
+  return countOf(db, table);
 }
 
-export function rowCounts(db: Db): Record<string, number> {
-  return Object.fromEntries(TABLES.map((table) => [table, rowCount(db, table)]));
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) counts[table] = await rowCount(db, table);
+  return counts;
 }
 
 /** `run` must be refused with a domain error naming `rule`; returns the error. */
@@ -88,14 +91,14 @@ export async function expectRefused(run: () => unknown, rule: string): Promise<D
 
 /** `run` is refused with `rule` and no table gained or lost a row (the write was one transaction). */
 export async function expectNothingWritten(db: Db, run: () => unknown, rule: string): Promise<DomainError> {
-  const before = rowCounts(db);
+  const before = await rowCounts(db);
   const error = await expectRefused(run, rule);
-  expect(rowCounts(db)).toEqual(before);
+  expect(await rowCounts(db)).toEqual(before);
   return error;
 }
 
 /** The newest events row, parsed. */
-export function lastEvent(db: Db): {
+export async function lastEvent(db: Db): Promise<{
   type: string;
   entity: string;
   entityId: string | null;
@@ -103,11 +106,12 @@ export function lastEvent(db: Db): {
   actor: string;
   role: string | null;
   data: Record<string, unknown> | null;
-} {
-  const row = db.$client
-    .prepare("SELECT type, entity, entity_id AS entityId, session_id AS sessionId, actor, role, data FROM events ORDER BY id DESC LIMIT 1")
-    .get() as { data: string | null } & Record<string, string>;
-  return { ...row, data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>) } as ReturnType<typeof lastEvent>;
+}> {
+  const [row] = await rowsOf<{ data: string | null } & Record<string, string>>(
+    db,
+    sql`SELECT type, entity, entity_id AS "entityId", session_id AS "sessionId", actor, role, data FROM events ORDER BY id DESC LIMIT 1`,
+  );
+  return { ...row!, data: row!.data === null ? null : (JSON.parse(row!.data) as Record<string, unknown>) } as Awaited<ReturnType<typeof lastEvent>>;
 }
 
 /** A root goal created by the orchestrator. */

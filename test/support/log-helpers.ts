@@ -1,4 +1,4 @@
-/** Shared set-up for the log service tests: a fresh migrated database, a session, actors by role. */
+/** Shared set-up for the log service tests: a fresh migrated ledger (in-memory SQLite unless given one), a session, actors by role. */
 import { queryAll, queryGet } from "@/db/query";
 import { count as countRows, eq } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -23,8 +23,7 @@ export function actor(role: Role, label = `${role}_1`): Actor {
   return { principalId: `token:${label}`, principalKind: "token", role, label };
 }
 
-export async function setup(): Promise<Fixture> {
-  const db = createMemoryDb();
+export async function setup(db: Db = createMemoryDb()): Promise<Fixture> {
   let clock = T0;
   const now = () => new Date(clock);
   const admin: ServiceContext = { db, actor: operatorActor(), now };

@@ -7,7 +7,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, engineOf } from "@/db/client";
-import { rawAll } from "@/db/query";
+import { rawAll, rawRun } from "@/db/query";
 
 /** Every row of a raw query (`sql\`select … where id = ${id}\``: values are bound, on either engine). */
 export function rowsOf<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
@@ -53,4 +53,55 @@ export async function columnsHolding(db: Db, needle: string): Promise<string[]> 
     for (const name of names) if (Number(row?.[name] ?? 0) > 0) found.push(`${table}.${name}`);
   }
   return found;
+}
+
+/** How many rows of `table` match `where` (a bound `sql` fragment; every row without one). */
+export async function countOf(db: Db, table: string, where: SQL = sql`1 = 1`): Promise<number> {
+  const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*) as n from ${sql.identifier(table)} where ${where}`);
+  return Number(row!.n);
+}
+
+/**
+ * The rows of a query written as better-sqlite3 takes it (`?` placeholders, the values bound in
+ * order), read as SQLite gives them on either engine: a boolean reads 1/0. For suites whose
+ * assertions were written against SQLite's rows.
+ */
+export async function rowsLikeSqlite<T = Record<string, unknown>>(db: Db, text: string, ...params: unknown[]): Promise<T[]> {
+  const rows = await rowsOf<Record<string, unknown>>(db, boundLikeSqlite(text, params));
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]))) as T[];
+}
+
+/**
+ * What a statement the database must refuse was refused with: the messages of the error and its
+ * causes, joined by " ← " (Drizzle wraps the driver's error; a trigger's own words are in the
+ * chain). Fails if the statement was not refused.
+ */
+export async function refusedWith(statement: Promise<unknown>): Promise<string> {
+  const refused = await statement.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error("refused"),
+  );
+  if (refused === undefined) throw new Error("expected the database to refuse the statement");
+  const messages: string[] = [];
+  for (let current: unknown = refused; current instanceof Error; current = current.cause) messages.push(current.message);
+  return messages.join(" ← ");
+}
+
+/** The types of the events, oldest first (of one session when given). */
+export async function eventTypesOf(db: Db, sessionId?: string): Promise<string[]> {
+  const where = sessionId === undefined ? sql`` : sql` where session_id = ${sessionId}`;
+  return (await rowsOf<{ type: string }>(db, sql`select type from events${where} order by id`)).map((r) => r.type);
+}
+
+/** A statement written as better-sqlite3 takes it (`?` placeholders), its values bound in order, run on either engine. */
+export async function runLikeSqlite(db: Db, text: string, ...params: unknown[]): Promise<void> {
+  await rawRun(db, boundLikeSqlite(text, params));
+}
+
+function boundLikeSqlite(text: string, params: unknown[]): SQL {
+  const parts = text.split("?");
+  return sql.join(
+    parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${params[i - 1]}${sql.raw(part)}`)),
+    sql``,
+  );
 }

@@ -1,0 +1,323 @@
+/**
+ * Notifications end to end in one process: writes through the API fill the outbox in their own
+ * transaction, a dispatcher delivers to a real local HTTP receiver, signed as Standard Webhooks
+ * (verified with the `standardwebhooks` library), retried while the receiver is down, and
+ * creation refuses a bad URL or secret (nothing written) and anyone but an admin.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Webhook } from "standardwebhooks";
+import { type Db, closeLedger, openLedger } from "@/db/client";
+import { WEBHOOK_EVENTS } from "@/server/domain/webhooks";
+import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
+import { RUNTIME_ID, sessionStart, stop } from "@/server/services/runtime/test-payloads";
+import { ACTORS, type Fixture, callerFor, expectBadRequest, expectForbidden, setup } from "@/test/support/api-helpers";
+import { WebhookReceiver, waitFor } from "@/test/support/webhook-receiver";
+import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher";
+import { describeEngines, ledgerFactory, sharedLedgerFactory } from "@/test/support/engines";
+import { columnsHolding, rowsLikeSqlite, tableCountsOf } from "@/test/support/rows";
+
+const freshLedger = ledgerFactory();
+
+const FAST: DispatcherOptions = {
+  retry: { baseMs: 100, maxMs: 400, giveUpAfterMs: 60_000 },
+  timeoutMs: 1_000,
+  pollMs: 25,
+  leaseMs: 5_000,
+  batch: 10,
+  baseUrl: "https://proofgate.example.com",
+  retention: { keepMs: 30 * 86_400_000, everyMs: 300_000, batch: 500 },
+};
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function receiver(port = 0): Promise<WebhookReceiver> {
+  const r = await new WebhookReceiver().listen(port);
+  cleanup.push(() => r.close());
+  return r;
+}
+
+function dispatch(db: Db, options: Partial<DispatcherOptions> = {}): Dispatcher {
+  const d = startDispatcher(db, { ...FAST, ...options }, () => undefined);
+  cleanup.push(() => d.stop());
+  return d;
+}
+
+const S = { sessionId: "s1" };
+
+const sharedLedger = sharedLedgerFactory();
+
+describeEngines("webhooks", (engine) => {
+  // PostgreSQL seals a webhook's signing secret under the instance key from the environment (server/auth/secret.ts).
+  beforeEach(() => void vi.stubEnv("BETTER_AUTH_SECRET", "webhooks-test-key-webhooks-test-key-0123456789"));
+  afterEach(() => void vi.unstubAllEnvs());
+
+  describe("webhook deliveries", () => {
+    it("delivers each event type once, signed, within 2 s of the write", async () => {
+      const f = setup(await freshLedger(engine));
+      const r = await receiver();
+      const { secret } = await f.as("admin").admin.createWebhook({ url: r.url, events: "all" });
+      dispatch(f.db);
+      const verifier = new Webhook(secret);
+
+      /** Run a write, then wait for the deliveries it owes: each signed, within 2 s, of the expected types. */
+      const expectDelivered = async (write: () => Promise<unknown>, types: string[]) => {
+        const before = r.received.length;
+        const wroteAt = Date.now();
+        await write();
+        await waitFor(async () => r.received.length >= before + types.length, 2_000, `${types.join(", ")} within 2 s`);
+        const got = r.received.slice(before);
+        for (const message of got) {
+          expect(message.at - wroteAt).toBeLessThan(2_000);
+          expect(verifier.verify(message.body, message.headers)).toMatchObject({ type: expect.any(String) });
+        }
+        expect(got.map((m) => (JSON.parse(m.body) as { type: string }).type)).toEqual(types);
+      };
+
+      await f.as("orchestrator").session.create({ id: "s1" });
+      await f.as("orchestrator").task.create({ ...S, key: "t1", title: "Task t1" });
+      await f.as("developer").task.claim({ ...S, key: "t1" });
+      await expectDelivered(() => f.as("verifier").task.block({ ...S, key: "t1", failures: ["tests fail"] }), ["task.blocked"]);
+      await expectDelivered(() => f.as("orchestrator").task.requestReset({ ...S, key: "t1", reason: "fixed" }), ["task.reset_requested"]);
+      await expectDelivered(() => f.as("lead").task.declineReset({ ...S, key: "t1", reason: "not yet" }), ["task.reset_declined"]);
+      await expectDelivered(() => f.as("orchestrator").task.requestReset({ ...S, key: "t1", reason: "fixed now" }), ["task.reset_requested"]);
+      await expectDelivered(() => f.as("lead").task.approveReset({ ...S, key: "t1", reason: "ok" }), ["task.reset_approved"]);
+      await expectDelivered(() => f.as("orchestrator").completion.check(S), ["completion.rejected"]);
+
+      await f.as("orchestrator").session.create({ id: "s2", enforcement: "observe" });
+      await f.as("orchestrator").task.create({ sessionId: "s2", key: "t1", title: "Task t1" });
+      await expectDelivered(() => f.as("orchestrator").task.report({ sessionId: "s2", key: "t1", status: "completed" }), ["task.unverified_completion"]);
+
+      const runtime = { runtime: "claude-code" as const, externalId: RUNTIME_ID };
+      const agent = { db: f.db, actor: ACTORS.developer };
+      await handleClaudeCodeHook(agent, sessionStart("startup"));
+      await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: runtime }).session.create({ id: "s3" });
+      await f.as("orchestrator").task.create({ sessionId: "s3", key: "t1", title: "open work" });
+      await expectDelivered(async () => handleClaudeCodeHook(agent, stop(false), { maxBlocks: 1 }), ["runtime.stop_held"]);
+      await expectDelivered(async () => handleClaudeCodeHook(agent, stop(true), { maxBlocks: 1 }), ["runtime.stop_unverified"]);
+      await expectDelivered(() => f.as("orchestrator").session.updateStatus({ sessionId: "s3", status: "failed" }), ["session.failed"]);
+
+      await f.as("orchestrator").session.create({ id: "s4" });
+      await f.as("orchestrator").criteria.save({ sessionId: "s4", criteria: [{ criterion: "c1" }] });
+      await f.as("orchestrator").criteria.update({ sessionId: "s4", criterion: "c1", status: "met", evidence: "ci run 12" });
+      // Completing runs the gate: its accepted check notifies nobody, the completion does.
+      await expectDelivered(() => f.as("orchestrator").session.updateStatus({ sessionId: "s4", status: "completed" }), ["session.completed"]);
+
+      // Every webhook event was delivered, each ledger event exactly once (no duplicates from retries or passes).
+      const bodies = r.json<{ type: string; data: { eventId: number; url: string | null } }>();
+      expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(WEBHOOK_EVENTS));
+      expect(new Set(bodies.map((b) => b.data.eventId)).size).toBe(bodies.length);
+      expect(new Set(r.received.map((m) => m.headers["webhook-id"])).size).toBe(bodies.length);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(r.received).toHaveLength(bodies.length);
+      expect(bodies[0]!.data.url).toBe("https://proofgate.example.com/sessions/s1#task-t1");
+      expect(await rowsLikeSqlite(f.db, "select status, count(*) as n from webhook_deliveries group by status")).toEqual([
+        { status: "delivered", n: bodies.length },
+      ]);
+    });
+
+    it("sends only the events a subscription asked for, of its session source, and Slack messages with a link", async () => {
+      const f = setup(await freshLedger(engine));
+      const json = await receiver();
+      const slack = await receiver();
+      const bazinga = await receiver();
+      await f.as("admin").admin.createWebhook({ url: json.url, events: ["task.reset_requested"] });
+      await f.as("admin").admin.createWebhook({ url: slack.url, events: ["task.blocked"], format: "slack" });
+      await f.as("admin").admin.createWebhook({ url: bazinga.url, events: "all", sessionSource: "bazinga" });
+      dispatch(f.db);
+      await f.as("orchestrator").session.create({ id: "s1" });
+      await f.as("orchestrator").task.create({ ...S, key: "t1", title: "Task t1" });
+      await f.as("developer").task.claim({ ...S, key: "t1" });
+      await f.as("verifier").task.block({ ...S, key: "t1", failures: ["tests fail"] });
+      await f.as("orchestrator").task.requestReset({ ...S, key: "t1", reason: "fixed" });
+      await waitFor(async () => json.received.length === 1 && slack.received.length === 1, 2_000, "both deliveries");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(json.json().map((b) => b.type)).toEqual(["task.reset_requested"]);
+      expect(bazinga.received).toEqual([]);
+      const message = JSON.parse(slack.received[0]!.body) as { text: string; blocks: { type: string; elements?: { url?: string }[] }[] };
+      expect(message.text).toBe("Proofgate: a task was blocked — task t1 in session s1 (by verifier_1)");
+      expect(message.blocks.find((b) => b.type === "actions")?.elements?.[0]?.url).toBe("https://proofgate.example.com/sessions/s1#task-t1");
+    });
+
+    it("delivers to a receiver that was down once it returns, without slowing the write; gives up after the retry window", async () => {
+      const f = setup(await freshLedger(engine));
+      const down = await receiver();
+      const port = down.port;
+      await down.close();
+      await f.as("admin").admin.createWebhook({ url: `http://127.0.0.1:${port}/hook`, events: ["task.blocked"] });
+      dispatch(f.db);
+      await f.as("orchestrator").session.create({ id: "s1" });
+      await f.as("orchestrator").task.create({ ...S, key: "t1", title: "Task t1" });
+      await f.as("developer").task.claim({ ...S, key: "t1" });
+      await f.as("verifier").task.block({ ...S, key: "t1", failures: ["tests fail"] });
+      const failing = await waitFor(
+        async () =>
+          (
+            await rowsLikeSqlite<{ attempts: number; status: string; last_error: string }>(f.db, "select attempts, status, last_error from webhook_deliveries")
+          ).find((d) => d.attempts >= 2),
+        5_000,
+        "two failed attempts",
+      );
+      expect(failing).toMatchObject({ status: "pending", last_error: expect.stringContaining(`could not reach 127.0.0.1:${port}`) });
+      const back = await receiver(port);
+      await waitFor(async () => back.received.length === 1, 3_000, "the delivery after the receiver returned");
+      expect(back.json()[0]!.type).toBe("task.blocked");
+      await waitFor(
+        async () => (await rowsLikeSqlite(f.db, "select 1 from webhook_deliveries where status = 'delivered' and response_code = 200")).length === 1,
+        1_000,
+        "delivered",
+      );
+
+      // A receiver that never answers holds nobody's write: the write only inserts the outbox row.
+      const hanging = await receiver();
+      hanging.hold = true;
+      await f.as("admin").admin.createWebhook({ url: hanging.url, events: ["task.reset_requested"] });
+      await f.as("orchestrator").task.requestReset({ ...S, key: "t1", reason: "fixed" });
+      await waitFor(async () => hanging.received.length === 1, 2_000, "the held request");
+      const began = Date.now();
+      await f.as("lead").task.approveReset({ ...S, key: "t1", reason: "ok" });
+      expect(Date.now() - began).toBeLessThan(500);
+
+      // Past the retry window a failing delivery is given up, its last error kept.
+      const g = setup(await freshLedger(engine));
+      await g.as("admin").admin.createWebhook({ url: `http://127.0.0.1:${port}/gone`, events: "all" });
+      back.status = 500;
+      dispatch(g.db, { retry: { baseMs: 50, maxMs: 50, giveUpAfterMs: 300 } });
+      await g.as("orchestrator").session.create({ id: "s1" });
+      await g.as("orchestrator").session.updateStatus({ sessionId: "s1", status: "failed" });
+      const failed = await waitFor(
+        async () =>
+          (
+            await rowsLikeSqlite<{ status: string; response_code: number; attempts: number }>(g.db, "select * from webhook_deliveries where status = 'failed'")
+          )[0],
+        3_000,
+        "given up",
+      );
+      expect(failed.response_code).toBe(500);
+      expect(failed.attempts).toBeGreaterThanOrEqual(3);
+    });
+
+    it("counts each subscription's own deliveries in the list, whatever their ids", async () => {
+      const f = setup(await freshLedger(engine));
+      const first = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/a", events: "all" });
+      const second = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/b", events: "all" });
+      // No dispatcher: every delivery stays pending. Three for the first, two for the second.
+      for (let i = 0; i < 3; i++) await f.as("admin").admin.testWebhook({ id: first.id });
+      for (let i = 0; i < 2; i++) await f.as("admin").admin.testWebhook({ id: second.id });
+      const listed = await f.as("admin").admin.webhooks();
+      // Newest first.
+      expect(listed.map((w) => [w.id, w.pending, w.delivered, w.failed])).toEqual([
+        [second.id, 2, 0, 0],
+        [first.id, 3, 0, 0],
+      ]);
+    });
+
+    it("sends a webhook.test delivery on demand, logged like any other", async () => {
+      const f = setup(await freshLedger(engine));
+      const r = await receiver();
+      const { id, secret } = await f.as("admin").admin.createWebhook({ url: r.url, events: ["session.failed"] });
+      dispatch(f.db);
+      await f.as("admin").admin.testWebhook({ id });
+      await waitFor(async () => r.received.length === 1, 2_000, "the test delivery");
+      expect(new Webhook(secret).verify(r.received[0]!.body, r.received[0]!.headers)).toMatchObject({ type: "webhook.test", data: { entity: "webhook" } });
+      await waitFor(
+        async () => (await rowsLikeSqlite(f.db, "select 1 from webhook_deliveries where status = 'delivered'")).length === 1,
+        1_000,
+        "logged as delivered",
+      );
+      expect(await f.as("admin").admin.webhookDeliveries({ id })).toEqual([
+        expect.objectContaining({ eventType: "webhook.test", status: "delivered", attempts: 1, responseCode: 200, lastError: null }),
+      ]);
+      expect(await f.as("admin").admin.webhooks()).toEqual([expect.objectContaining({ id, url: r.url, delivered: 1, pending: 0, failed: 0 })]);
+      await f.as("admin").admin.removeWebhook({ id });
+      expect(await f.as("admin").admin.webhooks()).toEqual([]);
+      expect(await rowsLikeSqlite(f.db, "select * from webhook_deliveries")).toEqual([]);
+    });
+  });
+
+  describe("several server processes on one database", () => {
+    it("never deliver one row twice: claims are leased in the write transaction", async () => {
+      const { db: first, target } = await sharedLedger(engine);
+      const others = [await openLedger(target, { migrate: false, poolSize: 2 }), await openLedger(target, { migrate: false, poolSize: 2 })];
+      cleanup.push(async () => {
+        for (const c of others) await closeLedger(c);
+      });
+      const connections = [first, ...others];
+      const [writer, ...dispatchers] = connections as [Db, Db, Db];
+      const r = await receiver();
+      const admin = callerFor(writer, ACTORS.admin);
+      const { id } = await admin.admin.createWebhook({ url: r.url, events: "all" });
+      const owners = dispatchers.map((db) => dispatch(db, { batch: 2 }).owner);
+      for (let n = 0; n < 30; n++) await admin.admin.testWebhook({ id });
+      await waitFor(
+        async () => (await rowsLikeSqlite(writer, "select 1 from webhook_deliveries where status = 'delivered'")).length === 30,
+        10_000,
+        "30 deliveries",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(r.received).toHaveLength(30);
+      expect(new Set(r.received.map((m) => m.headers["webhook-id"])).size).toBe(30);
+      expect(await rowsLikeSqlite(writer, "select count(*) as n from webhook_deliveries where attempts = 1")).toEqual([{ n: 30 }]);
+      expect(owners[0]).not.toBe(owners[1]);
+    });
+  });
+
+  describe("creating a webhook", () => {
+    let f: Fixture;
+    const refusedWithNothingWritten = async (input: Record<string, unknown>, field: string, message: RegExp) => {
+      const before = await tableCountsOf(f.db);
+      const refusal = await expectBadRequest(f.as("admin").admin.createWebhook(input as never), field);
+      expect(refusal.message).toMatch(message);
+      expect(await tableCountsOf(f.db)).toEqual(before);
+    };
+
+    it("refuses a URL that is not http(s) and a secret that is not a whsec_ secret, naming the field, writing nothing", async () => {
+      f = setup(await freshLedger(engine));
+      await refusedWithNothingWritten({ url: "ftp://example.com/hook", events: "all" }, "url", /^url: must use http or https, not ftp/);
+      await refusedWithNothingWritten({ url: "example.com/hook", events: "all" }, "url", /^url: must be an absolute http/);
+      await refusedWithNothingWritten({ url: "https://example.com/hook", events: "all", secret: "hunter2" }, "secret", /^secret: must start with whsec_/);
+      await refusedWithNothingWritten(
+        { url: "https://example.com/hook", events: "all", secret: "whsec_not base64!" },
+        "secret",
+        /^secret: must be whsec_ followed by base64/,
+      );
+      await refusedWithNothingWritten({ url: "https://example.com/hook", events: "all", secret: "whsec_c2hvcnQ=" }, "secret", /24 to 64 bytes/);
+      await refusedWithNothingWritten(
+        { url: "https://example.com/hook", events: ["task.exploded"] },
+        "events",
+        /^events: unknown event "task.exploded": must be all, or some of: task.blocked, /,
+      );
+      await refusedWithNothingWritten({ url: "https://example.com/hook", events: [] }, "events", /^events: must name at least one event \(or all\)/);
+    });
+
+    it("keeps the secret it was given (verifiable by the receiver) and stores it sealed, never in clear", async () => {
+      f = setup(await freshLedger(engine));
+      const given = `whsec_${Buffer.from("k".repeat(32)).toString("base64")}`;
+      const created = await f.as("admin").admin.createWebhook({ url: "https://example.com/hook", events: "all", secret: given });
+      expect(created.secret).toBe(given);
+      const generated = await f.as("admin").admin.createWebhook({ url: "https://example.com/other", events: ["task.blocked"] });
+      expect(generated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      for (const secret of [given, generated.secret]) {
+        expect(await columnsHolding(f.db, secret.slice(6))).toEqual([]);
+        expect(await columnsHolding(f.db, Buffer.from(secret.slice(6), "base64").toString("latin1").slice(0, 16))).toEqual([]);
+      }
+      expect(JSON.stringify(await f.as("admin").admin.webhooks())).not.toContain(generated.secret.slice(6));
+    });
+
+    it("is an admin's: every other role is refused, as are the list, the log, tests and removal", async () => {
+      f = setup(await freshLedger(engine));
+      const { id } = await f.as("admin").admin.createWebhook({ url: "https://example.com/hook", events: "all" });
+      for (const role of ["viewer", "developer", "verifier", "orchestrator", "lead"] as const) {
+        const before = await tableCountsOf(f.db);
+        await expectForbidden(f.as(role).admin.createWebhook({ url: "https://example.com/x", events: "all" }), /admin\.webhook_role/);
+        await expectForbidden(f.as(role).admin.webhooks(), /admin\.webhook_role/);
+        await expectForbidden(f.as(role).admin.webhookDeliveries({ id }), /admin\.webhook_role/);
+        await expectForbidden(f.as(role).admin.testWebhook({ id }), /admin\.webhook_role/);
+        await expectForbidden(f.as(role).admin.removeWebhook({ id }), /admin\.webhook_role/);
+        expect(await tableCountsOf(f.db)).toEqual(before);
+      }
+    });
+  });
+});

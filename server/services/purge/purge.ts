@@ -89,12 +89,15 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
     const postgres = engineOf(tx) === "postgres";
     // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
     if (!postgres) await rawRun(tx, sql`PRAGMA defer_foreign_keys = ON`);
-    // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE), which
-    // `changes` leaves out: progress adds counts, so it ends at the total.
-    // A caller that shows nothing (--quiet, --json: the display hands out noProgress) is spared the count.
+    // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE, as a
+    // sub-goal goes with its parent on SQLite), which `changes` leaves out: progress adds counts, so it
+    // ends at the total, and on SQLite the counts are what the event records as gone (nothing else
+    // writes inside this transaction). On PostgreSQL the four tables' one statement counts every row
+    // it deleted. A caller that shows nothing (--quiet, --json: the display hands out noProgress) is
+    // spared the count on PostgreSQL.
     const report = options.onProgress === noProgress ? undefined : options.onProgress;
     const counted = new Map<string, number>();
-    if (report) for (const { table, where } of scope) counted.set(table, await count(tx, table, where));
+    if (report || !postgres) for (const { table, where } of scope) counted.set(table, await count(tx, table, where));
     const total = [...counted.values()].reduce((a, b) => a + b, 0);
     let done = 0;
     report?.({ phase: "purging", done, total, unit: "rows" });
@@ -113,7 +116,8 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
           }
           continue;
         }
-        rows[table] = (await rawRun(tx, sql`DELETE FROM ${sql.raw(table)} WHERE ${where}`)).changes;
+        const { changes } = await rawRun(tx, sql`DELETE FROM ${sql.raw(table)} WHERE ${where}`);
+        rows[table] = postgres ? changes : counted.get(table)!;
         done += counted.get(table) ?? 0;
         report?.({ phase: "purging", done, total, unit: "rows" });
       }

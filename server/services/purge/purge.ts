@@ -10,7 +10,7 @@ import { parseInput } from "../parse-input";
 import { PurgeInput } from "./schemas";
 import { IDS, PURGE_SCOPE } from "./scope";
 import { authorize } from "@/server/domain/permissions";
-import { type ProgressListener, noProgress } from "../progress";
+import type { ProgressListener } from "../progress";
 
 export const PURGED_EVENT = "ledger.purged";
 
@@ -27,7 +27,8 @@ export interface PurgeResult {
 export interface PurgeOptions {
   /**
    * Called after each table's rows are removed ("purging", in rows; not on a dry run). The rows are
-   * counted first to give the total, about a twentieth of the time the deletes take.
+   * counted first (about a twentieth of the time the deletes take): the total, and the counts the
+   * result and the event report.
    */
   onProgress?: ProgressListener;
 }
@@ -53,7 +54,7 @@ function whereSql(where: string, ids: SQL): SQL {
 const PG_TOGETHER = ["attempts", "worktrees", "branches", "goals"];
 
 const count = async (db: DbOrTx, table: string, where: SQL) =>
-  (await rawGet<{ n: number }>(db, sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${where}`)).n;
+  Number((await rawGet<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${where}`)).n);
 
 /**
  * Retention: remove the sessions that ended before `before` (never an active one) and every row
@@ -79,47 +80,39 @@ export async function purgeSessions(ctx: ServiceContext, raw: PurgeInput, option
     ).map((row) => row.id);
     const ids = sessionIdsSql(tx, JSON.stringify(sessions));
     const scope = PURGE_SCOPE.map(({ table, where }) => ({ table, where: whereSql(where, ids) }));
+    // Each table's rows under the purged sessions, counted before anything is deleted: what a dry run
+    // reports, and what the event records as gone. A DELETE's own count would leave out the rows ON
+    // DELETE CASCADE took with another table's (a sub-goal with its parent); nothing else writes inside
+    // this transaction. Progress adds them, so it ends at the total.
     const rows: Record<string, number> = {};
-    if (input.dryRun || sessions.length === 0) {
-      for (const { table, where } of scope) rows[table] = sessions.length === 0 ? 0 : await count(tx, table, where);
-      return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
-    }
+    for (const { table, where } of scope) rows[table] = sessions.length === 0 ? 0 : await count(tx, table, where);
+    if (input.dryRun || sessions.length === 0) return { purgeId: null, dryRun: input.dryRun, before: input.before, sessions, rows };
     const reason = input.reason ?? `retention: sessions ended before ${input.before.toISOString()}`;
     const purge = await queryGet(tx.insert(purges).values({ startedAt: now, actor: ctx.actor.label, before: input.before, reason }).returning());
     const postgres = engineOf(tx) === "postgres";
     // Goals, attempts, worktrees and branches refer to each other both ways; checked at commit.
     if (!postgres) await rawRun(tx, sql`PRAGMA defer_foreign_keys = ON`);
-    // A table's count includes the rows an earlier table's delete took with it (ON DELETE CASCADE, as a
-    // sub-goal goes with its parent on SQLite), which `changes` leaves out: progress adds counts, so it
-    // ends at the total, and on SQLite the counts are what the event records as gone (nothing else
-    // writes inside this transaction). On PostgreSQL the four tables' one statement counts every row
-    // it deleted. A caller that shows nothing (--quiet, --json: the display hands out noProgress) is
-    // spared the count on PostgreSQL.
-    const report = options.onProgress === noProgress ? undefined : options.onProgress;
-    const counted = new Map<string, number>();
-    if (report || !postgres) for (const { table, where } of scope) counted.set(table, await count(tx, table, where));
-    const total = [...counted.values()].reduce((a, b) => a + b, 0);
+    const report = options.onProgress;
+    const total = Object.values(rows).reduce((a, b) => a + b, 0);
     let done = 0;
+    const deleted = (table: string) => {
+      done += rows[table]!;
+      report?.({ phase: "purging", done, total, unit: "rows" });
+    };
     report?.({ phase: "purging", done, total, unit: "rows" });
     try {
       for (const { table, where } of scope) {
         if (postgres && PG_TOGETHER.includes(table)) {
           if (table !== PG_TOGETHER[0]) continue;
           const together = scope.filter((t) => PG_TOGETHER.includes(t.table));
-          const deletes = together.map((t) => sql`${sql.raw(`d_${t.table}`)} AS (DELETE FROM ${sql.raw(t.table)} WHERE ${t.where} RETURNING 1)`);
-          const counts = together.map((t) => sql`(SELECT count(*) FROM ${sql.raw(`d_${t.table}`)}) AS ${sql.raw(t.table)}`);
-          const [deleted] = await rawAll<Record<string, number>>(tx, sql`WITH ${sql.join(deletes, sql`, `)} SELECT ${sql.join(counts, sql`, `)}`);
-          for (const t of together) {
-            rows[t.table] = Number(deleted![t.table]);
-            done += counted.get(t.table) ?? 0;
-            report?.({ phase: "purging", done, total, unit: "rows" });
-          }
+          // Data-modifying CTEs all run, to completion, whether the query reads them or not.
+          const deletes = together.map((t) => sql`${sql.raw(`d_${t.table}`)} AS (DELETE FROM ${sql.raw(t.table)} WHERE ${t.where})`);
+          await rawRun(tx, sql`WITH ${sql.join(deletes, sql`, `)} SELECT 1`);
+          for (const t of together) deleted(t.table);
           continue;
         }
-        const { changes } = await rawRun(tx, sql`DELETE FROM ${sql.raw(table)} WHERE ${where}`);
-        rows[table] = postgres ? changes : counted.get(table)!;
-        done += counted.get(table) ?? 0;
-        report?.({ phase: "purging", done, total, unit: "rows" });
+        await rawRun(tx, sql`DELETE FROM ${sql.raw(table)} WHERE ${where}`);
+        deleted(table);
       }
     } catch (error) {
       const pg = pgErrorOf(error);

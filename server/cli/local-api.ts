@@ -7,16 +7,15 @@ import type { GlobalOptions } from "./options";
 import { UsageError } from "./errors";
 import { ledgerTarget } from "./ledger";
 import type { RuntimeSessionRef } from "@/server/services/runtime/schemas";
+import { RUNTIME_SESSION_ENV } from "@/server/domain/runtime-session";
 import { ValidationError } from "@/server/domain/errors";
 
 /**
- * PROOFGATE_RUNTIME_SESSION (server/services/runtime/schemas.ts's RUNTIME_SESSION_ENV; repeated, as
- * in remote-api.ts, so a call made outside an agent runtime does not build that module's zod schemas
- * for Claude Code's hook input: ~360 of a local call's page faults).
+ * The runtime session this command runs in: Claude Code's SessionStart hook exported it
+ * (CLAUDE_ENV_FILE). The runtime schemas are loaded only when there is one: a call made outside an
+ * agent runtime does not build their zod schemas for Claude Code's hook input (~360 of a local
+ * call's page faults).
  */
-export const RUNTIME_SESSION_ENV = "PROOFGATE_RUNTIME_SESSION";
-
-/** The runtime session this command runs in: Claude Code's SessionStart hook exported it (CLAUDE_ENV_FILE). */
 async function runtimeSessionFromEnv(): Promise<RuntimeSessionRef | undefined> {
   const value = process.env[RUNTIME_SESSION_ENV];
   if (value === undefined || value.trim() === "") return undefined;

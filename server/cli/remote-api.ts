@@ -4,10 +4,7 @@ import type { Api, SubscriptionOptions } from "./api";
 import type { GlobalOptions } from "./options";
 import { type HttpRequestInit, request } from "./http";
 import { subscribe } from "./sse";
-
-/** PROOFGATE_RUNTIME_SESSION and its header (server/services/runtime/schemas.ts; repeated so a remote call loads no zod schema). */
-const RUNTIME_SESSION_ENV = "PROOFGATE_RUNTIME_SESSION";
-const RUNTIME_SESSION_HEADER = "x-proofgate-runtime-session";
+import { RUNTIME_SESSION_ENV, RUNTIME_SESSION_HEADER } from "@/server/domain/runtime-session";
 
 /** The header that carries `--agent-id` (server/api/context.ts reads it; remote-api.test.ts keeps the two equal). */
 export const AGENT_HEADER = "x-proofgate-agent";

@@ -17,9 +17,7 @@ export interface RuntimeSessionRef {
   externalId: string;
 }
 
-/** The environment variable the SessionStart hook exports into the runtime's later commands, and the header remote calls carry it in. */
-export const RUNTIME_SESSION_ENV = "PROOFGATE_RUNTIME_SESSION";
-export const RUNTIME_SESSION_HEADER = "x-proofgate-runtime-session";
+export { RUNTIME_SESSION_ENV, RUNTIME_SESSION_HEADER } from "@/server/domain/runtime-session";
 
 /**
  * A runtime session reference from its wire form, or undefined when none was given.

@@ -259,6 +259,14 @@ describe.concurrent("proofgate", () => {
       expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
     });
 
+    it.each([[["--version"]], [["-V"]], [["--version", "--json"]]])("prints package.json's version with %j and exits 0, touching no database", async (args) => {
+      const { dir } = workspace();
+      const run = await proofgate(args, { cwd: dir });
+      const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+      expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
+      expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
+    });
+
     it.each([[["demo", "--help"]], [["help", "demo"]], [["migrate", "--help"]], [["help", "migrate"]]])(
       "prints command help with an Example for %j",
       async (args) => {

@@ -57,6 +57,8 @@ const SCHEMAS = new Set(["pg_catalog", "proofgate_sqlite"]);
 
 type Token = { kind: "word"; text: string; quoted: boolean } | { kind: "punct"; text: string } | { kind: "literal" };
 
+/** PostgreSQL's whitespace: not JavaScript's \s, which takes U+00A0 and other letters PostgreSQL reads as part of a name. */
+const WHITESPACE = /[ \t\n\r\f\v]/;
 const IDENT_START = /[A-Za-z_\u0080-\uffff]/;
 const IDENT_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
 
@@ -70,10 +72,11 @@ export function tokenize(sql: string): Token[] {
   while (i < sql.length) {
     const c = sql[i]!;
     const next = sql[i + 1];
-    if (/\s/.test(c)) i += 1;
+    if (WHITESPACE.test(c)) i += 1;
     else if (c === "-" && next === "-") {
-      const end = sql.indexOf("\n", i);
-      i = end < 0 ? sql.length : end + 1;
+      // PostgreSQL ends a -- comment at a carriage return too.
+      const end = sql.slice(i).search(/[\n\r]/);
+      i = end < 0 ? sql.length : i + end + 1;
     } else if (c === "/" && next === "*") {
       // PostgreSQL's block comments nest.
       let depth = 0;
@@ -113,7 +116,8 @@ export function tokenize(sql: string): Token[] {
     } else if (IDENT_START.test(c)) {
       let j = i + 1;
       while (j < sql.length && IDENT_PART.test(sql[j]!)) j += 1;
-      tokens.push({ kind: "word", text: sql.slice(i, j).toLowerCase(), quoted: false });
+      // PostgreSQL folds ASCII letters only (JavaScript would fold the Kelvin sign to k).
+      tokens.push({ kind: "word", text: sql.slice(i, j).replace(/[A-Z]+/g, (upper) => upper.toLowerCase()), quoted: false });
       i = j;
     } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(next ?? ""))) {
       i += /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(sql.slice(i))![0].length;

@@ -261,6 +261,18 @@ describe.skipIf(!pgAdminUrl)("query on PostgreSQL: the statement timeout", () =>
     expect(run.stderr).toContain("--timeout");
   });
 
+  it("names the migration when SQLite's functions are missing (a ledger migrated before 0004)", async () => {
+    const pg = await openPgDatabase(await createTestDatabase(pgAdminUrl!, undefined, { template: PG_TEMPLATE }), { migrate: false, max: 1 });
+    try {
+      await pg.$client.query("DROP SCHEMA proofgate_sqlite CASCADE");
+      await expect(queryPostgres(pg.$client, "SELECT json_extract(metadata, '$.a') AS a FROM sessions")).rejects.toThrow(
+        /^sql: function json_extract\(text, unknown\) does not exist \(SQLite's functions come with the ledger's migrations: proofgate migrate --database-url …\)$/,
+      );
+    } finally {
+      await closePgDatabase(pg);
+    }
+  });
+
   it("rolls back and gives the connection back to the pool, idle, after a timeout", async () => {
     const pg = await openPgDatabase(await createTestDatabase(pgAdminUrl!, undefined, { template: PG_TEMPLATE }), { migrate: false, max: 1 });
     try {

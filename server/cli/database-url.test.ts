@@ -45,7 +45,6 @@ describe("choosing the engine", () => {
     const { dir } = workspace();
     const cases: [string[], RegExp][] = [
       [["backup", `${dir}/b.db`], /^proofgate: backup: works on a SQLite file, not on a PostgreSQL database; back up a PostgreSQL database with pg_dump/],
-      [["query", "SELECT 1"], /^proofgate: query: works on a SQLite file, not on a PostgreSQL database; run SQL on PostgreSQL with psql/],
       [["integrity-check"], /^proofgate: integrity-check: works on a SQLite file, not on a PostgreSQL database/],
       [
         ["import", "bazinga", `${dir}/missing.db`],
@@ -71,9 +70,12 @@ describe("choosing the engine", () => {
     });
   });
 
-  it("reports a PostgreSQL database it cannot reach as unavailable (exit 4), without a stack", async () => {
-    const run = await cli(["--database-url", NOWHERE, "list-sessions"], { env: CLEAN });
-    expect(run.code).toBe(4);
-    expect(run.stderr).toMatch(/^proofgate: database unavailable: /);
-  });
+  it.each([["list-sessions"], ["query", "SELECT 1"]])(
+    "reports a PostgreSQL database it cannot reach as unavailable (exit 4), without a stack: %s",
+    async (...args) => {
+      const run = await cli(["--database-url", NOWHERE, ...args], { env: CLEAN });
+      expect(run.code).toBe(4);
+      expect(run.stderr).toMatch(/^proofgate: database unavailable: /);
+    },
+  );
 });

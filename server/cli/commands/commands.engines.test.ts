@@ -1,9 +1,8 @@
 /**
  * The commands' contract with scripts, on a SQLite file and on a PostgreSQL database alike: bad
  * arguments exit 2 naming the argument (and open no database), unknown ids exit 3, `events`
- * streams JSON lines, operators manage users and tokens. `query` runs only reads, on a SQLite file
- * (PostgreSQL refuses it, naming psql). Every command documents itself with an example (once: no
- * ledger involved).
+ * streams JSON lines, operators manage users and tokens. Every command documents itself with an
+ * example (once: no ledger involved). `query` has its own file (query.engines.test.ts).
  */
 import fs from "node:fs";
 import { Command } from "commander";
@@ -161,46 +160,6 @@ describeEngines("the commands", (engine) => {
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(/^proofgate: .*does not exist/);
       expect(await ledgerCount(db, "SELECT * FROM events")).toBe(events);
-    });
-  });
-
-  describe.skipIf(engine !== "sqlite")("query", () => {
-    it("prints the rows of one SELECT (or WITH … SELECT), comments allowed", async () => {
-      const db = await seeded(engine);
-      expect(JSON.parse((await ok(db, "query", "/* tasks */ SELECT key, status FROM tasks -- all of them")).stdout)).toEqual([{ key: "A", status: "pending" }]);
-      expect(JSON.parse((await ok(db, "query", "WITH t AS (SELECT count(*) AS n FROM sessions) SELECT n FROM t")).stdout)).toEqual([{ n: 1 }]);
-    });
-
-    it.each([
-      ["UPDATE tasks SET status = 'completed'"],
-      ["SELECT 1; DELETE FROM tasks"],
-      ["WITH x AS (SELECT 1) DELETE FROM tasks"],
-      ["/* sneaky */ DROP TABLE tasks"],
-      ["PRAGMA journal_mode = DELETE"],
-      ["SELECT * FROM no_such_table"],
-      [""],
-    ])("refuses %j with exit 2 and writes nothing", async (statement) => {
-      const db = await seeded(engine);
-      const before = await ledgerRows(db, "SELECT key, status FROM tasks");
-      const run = await cli(["query", statement, ...db.flag]);
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/^proofgate: sql: /);
-      expect(await ledgerRows(db, "SELECT key, status FROM tasks")).toEqual(before);
-    });
-
-    it("is refused in remote mode", async () => {
-      const run = await cli(["query", "SELECT 1"], { env: { PROOFGATE_URL: "http://127.0.0.1:9", PROOFGATE_DB: undefined } });
-      expect(run.code).toBe(2);
-      expect(run.stderr).toContain("local mode only");
-    });
-  });
-
-  describe.skipIf(engine !== "postgres")("query on PostgreSQL", () => {
-    it("is refused with exit 2, naming psql, before it reads anything", async () => {
-      const db = await seeded(engine);
-      const run = await cli(["query", "SELECT key FROM tasks", ...db.flag]);
-      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: "" });
-      expect(run.stderr).toContain("query: works on a SQLite file, not on a PostgreSQL database; run SQL on PostgreSQL with psql");
     });
   });
 

@@ -5,14 +5,15 @@ import type { CriterionRow } from "@/server/services/criteria/record";
 import type { TokenSummary } from "@/server/services/log/token-usage";
 import type { SessionRow } from "@/server/services/session/load";
 import type { TaskRow } from "@/server/services/task/load";
-import { namesLocalLedger, sqliteLedgerFile } from "../ledger";
+import { isPostgresTarget, ledgerTarget, namesLocalLedger, sqliteLedgerFile } from "../ledger";
 import { UsageError } from "../errors";
 import type { GlobalOptions } from "../options";
 import type { Output } from "../output";
 import { pretty } from "../run";
 import { bazingaTokenSummary } from "./logs";
 import { sessionView } from "./sessions";
-import { CheckFailed, act, example, read, sessionArg, snakeKeys } from "./shared";
+import { QUERY_TIMEOUT_MS, queryPostgres } from "./query-pg";
+import { CheckFailed, act, example, int, read, sessionArg, snakeKeys } from "./shared";
 import { taskGroupView } from "./tasks";
 
 /** Leading `--` and `/* … *\/` comments, so a commented query is judged by its first statement word. */
@@ -40,25 +41,55 @@ export function prepareSelect(sqlite: Database.Database, sql: string): Database.
   return statement;
 }
 
+/** The rows, or the statement's own failure as bad input (an unbound `?` or `$name`, malformed JSON); a busy or broken file stays exit 4. */
+function allRows(statement: Database.Statement): unknown[] {
+  try {
+    return statement.all();
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError || (error as { code?: unknown }).code === "SQLITE_ERROR")
+      throw new UsageError(`sql: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** A PostgreSQL ledger, opened as it is (a read never migrates it), on one connection for one statement. */
+async function queryPostgresLedger(url: string, sql: string, timeoutMs: number): Promise<Record<string, unknown>[]> {
+  const { closePgDatabase, openPgDatabase } = await import("@/db/pg/client");
+  const pg = await openPgDatabase(url, { migrate: false, max: 1, applicationName: "proofgate query" });
+  try {
+    return await queryPostgres(pg.$client, sql, timeoutMs);
+  } finally {
+    await closePgDatabase(pg);
+  }
+}
+
 /** `query` (read-only SQL on the local file) and `dashboard-snapshot`. */
 export function queryCommands(program: Command, out: Output): void {
   example(
     program
       .command("query")
-      .description("Run one read-only SELECT on the local database file and print the rows as JSON (local mode only)")
-      .argument("<sql>", "a single SELECT (or WITH … SELECT) statement"),
+      .description(
+        "Run one read-only SELECT on the local ledger (a SQLite file, or PostgreSQL in a read-only transaction) and print the rows as JSON (local mode only)",
+      )
+      .argument("<sql>", "a single SELECT (or WITH … SELECT) statement")
+      .option("--timeout <ms>", "PostgreSQL: cancel the statement after this many milliseconds", int(1, 3_600_000), QUERY_TIMEOUT_MS),
     "proofgate query \"SELECT key, status, verification FROM tasks WHERE session_id = 'bazinga_20250112_143022'\"",
-  ).action(async (sql: string, _options: unknown, command: Command) => {
+  ).action(async (sql: string, options: { timeout: number }, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL))
-      throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB); the server does not run SQL");
+      throw new UsageError("query: runs in local mode only (--db or PROOFGATE_DB, --database-url or PROOFGATE_DATABASE_URL); the server does not run SQL");
     assertLooksLikeSelect(sql);
-    const file = await sqliteLedgerFile(globals, "query", "run SQL on PostgreSQL with psql, as a read-only role");
+    const target = await ledgerTarget(globals);
+    if (isPostgresTarget(target)) {
+      const rows = await queryPostgresLedger(target, sql, options.timeout);
+      out.result(rows, pretty(rows));
+      return;
+    }
     const { openDatabase } = await import("@/db/client");
     // A separate read-only connection: even a statement that slipped past the checks cannot write.
-    const db = openDatabase(file, { readonly: true });
+    const db = openDatabase(target, { readonly: true });
     try {
-      const rows = prepareSelect(db.$client, sql).all();
+      const rows = allRows(prepareSelect(db.$client, sql));
       out.result(rows, pretty(rows));
     } finally {
       db.$client.close();

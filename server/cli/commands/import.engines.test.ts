@@ -7,7 +7,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { closeLedger, openLedger } from "@/db/client";
+import { getTableColumns } from "drizzle-orm";
+import { type Db, closeLedger, openLedger } from "@/db/client";
+import { queryAll } from "@/db/query";
+import {
+  attempts,
+  contextPackages,
+  events,
+  goals,
+  importRecords,
+  orchestrationLogs,
+  sessions,
+  successCriteria,
+  tasks,
+  tokenUsage,
+  toolCalls,
+} from "@/db/schema";
 import type { ImportReport } from "@/server/services/import/report";
 import {
   type Ledger,
@@ -176,19 +191,38 @@ describe.skipIf(!pgAdminUrl)("proofgate import on a file and on PostgreSQL", () 
     }
     const db = await openLedger(ledger.target, { migrate: false, poolSize: 1 });
     try {
-      return { entities, tables: await tableCountsOf(db) };
+      return { entities, tables: await tableCountsOf(db), contents: await contentsOf(db) };
     } finally {
       await closeLedger(db);
     }
   }
 
-  it("writes the same rows per entity and per table on both engines", async () => {
+  /**
+   * The imported rows of the main tables, as Drizzle reads them on either engine (dates as ISO
+   * strings), without what differs by run: row ids, the time of the import, events' hashes and data.
+   */
+  async function contentsOf(db: Db): Promise<Record<string, string[]>> {
+    const tables = { sessions, tasks, successCriteria, orchestrationLogs, tokenUsage, importRecords, goals, attempts, toolCalls, contextPackages, events };
+    const varying = new Set(["id", "importedAt", "updatedAt", "createdAt", "targetId", "hash", "prevHash", "data"]);
+    const contents: Record<string, string[]> = {};
+    for (const [name, table] of Object.entries(tables)) {
+      const columns = Object.keys(getTableColumns(table)).filter((column) => !varying.has(column));
+      const rows = (await queryAll(db.select().from(table as typeof sessions))) as Record<string, unknown>[];
+      contents[name] = rows
+        .map((row) => JSON.stringify(columns.map((column) => (row[column] instanceof Date ? (row[column] as Date).toISOString() : row[column]))))
+        .sort();
+    }
+    return contents;
+  }
+
+  it("writes the same rows on both engines: per entity, per table, and the imported rows themselves", async () => {
     const onFile = await importAll(await ledgerWorkspace("sqlite"));
     const onPg = await importAll(await ledgerWorkspace("postgres"));
     expect(onPg.entities).toEqual(onFile.entities);
     // SQLite's sessions search table (FTS5) has no twin on PostgreSQL (an index).
     const ledgerTables = (tables: Record<string, number>) => Object.fromEntries(Object.entries(tables).filter(([name]) => !name.startsWith("sessions_search")));
     expect(ledgerTables(onPg.tables)).toEqual(ledgerTables(onFile.tables));
+    expect(onPg.contents).toEqual(onFile.contents);
     expect(onPg.tables.orchestration_logs).toBeGreaterThan(0);
     expect(onPg.tables.attempts).toBeGreaterThan(0);
   });

@@ -5,7 +5,7 @@ import { saveSkillOutput } from "../../log/save-skill-output";
 import { saveState } from "../../log/save-state";
 import { type ImportRun, apply, at } from "../run";
 import { firstTime, int, isObject, label, parseJson, text } from "../values";
-import type { AppendBatcher } from "./append";
+import { type AppendBatcher, appendKeyOf } from "./append";
 import type { Row } from "./read";
 import type { SessionGate } from "./sessions";
 
@@ -22,13 +22,14 @@ async function appendOnly(
   mark: number,
   save: (row: Row, when: Date) => Promise<{ id: number }>,
 ): Promise<number> {
+  const recorded = await run.book.recorded(recordKind, rows.map(appendKeyOf));
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
     run.tally.read(entity);
     const sessionId = text(row.session_id) ?? "";
     const key = `${sessionId}|${id}`;
-    if (run.book.get(recordKind, key)) {
+    if (recorded.has(key)) {
       run.tally.count(entity, "unchanged");
       continue;
     }
@@ -40,7 +41,7 @@ async function appendOnly(
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     await apply(run, entity, key, async () => {
       const saved = await save(row, when);
-      run.book.put(recordKind, key, { targetId: saved.id, sessionId }, when);
+      await run.book.put(recordKind, key, { targetId: saved.id, sessionId }, when);
       return "imported";
     });
   }
@@ -49,13 +50,14 @@ async function appendOnly(
 
 /** Token rows, in batches through the timed log batch service. Returns the highest id read. */
 export async function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): Promise<number> {
+  const recorded = await run.book.recorded("tokens", rows.map(appendKeyOf));
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
     run.tally.read("token usage");
     const sessionId = text(row.session_id) ?? "";
     const key = `${sessionId}|${id}`;
-    if (run.book.get("tokens", key)) {
+    if (recorded.has(key)) {
       run.tally.count("token usage", "unchanged");
       continue;
     }
@@ -113,7 +115,7 @@ export async function importVersioned(
       run.tally.skip(entity, key, refusal);
       continue;
     }
-    const record = run.book.get(kind, key);
+    const record = await run.book.get(kind, key);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     const data = String(row.data ?? "");
     await apply(run, entity, key, async () => {
@@ -128,7 +130,7 @@ export async function importVersioned(
               groupId: label(row.group_id),
               iteration: Math.max(1, int(row.iteration) ?? 1),
             });
-      run.book.put(kind, key, { targetId: saved.id, sessionId, state: JSON.parse(fingerprint(row)) }, when);
+      await run.book.put(kind, key, { targetId: saved.id, sessionId, state: JSON.parse(fingerprint(row)) }, when);
       return record ? "updated" : "imported";
     });
   }
@@ -155,7 +157,7 @@ export async function importPlans(run: ImportRun, rows: readonly Row[], gate: Se
       metadata: isObject(metadata) ? metadata : null,
     };
     const state = createHash("sha256").update(JSON.stringify(input)).digest("hex");
-    const record = run.book.get("plan", sessionId);
+    const record = await run.book.get("plan", sessionId);
     if (record && record.state === JSON.stringify(state)) {
       run.tally.count("development plans", "unchanged");
       continue;
@@ -163,7 +165,7 @@ export async function importPlans(run: ImportRun, rows: readonly Row[], gate: Se
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
     await apply(run, "development plans", sessionId, async () => {
       const saved = await saveDevelopmentPlan(at(run, when), input as Parameters<typeof saveDevelopmentPlan>[1]);
-      run.book.put("plan", sessionId, { targetId: saved.id, sessionId, state }, when);
+      await run.book.put("plan", sessionId, { targetId: saved.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });
   }

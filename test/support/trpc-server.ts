@@ -3,19 +3,20 @@
  * exactly as app/api/trpc/[trpc]/route.ts serves it (same handler, context and error log), on
  * node:http instead of Next.js, so a test needs no production build.
  *
- *   node --import tsx test/support/trpc-server.ts <db file>   → prints "listening <port>"
+ *   node --import tsx test/support/trpc-server.ts <db file | postgres:// url>   → prints "listening <port>"
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { openDatabase } from "@/db/client";
+import { openLedger } from "@/db/client";
 import { createRequestContext } from "@/server/api/context";
 import { appRouter } from "@/server/api/root";
 import { createAuth } from "@/server/auth/auth";
 
-const file = process.argv[2];
-if (!file) throw new Error("usage: trpc-server.ts <db file>");
-const db = openDatabase(file);
+const target = process.argv[2];
+if (!target) throw new Error("usage: trpc-server.ts <db file | postgres:// url>");
+// A SQLite file or a PostgreSQL database, opened as `proofgate serve` opens it (migrated already by the test).
+const db = await openLedger(target, { migrate: false });
 const auth = createAuth(db, { secret: "reliability-test-secret-".padEnd(40, "x"), baseURL: "http://127.0.0.1" });
 
 async function toRequest(req: http.IncomingMessage): Promise<Request> {

@@ -1,14 +1,14 @@
 /**
- * Eight writer processes on one database file — four running `proofgate` in local mode (each call
+ * On each engine (a SQLite file; a PostgreSQL database, issue 21): eight writer processes on one ledger — four running `proofgate` in local mode (each call
  * its own connection), four calling a running API server over HTTP with role tokens — make
  * thousands of moves, criteria updates and log writes, with deliberate races on shared tasks
  * (several verifiers, or verifiers and a blocker, on one claimed task; several claimants on one
  * pending task; two leads approving a blocked task's reset while an orchestrator and an agent
  * request one; bundled
- * `bin/proofgate.mjs` processes verifying one task). A backup is taken mid-run. Afterwards: no
- * caller saw SQLITE_BUSY, every acknowledged write is in the file, every race has exactly one
- * winner and its losers got a conflict, and the invariant checker finds the ledger (and the
- * backup) clean.
+ * `bin/proofgate.mjs` processes verifying one task). A backup is taken mid-run (SQLite: `proofgate backup`;
+ * PostgreSQL: `proofgate copy` into a file, its one snapshot). Afterwards: no caller saw the database
+ * locked, every acknowledged write is in the ledger, every race has exactly one winner and its losers
+ * got a conflict, and the invariant checker finds the ledger (and the backup) clean.
  */
 import { mapInOrder } from "@/server/services/in-order";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -16,13 +16,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "@/db/client";
+import { afterAll, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
 import { ACTORS, BLOCKED, callerFor } from "@/test/support/api-helpers";
 import { operatorActor } from "@/server/domain/actors";
 import { createToken } from "@/server/services/admin/tokens";
 import { checkLedger } from "@/server/services/check/run";
 import type { Call, CallResult, FromWriter, ToWriter } from "@/test/support/writer";
+import { describeEngines, sharedLedgerFactory } from "@/test/support/engines";
+import { rowsLikeSqlite } from "@/test/support/rows";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRITER = path.join(ROOT, "test", "support", "writer.ts");
@@ -38,6 +40,7 @@ const LOCAL = 4;
 const TASKS_PER_WRITER = 16 * Math.max(1, Number(process.env.PROOFGATE_WRITERS_SCALE ?? 1) || 1);
 const RACES = { verifiers: 10, claimants: 10, resets: 5, processes: 3 };
 
+const ledger = sharedLedgerFactory();
 const children: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-writers-"));
 afterAll(() => {
@@ -48,7 +51,7 @@ afterAll(() => {
 /** A child process run by Node with tsx, so it runs the sources under test. */
 function tsx(script: string, args: string[], ipc: boolean): ChildProcess {
   const env = { ...process.env };
-  for (const name of ["PROOFGATE_DB", "PROOFGATE_URL", "PROOFGATE_TOKEN"]) delete env[name];
+  for (const name of ["PROOFGATE_DB", "PROOFGATE_DATABASE_URL", "PROOFGATE_URL", "PROOFGATE_TOKEN"]) delete env[name];
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
     env,
@@ -98,7 +101,9 @@ function startWriter(index: number, remote: boolean): Writer {
 /** Spawn the bundled executable (built by vitest's global setup), as an agent's shell would. */
 function bin(args: string[]): Promise<CallResult & { ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const env = { ...process.env };
+  for (const name of ["PROOFGATE_DB", "PROOFGATE_DATABASE_URL", "PROOFGATE_URL", "PROOFGATE_TOKEN"]) delete env[name];
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stdout = "";
   let stderr = "";
@@ -115,12 +120,16 @@ const ruleOf = (result: CallResult): string | undefined => {
   }
 };
 
-describe("eight concurrent writers on one database file", () => {
-  it("lose nothing, never see SQLITE_BUSY, give every race one winner, and leave a clean ledger", { timeout: 240_000 }, async () => {
+/** A count or sum as a number (PostgreSQL returns bigint as text). */
+const num = (value: unknown) => (value === null ? null : Number(value));
+
+describeEngines("eight concurrent writers on one ledger", (engine) => {
+  it("lose nothing, never see the database locked, give every race one winner, and leave a clean ledger", { timeout: 240_000 }, async () => {
     const started = Date.now();
-    const file = path.join(dir, "ledger.db");
-    const backup = path.join(dir, "backup.db");
-    const db: Db = openDatabase(file);
+    const { db, target } = await ledger(engine);
+    // How every process names the ledger: a file with --db, a database with --database-url.
+    const at = engine === "sqlite" ? ["--db", target] : ["--database-url", target];
+    const backup = path.join(dir, `backup-${engine}.db`);
     const operator = { db, actor: operatorActor("setup") };
     const tokens = Object.fromEntries(
       await mapInOrder(["agent", "verifier", "orchestrator", "lead"] as const, async (role) => [
@@ -134,7 +143,8 @@ describe("eight concurrent writers on one database file", () => {
     const judge = callerFor(db, ACTORS.verifier);
     await callerFor(db, ACTORS.orchestrator).session.create({ id: "race" });
     const R = { sessionId: "race" };
-    const version = (key: string) => db.$client.prepare("SELECT version FROM tasks WHERE session_id = 'race' AND key = ?").pluck().get(key) as number;
+    const version = async (key: string) =>
+      (await rowsLikeSqlite<{ version: number }>(db, "SELECT version FROM tasks WHERE session_id = 'race' AND key = ?", key))[0]!.version;
     for (let r = 0; r < RACES.verifiers; r++)
       await setup.task.create({ ...R, key: `v${r}`, title: "verify race" }).then(() => setup.task.claim({ ...R, key: `v${r}` }));
     for (let r = 0; r < RACES.processes; r++)
@@ -145,9 +155,9 @@ describe("eight concurrent writers on one database file", () => {
       await setup.task.claim({ ...R, key: `r${r}` });
       await judge.task.block({ ...R, key: `r${r}`, failures: ["fails"], proofpack: BLOCKED });
     }
-    const setupDone = db.$client.prepare("SELECT max(id) FROM task_transitions").pluck().get() as number;
+    const setupDone = num((await rowsLikeSqlite<{ n: number }>(db, "SELECT max(id) AS n FROM task_transitions"))[0]!.n)!;
 
-    const server = tsx(SERVER, [file], false);
+    const server = tsx(SERVER, [target], false);
     const serverOutput = collect(server);
     const writers = Array.from({ length: WRITERS }, (_, i) => startWriter(i, i >= LOCAL));
     await Promise.all(writers.map((w) => w.next("ready")));
@@ -157,7 +167,7 @@ describe("eight concurrent writers on one database file", () => {
 
     /** A call as `role` under `label`: local mode acts as the operator, remote mode with the role's token. */
     const args = (w: Writer, role: keyof typeof tokens, label: string, ...command: string[]): string[] =>
-      w.remote ? ["--url", url, "--token", tokens[role], "--json", "--agent-id", label, ...command] : ["--db", file, "--json", "--agent-id", label, ...command];
+      w.remote ? ["--url", url, "--token", tokens[role], "--json", "--agent-id", label, ...command] : [...at, "--json", "--agent-id", label, ...command];
 
     const loads = writers.map((w) => {
       const s = `w${w.index}`;
@@ -200,7 +210,7 @@ describe("eight concurrent writers on one database file", () => {
     for (let r = 0; r < Math.max(RACES.verifiers, RACES.claimants, RACES.resets); r++) {
       if (r < RACES.verifiers) {
         const key = `v${r}`;
-        const v = String(version(key));
+        const v = String(await version(key));
         // Six verify, two block: several verifiers on one claimed task, and a verifier against a blocker.
         const racers = writers.map((w): [Writer, string[]] =>
           w.index % 4 === 3
@@ -211,15 +221,13 @@ describe("eight concurrent writers on one database file", () => {
       }
       if (r < RACES.claimants) {
         const key = `c${r}`;
-        const racers = writers.map((w): [Writer, string[]] => [
-          w,
-          args(w, "agent", `claimant_w${w.index}`, "claim", "race", key, "--expected-version", String(version(key))),
-        ]);
+        const v = String(await version(key));
+        const racers = writers.map((w): [Writer, string[]] => [w, args(w, "agent", `claimant_w${w.index}`, "claim", "race", key, "--expected-version", v)]);
         races.push({ ...(await race(`claim ${key}`, racers)), key, labels: racers.map(([, argv]) => labelOf(argv)) });
       }
       if (r < RACES.resets) {
         const key = `r${r}`;
-        const v = String(version(key));
+        const v = String(await version(key));
         const racers: [Writer, string[]][] = [
           [writers[0]!, args(writers[0]!, "lead", "lead_local", "approve-reset", "race", key, "--reason", "go again", "--expected-version", v)],
           [writers[4]!, args(writers[4]!, "lead", "lead_remote", "approve-reset", "race", key, "--reason", "go again", "--expected-version", v)],
@@ -235,15 +243,16 @@ describe("eight concurrent writers on one database file", () => {
         races.push({ ...(await race(`reset ${key}`, racers)), key, labels: racers.map(([, argv]) => labelOf(argv)) });
       }
       // Halfway: an online backup by the bundled executable, while the writers keep writing.
-      if (r === 4) backupResult = await bin(["--db", file, "--json", "backup", backup]);
+      if (r === 4)
+        backupResult = await bin(engine === "sqlite" ? ["--db", target, "--json", "backup", backup] : ["--json", "copy", "--from", target, "--to", backup]);
     }
     // Whole processes of the bundled executable racing to verify one claimed task.
     for (let r = 0; r < RACES.processes; r++) {
       const key = `p${r}`;
-      const v = String(version(key));
+      const v = String(await version(key));
       const labels = [0, 1, 2].map((k) => `qa_bin_${k}`);
       const results = await Promise.all(
-        labels.map((label) => bin(["--db", file, "--json", "--agent-id", label, "verify", "race", key, "--check", "tests=pass", "--expected-version", v])),
+        labels.map((label) => bin([...at, "--json", "--agent-id", label, "verify", "race", key, "--check", "tests=pass", "--expected-version", v])),
       );
       races.push({ name: `processes verify ${key}`, key, results, labels });
     }
@@ -254,36 +263,38 @@ describe("eight concurrent writers on one database file", () => {
 
     // Nobody saw the database locked: not a writer, not the server, not the backup.
     const everything = [...loaded, ...races.flatMap((r) => r.results), ...(backupResult ? [backupResult] : [])];
-    expect(everything.filter((r) => /SQLITE_BUSY|database is locked/i.test(r.stderr + r.stdout)).map((r) => r.id)).toEqual([]);
-    expect(serverOutput.text()).not.toMatch(/SQLITE_BUSY|database is locked|failed/i);
+    const locked = /SQLITE_BUSY|database is locked|lock timeout|deadlock|could not serialize/i;
+    expect(everything.filter((r) => locked.test(r.stderr + r.stdout)).map((r) => r.id)).toEqual([]);
+    expect(serverOutput.text()).not.toMatch(new RegExp(`${locked.source}|failed`, "i"));
 
     // Every write of the load was acknowledged...
     expect(loaded.filter((r) => r.code !== 0).map((r) => `${r.id}: ${r.code} ${r.stderr}`)).toEqual([]);
     expect(loaded).toHaveLength(WRITERS * (2 + 10 * TASKS_PER_WRITER));
-    // ...and every acknowledged write is in the file.
-    const sql = db.$client;
+    // ...and every acknowledged write is in the ledger.
+    const one = async (text: string, ...params: unknown[]) => num(Object.values((await rowsLikeSqlite(db, text, ...params))[0]!)[0]);
+    const column = async (text: string, ...params: unknown[]) =>
+      (await rowsLikeSqlite<Record<string, string>>(db, text, ...params)).map((row) => Object.values(row)[0]!);
     for (const w of writers) {
       const s = `w${w.index}`;
       expect(
-        sql
-          .prepare("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'completed' AND verification = 'verified' AND verified_by = ?")
-          .pluck()
-          .get(s, `qa_${s}`),
+        await one("SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'completed' AND verification = 'verified' AND verified_by = ?", s, `qa_${s}`),
         s,
       ).toBe(TASKS_PER_WRITER);
-      expect(sql.prepare("SELECT count(*) FROM task_transitions WHERE session_id = ?").pluck().get(s), s).toBe(TASKS_PER_WRITER * 4);
-      const evidence = new Set(sql.prepare("SELECT evidence FROM criterion_updates WHERE session_id = ? AND kind = 'claim'").pluck().all(s) as string[]);
-      const logs = new Set(sql.prepare("SELECT content FROM orchestration_logs WHERE session_id = ?").pluck().all(s) as string[]);
+      expect(await one("SELECT count(*) FROM task_transitions WHERE session_id = ?", s), s).toBe(TASKS_PER_WRITER * 4);
+      const evidence = new Set(await column("SELECT evidence FROM criterion_updates WHERE session_id = ? AND kind = 'claim'", s));
+      const logs = new Set(await column("SELECT content FROM orchestration_logs WHERE session_id = ?", s));
       for (let t = 0; t < TASKS_PER_WRITER; t++) {
         for (const e of ["a", "b"]) expect(evidence.has(`ev-${s}-t${t}-${e}`), `ev-${s}-t${t}-${e}`).toBe(true);
         for (const k of [1, 2, 3]) expect(logs.has(`msg ${s} t${t} ${k}`), `msg ${s} t${t} ${k}`).toBe(true);
       }
       expect(evidence.size).toBe(TASKS_PER_WRITER * 2);
       expect(logs.size).toBe(TASKS_PER_WRITER * 3);
-      expect(sql.prepare("SELECT count(*) AS n, sum(tokens_estimated) AS total FROM token_usage WHERE session_id = ?").get(s)).toEqual({
-        n: TASKS_PER_WRITER,
-        total: 100 * TASKS_PER_WRITER,
-      });
+      const [tokenRow] = await rowsLikeSqlite<{ n: unknown; total: unknown }>(
+        db,
+        "SELECT count(*) AS n, sum(tokens_estimated) AS total FROM token_usage WHERE session_id = ?",
+        s,
+      );
+      expect({ n: num(tokenRow!.n), total: num(tokenRow!.total) }).toEqual({ n: TASKS_PER_WRITER, total: 100 * TASKS_PER_WRITER });
     }
 
     // Every race: exactly one winner, whose move is the one the task shows; every loser a conflict.
@@ -299,17 +310,17 @@ describe("eight concurrent writers on one database file", () => {
         name,
       ).toEqual(losers.map(() => [1, "task.version_conflict"]));
       const winner = labels[results.indexOf(winners[0]!)]!;
-      const task = sql.prepare("SELECT * FROM tasks WHERE session_id = 'race' AND key = ?").get(key) as Record<string, unknown>;
+      const [task] = await rowsLikeSqlite<Record<string, unknown>>(db, "SELECT * FROM tasks WHERE session_id = 'race' AND key = ?", key);
       // One move after the set-up, by the winner: the losers left no trace.
-      expect(sql.prepare("SELECT actor FROM task_transitions WHERE task_id = ? AND id > ?").pluck().all(task.id, setupDone), name).toEqual([winner]);
-      if (key.startsWith("v") || key.startsWith("p")) expect(winner.startsWith("blocker") ? task.blocked_by : task.verified_by, name).toBe(winner);
-      if (key.startsWith("c")) expect(task.claimed_by, name).toBe(winner);
-      if (key.startsWith("r")) expect([task.status, task.reset_requested], name).toEqual(winner.startsWith("lead") ? ["pending", 0] : ["blocked", 1]);
+      expect(await column("SELECT actor FROM task_transitions WHERE task_id = ? AND id > ?", task!.id, setupDone), name).toEqual([winner]);
+      if (key.startsWith("v") || key.startsWith("p")) expect(winner.startsWith("blocker") ? task!.blocked_by : task!.verified_by, name).toBe(winner);
+      if (key.startsWith("c")) expect(task!.claimed_by, name).toBe(winner);
+      if (key.startsWith("r")) expect([task!.status, task!.reset_requested], name).toEqual(winner.startsWith("lead") ? ["pending", 0] : ["blocked", 1]);
     }
 
     // The ledger, and the backup taken while all this ran, keep every invariant.
     expect(backupResult, backupResult?.stderr).toMatchObject({ code: 0 });
-    expect(JSON.parse(backupResult!.stdout)).toMatchObject({ integrity: "ok" });
+    if (engine === "sqlite") expect(JSON.parse(backupResult!.stdout)).toMatchObject({ integrity: "ok" });
     const report = await checkLedger(db);
     expect(report.findings).toEqual([]);
     const copy = openDatabase(backup, { readonly: true });
@@ -321,11 +332,10 @@ describe("eight concurrent writers on one database file", () => {
 
     const raceCalls = races.reduce((n, r) => n + r.results.length, 0);
     console.log(
-      `concurrent writers: ${WRITERS} writers (${LOCAL} local CLI, ${WRITERS - LOCAL} HTTP) + ${RACES.processes * 3} bundled CLI processes; ` +
+      `concurrent writers on ${engine}: ${WRITERS} writers (${LOCAL} local CLI, ${WRITERS - LOCAL} HTTP) + ${RACES.processes * 3} bundled CLI processes; ` +
         `${loaded.length} load calls + ${raceCalls} race calls in ${((finished - ready) / 1000).toFixed(1)} s (${Math.round((loaded.length + raceCalls) / ((finished - ready) / 1000))}/s); ` +
-        `${races.length} races, ${races.length} winners, ${raceCalls - races.length} conflicts; failures 0; SQLITE_BUSY 0; backup mid-run: ${backupTasks} tasks, clean; ` +
+        `${races.length} races, ${races.length} winners, ${raceCalls - races.length} conflicts; failures 0; locked 0; backup mid-run: ${backupTasks} tasks, clean; ` +
         `start-up ${((ready - started) / 1000).toFixed(1)} s`,
     );
-    db.$client.close();
   });
 });

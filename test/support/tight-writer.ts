@@ -3,9 +3,9 @@
  * `writes` log rows through the log service as fast as it can, one transaction each, and reports
  * how many it wrote and the error that stopped it, if any.
  *
- *   node --import tsx test/support/tight-writer.ts <db file> <name> <writes>
+ *   node --import tsx test/support/tight-writer.ts <db file | postgres:// url> <name> <writes>
  */
-import { openDatabase } from "@/db/client";
+import { openLedger } from "@/db/client";
 import { operatorActor } from "@/server/domain/actors";
 import { logInteraction } from "@/server/services/log/log-interaction";
 
@@ -15,8 +15,9 @@ export interface TightWriterReport {
   error: string | null;
 }
 
-const [file, name, writes] = process.argv.slice(2);
-const db = openDatabase(file!);
+const [target, name, writes] = process.argv.slice(2);
+// One connection, as each of SQLite's writers has: the fairness judged is between processes.
+const db = await openLedger(target!, { migrate: false, poolSize: 1 });
 const ctx = { db, actor: operatorActor(name!) };
 process.on("message", () => void writeAll());
 

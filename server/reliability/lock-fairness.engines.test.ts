@@ -1,5 +1,6 @@
 /**
- * Eight processes appending through the services in tight loops, all at once: every write gets
+ * On each engine (SQLite's write lock; PostgreSQL's writer lock, an advisory lock every write
+ * transaction takes first — db/pg/write.ts): eight processes appending through the services in tight loops, all at once: every write gets
  * the lock, and no writer is shut out while the others write. SQLite's own busy handler backs off
  * to 100 ms between tries, so before writeTransaction (db/client.ts) a writer that had waited a
  * while kept losing the lock to newcomers: at machine load ~20, with 400 writes each, two of the
@@ -12,34 +13,31 @@
  * SQLite's back-off alone, 0–7 % (one writer had not had a single turn).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { afterAll, expect, it } from "vitest";
 import { operatorActor } from "@/server/domain/actors";
 import { checkLedger } from "@/server/services/check/run";
 import { createSession } from "@/server/services/session/create";
 import type { TightWriterReport } from "@/test/support/tight-writer";
+import { describeEngines, sharedLedgerFactory } from "@/test/support/engines";
+import { rowsLikeSqlite } from "@/test/support/rows";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRITERS = 8;
 const WRITES = 250;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proofgate-fairness-"));
+const ledger = sharedLedgerFactory();
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the write lock under eight tight-loop writers", () => {
-  it("goes round every writer: no SQLITE_BUSY, every row written, none shut out while another finishes", { timeout: 240_000 }, async () => {
-    const file = path.join(dir, "ledger.db");
-    const db = openDatabase(file);
+describeEngines("the write lock under eight tight-loop writers", (engine) => {
+  it("goes round every writer: never refused for the lock, every row written, none shut out while another finishes", { timeout: 240_000 }, async () => {
+    const { db, target } = await ledger(engine);
     await createSession({ db, actor: operatorActor() }, { id: "tight" });
     const writers = Array.from({ length: WRITERS }, (_, i) => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "tight-writer.ts"), file, `w${i}`, String(WRITES)], {
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "tight-writer.ts"), target, `w${i}`, String(WRITES)], {
         cwd: ROOT,
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       });
@@ -59,12 +57,13 @@ describe("the write lock under eight tight-loop writers", () => {
     );
     expect(reports.filter((r) => r.error !== null).map((r) => `${r.name}: ${r.error}`)).toEqual([]);
     expect(reports.map((r) => r.written)).toEqual(reports.map(() => WRITES));
-    expect(db.$client.prepare("SELECT count(DISTINCT content) FROM orchestration_logs WHERE session_id = 'tight'").pluck().get()).toBe(WRITERS * WRITES);
+    const [distinct] = await rowsLikeSqlite<{ n: unknown }>(db, "SELECT count(DISTINCT content) AS n FROM orchestration_logs WHERE session_id = 'tight'");
+    expect(Number(distinct!.n)).toBe(WRITERS * WRITES);
     expect((await checkLedger(db)).findings).toEqual([]);
 
     // Each row's content is "<writer> <i>", in commit order by id.
-    const order = (db.$client.prepare("SELECT content FROM orchestration_logs WHERE session_id = 'tight' ORDER BY id").pluck().all() as string[]).map(
-      (content) => content.split(" ")[0]!,
+    const order = (await rowsLikeSqlite<{ content: string }>(db, "SELECT content FROM orchestration_logs WHERE session_id = 'tight' ORDER BY id")).map(
+      (row) => row.content.split(" ")[0]!,
     );
     // Walk the commits until the first writer has made all its writes: how far had each got by then?
     const made = new Map(reports.map((r) => [r.name, 0]));
@@ -81,6 +80,5 @@ describe("the write lock under eight tight-loop writers", () => {
         count,
         `${writer}'s writes in when ${first} had made all ${WRITES} of its own: ${JSON.stringify(Object.fromEntries(made))}`,
       ).toBeGreaterThanOrEqual(WRITES / 10);
-    db.$client.close();
   });
 });

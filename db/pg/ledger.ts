@@ -81,3 +81,69 @@ export async function pgRead<T>(db: Db, root: PgDb, action: (tx: Tx) => T | Prom
     accessMode: "read only",
   });
 }
+
+/** Thrown inside a batch's transaction to roll it back (`PgBatch.rollback`): never seen outside. */
+class BatchRolledBack extends Error {}
+
+/**
+ * An import's batch on PostgreSQL: one write transaction (the writer lock first, as every write)
+ * held open across many rows, each row in a savepoint of it. SQLite's import opens `BEGIN
+ * IMMEDIATE` by hand on its one connection; a pool has no such connection, so the transaction is
+ * `pgWriteTransaction`'s, kept open by an action that waits until `commit()` or `rollback()`
+ * settles it. It is never re-run (retries: 0): a half-run batch's rows were already reported.
+ */
+export class PgBatch {
+  private constructor(
+    private readonly root: PgDb,
+    private readonly tx: PgTx,
+    private readonly settle: (commit: boolean) => void,
+    private readonly done: Promise<void>,
+  ) {}
+
+  /** Begin a batch: resolves once the writer lock is held. */
+  static async open(db: Db): Promise<PgBatch> {
+    const root = pgRootOf(db);
+    if (!root) throw new Error("PgBatch: not a PostgreSQL ledger");
+    let settle!: (commit: boolean) => void;
+    const decided = new Promise<boolean>((resolve) => (settle = resolve));
+    let opened!: (tx: PgTx) => void;
+    const ready = new Promise<PgTx>((resolve) => (opened = resolve));
+    const done = pgWriteTransaction(
+      root,
+      async (tx) => {
+        opened(tx);
+        if (!(await decided)) throw new BatchRolledBack();
+      },
+      { retries: 0 },
+    ).catch((error: unknown) => {
+      if (!(error instanceof BatchRolledBack)) throw error;
+    });
+    // A begin that fails (the lock not had within lock_timeout, the server gone) ends `done` first.
+    const tx = await Promise.race([ready, done.then(() => Promise.reject(new Error("PgBatch: the transaction ended before it began")))]);
+    return new PgBatch(root, tx, settle, done);
+  }
+
+  /** Run one row's `work` in a savepoint of the batch: a throw rolls back that row alone. */
+  async row<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.tx.transaction((inner) => current.run({ root: this.root, tx: inner }, async () => work()));
+  }
+
+  /** Run `work` with the batch's transaction current (reads between rows see what it holds). */
+  async read<T>(work: () => T | Promise<T>): Promise<T> {
+    const open = current.getStore();
+    if (open && open.root === this.root) return work();
+    return current.run({ root: this.root, tx: this.tx }, async () => work());
+  }
+
+  /** Commit the batch; a failed COMMIT throws (and nothing of the batch is kept). */
+  async commit(): Promise<void> {
+    this.settle(true);
+    await this.done;
+  }
+
+  /** Roll the batch back. */
+  async rollback(): Promise<void> {
+    this.settle(false);
+    await this.done.catch(() => undefined);
+  }
+}

@@ -1,11 +1,36 @@
+import type Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import { type Tx, engineOf } from "@/db/client";
+import { queryGet } from "@/db/query";
+import { sessions } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type ServiceContext, appendEvent, write } from "../context";
-import { type TokenValues, batchStatements } from "../log/batch-statements";
+import { type BatchOutcome, writeBatchOnPg } from "../log/batch-pg";
+import { type BatchItem, batchStatements } from "../log/batch-statements";
 import { requireLogWriter } from "../log/common";
-import { type LogValues, eventValues, interactionValues, reasoningValues } from "../log/log-row";
+import { eventValues, interactionValues, reasoningValues } from "../log/log-row";
 import { BatchRow } from "../log/schemas";
 import { parseInput } from "../parse-input";
 import { NotFoundError } from "@/server/domain/errors";
+
+/** SQLite: each row through its prepared statement, in input order (an import writes a million). */
+function writeOnSqlite(sqlite: Database.Database, sessionId: string, rows: readonly BatchItem[]): BatchOutcome[] {
+  // The session must exist (a prepared lookup: a batch is written per few dozen rows).
+  if (sqlite.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) throw new NotFoundError("session", sessionId);
+  const statements = batchStatements(sqlite);
+  return rows.map((row) => {
+    if (row.kind === "tokens") return { id: statements.insertTokens(row.values), duplicate: false };
+    const existing = statements.findEvent(row.values);
+    if (existing !== undefined) return { id: existing, duplicate: true };
+    return { id: statements.insertLog(row.values), duplicate: false };
+  });
+}
+
+/** PostgreSQL: the live batch's multi-row writer (log/batch-pg.ts), in the transaction open in this call chain. */
+async function writeOnPg(tx: Tx, sessionId: string, rows: readonly BatchItem[]): Promise<BatchOutcome[]> {
+  if (!(await queryGet(tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId))))) throw new NotFoundError("session", sessionId);
+  return writeBatchOnPg(tx, sessionId, rows);
+}
 
 /** One row of an imported history: a log batch row (`log.batch`'s shape) with the time the source gives it. */
 export interface TimedRow {
@@ -35,7 +60,7 @@ export async function importTimedLogBatch(
   input: { sessionId: string; rows: readonly (TimedRow | CheckedTimedRow)[] },
 ): Promise<TimedBatchResult> {
   requireLogWriter(ctx, "import logs");
-  const prepared = input.rows.map((timed): { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues } => {
+  const prepared = input.rows.map((timed): BatchItem => {
     const at = timed.at;
     const parsed = "checked" in timed ? timed.checked : parseInput(BatchRow, timed.row, "log.invalid_input");
     switch (parsed.kind) {
@@ -60,35 +85,30 @@ export async function importTimedLogBatch(
     }
   });
   return write(ctx, async (tx) => {
-    // The session must exist (a prepared lookup: a batch is written per few dozen rows).
-    if (ctx.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(input.sessionId) === undefined) throw new NotFoundError("session", input.sessionId);
-    const statements = batchStatements(ctx.db.$client);
+    const outcomes =
+      engineOf(ctx.db) === "postgres" ? await writeOnPg(tx, input.sessionId, prepared) : writeOnSqlite(ctx.db.$client, input.sessionId, prepared);
     const ids: TimedBatchResult["ids"] = [];
     const logs = { count: 0, firstId: null as number | null, lastId: null as number | null, redacted: 0, duplicates: 0 };
     const tokens = { count: 0, firstId: null as number | null, lastId: null as number | null, total: 0 };
-    for (const row of prepared) {
+    prepared.forEach((row, i) => {
+      const { id, duplicate } = outcomes[i]!;
       if (row.kind === "tokens") {
-        const id = statements.insertTokens(row.values);
         tokens.count += 1;
         tokens.firstId ??= id;
         tokens.lastId = id;
         tokens.total += row.values.tokensEstimated;
         ids.push({ id, kind: "tokens", created: true });
-        continue;
-      }
-      const existing = statements.findEvent(row.values);
-      if (existing !== undefined) {
+      } else if (duplicate) {
         logs.duplicates += 1;
-        ids.push({ id: existing, kind: "log", created: false });
-        continue;
+        ids.push({ id, kind: "log", created: false });
+      } else {
+        logs.count += 1;
+        logs.firstId ??= id;
+        logs.lastId = id;
+        if (row.values.redacted) logs.redacted += 1;
+        ids.push({ id, kind: "log", created: true });
       }
-      const id = statements.insertLog(row.values);
-      logs.count += 1;
-      logs.firstId ??= id;
-      logs.lastId = id;
-      if (row.values.redacted) logs.redacted += 1;
-      ids.push({ id, kind: "log", created: true });
-    }
+    });
     if (logs.count > 0) {
       await appendEvent(tx, ctx, {
         type: EVENT_TYPES.logsAppended,

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { and, eq, notInArray } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { queryAll } from "@/db/query";
+import { type Db, engineOf } from "@/db/client";
+import { queryAll, queryGet, queryRun } from "@/db/query";
 import { type ImportSource, importRecords } from "@/db/schema";
 
 export interface ImportRecord {
@@ -22,30 +22,19 @@ export class RecordBook {
   /** What `put` replaced since the last `commit`, so a rolled-back write is forgotten too. */
   private readonly undo: [string, ImportRecord | undefined][] = [];
 
-  private readonly insert: Database.Statement;
-  private readonly update: Database.Statement;
-  private readonly find: Database.Statement;
-  private readonly upsert: Database.Statement;
+  /** SQLite: the statements, prepared once (a large import writes one record per row). PostgreSQL: null, Drizzle through the handle. */
+  private readonly statements: Statements | null;
   private readonly lazy: ReadonlySet<string> | "all";
+  /** Where lookups between rows run (the import writer's open batch: `ImportWriter.read`). */
+  private reader: Reader = (work) => work();
 
   private constructor(
-    db: Db,
+    private readonly db: Db,
     readonly source: ImportSource,
     lazy: ReadonlySet<string> | "all",
   ) {
     this.lazy = lazy;
-    // Prepared once: a large import writes one record per row.
-    this.insert = db.$client.prepare(
-      "INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.update = db.$client.prepare(
-      "UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?",
-    );
-    this.upsert = db.$client.prepare(
-      `INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (source, entity, source_key) DO UPDATE SET target_id = excluded.target_id, session_id = excluded.session_id, state = excluded.state, updated_at = excluded.updated_at`,
-    );
-    this.find = db.$client.prepare("SELECT target_id, session_id, state FROM import_records WHERE source = ? AND entity = ? AND source_key = ?");
+    this.statements = engineOf(db) === "sqlite" ? prepare(db.$client) : null;
   }
 
   /**
@@ -83,31 +72,68 @@ export class RecordBook {
     for (const row of rows) this.records.set(keyOf(row.entity, row.sourceKey), { targetId: row.targetId, sessionId: row.sessionId, state: row.state });
   }
 
-  get(entity: string, sourceKey: string): ImportRecord | undefined {
-    if (this.isLazy(entity)) {
-      const row = this.find.get(this.source, entity, sourceKey) as { target_id: string | null; session_id: string | null; state: string | null } | undefined;
+  /** Look lazy records up through `reader` (the import writer: so they see what its open batch holds). */
+  readThrough(reader: Reader): void {
+    this.reader = reader;
+  }
+
+  async get(entity: string, sourceKey: string): Promise<ImportRecord | undefined> {
+    if (!this.isLazy(entity)) return this.records.get(keyOf(entity, sourceKey));
+    if (this.statements) {
+      const row = this.statements.find.get(this.source, entity, sourceKey) as StoredRecord | undefined;
       return row && { targetId: row.target_id, sessionId: row.session_id, state: row.state };
     }
-    return this.records.get(keyOf(entity, sourceKey));
+    const t = importRecords;
+    const row = await this.reader(() =>
+      queryGet(
+        this.db
+          .select({ targetId: t.targetId, sessionId: t.sessionId, state: t.state })
+          .from(t)
+          .where(and(eq(t.source, this.source), eq(t.entity, entity), eq(t.sourceKey, sourceKey))),
+      ),
+    );
+    return row ?? undefined;
   }
 
   /** Record (or re-record) a source row as imported, with the values applied. Call inside the write's transaction. */
-  put(entity: string, sourceKey: string, record: { targetId: string | number | null; sessionId: string | null; state?: unknown }, at: Date): void {
+  async put(
+    entity: string,
+    sourceKey: string,
+    record: { targetId: string | number | null; sessionId: string | null; state?: unknown },
+    at: Date,
+  ): Promise<void> {
     const value: ImportRecord = {
       targetId: record.targetId === null ? null : String(record.targetId),
       sessionId: record.sessionId,
       state: record.state === undefined ? null : JSON.stringify(record.state),
     };
+    const statements = this.statements;
     if (this.isLazy(entity)) {
       // Not held in memory: the row written (or rolled back with its transaction) is the record.
-      this.upsert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+      if (statements) statements.upsert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+      else await this.upsertOnPg(entity, sourceKey, value, at);
       return;
     }
     const existing = this.records.get(keyOf(entity, sourceKey));
     this.undo.push([keyOf(entity, sourceKey), existing]);
-    if (existing) this.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
-    else this.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+    // Set before the write is awaited: a rolled-back row restores it (rollbackTo) either way.
     this.records.set(keyOf(entity, sourceKey), value);
+    if (!statements) await this.upsertOnPg(entity, sourceKey, value, at);
+    else if (existing) statements.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
+    else statements.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+  }
+
+  private async upsertOnPg(entity: string, sourceKey: string, value: ImportRecord, at: Date): Promise<void> {
+    const t = importRecords;
+    await queryRun(
+      this.db
+        .insert(t)
+        .values({ source: this.source, entity, sourceKey, ...value, importedAt: at, updatedAt: at })
+        .onConflictDoUpdate({
+          target: [t.source, t.entity, t.sourceKey],
+          set: { targetId: value.targetId, sessionId: value.sessionId, state: value.state, updatedAt: at },
+        }),
+    );
   }
 
   private isLazy(entity: string): boolean {
@@ -132,6 +158,37 @@ export class RecordBook {
   commit(): void {
     this.undo.length = 0;
   }
+}
+
+type Reader = <T>(work: () => Promise<T>) => T | Promise<T>;
+
+interface StoredRecord {
+  target_id: string | null;
+  session_id: string | null;
+  state: string | null;
+}
+
+interface Statements {
+  insert: Database.Statement;
+  update: Database.Statement;
+  upsert: Database.Statement;
+  find: Database.Statement;
+}
+
+function prepare(sqlite: Database.Database): Statements {
+  return {
+    insert: sqlite.prepare(
+      "INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    update: sqlite.prepare(
+      "UPDATE import_records SET target_id = ?, session_id = ?, state = ?, updated_at = ? WHERE source = ? AND entity = ? AND source_key = ?",
+    ),
+    upsert: sqlite.prepare(
+      `INSERT INTO import_records (source, entity, source_key, target_id, session_id, state, imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, entity, source_key) DO UPDATE SET target_id = excluded.target_id, session_id = excluded.session_id, state = excluded.state, updated_at = excluded.updated_at`,
+    ),
+    find: sqlite.prepare("SELECT target_id, session_id, state FROM import_records WHERE source = ? AND entity = ? AND source_key = ?"),
+  };
 }
 
 /** Stable JSON of a row's mapped values, for comparing with what was last applied. */

@@ -50,7 +50,10 @@ export class AppendBatcher {
           sessionId: items[0]!.sessionId,
           rows: items.map((i) => ({ at: i.at, checked: i.checked })),
         });
-        saved.ids.forEach((id, n) => this.run.book.put(items[n]!.recordKind, items[n]!.key, { targetId: id.id, sessionId: items[n]!.sessionId }, items[n]!.at));
+        for (const [n, id] of saved.ids.entries()) {
+          const item = items[n]!;
+          await this.run.book.put(item.recordKind, item.key, { targetId: id.id, sessionId: item.sessionId }, item.at);
+        }
         return saved;
       });
       result.ids.forEach((id, n) => this.run.tally.count(items[n]!.entity, id.created ? "imported" : "unchanged"));

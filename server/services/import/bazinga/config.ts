@@ -67,7 +67,7 @@ export async function importConfig(run: ImportRun, config: BazingaState["config"
   for (const [entity, key, row, updatedAt] of rows) {
     run.tally.read(entity);
     const state = JSON.stringify(row.values);
-    const record = run.book.get(row.table, key);
+    const record = await run.book.get(row.table, key);
     if (record && record.state === state) {
       run.tally.count(entity, "unchanged");
       continue;
@@ -75,7 +75,7 @@ export async function importConfig(run: ImportRun, config: BazingaState["config"
     const when = firstTime(run.startedAt, updatedAt);
     await apply(run, entity, key, async () => {
       const saved = await importConfigRow(at(run, when), row);
-      run.book.put(row.table, key, { targetId: saved.id, sessionId: null, state: row.values }, when);
+      await run.book.put(row.table, key, { targetId: saved.id, sessionId: null, state: row.values }, when);
       return record ? "updated" : "imported";
     });
   }

@@ -23,7 +23,7 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
     const sessionId = text(pkg.session_id) ?? "";
     sessionOf.set(id, sessionId);
     const key = `${sessionId}|${id}`;
-    if (run.book.get("context_package", key)) {
+    if (await run.book.get("context_package", key)) {
       run.tally.count("context packages", "unchanged");
       continue;
     }
@@ -36,7 +36,7 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
     // readers of later iterations are added below, as the consumers they are.
     const readers = consumers.filter((c) => int(c.package_id) === id && (int(c.iteration) ?? 1) === 1);
     const supersedes = int(pkg.supersedes_id);
-    const supersedesId = supersedes === null ? null : Number(run.book.get("context_package", `${sessionId}|${supersedes}`)?.targetId ?? NaN);
+    const supersedesId = supersedes === null ? null : Number((await run.book.get("context_package", `${sessionId}|${supersedes}`))?.targetId ?? NaN);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, pkg.created_at);
     await apply(run, "context packages", key, async () => {
       const input: SaveContextPackageInput = {
@@ -52,10 +52,10 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
         supersedesId: Number.isNaN(supersedesId) ? null : supersedesId,
       };
       const saved = await saveContextPackage(at(run, when), input);
-      run.book.put("context_package", key, { targetId: saved.package.id, sessionId }, when);
+      await run.book.put("context_package", key, { targetId: saved.package.id, sessionId }, when);
       for (const reader of readers) {
         const row = saved.consumers.find((c) => c.agentType === (label(reader.agent_type) ?? "").toLowerCase());
-        run.book.put("context_consumer", consumerKey(sessionId, reader), { targetId: row?.id ?? null, sessionId, state: { consumedAt: null } }, when);
+        await run.book.put("context_consumer", consumerKey(sessionId, reader), { targetId: row?.id ?? null, sessionId, state: { consumedAt: null } }, when);
         justCreated.add(consumerKey(sessionId, reader));
       }
       return "imported";
@@ -67,7 +67,7 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
     const packageId = int(consumer.package_id) ?? 0;
     const sessionId = sessionOf.get(packageId) ?? "";
     const key = consumerKey(sessionId, consumer);
-    const pkg = run.book.get("context_package", `${sessionId}|${packageId}`);
+    const pkg = await run.book.get("context_package", `${sessionId}|${packageId}`);
     if (!pkg) {
       run.tally.skip(
         "context consumers",
@@ -79,7 +79,7 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
       continue;
     }
     const consumedAt = parseTime(consumer.consumed_at);
-    const record = run.book.get("context_consumer", key);
+    const record = await run.book.get("context_consumer", key);
     const created = justCreated.has(key);
     const applied = record ? ((JSON.parse(record.state ?? "{}") as { consumedAt?: string | null }).consumedAt ?? null) : null;
     if (record && (consumedAt === null || applied !== null)) {
@@ -94,7 +94,7 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
           agentType: label(consumer.agent_type) ?? "",
           iteration: Math.max(1, int(consumer.iteration) ?? 1),
         });
-        run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: null } }, run.startedAt);
+        await run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: null } }, run.startedAt);
         return "imported";
       });
       continue;
@@ -105,7 +105,7 @@ export async function importContext(run: ImportRun, packages: readonly Row[], co
         agentType: label(consumer.agent_type) ?? "",
         iteration: Math.max(1, int(consumer.iteration) ?? 1),
       });
-      run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: consumedAt!.toISOString() } }, consumedAt!);
+      await run.book.put("context_consumer", key, { targetId: row.id, sessionId, state: { consumedAt: consumedAt!.toISOString() } }, consumedAt!);
       return record && !created ? "updated" : "imported";
     });
   }

@@ -50,7 +50,7 @@ export async function importCriteria(run: ImportRun, rows: readonly Row[], gate:
       continue;
     }
     const state: CriterionState = { status, actual: text(row.actual), evidence: text(row.evidence), required: required(row.required_for_completion) };
-    const record = run.book.get("criterion", key);
+    const record = await run.book.get("criterion", key);
     if (record && record.state === JSON.stringify(state)) {
       run.tally.count("success criteria", "unchanged");
       continue;
@@ -58,7 +58,7 @@ export async function importCriteria(run: ImportRun, rows: readonly Row[], gate:
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
     await apply(run, "success criteria", key, async () => {
       const [saved] = await saveCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
-      run.book.put("criterion", key, { targetId: saved!.id, sessionId, state }, when);
+      await run.book.put("criterion", key, { targetId: saved!.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });
   }
@@ -103,14 +103,14 @@ export async function importMigratedCriteria(run: ImportRun, pmStates: readonly 
         evidence: text(fields.evidence),
         required: required(fields.required_for_completion),
       };
-      const record = run.book.get("migrated_criterion", key);
+      const record = await run.book.get("migrated_criterion", key);
       if (record && record.state === JSON.stringify(state)) {
         run.tally.count("migrated criteria", "unchanged");
         continue;
       }
       await apply(run, "migrated criteria", key, async () => {
         const [saved] = await saveMigratedCriteria(at(run, when), { sessionId, criteria: [item(criterion, state)] });
-        run.book.put("migrated_criterion", key, { targetId: saved!.id, sessionId, state }, when);
+        await run.book.put("migrated_criterion", key, { targetId: saved!.id, sessionId, state }, when);
         return record ? "updated" : "imported";
       });
     }

@@ -141,7 +141,7 @@ export class BazingaImporter {
     // A record per source row (a million logs, hundreds of thousands of others): each looked up by
     // the index when needed, none held in memory, so memory does not grow with the history.
     this.book = RecordBook.indexOnly(db, "bazinga");
-    this.writer = new ImportWriter(db.$client, this.book);
+    this.writer = new ImportWriter(db, this.book);
     this.actor = operatorActor(BAZINGA_ACTOR);
   }
 
@@ -212,9 +212,9 @@ export class BazingaImporter {
     const gate = new SessionGate();
     const batcher = new AppendBatcher(run);
     const marksAtStart = { ...this.marks };
-    if (!this.marksChecked) this.adoptRecordedMarks(source, schema);
-    const wanted = (table: "state_snapshots" | "skill_outputs", row: Row) => {
-      const record = this.book.get(table === "state_snapshots" ? "state" : "skill_output", `${text(row.session_id)}|${int(row.id)}`);
+    if (!this.marksChecked) await this.adoptRecordedMarks(source, schema);
+    const wanted = async (table: "state_snapshots" | "skill_outputs", row: Row) => {
+      const record = await this.book.get(table === "state_snapshots" ? "state" : "skill_output", `${text(row.session_id)}|${int(row.id)}`);
       return !record || record.state !== fingerprint(row);
     };
     /** Rows of a table in slices, reporting each slice done. */
@@ -295,7 +295,8 @@ export class BazingaImporter {
       for (const table of ["state_snapshots", "skill_outputs"] as const) {
         const entity = table === "state_snapshots" ? "state snapshots" : "skill outputs";
         await inSlices(table, table === "state_snapshots" ? state.states : state.skillOutputs, async (page) => {
-          const slice = page.filter((row) => wanted(table, row));
+          const slice: Row[] = [];
+          for (const row of page) if (await wanted(table, row)) slice.push(row);
           run.tally.read(entity, page.length - slice.length);
           for (let i = slice.length; i < page.length; i++) run.tally.count(entity, "unchanged");
           if (slice.length === 0) return;
@@ -317,9 +318,9 @@ export class BazingaImporter {
       await inSlices("sessions (statuses)", state.sessions, async (slice) => importSessionStatuses(run, slice, gate));
       await importSessionStatuses(run, extraSessions, gate);
       await this.recordMarks(source, schema);
-      this.writer.flush();
+      await this.writer.flush();
     } catch (error) {
-      this.writer.abort();
+      await this.writer.abort();
       // What the aborted batch held is not in: read those rows again next time (the records skip the rest).
       this.marks = marksAtStart;
       this.recordable = { ...marksAtStart };
@@ -355,20 +356,25 @@ export class BazingaImporter {
     const source = this.source;
     if (!source || !this.marksChecked) return false;
     const schema = new SourceSchema(source);
-    return withConnection(this.db, () =>
-      readSnapshot(source, () => {
-        for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
-          if (!schema.hasTable(table)) continue;
-          const ids = source.prepare(`SELECT DISTINCT session_id FROM "${table}" WHERE id > ?`).pluck().all(this.marks[table]) as unknown[];
-          if (ids.some((id) => !this.book.get("session", String(id)))) return false;
-        }
-        if (!schema.hasTable("orchestration_logs")) return true;
-        const claim = source
-          .prepare(`SELECT 1 FROM orchestration_logs WHERE id > ? AND log_type = 'event' AND event_subtype IN ('pm_bazinga', 'validator_verdict') LIMIT 1`)
-          .get(this.marks.orchestration_logs);
-        return claim === undefined;
-      }),
-    );
+    // The source read in one snapshot, then the sessions it names looked up in the ledger.
+    const read = readSnapshot(source, () => {
+      const sessionIds = new Set<string>();
+      for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
+        if (!schema.hasTable(table)) continue;
+        const ids = source.prepare(`SELECT DISTINCT session_id FROM "${table}" WHERE id > ?`).pluck().all(this.marks[table]) as unknown[];
+        for (const id of ids) sessionIds.add(String(id));
+      }
+      if (!schema.hasTable("orchestration_logs")) return { sessionIds, claim: false };
+      const claim = source
+        .prepare(`SELECT 1 FROM orchestration_logs WHERE id > ? AND log_type = 'event' AND event_subtype IN ('pm_bazinga', 'validator_verdict') LIMIT 1`)
+        .get(this.marks.orchestration_logs);
+      return { sessionIds, claim: claim !== undefined };
+    });
+    if (read.claim) return false;
+    return withConnection(this.db, async () => {
+      for (const id of read.sessionIds) if (!(await this.book.get("session", id))) return false;
+      return true;
+    });
   }
 
   /**
@@ -376,11 +382,11 @@ export class BazingaImporter {
    * the source row at each mark has the session and time recorded with it (a replaced file whose ids
    * started over does not). Otherwise read from the start: the import records skip what is in.
    */
-  private adoptRecordedMarks(source: Database.Database, schema: SourceSchema): void {
+  private async adoptRecordedMarks(source: Database.Database, schema: SourceSchema): Promise<void> {
     this.marksChecked = true;
     for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
       if (this.marks[table] > 0) continue;
-      const record = this.book.get(MARK, table);
+      const record = await this.book.get(MARK, table);
       const recorded = record?.state ? (JSON.parse(record.state) as RecordedMark) : null;
       if (!recorded || recorded.id <= 0) continue;
       const row = readAppendRow(source, schema, table, recorded.id);
@@ -395,7 +401,7 @@ export class BazingaImporter {
   private async recordMarks(source: Database.Database, schema: SourceSchema): Promise<void> {
     for (const table of Object.keys(APPEND_TABLES) as AppendTable[]) {
       const id = this.recordable[table];
-      const record = this.book.get(MARK, table);
+      const record = await this.book.get(MARK, table);
       const before = record?.state ? (JSON.parse(record.state) as RecordedMark).id : 0;
       if (id <= before) continue;
       const row = readAppendRow(source, schema, table, id);

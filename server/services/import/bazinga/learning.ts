@@ -23,7 +23,7 @@ async function sync(
   when: Date,
   write: () => Promise<string | number>,
 ): Promise<void> {
-  const record = run.book.get(bookEntity, key);
+  const record = await run.book.get(bookEntity, key);
   const stateText = JSON.stringify(state);
   if (record && record.state === stateText) {
     run.tally.count(entity, "unchanged");
@@ -31,7 +31,7 @@ async function sync(
   }
   await apply(run, entity, key, async () => {
     const targetId = await write();
-    run.book.put(bookEntity, key, { targetId, sessionId: null, state }, when);
+    await run.book.put(bookEntity, key, { targetId, sessionId: null, state }, when);
     return record ? "updated" : "imported";
   });
 }
@@ -102,7 +102,7 @@ export async function importLearning(
 async function importConsumption(run: ImportRun, row: Row, gate: SessionGate): Promise<void> {
   run.tally.read("consumption scope");
   const key = text(row.scope_id) ?? "";
-  if (run.book.get("consumption_scope", key)) {
+  if (await run.book.get("consumption_scope", key)) {
     run.tally.count("consumption scope", "unchanged");
     return;
   }
@@ -114,7 +114,7 @@ async function importConsumption(run: ImportRun, row: Row, gate: SessionGate): P
   }
   const sourcePackage = int(row.package_id) ?? 0;
   // The package's id in the ledger; a record whose package BAZINGA no longer has keeps BAZINGA's id.
-  const mapped = run.book.get("context_package", `${sessionId}|${sourcePackage}`);
+  const mapped = await run.book.get("context_package", `${sessionId}|${sourcePackage}`);
   const when = parseTime(row.consumed_at) ?? gate.startOf(sessionId) ?? run.startedAt;
   await apply(run, "consumption scope", key, async () => {
     const saved = await saveConsumption(at(run, when), {
@@ -124,7 +124,7 @@ async function importConsumption(run: ImportRun, row: Row, gate: SessionGate): P
       iteration: Math.max(0, int(row.iteration) ?? 0),
       packageId: mapped ? Number(mapped.targetId) : sourcePackage,
     });
-    run.book.put("consumption_scope", key, { targetId: saved.scopeId, sessionId, state: { packageMapped: Boolean(mapped) } }, when);
+    await run.book.put("consumption_scope", key, { targetId: saved.scopeId, sessionId, state: { packageMapped: Boolean(mapped) } }, when);
     return "imported";
   });
 }

@@ -70,7 +70,7 @@ export async function importLogs(run: ImportRun, rows: readonly Row[], gate: Ses
         else run.tally.skip(e, key, outcome.skip);
       }
     };
-    if (run.book.get("log", key)) {
+    if (await run.book.get("log", key)) {
       done("unchanged");
       continue;
     }
@@ -101,7 +101,7 @@ export async function importLogs(run: ImportRun, rows: readonly Row[], gate: Ses
           claimedVerdict: claimedVerdictOf(subtype, row.event_payload),
         });
       else linked = true;
-      run.book.put("log", key, { targetId: saved!.id, sessionId }, time);
+      await run.book.put("log", key, { targetId: saved!.id, sessionId }, time);
       return saved!.created ? "imported" : "unchanged";
     });
     if (!ok) run.tally.skip(CLAIMS, key, "its event was not imported");

@@ -60,7 +60,7 @@ export async function importSessions(run: ImportRun, rows: readonly Row[], gate:
     const id = text(row.session_id) ?? "";
     const startedAt = firstTime(run.startedAt, row.start_time, row.created_at);
     const exists = await queryGet(run.db.select({ id: sessionsTable.id }).from(sessionsTable).where(eq(sessionsTable.id, id)));
-    if (run.book.get("session", id)) {
+    if (await run.book.get("session", id)) {
       if (exists) gate.allow(id, startedAt);
       else {
         gate.refuse(id, PURGED);
@@ -85,7 +85,7 @@ export async function importSessions(run: ImportRun, rows: readonly Row[], gate:
         source: "bazinga",
         enforcement: "observe",
       });
-      run.book.put("session", id, { targetId: id, sessionId: id, state: { status: "active" } satisfies SessionState }, startedAt);
+      await run.book.put("session", id, { targetId: id, sessionId: id, state: { status: "active" } satisfies SessionState }, startedAt);
       return "imported";
     });
     if (ok) {
@@ -111,7 +111,7 @@ export async function importSessionStatuses(run: ImportRun, rows: readonly Row[]
   for (const row of rows) {
     const id = text(row.session_id) ?? "";
     if (gate.refusal(id) !== null) continue;
-    const record = run.book.get("session", id)!;
+    const record = (await run.book.get("session", id))!;
     const applied = (JSON.parse(record.state ?? "{}") as Partial<SessionState>).status ?? "active";
     const status = text(row.status) ?? "active";
     const created = gate.created.has(id);
@@ -126,7 +126,7 @@ export async function importSessionStatuses(run: ImportRun, rows: readonly Row[]
     const when = firstTime(gate.startOf(id) ?? run.startedAt, status === "active" ? null : row.end_time, row.start_time);
     const work = async () => {
       await updateSessionStatus(at(run, when), { sessionId: id, status: status as (typeof SESSION_STATUSES)[number] });
-      run.book.put("session", id, { targetId: id, sessionId: id, state: { status } satisfies SessionState }, when);
+      await run.book.put("session", id, { targetId: id, sessionId: id, state: { status } satisfies SessionState }, when);
       return "updated" as const;
     };
     if (created) {

@@ -113,12 +113,12 @@ export async function importTaskGroups(run: ImportRun, rows: readonly Row[], gat
     const state: TaskGroupState = { status: word, details: detailsOf(row) };
     const createdAt = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.created_at);
     const updatedAt = firstTime(createdAt, row.updated_at);
-    const record = run.book.get("task_group", key);
+    const record = await run.book.get("task_group", key);
     if (!record) {
       await apply(run, "task groups", key, async () => {
         const task = await createTask(at(run, createdAt), { sessionId, key: groupId, ...state.details, title: state.details.title ?? groupId });
         if (status !== "pending" || word !== "pending") await reportTask(at(run, updatedAt), { sessionId, key: groupId, status, sourceStatus: word });
-        run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
+        await run.book.put("task_group", key, { targetId: task.id, sessionId, state }, updatedAt);
         return "imported";
       });
       continue;
@@ -132,7 +132,7 @@ export async function importTaskGroups(run: ImportRun, rows: readonly Row[], gat
       const details = before ? changedDetails(before.details, state.details) : state.details;
       const statusChange = !before || before.status !== word ? { status, sourceStatus: word } : {};
       await reportTask(at(run, updatedAt), { sessionId, key: groupId, ...details, ...statusChange });
-      run.book.put("task_group", key, { targetId: record.targetId, sessionId, state }, updatedAt);
+      await run.book.put("task_group", key, { targetId: record.targetId, sessionId, state }, updatedAt);
       return "updated";
     });
   }

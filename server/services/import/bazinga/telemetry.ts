@@ -28,7 +28,7 @@ async function appendOnly(
     run.tally.read(entity);
     const sessionId = text(row.session_id) ?? "";
     const key = `${sessionId}|${id}`;
-    if (run.book.get(recordKind, key)) {
+    if (await run.book.get(recordKind, key)) {
       run.tally.count(entity, "unchanged");
       continue;
     }
@@ -40,7 +40,7 @@ async function appendOnly(
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     await apply(run, entity, key, async () => {
       const saved = await save(row, when);
-      run.book.put(recordKind, key, { targetId: saved.id, sessionId }, when);
+      await run.book.put(recordKind, key, { targetId: saved.id, sessionId }, when);
       return "imported";
     });
   }
@@ -55,7 +55,7 @@ export async function importTokens(run: ImportRun, rows: readonly Row[], gate: S
     run.tally.read("token usage");
     const sessionId = text(row.session_id) ?? "";
     const key = `${sessionId}|${id}`;
-    if (run.book.get("tokens", key)) {
+    if (await run.book.get("tokens", key)) {
       run.tally.count("token usage", "unchanged");
       continue;
     }
@@ -113,7 +113,7 @@ export async function importVersioned(
       run.tally.skip(entity, key, refusal);
       continue;
     }
-    const record = run.book.get(kind, key);
+    const record = await run.book.get(kind, key);
     const when = firstTime(gate.startOf(sessionId) ?? run.startedAt, row.timestamp);
     const data = String(row.data ?? "");
     await apply(run, entity, key, async () => {
@@ -128,7 +128,7 @@ export async function importVersioned(
               groupId: label(row.group_id),
               iteration: Math.max(1, int(row.iteration) ?? 1),
             });
-      run.book.put(kind, key, { targetId: saved.id, sessionId, state: JSON.parse(fingerprint(row)) }, when);
+      await run.book.put(kind, key, { targetId: saved.id, sessionId, state: JSON.parse(fingerprint(row)) }, when);
       return record ? "updated" : "imported";
     });
   }
@@ -155,7 +155,7 @@ export async function importPlans(run: ImportRun, rows: readonly Row[], gate: Se
       metadata: isObject(metadata) ? metadata : null,
     };
     const state = createHash("sha256").update(JSON.stringify(input)).digest("hex");
-    const record = run.book.get("plan", sessionId);
+    const record = await run.book.get("plan", sessionId);
     if (record && record.state === JSON.stringify(state)) {
       run.tally.count("development plans", "unchanged");
       continue;
@@ -163,7 +163,7 @@ export async function importPlans(run: ImportRun, rows: readonly Row[], gate: Se
     const when = record ? firstTime(run.startedAt, row.updated_at, row.created_at) : firstTime(run.startedAt, row.created_at);
     await apply(run, "development plans", sessionId, async () => {
       const saved = await saveDevelopmentPlan(at(run, when), input as Parameters<typeof saveDevelopmentPlan>[1]);
-      run.book.put("plan", sessionId, { targetId: saved.id, sessionId, state }, when);
+      await run.book.put("plan", sessionId, { targetId: saved.id, sessionId, state }, when);
       return record ? "updated" : "imported";
     });
   }

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { queryGet } from "@/db/query";
+import { sessions } from "@/db/schema";
 import type { AttemptResultStatus } from "@/server/domain/vocabulary";
 import { createSession } from "../../session/create";
 import type { CreateSessionInput } from "../../session/schemas";
@@ -59,7 +62,7 @@ export class Resolver {
         if (error instanceof Unresolved) return fail(error.message);
         throw error;
       }
-      const record = this.run.book.get(kind, key);
+      const record = await this.run.book.get(kind, key);
       if (record?.targetId) {
         this.resolved.set(id, Number(record.targetId));
         this.run.tally.count(entity, "unchanged");
@@ -69,7 +72,7 @@ export class Resolver {
       const ok = await apply(this.run, entity, key, async () => {
         target = await make(needed);
         // Keys start with the Proofgate session id: `<session>|…`.
-        this.run.book.put(kind, key, { targetId: target, sessionId: key.split("|")[0]! }, this.run.startedAt);
+        await this.run.book.put(kind, key, { targetId: target, sessionId: key.split("|")[0]! }, this.run.startedAt);
         return "imported";
       });
       if (!ok) {
@@ -103,8 +106,10 @@ export async function ensureSession(
   values: Omit<CreateSessionInput, "id" | "source" | "enforcement">,
 ): Promise<{ ok: boolean; created: boolean }> {
   run.tally.read("sessions");
-  if (run.book.get("sog_session", sessionId)) {
-    if (run.db.$client.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId)) {
+  if (await run.book.get("sog_session", sessionId)) {
+    // Between rows: through the writer, so a session created in its open batch is seen.
+    const present = await run.writer.read(() => queryGet(run.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId))));
+    if (present) {
       run.tally.count("sessions", "unchanged");
       return { ok: true, created: false };
     }
@@ -113,7 +118,7 @@ export async function ensureSession(
   }
   const created = await apply(run, "sessions", sessionId, async () => {
     await createSession(at(run, when), { ...values, id: sessionId, source: "shots-on-goal", enforcement: "observe" });
-    run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status: "active" } }, when);
+    await run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status: "active" } }, when);
     return "imported";
   });
   return { ok: created, created };
@@ -127,13 +132,13 @@ export async function applySessionStatus(
   when: Date,
   createdNow: boolean,
 ): Promise<void> {
-  const record = run.book.get("sog_session", sessionId);
+  const record = await run.book.get("sog_session", sessionId);
   if (!record) return;
   const applied = (JSON.parse(record.state ?? "{}") as { status?: string }).status ?? "active";
   if (applied === status) return;
   const work = async () => {
     await updateSessionStatus(at(run, when), { sessionId, status });
-    run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status } }, when);
+    await run.book.put("sog_session", sessionId, { targetId: sessionId, sessionId, state: { status } }, when);
     return "updated" as const;
   };
   if (!createdNow) {
@@ -163,11 +168,11 @@ export interface SourceCall {
  * the service refuses is retried call by call, so only the call it refuses is skipped.
  */
 export async function importToolCalls(run: ImportRun, entity: string, attemptId: number, calls: readonly SourceCall[], sessionId: string): Promise<void> {
-  const fresh = calls.filter((call) => {
-    if (!run.book.get("tool_call", call.key)) return true;
-    run.tally.count(entity, "unchanged");
-    return false;
-  });
+  const fresh: SourceCall[] = [];
+  for (const call of calls) {
+    if (!(await run.book.get("tool_call", call.key))) fresh.push(call);
+    else run.tally.count(entity, "unchanged");
+  }
   const write = async (batch: readonly SourceCall[]): Promise<void> => {
     if (batch.length === 0) return;
     try {
@@ -179,7 +184,7 @@ export async function importToolCalls(run: ImportRun, entity: string, attemptId:
             call: { tool: call.tool, ...(call.input === null ? {} : { input: call.input }), ...(call.output === null ? {} : { output: call.output }) },
           })),
         });
-        batch.forEach((call, n) => run.book.put("tool_call", call.key, { targetId: result.firstOrder + n, sessionId }, call.time));
+        for (const [n, call] of batch.entries()) await run.book.put("tool_call", call.key, { targetId: result.firstOrder + n, sessionId }, call.time);
       });
       for (let n = 0; n < batch.length; n++) run.tally.count(entity, "imported");
     } catch (error) {

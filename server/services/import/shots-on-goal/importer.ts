@@ -72,14 +72,14 @@ export async function importShotsOnGoal(db: Db, file: string, options: { onProgr
     const tally = new Tally(version === "v2" ? V2_ENTITIES : V1_ENTITIES);
     await withConnection(db, async () => {
       const book = await RecordBook.open(db, "shots-on-goal");
-      const writer = new ImportWriter(db.$client, book);
+      const writer = new ImportWriter(db, book);
       const run: ImportRun = { db, book, writer, tally, actor: operatorActor("shots-on-goal"), startedAt: new Date() };
       try {
         if (version === "v2") await importShotsOnGoalV2(run, source, options.onProgress);
         else await importShotsOnGoalV1(run, source, options.onProgress);
-        writer.flush();
+        await writer.flush();
       } catch (error) {
-        writer.abort();
+        await writer.abort();
         throw error;
       }
     });

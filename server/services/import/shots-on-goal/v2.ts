@@ -234,7 +234,7 @@ export async function importShotsOnGoalV2(run: ImportRun, source: Database.Datab
           startCommitSha: optional(commitSha(row.start_commit_sha)),
         });
         for (const t of offered(id)) {
-          run.book.put("attempt_tool", key(sessionId, t.id), { targetId: started.attempt.id, sessionId }, when(run, t.timestamp));
+          await run.book.put("attempt_tool", key(sessionId, t.id), { targetId: started.attempt.id, sessionId }, when(run, t.timestamp));
           offeredNow.add(key(sessionId, t.id));
         }
         return started.attempt.id;
@@ -337,7 +337,7 @@ export async function importShotsOnGoalV2(run: ImportRun, source: Database.Datab
     await resolver.attempt(async () => {
       const sessionId = sessionOf(goals.get(int(a?.goal_id) ?? -1)?.session_id);
       const k = key(sessionId, row.id);
-      if (run.book.get("attempt_tool", k)) {
+      if (await run.book.get("attempt_tool", k)) {
         run.tally.count("attempt tools", offeredNow.has(k) ? "imported" : "unchanged");
         return;
       }

@@ -47,10 +47,6 @@ describe("choosing the engine", () => {
       [["backup", `${dir}/b.db`], /^proofgate: backup: works on a SQLite file, not on a PostgreSQL database; back up a PostgreSQL database with pg_dump/],
       [["query", "SELECT 1"], /^proofgate: query: works on a SQLite file, not on a PostgreSQL database; run SQL on PostgreSQL with psql/],
       [["integrity-check"], /^proofgate: integrity-check: works on a SQLite file, not on a PostgreSQL database/],
-      [
-        ["import", "bazinga", `${dir}/missing.db`],
-        /^proofgate: import: works on a SQLite file, not on a PostgreSQL database; import into a SQLite file, then move it over with proofgate copy/,
-      ],
       [["init", "mcp"], /^proofgate: init: agents reach a PostgreSQL ledger through a server/],
     ];
     for (const [args, message] of cases) {

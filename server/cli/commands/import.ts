@@ -1,29 +1,41 @@
 import type { Command } from "commander";
-import { type Db, openDatabase } from "@/db/client";
+import type { Db } from "@/db/client";
 import { followBazinga } from "@/server/services/import/bazinga/follow";
 import { importBazinga } from "@/server/services/import/bazinga/importer";
 import { inspectBazinga } from "@/server/services/import/bazinga/inspect";
 import { type ImportReport, formatPass, formatReport } from "@/server/services/import/report";
 import { importShotsOnGoal, inspectShotsOnGoal } from "@/server/services/import/shots-on-goal/importer";
 import { UsageError } from "../errors";
-import { namesLocalLedger, sqliteLedgerFile } from "../ledger";
+import { ledgerTarget, namesLocalLedger } from "../ledger";
 import type { GlobalOptions } from "../options";
 import { createProgressDisplay } from "../progress";
 import type { Output } from "../output";
 import { example, int } from "./shared";
 
-/** The importers read a file on this machine and write the local database: never through a server. */
-async function ledgerFile(command: Command): Promise<string> {
+/**
+ * The importers read a file on this machine and write the ledger itself, never through a server:
+ * a SQLite file (`--db`, PROOFGATE_DB) or a PostgreSQL database (`--database-url`,
+ * PROOFGATE_DATABASE_URL), resolved as every local-mode command resolves it.
+ */
+async function ledgerOf(command: Command): Promise<string> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   if (!namesLocalLedger(globals) && (globals.url ?? process.env.PROOFGATE_URL)) {
-    throw new UsageError("import: reads a database file on this machine and writes the local ledger: give --db (or PROOFGATE_DB) instead of --url");
+    throw new UsageError(
+      "import: reads a database file on this machine and writes the ledger itself: give --db (or PROOFGATE_DB) or --database-url (or PROOFGATE_DATABASE_URL) instead of --url",
+    );
   }
-  return sqliteLedgerFile(globals, "import", "import into a SQLite file, then move it over with proofgate copy --from FILE --to URL (into an empty database)");
+  return ledgerTarget(globals);
 }
 
-function withLedger<T>(file: string, work: (db: Db) => T | Promise<T>): Promise<T> {
-  const db = openDatabase(file);
-  return Promise.resolve(work(db)).finally(() => db.$client.close());
+/** Open the ledger (a file is created and migrated, a PostgreSQL database migrated, as local mode does), run `work`, close it. */
+async function withLedger<T>(target: string, work: (db: Db) => T | Promise<T>): Promise<T> {
+  const { closeLedger, openLedger } = await import("@/db/client");
+  const db = await openLedger(target);
+  try {
+    return await work(db);
+  } finally {
+    await closeLedger(db);
+  }
 }
 
 /** `proofgate import bazinga` and `proofgate import shots-on-goal`: bring an orchestrator's history in. */
@@ -42,7 +54,7 @@ export function importCommands(program: Command, out: Output): void {
     "proofgate import bazinga ./bazinga/bazinga.db --db ./data/proofgate.db",
     "proofgate import bazinga ./bazinga/bazinga.db --follow",
   ).action(async (file: string, options: { follow?: boolean; interval: number }, command: Command) => {
-    const ledger = await ledgerFile(command);
+    const ledger = await ledgerOf(command);
     // Check the file before the ledger is opened: a wrong path creates nothing.
     inspectBazinga(file);
     const globals = command.optsWithGlobals<GlobalOptions>();
@@ -92,7 +104,7 @@ export function importCommands(program: Command, out: Output): void {
       .argument("<path>", "shots-on-goal's database file"),
     "proofgate import shots-on-goal ./shots.db --db ./data/proofgate.db",
   ).action(async (file: string, _options: unknown, command: Command) => {
-    const ledger = await ledgerFile(command);
+    const ledger = await ledgerOf(command);
     inspectShotsOnGoal(file);
     const globals = command.optsWithGlobals<GlobalOptions>();
     const progress = createProgressDisplay({ quiet: globals.quiet, json: globals.json, label: "import" });

@@ -116,11 +116,10 @@ export class RecordBook {
     }
     const existing = this.records.get(keyOf(entity, sourceKey));
     this.undo.push([keyOf(entity, sourceKey), existing]);
-    // Set before the write is awaited: a rolled-back row restores it (rollbackTo) either way.
-    this.records.set(keyOf(entity, sourceKey), value);
     if (!statements) await this.upsertOnPg(entity, sourceKey, value, at);
     else if (existing) statements.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
     else statements.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
+    this.records.set(keyOf(entity, sourceKey), value);
   }
 
   private async upsertOnPg(entity: string, sourceKey: string, value: ImportRecord, at: Date): Promise<void> {

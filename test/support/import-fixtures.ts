@@ -59,7 +59,7 @@ export function importLedgers(): (engine: Engine) => Promise<Db> {
   return async (engine) => (await shared(engine)).db;
 }
 
-/** A fresh, migrated SQLite ledger in a file. SQLite only: for the suites not yet run on both engines (writer.test.ts). */
+/** A fresh, migrated SQLite ledger in a file. SQLite only: for the cases about SQLite's one connection (writer.engines.test.ts). */
 export function freshLedger(dir = tempDir()): { db: Db; file: string } {
   const file = path.join(dir, "proofgate.db");
   return { db: openDatabase(file), file };
@@ -111,7 +111,7 @@ export async function ledgerNumber(db: Db, sql: string, ...params: unknown[]): P
   return Number(first);
 }
 
-/** One number from a query on a SQLite ledger. SQLite only: for writer.test.ts, not yet run on both engines. */
+/** One number from a query on a SQLite ledger. SQLite only (writer.engines.test.ts); `ledgerNumber` reads either engine. */
 export function ledgerCount(db: Db, sql: string, ...params: unknown[]): number {
   return Number(
     db.$client

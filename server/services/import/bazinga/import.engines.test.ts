@@ -70,7 +70,7 @@ describeEngines("importing the BAZINGA v19 fixture", (engine) => {
   it("detects schema version 19 from schema_version, and says what it could not map", () => {
     expect(report.schema.version).toBe(`v${sourceCount(source, "SELECT max(version) FROM schema_version")}`);
     expect(report.schema.detectedFrom).toBe("schema_version, and the columns agree");
-    // Everything is mapped now: the context-engineering tables (learning.test.ts), speckit_task_ids in the task's metadata.
+    // Everything is mapped now: the context-engineering tables (learning.engines.test.ts), speckit_task_ids in the task's metadata.
     expect(report.notMapped).toEqual([]);
   });
 

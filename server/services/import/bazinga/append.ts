@@ -3,10 +3,16 @@ import { parseInput } from "../../parse-input";
 import { BatchRow as BatchRowSchema } from "../../log/schemas";
 import { importTimedLogBatch } from "../log-batch";
 import { type ImportRun, at } from "../run";
-import { reasonOf } from "../values";
+import { int, reasonOf, text } from "../values";
+import type { Row } from "./read";
 
 /** Rows per write: large enough to be fast, small enough that other writers wait only milliseconds. */
 const BATCH = 500;
+
+/** The import record key of an append-only row (logs, tokens, decisions): `<session>|<id>`. */
+export function appendKeyOf(row: Row): string {
+  return `${text(row.session_id) ?? ""}|${int(row.id) ?? 0}`;
+}
 
 export interface AppendItem {
   entity: string;
@@ -50,10 +56,14 @@ export class AppendBatcher {
           sessionId: items[0]!.sessionId,
           rows: items.map((i) => ({ at: i.at, checked: i.checked })),
         });
-        for (const [n, id] of saved.ids.entries()) {
-          const item = items[n]!;
-          await this.run.book.put(item.recordKind, item.key, { targetId: id.id, sessionId: item.sessionId }, item.at);
-        }
+        await this.run.book.putMany(
+          saved.ids.map((id, n) => ({
+            entity: items[n]!.recordKind,
+            sourceKey: items[n]!.key,
+            record: { targetId: id.id, sessionId: items[n]!.sessionId },
+            at: items[n]!.at,
+          })),
+        );
         return saved;
       });
       result.ids.forEach((id, n) => this.run.tally.count(items[n]!.entity, id.created ? "imported" : "unchanged"));

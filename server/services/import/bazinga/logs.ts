@@ -4,7 +4,7 @@ import { importTimedLogBatch } from "../log-batch";
 import type { BatchRow } from "../../log/schemas";
 import { type ImportRun, type Outcome, apply, at } from "../run";
 import { firstTime, int, isObject, label, parseJson, text } from "../values";
-import type { AppendBatcher } from "./append";
+import { type AppendBatcher, appendKeyOf } from "./append";
 import type { Row } from "./read";
 import type { SessionGate } from "./sessions";
 
@@ -53,6 +53,7 @@ function batchRowOf(row: Row, logType: string): Record<string, unknown> {
  * Returns the highest log id read.
  */
 export async function importLogs(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): Promise<number> {
+  const recorded = await run.book.recorded("log", rows.map(appendKeyOf));
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
@@ -70,7 +71,7 @@ export async function importLogs(run: ImportRun, rows: readonly Row[], gate: Ses
         else run.tally.skip(e, key, outcome.skip);
       }
     };
-    if (await run.book.get("log", key)) {
+    if (recorded.has(key)) {
       done("unchanged");
       continue;
     }

@@ -5,7 +5,7 @@ import { saveSkillOutput } from "../../log/save-skill-output";
 import { saveState } from "../../log/save-state";
 import { type ImportRun, apply, at } from "../run";
 import { firstTime, int, isObject, label, parseJson, text } from "../values";
-import type { AppendBatcher } from "./append";
+import { type AppendBatcher, appendKeyOf } from "./append";
 import type { Row } from "./read";
 import type { SessionGate } from "./sessions";
 
@@ -22,13 +22,14 @@ async function appendOnly(
   mark: number,
   save: (row: Row, when: Date) => Promise<{ id: number }>,
 ): Promise<number> {
+  const recorded = await run.book.recorded(recordKind, rows.map(appendKeyOf));
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
     run.tally.read(entity);
     const sessionId = text(row.session_id) ?? "";
     const key = `${sessionId}|${id}`;
-    if (await run.book.get(recordKind, key)) {
+    if (recorded.has(key)) {
       run.tally.count(entity, "unchanged");
       continue;
     }
@@ -49,13 +50,14 @@ async function appendOnly(
 
 /** Token rows, in batches through the timed log batch service. Returns the highest id read. */
 export async function importTokens(run: ImportRun, rows: readonly Row[], gate: SessionGate, mark: number, batcher: AppendBatcher): Promise<number> {
+  const recorded = await run.book.recorded("tokens", rows.map(appendKeyOf));
   for (const row of rows) {
     const id = int(row.id) ?? 0;
     mark = Math.max(mark, id);
     run.tally.read("token usage");
     const sessionId = text(row.session_id) ?? "";
     const key = `${sessionId}|${id}`;
-    if (await run.book.get("tokens", key)) {
+    if (recorded.has(key)) {
       run.tally.count("token usage", "unchanged");
       continue;
     }

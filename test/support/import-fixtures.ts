@@ -1,7 +1,9 @@
 /**
  * Shared set-up for the importer tests: the real tools' fixture databases copied to a private
- * temporary folder (never opened where they lie), a fresh migrated Proofgate database, and
- * read-outs of what landed where.
+ * temporary folder (never opened where they lie), a fresh migrated ledger on either engine, and
+ * read-outs of what landed where. The source databases are SQLite files on both engines (read
+ * with better-sqlite3); the ledger is read with db/query.ts's raw helpers, so one assertion
+ * reads a SQLite and a PostgreSQL ledger alike.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -10,6 +12,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type Db, openDatabase } from "@/db/client";
+import { type Engine, sharedLedgerFactory } from "./engines";
+import { rowsLikeSqlite } from "./rows";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -45,7 +49,17 @@ export function copyFixture(name: string, dir = tempDir()): string {
   return target;
 }
 
-/** A fresh, migrated Proofgate database in a file (so other connections and processes can read it). */
+/**
+ * Fresh ledgers to import into, on `engine`: a migrated SQLite file (as `proofgate import` writes
+ * one), or a PostgreSQL database cloned from the run's migrated template. Closed after the file's
+ * tests. Call at a file's top level.
+ */
+export function importLedgers(): (engine: Engine) => Promise<Db> {
+  const shared = sharedLedgerFactory();
+  return async (engine) => (await shared(engine)).db;
+}
+
+/** A fresh, migrated SQLite ledger in a file. SQLite only: for the cases about SQLite's one connection (writer.engines.test.ts). */
 export function freshLedger(dir = tempDir()): { db: Db; file: string } {
   const file = path.join(dir, "proofgate.db");
   return { db: openDatabase(file), file };
@@ -81,6 +95,23 @@ export function sourceCount(file: string, sql: string, ...params: unknown[]): nu
   }
 }
 
+/** The rows of a query on the ledger, either engine: `?` placeholders as better-sqlite3 takes them, a boolean read as 1/0. */
+export function ledgerRows<T = Record<string, unknown>>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
+  return rowsLikeSqlite<T>(db, sql, ...params);
+}
+
+/** The first column of each row of a query on the ledger (better-sqlite3's `pluck().all()`), either engine. */
+export async function ledgerValues<T = unknown>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await ledgerRows(db, sql, ...params)).map((row) => Object.values(row)[0] as T);
+}
+
+/** One number from a query on the ledger, either engine (a count, a sum: numbers on both drivers). */
+export async function ledgerNumber(db: Db, sql: string, ...params: unknown[]): Promise<number> {
+  const [first] = await ledgerValues(db, sql, ...params);
+  return Number(first);
+}
+
+/** One number from a query on a SQLite ledger. SQLite only (writer.engines.test.ts); `ledgerNumber` reads either engine. */
 export function ledgerCount(db: Db, sql: string, ...params: unknown[]): number {
   return Number(
     db.$client
@@ -125,12 +156,16 @@ const LEDGER_TABLES = [
   "import_records",
 ];
 
-/** Every ledger table's full content, hashed: equal fingerprints mean not one row was added or changed. */
-export function ledgerFingerprint(db: Db): Record<string, { rows: number; hash: string }> {
-  return Object.fromEntries(
-    LEDGER_TABLES.map((table) => {
-      const rows = db.$client.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all();
-      return [table, { rows: rows.length, hash: createHash("sha256").update(JSON.stringify(rows)).digest("hex") }];
-    }),
-  );
+/**
+ * Every ledger table's full content, hashed: equal fingerprints mean not one row was added or
+ * changed. The rows are hashed as a sorted set (PostgreSQL has no rowid to order by, and a
+ * table's primary key is not always one column); compare fingerprints of one engine only.
+ */
+export async function ledgerFingerprint(db: Db): Promise<Record<string, { rows: number; hash: string }>> {
+  const fingerprint: Record<string, { rows: number; hash: string }> = {};
+  for (const table of LEDGER_TABLES) {
+    const rows = (await ledgerRows(db, `SELECT * FROM "${table}"`)).map((row) => JSON.stringify(row)).sort();
+    fingerprint[table] = { rows: rows.length, hash: createHash("sha256").update(rows.join("\n")).digest("hex") };
+  }
+  return fingerprint;
 }

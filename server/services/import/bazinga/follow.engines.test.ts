@@ -11,14 +11,18 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
+import { describeEngines } from "@/test/support/engines";
+import { copyFixture, importLedgers, ledgerFingerprint, ledgerNumber, removeTemps, sha256, tempDir } from "@/test/support/import-fixtures";
 import type { ImportReport } from "../report";
-import { copyFixture, freshLedger, ledgerCount, ledgerFingerprint, removeTemps, sha256, tempDir } from "@/test/support/import-fixtures";
 import { followBazinga } from "./follow";
 
-vi.setConfig({ testTimeout: 60_000 });
+// A hang guard, not a claim about speed: on PostgreSQL the whole run takes about 25 s alone, more beside other suites.
+vi.setConfig({ testTimeout: 120_000 });
 afterAll(removeTemps);
+
+const freshLedger = importLedgers();
 
 /** Only stops a follower that never picks a change up; no claim about speed. */
 const HANG_MS = 20_000;
@@ -101,7 +105,7 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 }
 
 /** Waits until `check` passes (the follower picked the change up), failing with its last assertion if it never does. */
-async function arrives(check: () => void): Promise<void> {
+async function arrives(check: () => void | Promise<void>): Promise<void> {
   await vi.waitFor(check, { timeout: HANG_MS, interval: 20 });
 }
 
@@ -115,30 +119,32 @@ function startFollowing(db: Db, file: string) {
 
 const S = "bazinga_20261121_150000_200";
 
-describe("following a BAZINGA database another process keeps writing", () => {
+describeEngines("following a BAZINGA database another process keeps writing", (engine) => {
   it("imports each change as it is committed, never holds up a long write, reopens a replaced file, and a restart duplicates nothing", async () => {
     const dir = tempDir();
     const source = copyFixture("bazinga-v19-sample.db", dir);
-    const { db } = freshLedger(dir);
+    const db = await freshLedger(engine);
     const writer = new Writer(source);
     const follower = startFollowing(db, source);
-    const count = (sql: string, ...params: unknown[]) => ledgerCount(db, sql, ...params);
+    const count = (sql: string, ...params: unknown[]) => ledgerNumber(db, sql, ...params);
     await arrives(() => expect(follower.passes).toHaveLength(1));
-    const logs = count("SELECT count(*) FROM orchestration_logs");
+    const logs = await count("SELECT count(*) FROM orchestration_logs");
 
     await writer.run(["INSERT INTO sessions (session_id, mode, original_requirements, status) VALUES (?, 'parallel', 'Add SSO', 'active')"], [[S]]);
-    await arrives(() => expect(count("SELECT count(*) FROM sessions WHERE id = ? AND source = 'bazinga'", S)).toBe(1));
+    await arrives(async () => expect(await count("SELECT count(*) FROM sessions WHERE id = ? AND source = 'bazinga'", S)).toBe(1));
 
     await writer.run(["INSERT INTO task_groups (id, session_id, name, status, assigned_to) VALUES ('A', ?, 'SSO login', 'in_progress', 'developer_1')"], [[S]]);
-    await arrives(() => expect(count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = 'A' AND status = 'in_progress'", S)).toBe(1));
+    await arrives(async () => expect(await count("SELECT count(*) FROM tasks WHERE session_id = ? AND key = 'A' AND status = 'in_progress'", S)).toBe(1));
 
     await writer.run(["INSERT INTO success_criteria (session_id, criterion) VALUES (?, 'SSO works with Okta')"], [[S]]);
-    await arrives(() => expect(count("SELECT count(*) FROM success_criteria WHERE session_id = ?", S)).toBe(1));
+    await arrives(async () => expect(await count("SELECT count(*) FROM success_criteria WHERE session_id = ?", S)).toBe(1));
     await writer.run(
       ["UPDATE success_criteria SET status = 'met', actual = 'login ok', evidence = 'e2e.log', updated_at = CURRENT_TIMESTAMP WHERE session_id = ?"],
       [[S]],
     );
-    await arrives(() => expect(count("SELECT count(*) FROM success_criteria WHERE session_id = ? AND status = 'met' AND evidence = 'e2e.log'", S)).toBe(1));
+    await arrives(async () =>
+      expect(await count("SELECT count(*) FROM success_criteria WHERE session_id = ? AND status = 'met' AND evidence = 'e2e.log'", S)).toBe(1),
+    );
 
     await writer.run(
       [
@@ -148,10 +154,13 @@ describe("following a BAZINGA database another process keeps writing", () => {
       ],
       [[S], [S], [S]],
     );
-    await arrives(() =>
-      expect([count("SELECT count(*) FROM orchestration_logs"), count("SELECT count(*) FROM token_usage WHERE session_id = ?", S)]).toEqual([logs + 2, 1]),
+    await arrives(async () =>
+      expect([await count("SELECT count(*) FROM orchestration_logs"), await count("SELECT count(*) FROM token_usage WHERE session_id = ?", S)]).toEqual([
+        logs + 2,
+        1,
+      ]),
     );
-    expect(count("SELECT count(*) FROM orchestration_logs WHERE content LIKE '%abc123def456%'")).toBe(0);
+    expect(await count("SELECT count(*) FROM orchestration_logs WHERE content LIKE '%abc123def456%'")).toBe(0);
 
     // The group moves on, then BAZINGA's pm state (overwritten in place) changes.
     await writer.run(
@@ -160,9 +169,9 @@ describe("following a BAZINGA database another process keeps writing", () => {
       ],
       [[S]],
     );
-    await arrives(() =>
+    await arrives(async () =>
       expect(
-        count(
+        await count(
           "SELECT count(*) FROM tasks WHERE session_id = ? AND status = 'verified' AND source_status = 'approved_pending_merge' AND last_review_status = 'APPROVED'",
           S,
         ),
@@ -171,8 +180,8 @@ describe("following a BAZINGA database another process keeps writing", () => {
     await writer.run([
       "UPDATE state_snapshots SET state_data = '{\"phase\":\"merge\"}', timestamp = CURRENT_TIMESTAMP WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'",
     ]);
-    await arrives(() =>
-      expect(count("SELECT count(*) FROM state_snapshots WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'")).toBe(2),
+    await arrives(async () =>
+      expect(await count("SELECT count(*) FROM state_snapshots WHERE session_id = 'bazinga_20250828_146740_110' AND state_type = 'orchestrator'")).toBe(2),
     );
 
     // A long write transaction: the follower neither waits for it nor holds it up, and imports the row once committed.
@@ -184,7 +193,7 @@ describe("following a BAZINGA database another process keeps writing", () => {
       1500,
     );
     expect(await committed).toBe("ok");
-    await arrives(() => expect(count("SELECT count(*) FROM orchestration_logs WHERE content = 'Tests: 30 passed'")).toBe(1));
+    await arrives(async () => expect(await count("SELECT count(*) FROM orchestration_logs WHERE content = 'Tests: 30 passed'")).toBe(1));
     expect(follower.passes.length).toBeGreaterThan(passesBefore);
 
     // The file is replaced (e.g. restored from a backup) with one more session: reopened, imported.
@@ -199,32 +208,32 @@ describe("following a BAZINGA database another process keeps writing", () => {
     fs.rmSync(`${source}-wal`, { force: true });
     fs.rmSync(`${source}-shm`, { force: true });
     fs.renameSync(replacement, source);
-    await arrives(() => expect(count("SELECT count(*) FROM sessions WHERE id = 'bazinga_20261121_160000_201'")).toBe(1));
+    await arrives(async () => expect(await count("SELECT count(*) FROM sessions WHERE id = 'bazinga_20261121_160000_201'")).toBe(1));
     expect(follower.notices).toContain(`${source} was replaced: reopened it`);
 
     const total = await follower.stop();
     expect(total.entities.find((e) => e.entity === "sessions")).toMatchObject({ imported: 8, skipped: 0 });
 
     // A restarted follower finds everything already in: nothing added, nothing changed.
-    const before = ledgerFingerprint(db);
+    const before = await ledgerFingerprint(db);
     const bytes = sha256(source);
     const again = startFollowing(db, source);
     await arrives(() => expect(again.passes).toHaveLength(1));
     await again.stop();
     expect(again.passes[0]!.entities.every((e) => e.imported === 0 && e.updated === 0 && e.skipped === 0)).toBe(true);
-    expect(ledgerFingerprint(db)).toEqual(before);
+    expect(await ledgerFingerprint(db)).toEqual(before);
     expect(sha256(source)).toBe(bytes);
   });
 });
 
-describe("following a database whose writer locks readers out (rollback journal)", () => {
+describeEngines("following a database whose writer locks readers out (rollback journal)", (engine) => {
   it("waits while the file is locked and imports the row once the lock is released", async () => {
     const dir = tempDir();
     const source = copyFixture("bazinga-v19-sample.db", dir);
     const setup = new Database(source);
     setup.pragma("journal_mode = DELETE");
     setup.close();
-    const { db } = freshLedger(dir);
+    const db = await freshLedger(engine);
     const writer = new Writer(source);
     const follower = startFollowing(db, source);
     await arrives(() => expect(follower.passes).toHaveLength(1));
@@ -234,7 +243,7 @@ describe("following a database whose writer locks readers out (rollback journal)
       true,
     );
     expect(await released).toBe("ok");
-    await arrives(() => expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content = 'APPROVED after lock'")).toBe(1));
+    await arrives(async () => expect(await ledgerNumber(db, "SELECT count(*) FROM orchestration_logs WHERE content = 'APPROVED after lock'")).toBe(1));
     await writer.close();
     await follower.stop();
     expect(follower.notices.some((n) => n.includes("is not readable right now") && n.includes("locked"))).toBe(true);

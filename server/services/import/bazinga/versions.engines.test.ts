@@ -7,13 +7,16 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { describeEngines } from "@/test/support/engines";
+import { importLedgers, ledgerNumber, ledgerRows, removeTemps, tempDir } from "@/test/support/import-fixtures";
 import type { ImportReport } from "../report";
-import { freshLedger, ledgerCount, removeTemps, tempDir } from "@/test/support/import-fixtures";
 import { importBazinga } from "./importer";
 
-// Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
+// Each test imports a whole database into a fresh ledger: seconds, more on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeTemps);
+
+const freshLedger = importLedgers();
 
 /** [column, the version that added it]: a column is in a version-N database when added <= N. */
 type Columns = [string, number][];
@@ -306,76 +309,75 @@ function buildDatabase(version: number, options: { declare?: number | null } = {
 
 const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;
 
-describe.each([12, 13, 14, 15, 16, 17, 18])("a BAZINGA v%i database", (version) => {
-  it("is detected as that version and imported whole", async () => {
-    const file = buildDatabase(version);
-    const { db } = freshLedger();
-    const report = await importBazinga(db, file);
-    expect(report.schema).toMatchObject({ version: `v${version}`, detectedFrom: "schema_version, and the columns agree", notes: [] });
-    expect(report.notMapped.filter((n) => n.startsWith("table "))).toEqual([]);
-    for (const name of [
-      "sessions",
-      "task groups",
-      "success criteria",
-      "migrated criteria",
-      "interactions",
-      "reasoning",
-      "events",
-      "completion claims",
-      "token usage",
-      "state snapshots",
-      "skill outputs",
-      "decisions",
-      "development plans",
-      "context packages",
-      "context consumers",
-      "model config",
-    ]) {
-      expect(entity(report, name), name).toMatchObject({ read: 1, imported: 1, skipped: 0 });
-    }
-    const workflow = version >= 13 ? 1 : 0;
-    for (const name of ["workflow transitions", "agent markers", "special rules"])
-      expect(entity(report, name), name).toMatchObject({ read: workflow, imported: workflow });
-    expect(ledgerCount(db, "SELECT count(*) FROM workflow_transitions")).toBe(workflow);
+describeEngines("BAZINGA's schema versions", (engine) => {
+  describe.each([12, 13, 14, 15, 16, 17, 18])("a BAZINGA v%i database", (version) => {
+    it("is detected as that version and imported whole", async () => {
+      const file = buildDatabase(version);
+      const db = await freshLedger(engine);
+      const report = await importBazinga(db, file);
+      expect(report.schema).toMatchObject({ version: `v${version}`, detectedFrom: "schema_version, and the columns agree", notes: [] });
+      expect(report.notMapped.filter((n) => n.startsWith("table "))).toEqual([]);
+      for (const name of [
+        "sessions",
+        "task groups",
+        "success criteria",
+        "migrated criteria",
+        "interactions",
+        "reasoning",
+        "events",
+        "completion claims",
+        "token usage",
+        "state snapshots",
+        "skill outputs",
+        "decisions",
+        "development plans",
+        "context packages",
+        "context consumers",
+        "model config",
+      ]) {
+        expect(entity(report, name), name).toMatchObject({ read: 1, imported: 1, skipped: 0 });
+      }
+      const workflow = version >= 13 ? 1 : 0;
+      for (const name of ["workflow transitions", "agent markers", "special rules"])
+        expect(entity(report, name), name).toMatchObject({ read: workflow, imported: workflow });
+      expect(await ledgerNumber(db, "SELECT count(*) FROM workflow_transitions")).toBe(workflow);
 
-    // A legacy completion: completed with verification 'none', flagged by its event and the session's rollup.
-    expect(db.$client.prepare("SELECT status, verification, source_status FROM tasks WHERE session_id = ? AND key = 'A'").get(S)).toEqual({
-      status: "completed",
-      verification: "none",
-      source_status: "completed",
+      // A legacy completion: completed with verification 'none', flagged by its event and the session's rollup.
+      expect(await ledgerRows(db, "SELECT status, verification, source_status FROM tasks WHERE session_id = ? AND key = 'A'", S)).toEqual([
+        { status: "completed", verification: "none", source_status: "completed" },
+      ]);
+      expect(await ledgerNumber(db, "SELECT count(*) FROM events WHERE type = 'unverified_completion' AND session_id = ?", S)).toBe(1);
+      expect(await ledgerNumber(db, "SELECT tasks_unverified FROM sessions WHERE id = ?", S)).toBe(1);
+      // Older columns are simply absent: the task takes the ledger's defaults.
+      expect(await ledgerRows(db, "SELECT qa_attempts, review_iteration, component_path FROM tasks WHERE key = 'A'")).toEqual([
+        { qa_attempts: 0, review_iteration: 1, component_path: null },
+      ]);
+      expect(await ledgerNumber(db, "SELECT count(*) FROM orchestration_logs WHERE content LIKE '%hunter2%'")).toBe(0);
+      expect(await ledgerNumber(db, "SELECT count(*) FROM context_package_consumers WHERE consumed_at IS NOT NULL")).toBe(1);
     });
-    expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'unverified_completion' AND session_id = ?", S)).toBe(1);
-    expect(ledgerCount(db, "SELECT tasks_unverified FROM sessions WHERE id = ?", S)).toBe(1);
-    // Older columns are simply absent: the task takes the ledger's defaults.
-    expect(db.$client.prepare("SELECT qa_attempts, review_iteration, component_path FROM tasks WHERE key = 'A'").get()).toEqual({
-      qa_attempts: 0,
-      review_iteration: 1,
-      component_path: null,
+
+    it("is recognised from its columns when it has no schema_version table", async () => {
+      const report = await importBazinga(await freshLedger(engine), buildDatabase(version, { declare: null }));
+      expect(report.schema).toMatchObject({ version: `v${version}`, detectedFrom: "no schema_version table: inferred from the columns" });
+      expect(entity(report, "task groups")).toMatchObject({ read: 1, imported: 1, skipped: 0 });
     });
-    expect(ledgerCount(db, "SELECT count(*) FROM orchestration_logs WHERE content LIKE '%hunter2%'")).toBe(0);
-    expect(ledgerCount(db, "SELECT count(*) FROM context_package_consumers WHERE consumed_at IS NOT NULL")).toBe(1);
   });
 
-  it("is recognised from its columns when it has no schema_version table", async () => {
-    const report = await importBazinga(freshLedger().db, buildDatabase(version, { declare: null }));
-    expect(report.schema).toMatchObject({ version: `v${version}`, detectedFrom: "no schema_version table: inferred from the columns" });
-  });
-});
+  describe("a database whose schema_version and columns disagree", () => {
+    it("says which columns the declared version should have and imports the ones present", async () => {
+      const report = await importBazinga(await freshLedger(engine), buildDatabase(15, { declare: 19 }));
+      expect(report.schema.version).toBe("v19");
+      expect(report.schema.detectedFrom).toBe("schema_version; the columns match v15");
+      expect(report.schema.notes).toEqual([
+        "schema_version says 19 but the file lacks task_groups.review_iteration, task_groups.no_progress_count, task_groups.blocking_issues_count, state_snapshots.group_id, orchestration_logs.idempotency_key, task_groups.speckit_task_ids: those are imported as empty",
+      ]);
+      expect(entity(report, "task groups")).toMatchObject({ imported: 1, skipped: 0 });
+    });
 
-describe("a database whose schema_version and columns disagree", () => {
-  it("says which columns the declared version should have and imports the ones present", async () => {
-    const report = await importBazinga(freshLedger().db, buildDatabase(15, { declare: 19 }));
-    expect(report.schema.version).toBe("v19");
-    expect(report.schema.detectedFrom).toBe("schema_version; the columns match v15");
-    expect(report.schema.notes).toEqual([
-      "schema_version says 19 but the file lacks task_groups.review_iteration, task_groups.no_progress_count, task_groups.blocking_issues_count, state_snapshots.group_id, orchestration_logs.idempotency_key, task_groups.speckit_task_ids: those are imported as empty",
-    ]);
-    expect(entity(report, "task groups")).toMatchObject({ imported: 1, skipped: 0 });
-  });
-
-  it("names a version it does not know and still imports what it recognises", async () => {
-    const report = await importBazinga(freshLedger().db, buildDatabase(18, { declare: 23 }));
-    expect(report.schema.notes).toContain("version 23 is outside 12–19, the versions this importer knows: the tables and columns it recognises are imported");
-    expect(entity(report, "sessions")).toMatchObject({ imported: 1 });
+    it("names a version it does not know and still imports what it recognises", async () => {
+      const report = await importBazinga(await freshLedger(engine), buildDatabase(18, { declare: 23 }));
+      expect(report.schema.notes).toContain("version 23 is outside 12–19, the versions this importer knows: the tables and columns it recognises are imported");
+      expect(entity(report, "sessions")).toMatchObject({ imported: 1 });
+    });
   });
 });

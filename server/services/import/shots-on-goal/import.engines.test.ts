@@ -1,27 +1,35 @@
-import { afterAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/db/client";
-import type { ImportReport } from "../report";
+/**
+ * Importing shots-on-goal's v2 and v1 fixtures into a ledger, on both engines (issue 21): every
+ * row of every table once, the goal tree, attempts and their calls in order, a second import and
+ * a later copy. The sources are SQLite files on both.
+ */
+import { afterAll, expect, it, vi } from "vitest";
+import { type Db, engineOf } from "@/db/client";
+import { describeEngines } from "@/test/support/engines";
 import {
   copyFixture,
-  freshLedger,
-  ledgerCount,
+  importLedgers,
   ledgerFingerprint,
+  ledgerNumber,
+  ledgerRows,
+  ledgerValues,
   removeTemps,
   sha256,
   sourceCount,
   tempDir,
   withSource,
 } from "@/test/support/import-fixtures";
+import type { ImportReport } from "../report";
 import { importShotsOnGoal } from "./importer";
 
-// Each test migrates a fresh ledger file and imports a whole database: seconds, more on a busy machine.
+// Each test imports a whole database into a fresh ledger: seconds, more on a busy machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 afterAll(removeTemps);
 
+const freshLedger = importLedgers();
 const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;
-const rows = <T>(db: Db, sql: string, ...params: unknown[]) => db.$client.prepare(sql).all(...params) as T[];
 
-describe("importing the shots-on-goal v2 fixture (the append-only model, twelve tables)", () => {
+describeEngines("importing the shots-on-goal v2 fixture (the append-only model, twelve tables)", (engine) => {
   const V2 = "shots-on-goal-v2-sample.db";
   const TABLES: [string, string][] = [
     ["sessions", "session"],
@@ -55,46 +63,44 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
   it("imports every row of every table, once, and a second import changes nothing", async () => {
     const source = copyFixture(V2);
     const bytes = sha256(source);
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const report = await importShotsOnGoal(db, source);
     expect(report.schema.version).toBe("v2");
     for (const [name, table] of TABLES) {
       const n = sourceCount(source, `SELECT count(*) FROM "${table}"`);
       expect(n, table).toBeGreaterThan(0);
       expect(entity(report, name), name).toMatchObject({ read: n, imported: n, skipped: 0 });
-      expect(ledgerCount(db, `SELECT count(*) FROM ${LEDGER[table]}`), table).toBe(n);
+      expect(await ledgerNumber(db, `SELECT count(*) FROM ${LEDGER[table]}`), table).toBe(n);
     }
-    const before = ledgerFingerprint(db);
+    const before = await ledgerFingerprint(db);
     const again = await importShotsOnGoal(db, source);
-    expect(ledgerFingerprint(db)).toEqual(before);
+    expect(await ledgerFingerprint(db)).toEqual(before);
     for (const e of again.entities) expect(e, e.entity).toMatchObject({ imported: 0, updated: 0, skipped: 0, unchanged: e.read });
     expect(sha256(source)).toBe(bytes);
   });
 
   it("keeps the goal tree, the breakdown attempts that made sub-goals, results, calls in order, runs and merges", async () => {
     const source = copyFixture(V2);
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     await importShotsOnGoal(db, source);
     // Sessions: one Proofgate session per source session, its goals under it.
     const perSession = withSource(source, (s) => s.prepare("SELECT count(*) FROM goal GROUP BY session_id ORDER BY session_id").pluck().all());
     expect(
-      rows<{ n: number }>(db, "SELECT count(*) AS n FROM goals g JOIN sessions s ON s.id = g.session_id GROUP BY s.id ORDER BY s.started_at, s.id").map(
-        (r) => r.n,
-      ),
+      await ledgerValues(db, "SELECT count(*) AS n FROM goals g JOIN sessions s ON s.id = g.session_id GROUP BY s.id ORDER BY s.started_at, s.id"),
     ).toEqual(perSession);
     // The tree: each goal's parent text and the type of the attempt that created it.
-    const tree = (sql: string, db2: { prepare: (s: string) => { all: () => unknown[] } }) => db2.prepare(sql).all();
     expect(
-      tree(
+      await ledgerRows(
+        db,
         "SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goals g LEFT JOIN goals p ON p.id = g.parent_goal_id LEFT JOIN attempts a ON a.id = g.created_by_attempt_id ORDER BY g.id",
-        db.$client,
       ),
     ).toEqual(
       withSource(source, (s) =>
-        tree(
-          "SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goal g LEFT JOIN goal p ON p.id = g.parent_goal_id LEFT JOIN attempt a ON a.id = g.created_by_attempt_id ORDER BY g.id",
-          s,
-        ),
+        s
+          .prepare(
+            "SELECT g.goal_text, p.goal_text AS parent, g.source, a.attempt_type AS made_by FROM goal g LEFT JOIN goal p ON p.id = g.parent_goal_id LEFT JOIN attempt a ON a.id = g.created_by_attempt_id ORDER BY g.id",
+          )
+          .all(),
       ),
     );
     // Attempts are numbered in the order the services needed them (a breakdown before the sub-goals it made): compare as sets.
@@ -108,7 +114,7 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
     );
     expect(
       sorted(
-        rows(
+        await ledgerRows(
           db,
           "SELECT g.goal_text, a.attempt_type, a.model, r.status, r.status_detail FROM attempt_results r JOIN attempts a ON a.id = r.attempt_id JOIN goals g ON g.id = a.goal_id",
         ),
@@ -122,11 +128,15 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
         )
         .all(),
     );
+    const callsInOrder =
+      engineOf(db) === "postgres"
+        ? "string_agg(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ' ORDER BY c.\"order\")"
+        : "group_concat(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ')";
     expect(
       sorted(
-        rows(
+        await ledgerRows(
           db,
-          "SELECT a.prompt, a.model, group_concat(c.tool_name || ' ' || c.input || ' ' || c.output, ' | ') AS calls FROM attempts a JOIN (SELECT * FROM tool_calls ORDER BY attempt_id, \"order\") c ON c.attempt_id = a.id GROUP BY a.id",
+          `SELECT a.prompt, a.model, ${callsInOrder} AS calls FROM attempts a JOIN (SELECT * FROM tool_calls ORDER BY attempt_id, "order") c ON c.attempt_id = a.id GROUP BY a.id`,
         ),
       ),
     ).toEqual(sorted(calls));
@@ -134,7 +144,7 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
       s.prepare("SELECT vs.command, vr.exit_code FROM validation_run vr JOIN validation_step vs ON vs.id = vr.validation_step_id ORDER BY vr.id").all(),
     );
     expect(
-      rows(db, "SELECT vs.command, vr.exit_code FROM validation_runs vr JOIN validation_steps vs ON vs.id = vr.validation_step_id ORDER BY vr.id"),
+      await ledgerRows(db, "SELECT vs.command, vr.exit_code FROM validation_runs vr JOIN validation_steps vs ON vs.id = vr.validation_step_id ORDER BY vr.id"),
     ).toEqual(runs);
     const merges = withSource(source, (s) =>
       s
@@ -144,33 +154,35 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
         .all(),
     );
     expect(
-      rows(
+      await ledgerRows(
         db,
         "SELECT f.name AS from_branch, t.name AS to_branch, m.result_commit_sha FROM merges m JOIN branches f ON f.id = m.from_branch_id JOIN branches t ON t.id = m.to_branch_id ORDER BY m.id",
       ),
     ).toEqual(merges);
     // Every write went through a service: each created goal, attempt and merge has its event.
-    expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'goal.created'")).toBe(sourceCount(source, "SELECT count(*) FROM goal"));
-    expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'attempt.finished'")).toBe(sourceCount(source, "SELECT count(*) FROM attempt_result"));
-    expect(ledgerCount(db, "SELECT count(*) FROM events WHERE type = 'merge.recorded'")).toBe(sourceCount(source, "SELECT count(*) FROM merge"));
+    expect(await ledgerNumber(db, "SELECT count(*) FROM events WHERE type = 'goal.created'")).toBe(sourceCount(source, "SELECT count(*) FROM goal"));
+    expect(await ledgerNumber(db, "SELECT count(*) FROM events WHERE type = 'attempt.finished'")).toBe(
+      sourceCount(source, "SELECT count(*) FROM attempt_result"),
+    );
+    expect(await ledgerNumber(db, "SELECT count(*) FROM events WHERE type = 'merge.recorded'")).toBe(sourceCount(source, "SELECT count(*) FROM merge"));
   });
 
   it("gives each session the same id on every import of the file, in any ledger", async () => {
     const source = copyFixture(V2);
-    const first = freshLedger().db;
-    const second = freshLedger().db;
+    const first = await freshLedger(engine);
+    const second = await freshLedger(engine);
     await importShotsOnGoal(first, source);
     await importShotsOnGoal(second, copyFixture(V2));
-    const ids = (db: Db) => db.$client.prepare("SELECT id FROM sessions ORDER BY id").pluck().all() as string[];
-    expect(ids(first)).toEqual(ids(second));
-    expect(ids(first).every((id) => /^sog_\d+_[0-9a-f]{10}$/.test(id))).toBe(true);
-    expect(new Set(ids(first)).size).toBe(sourceCount(source, "SELECT count(*) FROM session"));
+    const ids = (db: Db) => ledgerValues<string>(db, "SELECT id FROM sessions ORDER BY id");
+    expect(await ids(first)).toEqual(await ids(second));
+    expect((await ids(first)).every((id) => /^sog_\d+_[0-9a-f]{10}$/.test(id))).toBe(true);
+    expect(new Set(await ids(first)).size).toBe(sourceCount(source, "SELECT count(*) FROM session"));
   });
 
   it("imports from a later copy only the rows added since", async () => {
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     await importShotsOnGoal(db, copyFixture(V2));
-    const before = ledgerFingerprint(db);
+    const before = await ledgerFingerprint(db);
     const later = copyFixture(V2, tempDir());
     withSource(later, (s) => {
       const goal = s
@@ -192,21 +204,21 @@ describe("importing the shots-on-goal v2 fixture (the append-only model, twelve 
     expect(entity(report, "attempts")).toMatchObject({ imported: 1, skipped: 0 });
     expect(entity(report, "tool calls")).toMatchObject({ imported: 3, skipped: 0 });
     expect(entity(report, "attempt results")).toMatchObject({ imported: 1, skipped: 0 });
-    const after = ledgerFingerprint(db);
+    const after = await ledgerFingerprint(db);
     expect(after.goals!.rows - before.goals!.rows).toBe(1);
     expect(after.tool_calls!.rows - before.tool_calls!.rows).toBe(3);
     expect(after.sessions).toEqual(before.sessions);
   });
 });
 
-describe("importing the shots-on-goal v1 fixture (one session, statuses updated in place)", () => {
+describeEngines("importing the shots-on-goal v1 fixture (one session, statuses updated in place)", (engine) => {
   const V1 = "shots-on-goal-v1-sample.db";
   /** v1's outcome words and the result status each is (the test's own reading of the two schemas). */
   const OUTCOME: Record<string, string> = { success: "success", error: "error", llm_timeout: "timeout", tool_limit_exceeded: "tool_limit" };
 
   it("imports its session, goal tree, attempts with their outcomes and actions", async () => {
     const source = copyFixture(V1);
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const report = await importShotsOnGoal(db, source);
     expect(report.schema.version).toBe("v1");
     const goals = sourceCount(source, "SELECT count(*) FROM goals");
@@ -223,24 +235,24 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
     expect(report.notMapped).toContain("attempts.container_id: no Proofgate column holds it");
 
     // One session, source shots-on-goal, completed as v1 says, with the gate's check on record.
-    const sessions = rows<{ id: string; status: string; source: string }>(db, "SELECT id, status, source FROM sessions");
+    const sessions = await ledgerRows<{ id: string; status: string; source: string }>(db, "SELECT id, status, source FROM sessions");
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ status: withSource(source, (s) => s.prepare("SELECT status FROM session").pluck().get()), source: "shots-on-goal" });
     expect(sessions[0]!.id).toMatch(/^sog1_session_5_[0-9a-f]{10}$/);
     // Sub-goals hang off their parents, each made by the breakdown attempt standing for v1's decomposition.
-    expect(rows(db, "SELECT g.goal_text, p.goal_text AS parent FROM goals g LEFT JOIN goals p ON p.id = g.parent_goal_id ORDER BY g.id")).toEqual(
+    expect(await ledgerRows(db, "SELECT g.goal_text, p.goal_text AS parent FROM goals g LEFT JOIN goals p ON p.id = g.parent_goal_id ORDER BY g.id")).toEqual(
       withSource(source, (s) =>
         s.prepare("SELECT g.description AS goal_text, p.description AS parent FROM goals g LEFT JOIN goals p ON p.id = g.parent_id ORDER BY g.id").all(),
       ),
     );
     expect(
-      ledgerCount(
+      await ledgerNumber(
         db,
         "SELECT count(*) FROM goals g JOIN attempts a ON a.id = g.created_by_attempt_id WHERE a.attempt_type = 'breakdown' AND a.goal_id = g.parent_goal_id",
       ),
     ).toBe(sourceCount(source, "SELECT count(*) FROM goals WHERE parent_id IS NOT NULL"));
     expect(
-      ledgerCount(
+      await ledgerNumber(
         db,
         "SELECT count(*) FROM attempt_results r JOIN attempts a ON a.id = r.attempt_id WHERE a.attempt_type = 'breakdown' AND r.status_detail LIKE 'shots-on-goal v1 decomposed this goal%'",
       ),
@@ -256,18 +268,18 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
         }[],
     );
     expect(
-      rows(
+      await ledgerRows(
         db,
         "SELECT a.model, r.status, r.status_detail FROM attempts a JOIN attempt_results r ON r.attempt_id = a.id WHERE a.attempt_type = 'implementation' ORDER BY a.id",
       ),
     ).toEqual(expected.map((a) => ({ model: a.model_id, status: OUTCOME[a.outcome], status_detail: a.failure_reason })));
-    expect(ledgerCount(db, "SELECT count(*) FROM tool_calls")).toBe(actions);
-    expect(ledgerCount(db, "SELECT count(*) FROM validation_steps")).toBe(1);
-    expect(ledgerCount(db, "SELECT count(*) FROM worktrees")).toBe(sourceCount(source, "SELECT count(*) FROM attempts WHERE worktree_path IS NOT NULL"));
+    expect(await ledgerNumber(db, "SELECT count(*) FROM tool_calls")).toBe(actions);
+    expect(await ledgerNumber(db, "SELECT count(*) FROM validation_steps")).toBe(1);
+    expect(await ledgerNumber(db, "SELECT count(*) FROM worktrees")).toBe(sourceCount(source, "SELECT count(*) FROM attempts WHERE worktree_path IS NOT NULL"));
   });
 
   it("imports from a later copy the outcomes and actions v1 filled in since, and nothing twice", async () => {
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const running = copyFixture(V1);
     const last = sourceCount(running, "SELECT attempt_id FROM actions GROUP BY attempt_id HAVING count(*) > 1 ORDER BY attempt_id DESC LIMIT 1");
     const laterActions = withSource(running, (s) => {
@@ -280,31 +292,32 @@ describe("importing the shots-on-goal v1 fixture (one session, statuses updated 
     expect(laterActions).toBeGreaterThan(0);
     const first = await importShotsOnGoal(db, running);
     expect(entity(first, "attempt results")).toMatchObject({ imported: sourceCount(running, "SELECT count(*) FROM attempts WHERE outcome IS NOT NULL") });
-    expect(rows<{ status: string }>(db, "SELECT status FROM sessions")[0]!.status).toBe("active");
-    const before = ledgerFingerprint(db);
+    expect(await ledgerValues(db, "SELECT status FROM sessions")).toEqual(["active"]);
+    const before = await ledgerFingerprint(db);
     const finished = copyFixture(V1, tempDir());
     const report = await importShotsOnGoal(db, finished);
     expect(entity(report, "attempt results")).toMatchObject({ imported: 1, skipped: 0 });
     expect(entity(report, "tool calls")).toMatchObject({ imported: laterActions, skipped: 0 });
     expect(entity(report, "sessions")).toMatchObject({ updated: 1, imported: 0 });
     expect(entity(report, "goals")).toMatchObject({ imported: 0, skipped: 0 });
-    const after = ledgerFingerprint(db);
+    const after = await ledgerFingerprint(db);
     expect(after.attempt_results!.rows - before.attempt_results!.rows).toBe(1);
     expect(after.tool_calls!.rows - before.tool_calls!.rows).toBe(laterActions);
     expect(after.goals).toEqual(before.goals);
-    expect(rows<{ status: string }>(db, "SELECT status FROM sessions")[0]!.status).toBe("completed");
-    const settled = ledgerFingerprint(db);
+    expect(await ledgerValues(db, "SELECT status FROM sessions")).toEqual(["completed"]);
+    const settled = await ledgerFingerprint(db);
     await importShotsOnGoal(db, finished);
-    expect(ledgerFingerprint(db)).toEqual(settled);
+    expect(await ledgerFingerprint(db)).toEqual(settled);
   });
 });
 
-describe("refusals", () => {
-  it("names a file that is not a shots-on-goal database", async () => {
-    const dir = tempDir();
-    const { db } = freshLedger(dir);
-    await expect(importShotsOnGoal(db, copyFixture("bazinga-v19-sample.db", dir))).rejects.toThrow(
+describeEngines("refusals", (engine) => {
+  it("names a file that is not a shots-on-goal database, and writes nothing", async () => {
+    const db = await freshLedger(engine);
+    const before = await ledgerFingerprint(db);
+    await expect(importShotsOnGoal(db, copyFixture("bazinga-v19-sample.db", tempDir()))).rejects.toThrow(
       /is not a shots-on-goal database: .*use `proofgate import bazinga`/,
     );
+    expect(await ledgerFingerprint(db)).toEqual(before);
   });
 });

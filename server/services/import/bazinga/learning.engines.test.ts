@@ -5,19 +5,22 @@
  * secrets redacted, read back with the query BAZINGA's context assembler runs, and brought up to
  * date by a later sync (what `--follow` runs on every change).
  */
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
+import { describeEngines } from "@/test/support/engines";
+import { copyFixture, importLedgers, ledgerNumber, ledgerRows, removeTemps, withSource } from "@/test/support/import-fixtures";
 import type { ImportReport } from "../report";
-import { copyFixture, freshLedger, removeTemps, withSource } from "@/test/support/import-fixtures";
 import { importBazinga } from "./importer";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeTemps);
 
+const freshLedger = importLedgers();
+
 const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;
 const HASH = "dcdbe40fd7892417956de3c4b3e694d589a5e150457622d09b86c2457d717fce";
 const SECRET = "sk-abcdefghijklmnopqrstuvwxyz012345";
 
-describe("importing BAZINGA's context-engineering tables", () => {
+describeEngines("importing BAZINGA's context-engineering tables", (engine) => {
   it("imports error patterns, strategies and consumption, redacted, readable as BAZINGA reads them, and follows their changes", async () => {
     const source = copyFixture("bazinga-v19-sample.db");
     const { sessionId, packageId } = withSource(source, (db) => {
@@ -39,32 +42,31 @@ describe("importing BAZINGA's context-engineering tables", () => {
       return { sessionId: pkg.session_id, packageId: pkg.id };
     });
 
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const report = await importBazinga(db, source);
     for (const name of ["error patterns", "strategies", "consumption scope"])
       expect(entity(report, name), name).toMatchObject({ read: 1, imported: 1, skipped: 0 });
     expect(report.notMapped.filter((n) => /error_patterns|strategies|consumption_scope/.test(n))).toEqual([]);
 
-    const sqlite = db.$client;
-    const assembler = sqlite
-      .prepare(
-        "SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.7 ORDER BY confidence DESC, occurrences DESC LIMIT 3",
-      )
-      .all() as { signature_json: string }[];
+    const assembler = await ledgerRows<{ signature_json: string }>(
+      db,
+      "SELECT signature_json, solution, confidence, occurrences FROM error_patterns WHERE project_id = 'calc' AND confidence > 0.7 ORDER BY confidence DESC, occurrences DESC LIMIT 3",
+    );
     expect(assembler).toEqual([{ signature_json: expect.stringContaining("[REDACTED"), solution: "Fixed off-by-one", confidence: 0.8, occurrences: 2 }]);
     expect(assembler[0]!.signature_json).not.toContain(SECRET);
-    expect(sqlite.prepare("SELECT pattern_hash, lang, ttl_days, redacted FROM error_patterns").all()).toEqual([
+    expect(await ledgerRows(db, "SELECT pattern_hash, lang, ttl_days, redacted FROM error_patterns")).toEqual([
       { pattern_hash: HASH, lang: "python", ttl_days: 90, redacted: 1 },
     ]);
-    expect(sqlite.prepare("SELECT strategy_id, topic, insight, helpfulness FROM strategies").all()).toEqual([
+    expect(await ledgerRows(db, "SELECT strategy_id, topic, insight, helpfulness FROM strategies")).toEqual([
       { strategy_id: "strat_tdd", topic: "implementation", insight: "Write the failing test first", helpfulness: 3 },
     ]);
-    const ledgerPackage = sqlite
-      .prepare("SELECT target_id FROM import_records WHERE entity = 'context_package' AND source_key = ?")
-      .pluck()
-      .get(`${sessionId}|${packageId}`);
-    expect(sqlite.prepare("SELECT session_id, group_id, agent_type, iteration, package_id FROM consumption_scope").all()).toEqual([
-      { session_id: sessionId, group_id: "A", agent_type: "developer", iteration: 1, package_id: Number(ledgerPackage) },
+    const ledgerPackage = await ledgerNumber(
+      db,
+      "SELECT target_id FROM import_records WHERE entity = 'context_package' AND source_key = ?",
+      `${sessionId}|${packageId}`,
+    );
+    expect(await ledgerRows(db, "SELECT session_id, group_id, agent_type, iteration, package_id FROM consumption_scope")).toEqual([
+      { session_id: sessionId, group_id: "A", agent_type: "developer", iteration: 1, package_id: ledgerPackage },
     ]);
 
     // BAZINGA sees the pattern again and a strategy helps once more: the next sync updates both.
@@ -76,7 +78,7 @@ describe("importing BAZINGA's context-engineering tables", () => {
     expect(entity(again, "error patterns")).toMatchObject({ updated: 1, skipped: 0 });
     expect(entity(again, "strategies")).toMatchObject({ updated: 1, skipped: 0 });
     expect(entity(again, "consumption scope")).toMatchObject({ unchanged: 1, skipped: 0 });
-    expect(sqlite.prepare("SELECT occurrences FROM error_patterns").pluck().get()).toBe(3);
-    expect(sqlite.prepare("SELECT helpfulness FROM strategies").pluck().get()).toBe(4);
+    expect(await ledgerNumber(db, "SELECT occurrences FROM error_patterns")).toBe(3);
+    expect(await ledgerNumber(db, "SELECT helpfulness FROM strategies")).toBe(4);
   });
 });

@@ -2,20 +2,23 @@
  * Nothing BAZINGA stored is dropped for a rule Proofgate adds: the states its own code can produce
  * that the importer used to skip are imported, and a skip that remains names its reason and rows.
  */
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
+import { describeEngines } from "@/test/support/engines";
+import { copyFixture, importLedgers, ledgerRows, ledgerValues, removeTemps, withSource } from "@/test/support/import-fixtures";
 import type { ImportReport } from "../report";
-import { copyFixture, freshLedger, removeTemps, withSource } from "@/test/support/import-fixtures";
 import { importBazinga } from "./importer";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(removeTemps);
 
+const freshLedger = importLedgers();
+
 const entity = (report: ImportReport, name: string) => report.entities.find((e) => e.entity === name)!;
 const skipped = (report: ImportReport) => report.entities.reduce((n, e) => n + e.skipped, 0);
 
-describe("a lossless BAZINGA import", () => {
+describeEngines("a lossless BAZINGA import", (engine) => {
   it("reads 0 skipped on the v19 fixture", async () => {
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     expect(skipped(await importBazinga(db, copyFixture("bazinga-v19-sample.db")))).toBe(0);
   });
 
@@ -38,21 +41,20 @@ describe("a lossless BAZINGA import", () => {
       db.prepare("INSERT INTO context_package_consumers (package_id, agent_type, iteration) VALUES (?, 'tech_lead', 3)").run(later);
       return s;
     });
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const report = await importBazinga(db, source);
     expect(entity(report, "context packages")).toMatchObject({ skipped: 0, skips: [] });
     expect(entity(report, "context consumers")).toMatchObject({ skipped: 0, skips: [] });
     expect(skipped(report)).toBe(0);
-    const sqlite = db.$client;
-    expect(sqlite.prepare("SELECT file_path FROM context_packages WHERE session_id = ? AND file_path LIKE 'ctx/%' ORDER BY id").pluck().all(sessionId)).toEqual(
-      ["ctx/no-readers.md", "ctx/later-readers.md"],
-    );
+    expect(await ledgerValues(db, "SELECT file_path FROM context_packages WHERE session_id = ? AND file_path LIKE 'ctx/%' ORDER BY id", sessionId)).toEqual([
+      "ctx/no-readers.md",
+      "ctx/later-readers.md",
+    ]);
     expect(
-      sqlite
-        .prepare(
-          "SELECT c.agent_type, c.iteration, c.consumed_at IS NOT NULL AS consumed FROM context_package_consumers c JOIN context_packages p ON p.id = c.package_id WHERE p.file_path LIKE 'ctx/%' ORDER BY c.iteration",
-        )
-        .all(),
+      await ledgerRows(
+        db,
+        "SELECT c.agent_type, c.iteration, c.consumed_at IS NOT NULL AS consumed FROM context_package_consumers c JOIN context_packages p ON p.id = c.package_id WHERE p.file_path LIKE 'ctx/%' ORDER BY c.iteration",
+      ),
     ).toEqual([
       { agent_type: "qa_expert", iteration: 2, consumed: 1 },
       { agent_type: "tech_lead", iteration: 3, consumed: 0 },
@@ -75,20 +77,25 @@ describe("a lossless BAZINGA import", () => {
       db.prepare("UPDATE task_groups SET status = 'on_hold' WHERE session_id = ? AND id = ?").run(b!.session_id, b!.id);
       return [a!, b!];
     });
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const report = await importBazinga(db, source);
     expect(entity(report, "task groups")).toMatchObject({ skipped: 0, skips: [] });
     expect(report.notMapped).toEqual([]);
-    const task = (g: { session_id: string; id: string }) =>
-      db.$client
-        .prepare("SELECT status, source_status, merge_status, last_review_status, metadata FROM tasks WHERE session_id = ? AND key = ?")
-        .get(g.session_id, g.id) as Record<string, unknown>;
-    expect(task(groups[0]!)).toMatchObject({
+    const task = async (g: { session_id: string; id: string }) =>
+      (
+        await ledgerRows(
+          db,
+          "SELECT status, source_status, merge_status, last_review_status, metadata FROM tasks WHERE session_id = ? AND key = ?",
+          g.session_id,
+          g.id,
+        )
+      )[0];
+    expect(await task(groups[0]!)).toMatchObject({
       merge_status: null,
       last_review_status: null,
       metadata: '{"merge_status":"rebasing","last_review_status":"NEEDS_WORK","speckit_task_ids":["T001"]}',
     });
-    expect(task(groups[1]!)).toMatchObject({ status: "pending", source_status: "on_hold" });
+    expect(await task(groups[1]!)).toMatchObject({ status: "pending", source_status: "on_hold" });
   });
 
   it("reports, with its reason and row, a reader whose package BAZINGA no longer has", async () => {
@@ -99,7 +106,7 @@ describe("a lossless BAZINGA import", () => {
         "INSERT INTO context_package_consumers (package_id, agent_type, iteration, consumed_at) VALUES (9999, 'developer', 1, '2026-01-10 10:00:00')",
       ).run();
     });
-    const { db } = freshLedger();
+    const db = await freshLedger(engine);
     const report = await importBazinga(db, source);
     expect(entity(report, "context consumers").skips).toEqual([
       {

@@ -129,26 +129,8 @@ export class RecordBook {
     const lazy = this.statements ? [] : entries.filter((entry) => this.isLazy(entry.entity));
     for (const entry of this.statements ? entries : entries.filter((e) => !this.isLazy(e.entity)))
       await this.put(entry.entity, entry.sourceKey, entry.record, entry.at);
-    const t = importRecords;
-    for (let start = 0; start < lazy.length; start += PG_RECORDS_PER_UPSERT) {
-      const values = lazy.slice(start, start + PG_RECORDS_PER_UPSERT).map(({ entity, sourceKey, record, at }) => ({
-        source: this.source,
-        entity,
-        sourceKey,
-        ...valueOf(record),
-        importedAt: at,
-        updatedAt: at,
-      }));
-      await queryRun(
-        this.db
-          .insert(t)
-          .values(values)
-          .onConflictDoUpdate({
-            target: [t.source, t.entity, t.sourceKey],
-            set: { targetId: sql`excluded.target_id`, sessionId: sql`excluded.session_id`, state: sql`excluded.state`, updatedAt: sql`excluded.updated_at` },
-          }),
-      );
-    }
+    for (let start = 0; start < lazy.length; start += PG_RECORDS_PER_UPSERT)
+      await this.upsertOnPg(lazy.slice(start, start + PG_RECORDS_PER_UPSERT).map((entry) => ({ ...entry, value: valueOf(entry.record) })));
   }
 
   /** Record (or re-record) a source row as imported, with the values applied. Call inside the write's transaction. */
@@ -163,26 +145,27 @@ export class RecordBook {
     if (this.isLazy(entity)) {
       // Not held in memory: the row written (or rolled back with its transaction) is the record.
       if (statements) statements.upsert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
-      else await this.upsertOnPg(entity, sourceKey, value, at);
+      else await this.upsertOnPg([{ entity, sourceKey, value, at }]);
       return;
     }
     const existing = this.records.get(keyOf(entity, sourceKey));
     this.undo.push([keyOf(entity, sourceKey), existing]);
-    if (!statements) await this.upsertOnPg(entity, sourceKey, value, at);
+    if (!statements) await this.upsertOnPg([{ entity, sourceKey, value, at }]);
     else if (existing) statements.update.run(value.targetId, value.sessionId, value.state, at.getTime(), this.source, entity, sourceKey);
     else statements.insert.run(this.source, entity, sourceKey, value.targetId, value.sessionId, value.state, at.getTime(), at.getTime());
     this.records.set(keyOf(entity, sourceKey), value);
   }
 
-  private async upsertOnPg(entity: string, sourceKey: string, value: ImportRecord, at: Date): Promise<void> {
+  /** PostgreSQL: write (or re-write) these records in one statement. */
+  private async upsertOnPg(rows: readonly { entity: string; sourceKey: string; value: ImportRecord; at: Date }[]): Promise<void> {
     const t = importRecords;
     await queryRun(
       this.db
         .insert(t)
-        .values({ source: this.source, entity, sourceKey, ...value, importedAt: at, updatedAt: at })
+        .values(rows.map(({ entity, sourceKey, value, at }) => ({ source: this.source, entity, sourceKey, ...value, importedAt: at, updatedAt: at })))
         .onConflictDoUpdate({
           target: [t.source, t.entity, t.sourceKey],
-          set: { targetId: value.targetId, sessionId: value.sessionId, state: value.state, updatedAt: at },
+          set: { targetId: sql`excluded.target_id`, sessionId: sql`excluded.session_id`, state: sql`excluded.state`, updatedAt: sql`excluded.updated_at` },
         }),
     );
   }

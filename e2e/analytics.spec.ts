@@ -226,10 +226,23 @@ test("charts are drawn as they come near the screen, and every one once scrolled
   expect(await drawnCharts(page).count()).toBeLessThan(total);
   await expect(figures.last().locator("[data-chart-placeholder]")).toBeAttached();
   await expect(figures.last().locator(".recharts-wrapper")).toHaveCount(0);
+  // A chart drawn takes its placeholder's height exactly: what is below it does not move (a click
+  // aimed at a "Show as table" under a chart being drawn would land elsewhere).
+  const figureHeights = () => figures.evaluateAll((all) => all.map((figure) => Math.round(figure.getBoundingClientRect().height)));
+  const before = await figureHeights();
   await figures.last().scrollIntoViewIfNeeded();
   await expect(figures.last().locator(".recharts-wrapper")).toBeVisible();
   await expect(figures.last().locator("[data-chart-placeholder]")).toHaveCount(0);
   expect(await drawEveryChart(page)).toBe(total);
+  expect(await figureHeights()).toEqual(before);
+  const fits = await figures.evaluateAll((all) =>
+    all.map((figure) => {
+      const slot = figure.querySelector("[data-chart-slot]")?.getBoundingClientRect().height;
+      const chart = figure.querySelector(".recharts-wrapper")?.getBoundingClientRect().height;
+      return `${figure.getAttribute("data-block")}: ${chart === slot ? "fits" : `${chart} in ${slot}`}`;
+    }),
+  );
+  expect(fits.filter((line) => !line.endsWith(": fits"))).toEqual([]);
 });
 
 test("a time chart labels at most eight days, and dots its points only when the series is short", async ({ page, ledger }) => {

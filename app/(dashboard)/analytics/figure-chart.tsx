@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { Bucket } from "@/server/services/analytics/schemas";
+import { chartHeight } from "./chart-size";
 import type { ChartSpec } from "./section-kit";
 import { type Cell, type CellKind, type Table, formatBucket, formatCell, formatMs } from "./table";
 
@@ -80,7 +81,7 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
         allowDecimals={yKind !== "count"}
       />
     );
-    const style = { width: "100%", height: 240 };
+    const style = { width: "100%", height: chartHeight(table, chart) };
     // A dot per point marks where a short series' values are; on a long one they run together into
     // a thick line, and each is a component Recharts draws (a 91-day chart with two series: 182).
     // The hovered point still gets its dot.
@@ -134,7 +135,7 @@ export function FigureChart({ table, chart, bucket }: { table: Table; chart: Cha
 
   // Categories: one row of bars per table row.
   const longest = Math.max(...data.map((d) => cut(String(d.x ?? "")).length), 4);
-  const height = Math.max(120, data.length * (18 + 10 * series.length) + (legend ? 56 : 32));
+  const height = chartHeight(table, chart);
   return (
     <div className={`text-zinc-600 dark:text-zinc-400 ${CHART_COLOURS}`}>
       <BarChart

@@ -6,6 +6,7 @@ import type { Bucket } from "@/server/services/analytics/schemas";
 import { Button } from "@/app/ui/button";
 import { EmptyState } from "@/app/ui/states";
 import { useDetailsOpen } from "@/app/ui/use-details-open";
+import { chartHeight } from "./chart-size";
 import { csvFileName } from "./csv";
 import type { Block, Section, Stat } from "./section-kit";
 import { type Table, formatCell, tableCsv } from "./table";
@@ -15,9 +16,10 @@ type SectionProps = { section: Section; notes: string[]; bucket: Bucket; fileTag
 /**
  * The charts (Recharts: two thirds of this page's JavaScript) load after the page is interactive, so
  * the figures' numbers show and hydrate without waiting for that code. Charts draw nothing on the
- * server anyway (they measure their box in the browser); the placeholder keeps their height.
+ * server anyway (they measure their box in the browser); the placeholder fills the box that
+ * FigureBlock sizes to the chart's height, so nothing below moves when a chart is drawn.
  */
-const chartPlaceholder = <div aria-hidden="true" data-chart-placeholder="" className="h-[240px] rounded-md bg-zinc-50 dark:bg-zinc-950" />;
+const chartPlaceholder = <div aria-hidden="true" data-chart-placeholder="" className="h-full rounded-md bg-zinc-50 dark:bg-zinc-950" />;
 const FigureChart = dynamic(() => import("./figure-chart").then((m) => m.FigureChart), { ssr: false, loading: () => chartPlaceholder });
 
 /** How far outside the screen a chart starts drawing, so it is drawn by the time it is scrolled to. */
@@ -45,7 +47,13 @@ function WhenNear({ children }: { children: ReactNode }) {
     observer.observe(place);
     return () => observer.disconnect();
   }, [near]);
-  return near ? children : <div ref={ref}>{chartPlaceholder}</div>;
+  return near ? (
+    children
+  ) : (
+    <div ref={ref} className="h-full">
+      {chartPlaceholder}
+    </div>
+  );
 }
 
 /**
@@ -138,9 +146,11 @@ function FigureBlock({ block, sectionTitle, bucket, fileTag }: { block: Block; s
         <EmptyState title={block.empty} />
       ) : block.chart ? (
         <>
-          <WhenNear>
-            <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
-          </WhenNear>
+          <div data-chart-slot="" style={{ height: chartHeight(block.table, block.chart) }}>
+            <WhenNear>
+              <FigureChart table={block.table} chart={block.chart} bucket={bucket} />
+            </WhenNear>
+          </div>
           <details ref={tableRef} className="mt-2 text-sm" onToggle={onTableToggle}>
             <summary className="cursor-pointer rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-300">
               Show as table

@@ -5,25 +5,19 @@ import { queryGet } from "@/db/query";
 import { sessions } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type ServiceContext, appendEvent, write } from "../context";
-import { type BatchOutcome, writeBatchOnPg } from "../log/batch-pg";
-import { type BatchItem, batchStatements } from "../log/batch-statements";
+import { writeBatchOnPg } from "../log/batch-pg";
+import { type BatchItem, type BatchOutcome, writeBatchOnSqlite } from "../log/batch-statements";
 import { requireLogWriter } from "../log/common";
 import { eventValues, interactionValues, reasoningValues } from "../log/log-row";
 import { BatchRow } from "../log/schemas";
 import { parseInput } from "../parse-input";
 import { NotFoundError } from "@/server/domain/errors";
 
-/** SQLite: each row through its prepared statement, in input order (an import writes a million). */
+/** SQLite: the live batch's writer (log/batch-statements.ts), once the session is known to exist (an import writes a million rows). */
 function writeOnSqlite(sqlite: Database.Database, sessionId: string, rows: readonly BatchItem[]): BatchOutcome[] {
   // The session must exist (a prepared lookup: a batch is written per few dozen rows).
   if (sqlite.prepare("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) throw new NotFoundError("session", sessionId);
-  const statements = batchStatements(sqlite);
-  return rows.map((row) => {
-    if (row.kind === "tokens") return { id: statements.insertTokens(row.values), duplicate: false };
-    const existing = statements.findEvent(row.values);
-    if (existing !== undefined) return { id: existing, duplicate: true };
-    return { id: statements.insertLog(row.values), duplicate: false };
-  });
+  return writeBatchOnSqlite(sqlite, rows);
 }
 
 /** PostgreSQL: the live batch's multi-row writer (log/batch-pg.ts), in the transaction open in this call chain. */

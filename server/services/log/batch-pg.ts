@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { queryAll } from "@/db/query";
 import { orchestrationLogs, tokenUsage } from "@/db/schema";
-import type { BatchItem, TokenValues } from "./batch-statements";
+import type { BatchItem, BatchOutcome, TokenValues } from "./batch-statements";
 import type { LogValues } from "./log-row";
 
 /**
@@ -12,12 +12,6 @@ import type { LogValues } from "./log-row";
  * is the one tested.
  */
 export const PG_ROWS_PER_INSERT = 500;
-
-/** What became of one row of a batch: the id it has, and whether it is an earlier row's (a repeated idempotency key). */
-export interface BatchOutcome {
-  id: number;
-  duplicate: boolean;
-}
 
 /** The key an event's repeat is recognised by (the unique idempotency index), or undefined when it has none. */
 function idempotencyKeyOf(values: Pick<LogValues, "eventSubtype" | "groupId" | "idempotencyKey">): string | undefined {

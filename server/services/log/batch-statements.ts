@@ -16,6 +16,12 @@ export interface TokenValues {
 /** One row of a batch, redacted and ready to write: a log row or a token row. */
 export type BatchItem = { kind: "log"; values: LogValues } | { kind: "tokens"; values: TokenValues };
 
+/** What became of one row of a batch: the id it has, and whether it is an earlier row's (a repeated idempotency key). */
+export interface BatchOutcome {
+  id: number;
+  duplicate: boolean;
+}
+
 const LOG_KEYS = [
   "sessionId",
   "timestamp",
@@ -82,4 +88,19 @@ export function batchStatements(sqlite: Database.Database): BatchStatements {
     cache.set(sqlite, statements);
   }
   return statements;
+}
+
+/**
+ * SQLite: each row of a batch through its prepared statement, in input order, in the transaction
+ * open on this connection (the live ingest's path, which the ingest benchmark measures, and the
+ * import's). PostgreSQL's multi-row writer is writeBatchOnPg (batch-pg.ts).
+ */
+export function writeBatchOnSqlite(sqlite: Database.Database, rows: readonly BatchItem[]): BatchOutcome[] {
+  const statements = batchStatements(sqlite);
+  return rows.map((row) => {
+    if (row.kind === "tokens") return { id: statements.insertTokens(row.values), duplicate: false };
+    const existing = statements.findEvent(row.values);
+    if (existing !== undefined) return { id: existing, duplicate: true };
+    return { id: statements.insertLog(row.values), duplicate: false };
+  });
 }

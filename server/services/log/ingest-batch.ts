@@ -1,12 +1,11 @@
-import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type ServiceContext, nowOf, write } from "../context";
 import { appendEventPrepared } from "../events/append";
 import { loadSession } from "../session/load";
 import { engineOf } from "@/db/client";
-import { type BatchOutcome, writeBatchOnPg } from "./batch-pg";
-import { type BatchItem, batchStatements } from "./batch-statements";
+import { writeBatchOnPg } from "./batch-pg";
+import { type BatchItem, type BatchOutcome, writeBatchOnSqlite } from "./batch-statements";
 import { requireLogWriter } from "./common";
 import { eventValues, interactionValues, reasoningValues } from "./log-row";
 import { type BatchRow, IngestBatchInput } from "./schemas";
@@ -47,31 +46,7 @@ function extend(range: IdRange, id: number): void {
   range.lastId = id;
 }
 
-/** SQLite: each row through its prepared statement, in input order (the ingest benchmark's path). */
-function writeOnSqlite(sqlite: Database.Database, result: IngestBatchResult, rows: readonly BatchItem[]): void {
-  const statements = batchStatements(sqlite);
-  for (const row of rows) {
-    if (row.kind === "tokens") {
-      const id = statements.insertTokens(row.values);
-      extend(result.tokens, id);
-      result.tokens.total += row.values.tokensEstimated;
-      result.ids.push(id);
-      continue;
-    }
-    const existing = statements.findEvent(row.values);
-    if (existing !== undefined) {
-      result.logs.duplicates += 1;
-      result.ids.push(existing);
-      continue;
-    }
-    const id = statements.insertLog(row.values);
-    extend(result.logs, id);
-    if (row.values.redacted) result.logs.redacted += 1;
-    result.ids.push(id);
-  }
-}
-
-/** PostgreSQL: the result of rows already written (batch-pg.ts), counted as writeOnSqlite counts them. */
+/** The result of a batch's rows as written on either engine, counted. */
 function tally(result: IngestBatchResult, rows: readonly BatchItem[], outcomes: readonly BatchOutcome[]): void {
   rows.forEach((row, i) => {
     const { id, duplicate } = outcomes[i]!;
@@ -115,8 +90,7 @@ export async function ingestParsedBatch(ctx: ServiceContext, input: z.output<typ
       logs: { count: 0, firstId: null, lastId: null, redacted: 0, duplicates: 0 },
       tokens: { count: 0, firstId: null, lastId: null, total: 0 },
     };
-    if (engineOf(ctx.db) === "postgres") tally(result, rows, await writeBatchOnPg(tx, input.sessionId, rows));
-    else writeOnSqlite(ctx.db.$client, result, rows);
+    tally(result, rows, engineOf(ctx.db) === "postgres" ? await writeBatchOnPg(tx, input.sessionId, rows) : writeBatchOnSqlite(ctx.db.$client, rows));
     if (result.logs.count > 0 || result.tokens.count > 0) {
       const logsFirst = result.logs.count > 0;
       await appendEventPrepared(ctx, {

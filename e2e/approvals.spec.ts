@@ -68,6 +68,26 @@ test("every blocked task across sessions, reset requests first, then the longest
   await screenshot(page, "approvals", testInfo.project.name);
 });
 
+test("nothing in the inbox moves as the page's scripts start, so a click aimed at a card's button lands on it", async ({ page }) => {
+  // Layout shifts as Chromium reports them (the Layout Instability API), kept for the elements inside <main>.
+  await page.addInitScript(() => {
+    const shifts: string[] = [];
+    (window as unknown as { mainShifts: string[] }).mainShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { sources: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] }[])
+        for (const source of entry.sources)
+          if (source.node && document.querySelector("main")?.contains(source.node))
+            shifts.push(
+              `${source.node.nodeName} "${(source.node.textContent ?? "").slice(0, 40)}" y ${Math.round(source.previousRect.y)} → ${Math.round(source.currentRect.y)}`,
+            );
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  await page.goto("/approvals");
+  await expect(page.getByTestId("waited").first()).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(await page.evaluate(() => (window as unknown as { mainShifts: string[] }).mainShifts)).toEqual([]);
+});
+
 test("approve reset from the inbox: the task leaves it and shows pending, its failed attempt kept in its history", async ({ page, ledger }) => {
   const id = uniqueId("e2e-inbox");
   await cli("orchestrator", "create-session", id, "parallel", "Inbox e2e: payments");

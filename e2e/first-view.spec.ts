@@ -65,6 +65,21 @@ test.describe("before the page's scripts have run", () => {
     await expect(page.getByRole("search", { name: "Filter logs" }).getByLabel("Agent")).toBeDisabled();
   });
 
+  test("how long a task has waited and how long ago things happened are in the first HTML, as the scripts show them", async ({ page }) => {
+    await page.goto("/approvals");
+    // The server counts from when it rendered the page; the browser then counts on from there, so
+    // the text keeps its length and nothing under it moves when the scripts start.
+    const waited = page.getByTestId("waited").first();
+    await expect(waited).toHaveText(/^waiting \d+(s|m|h \d+m|d \d+h)$/);
+    // The time itself stays a hover away, in UTC.
+    const time = waited.locator("time");
+    const at = await time.getAttribute("datetime");
+    expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await expect(time).toHaveAttribute("title", `${at!.replace("T", " ").slice(0, 16)} UTC`);
+    await page.goto("/activity");
+    await expect(page.locator("main time").first()).toHaveText(/^\d+(s|m|h \d+m|d \d+h) ago$/);
+  });
+
   test.describe("signed out", () => {
     test.use({ storageState: { cookies: [], origins: [] } });
 

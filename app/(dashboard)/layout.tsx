@@ -1,7 +1,8 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { LiveProvider } from "@/app/live/live-provider";
-import { getLiveFrom, getNeedsSetup, getViewer } from "@/app/trpc/server";
+import { RenderedAtProvider } from "@/app/ui/time";
+import { getLiveFrom, getNeedsSetup, getRenderedAt, getViewer } from "@/app/trpc/server";
 import { AppHeader } from "./app-header";
 import { ViewerProvider } from "./viewer";
 
@@ -14,18 +15,20 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const liveFrom = await getLiveFrom();
   return (
     <ViewerProvider viewer={viewer}>
-      <LiveProvider from={liveFrom}>
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
-        >
-          Skip to content
-        </a>
-        <AppHeader />
-        <main id="main" className="mx-auto max-w-7xl px-4 py-6">
-          {children}
-        </main>
-      </LiveProvider>
+      <RenderedAtProvider at={getRenderedAt()}>
+        <LiveProvider from={liveFrom}>
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
+          >
+            Skip to content
+          </a>
+          <AppHeader />
+          <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+            {children}
+          </main>
+        </LiveProvider>
+      </RenderedAtProvider>
     </ViewerProvider>
   );
 }

@@ -46,6 +46,12 @@ export const getLiveFrom = cache(async (): Promise<number | null> => {
   return createCaller(context).events.latestId();
 });
 
+/**
+ * When this request is being rendered: one time for the whole request, so every "3h ago" the
+ * server renders counts from the same moment, and hydration (RenderedAtProvider) from it too.
+ */
+export const getRenderedAt = cache((): number => Date.now());
+
 export function HydrateClient({ children }: { children: ReactNode }) {
   return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
 }

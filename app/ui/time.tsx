@@ -1,17 +1,37 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { type ReactNode, createContext, useCallback, useContext, useSyncExternalStore } from "react";
 
+const STEP_MS = 30_000;
 const subscribeMinute = (onChange: () => void) => {
-  const timer = setInterval(onChange, 30_000);
+  const timer = setInterval(onChange, STEP_MS);
   return () => clearInterval(timer);
 };
-const nowToMinute = () => Math.floor(Date.now() / 30_000) * 30_000;
-const noNowOnServer = () => null;
+const toStep = (at: number) => Math.floor(at / STEP_MS) * STEP_MS;
+const nowToMinute = () => toStep(Date.now());
 
-/** The current time on the client, null during server rendering and hydration (so both render the same). */
+/** When the server rendered the page: its "now", which hydration must use too so both render the same text. */
+const RenderedAt = createContext<number | null>(null);
+
+/**
+ * Gives the pages below the time the server rendered them at (getRenderedAt in the layout, sent
+ * with the page), so "3h ago" is in the first HTML and hydration renders the same text. Rendered
+ * as an absolute time instead and turned into a duration once the scripts ran, the shorter text
+ * re-wrapped its line and moved what was under it (an inbox card's buttons moved 20 px up, 400 ms
+ * into the page: a click aimed at them could land elsewhere).
+ */
+export function RenderedAtProvider({ at, children }: { at: number; children: ReactNode }) {
+  return <RenderedAt.Provider value={at}>{children}</RenderedAt.Provider>;
+}
+
+/**
+ * The current time, to 30 s: the server's render time while the server renders and the browser
+ * hydrates (inside a RenderedAtProvider; null outside one), then the browser's clock.
+ */
 export function useNow(): number | null {
-  return useSyncExternalStore(subscribeMinute, nowToMinute, noNowOnServer);
+  const renderedAt = useContext(RenderedAt);
+  const serverNow = useCallback(() => (renderedAt === null ? null : toStep(renderedAt)), [renderedAt]);
+  return useSyncExternalStore(subscribeMinute, nowToMinute, serverNow);
 }
 
 /** `2026-11-21 14:03 UTC`: one unambiguous format for a team spread over time zones. */
@@ -29,7 +49,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
-/** An absolute UTC time, followed on the client by how long ago it was. */
+/** How long ago a time was (its UTC time as the title), or the UTC time where no "now" is known. */
 export function Time({ at, relative = true }: { at: Date | number; relative?: boolean }) {
   const now = useNow();
   const when = new Date(at);

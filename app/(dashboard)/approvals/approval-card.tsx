@@ -173,7 +173,7 @@ export function ApprovalCard({
   );
 }
 
-/** How long the task has waited; the server renders the absolute time, the browser adds the duration. */
+/** How long the task has waited (the time it was blocked as the title). */
 function Waited({ since }: { since: Date }) {
   const now = useNow();
   return (

@@ -72,6 +72,18 @@ describeEngines("sign-in limits", (engine) => {
     expect(results.filter((r) => !r.allowed).every((r) => r.retryAfter !== null && r.retryAfter >= 1 && r.retryAfter <= 60)).toBe(true);
   });
 
+  it("never ask for a wait longer than the window, even when another server opened it after this request read the clock", async () => {
+    const [a, b] = await twoHandles(engine);
+    const start = Date.UTC(2026, 10, 28, 12, 0, 0);
+    // Server B reads the clock 5 s later than server A and commits first: the window begins after A's reading.
+    const late = databaseRateLimits(b, () => start + 5_000);
+    const early = databaseRateLimits(a, () => start);
+    const rule = { window: 60, max: 1 };
+    expect((await late.consume("racer|/sign-in/email", rule)).allowed).toBe(true);
+    expect(await early.consume("racer|/sign-in/email", rule)).toEqual({ allowed: false, retryAfter: 60 });
+    expect(await late.consume("racer|/sign-in/email", rule)).toEqual({ allowed: false, retryAfter: 60 });
+  });
+
   it("open a new window once the rule's window has passed, and prune rows whose window ended an hour ago", async () => {
     const [db] = await twoHandles(engine);
     let now = Date.UTC(2026, 10, 28, 12, 0, 0);

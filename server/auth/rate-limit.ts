@@ -43,7 +43,11 @@ export function databaseRateLimits(db: Db, clock: () => number = Date.now): Rate
         );
       });
       if (Number(row.count) <= rule.max) return { allowed: true, retryAfter: null };
-      return { allowed: false, retryAfter: Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000)) };
+      // `now` was read before the transaction; a request on another server may have opened the
+      // window after that reading and committed first, so the window can begin after `now`. The
+      // wait is still never longer than one window.
+      const wait = Math.ceil((Number(row.window_start) + windowMs - now) / 1000);
+      return { allowed: false, retryAfter: Math.min(Math.max(1, wait), Math.max(1, Math.ceil(rule.window))) };
     },
   };
 }

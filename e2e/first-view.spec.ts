@@ -49,6 +49,29 @@ test("every dashboard page arrives with its data in place: no streamed part to r
  * puts its fields, a password included, in the address. With scripts off, the page stays in that
  * state: the filters are disabled and no form can be submitted.
  */
+/**
+ * The page's scripts and styles come from the copies the build compressed once
+ * (scripts/compress-static.mjs, served by server/serve/static-assets.ts), not compressed again by
+ * Next on each request: Brotli to a browser that takes it, cached for a year.
+ */
+test("a page's scripts and styles arrive Brotli-compressed from the build, cached for a year", async ({ page }) => {
+  const assets: { url: string; encoding: string | undefined; cache: string | undefined; status: number }[] = [];
+  page.on("response", (response) => {
+    if (!new URL(response.url()).pathname.startsWith("/_next/static/")) return;
+    const headers = response.headers();
+    assets.push({ url: response.url(), encoding: headers["content-encoding"], cache: headers["cache-control"], status: response.status() });
+  });
+  await page.goto("/sessions");
+  await expect(page.locator("main tr[data-session-id]").first()).toBeVisible();
+  const scripts = assets.filter((asset) => /\.(js|css)$/.test(new URL(asset.url).pathname));
+  expect(scripts.length).toBeGreaterThan(3);
+  for (const asset of scripts) {
+    expect(asset.status, asset.url).toBe(200);
+    expect(asset.encoding, asset.url).toBe("br");
+    expect(asset.cache, asset.url).toBe("public, max-age=31536000, immutable");
+  }
+});
+
 test.describe("before the page's scripts have run", () => {
   // Chromium with scripts off cancels the page's preloaded script chunks: those failures are expected.
   test.use({ javaScriptEnabled: false, expectedConsoleErrors: /^request failed: .*\/_next\/static\/chunks\// });

@@ -77,10 +77,12 @@ async function listen(options: ServeOptions) {
   // PostgreSQL, connected and migrated before the first request.
   await openSharedLedger();
   const api = nodeApiHandler({ db: getDb, auth: getAuth });
+  const { staticAssets } = await import("./static-assets");
+  const assets = staticAssets(options.root);
   // node:http (and the net, stream and crypto modules under it) loads only for `serve`, not on every call.
   const http = process.getBuiltinModule("node:http");
   const server = http.createServer((req, res) => {
-    if (options.apiViaNext || !api(req, res)) void handle(req, res);
+    if ((options.apiViaNext || !api(req, res)) && !assets?.(req, res)) void handle(req, res);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port, options.host, resolve));
   return server;

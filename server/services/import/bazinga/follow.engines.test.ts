@@ -226,6 +226,46 @@ describeEngines("following a BAZINGA database another process keeps writing", (e
   });
 });
 
+describeEngines("following after a long first import", (engine) => {
+  it("picks a state change up at its next look, not after five times the first import (which read the whole history)", async () => {
+    const dir = tempDir();
+    const source = copyFixture("bazinga-v19-sample.db", dir);
+    const db = await freshLedger(engine);
+    const writer = new Writer(source);
+    // The first import takes 6 s, as a large history does: its progress holds the thread that long, once.
+    const FIRST_IMPORT_MS = 6_000;
+    let slowed = false;
+    const stop = new AbortController();
+    const passes: ImportReport[] = [];
+    const done = followBazinga(db, source, {
+      signal: stop.signal,
+      onPass: (r) => passes.push(r),
+      onProgress: () => {
+        if (slowed) return;
+        slowed = true;
+        const until = Date.now() + FIRST_IMPORT_MS;
+        while (Date.now() < until);
+      },
+    });
+    try {
+      await arrives(() => expect(passes).toHaveLength(1));
+      // A new BAZINGA session touches only the state tables: no append-only row names it.
+      const written = Date.now();
+      await writer.run(["INSERT INTO sessions (session_id, mode, status) VALUES ('bazinga_20261128_120000_300', 'simple', 'active')"]);
+      await vi.waitFor(async () => expect(await ledgerNumber(db, "SELECT count(*) FROM sessions WHERE id = 'bazinga_20261128_120000_300'")).toBe(1), {
+        timeout: 5 * FIRST_IMPORT_MS,
+        interval: 20,
+      });
+      // Before the fix it waited 5 × the first import (30 s and more); now one look and one pass.
+      expect(Date.now() - written).toBeLessThan(2.5 * FIRST_IMPORT_MS);
+    } finally {
+      stop.abort();
+      await done;
+      await writer.close();
+    }
+  });
+});
+
 describeEngines("following a database whose writer locks readers out (rollback journal)", (engine) => {
   it("waits while the file is locked and imports the row once the lock is released", async () => {
     const dir = tempDir();

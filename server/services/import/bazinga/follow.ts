@@ -47,17 +47,20 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
   // A pass over the state tables (sessions, task groups, criteria…) costs time in proportion to the
   // whole history; the append-only tables only what is new. On a large file the follower drains the
   // append-only tables on every change and reads the state tables again once a pass over them has
-  // cost at most a fifth of the time since the last one (on a small file: every pass).
+  // cost at most a fifth of the time since the last one (on a small file: every pass). What a pass
+  // costs is learnt from the passes after the first: the first imports the whole history, append-only
+  // tables included, and would hold a state change back for five times that (a new session that only
+  // touches the state tables, minutes after a large import).
   let stateEndedAt = 0;
   let stateMs = 0;
   let statePending = false;
   const stateDue = () => performance.now() - stateEndedAt >= STATE_SHARE * stateMs;
-  const sync = async (full: boolean) => {
+  const sync = async (full: boolean, first = false) => {
     const passStarted = performance.now();
     const tally = await importer.sync({ appendOnly: !full, onProgress: options.onProgress });
     if (full) {
       stateEndedAt = performance.now();
-      stateMs = stateEndedAt - passStarted;
+      stateMs = first ? 0 : stateEndedAt - passStarted;
     }
     statePending = !full;
     mergeEntities(total, tally.entities());
@@ -65,7 +68,7 @@ export async function followBazinga(db: Db, file: string, options: FollowOptions
   };
   try {
     importer.open();
-    options.onPass?.((await sync(true)).report);
+    options.onPass?.((await sync(true, true)).report);
     let waiting: string | null = null;
     const wait = (message: string) => {
       if (waiting !== message) notice(message);

@@ -50,12 +50,18 @@ async function armCommitFailure(db: Db, engine: Engine): Promise<(db: Db) => Pro
   return (inBatch) => insertSession(inBatch, "doomed");
 }
 
+/**
+ * These tests look inside a batch while it is open: it commits by itself only when flushed, never
+ * because a stall of a loaded machine passed the one second an import's batch lasts.
+ */
+const HELD_OPEN = { rows: Number.POSITIVE_INFINITY, ms: Number.POSITIVE_INFINITY };
+
 describeEngines("the import's batches", (engine) => {
   it("rolls back a refused row alone, with its import record, even when it refuses after an await", async () => {
     const { db } = await sharedLedger(engine);
     await withConnection(db, async () => {
       const book = await RecordBook.open(db, "bazinga");
-      const writer = new ImportWriter(db, book);
+      const writer = new ImportWriter(db, book, HELD_OPEN);
       await writer.row(async () => {
         await tick();
         await insertSession(db, "kept");
@@ -86,7 +92,7 @@ describeEngines("the import's batches", (engine) => {
     await withConnection(db, async () => {
       const book = await RecordBook.open(db, "bazinga");
       const lazy = RecordBook.indexOnly(db, "shots-on-goal");
-      const writer = new ImportWriter(db, book);
+      const writer = new ImportWriter(db, book, HELD_OPEN);
       await writer.row(async () => {
         await insertSession(db, "first");
         await book.put("session", "first", { targetId: "first", sessionId: "first" }, new Date());
@@ -113,7 +119,7 @@ describeEngines("the import's batches", (engine) => {
     try {
       await withConnection(db, async () => {
         const book = await RecordBook.open(db, "bazinga");
-        const writer = new ImportWriter(db, book);
+        const writer = new ImportWriter(db, book, HELD_OPEN);
         await writer.row(async () => {
           await insertSession(db, "pending");
           await book.put("session", "pending", { targetId: "pending", sessionId: "pending" }, new Date());
@@ -131,12 +137,32 @@ describeEngines("the import's batches", (engine) => {
     }
   });
 
+  it("commits a batch by itself once it holds its rows or has been open its time", async () => {
+    const { db, target } = await sharedLedger(engine);
+    const other = await openLedger(target, { migrate: false });
+    try {
+      await withConnection(db, async () => {
+        const book = await RecordBook.open(db, "bazinga");
+        const byRows = new ImportWriter(db, book, { rows: 2, ms: Number.POSITIVE_INFINITY });
+        await byRows.row(() => insertSession(db, "row-1"));
+        expect(await countOn(other, sessionsNamed("row-1"))).toBe(0);
+        await byRows.row(() => insertSession(db, "row-2"));
+        expect(await countOn(other, sessionsNamed("row-1", "row-2"))).toBe(2);
+        const byTime = new ImportWriter(db, book, { rows: Number.POSITIVE_INFINITY, ms: 0 });
+        await byTime.row(() => insertSession(db, "timed"));
+        expect(await countOn(other, sessionsNamed("timed"))).toBe(1);
+      });
+    } finally {
+      await closeLedger(other);
+    }
+  });
+
   it("keeps nothing of an aborted batch", async () => {
     const { db } = await sharedLedger(engine);
     await withConnection(db, async () => {
       const book = await RecordBook.open(db, "bazinga");
       const lazy = RecordBook.indexOnly(db, "shots-on-goal");
-      const writer = new ImportWriter(db, book);
+      const writer = new ImportWriter(db, book, HELD_OPEN);
       for (const id of ["a", "b"]) {
         await writer.row(async () => {
           await insertSession(db, id);
@@ -160,7 +186,7 @@ describe.skipIf(!pgAdminUrl)("the import's batch on PostgreSQL", () => {
     const other = await openLedger(target, { migrate: false });
     try {
       const book = await RecordBook.open(db, "bazinga");
-      const writer = new ImportWriter(db, book);
+      const writer = new ImportWriter(db, book, HELD_OPEN);
       await writer.row(() => insertSession(db, "imported"));
       let settled = false;
       const write = writeTransaction(other, () => insertSession(other, "elsewhere")).finally(() => (settled = true));

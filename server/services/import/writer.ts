@@ -13,6 +13,12 @@ import type { RecordBook } from "./records";
 const ROWS_PER_COMMIT = 2000;
 const MS_PER_COMMIT = 1000;
 
+/** When a batch commits by itself: after `rows` rows or `ms` milliseconds, whichever comes first. */
+export interface BatchLimits {
+  rows: number;
+  ms: number;
+}
+
 /**
  * Writes imported rows into Proofgate a batch at a time: one write transaction per batch (so a large
  * import is fast and other writers wait at most about a second), each row inside its own savepoint
@@ -37,6 +43,7 @@ export class ImportWriter {
   constructor(
     private readonly db: Db,
     private readonly book: RecordBook,
+    private readonly limits: BatchLimits = { rows: ROWS_PER_COMMIT, ms: MS_PER_COMMIT },
   ) {
     this.sqlite = engineOf(db) === "sqlite" ? db.$client : null;
     // Each row's savepoint inside the open batch keeps a statement journal; past 64 KiB SQLite
@@ -102,7 +109,7 @@ export class ImportWriter {
   /** Count a row done: whether the batch is now due to commit. */
   private due(): boolean {
     this.rows += 1;
-    return this.rows >= ROWS_PER_COMMIT || Date.now() - this.openedAt >= MS_PER_COMMIT;
+    return this.rows >= this.limits.rows || Date.now() - this.openedAt >= this.limits.ms;
   }
 
   /**

@@ -78,7 +78,8 @@ describe.skipIf(!adminUrl)("openPgDatabase (PostgreSQL)", () => {
     expect(total).toBe("35");
   });
 
-  it("does not load pg (nor Drizzle's node-postgres driver) until a postgres:// database is opened", () => {
+  // The child process may take its full 60 s on a loaded machine: the test waits longer than that.
+  it("does not load pg (nor Drizzle's node-postgres driver) until a postgres:// database is opened", { timeout: 90_000 }, () => {
     const script = `
       import { createRequire } from "node:module";
       const require = createRequire(process.cwd() + "/package.json");

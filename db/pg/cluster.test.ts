@@ -7,7 +7,9 @@ import { findPgBinDir, type PgCluster, startPgCluster } from "@/test/support/pg-
 import { closePgDatabase, openPgDatabase } from "./client";
 
 /** The throwaway-cluster harness itself (test/support/pg-cluster.ts), in its plain-function form. */
-describe.skipIf(!findPgBinDir())("startPgCluster", () => {
+// Each test runs initdb and starts PostgreSQL (two clusters in one of them): seconds alone, tens of seconds on a loaded
+// machine. A hang guard above the child processes' own 60 s, not a claim about speed.
+describe.skipIf(!findPgBinDir())("startPgCluster", { timeout: 180_000 }, () => {
   const started: PgCluster[] = [];
   afterAll(() => started.forEach((c) => c.stop()));
 
@@ -45,7 +47,7 @@ describe.skipIf(!findPgBinDir())("startPgCluster", () => {
     const pid = postmasterPid(cluster.dir);
     cluster.stop();
     expect(fs.existsSync(cluster.dir)).toBe(false);
-    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false); // it removes its pid file just before it exits
+    await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false); // it removes its pid file just before it exits
     await expect(cluster.createDatabase("late")).rejects.toThrow();
   });
 
@@ -66,7 +68,7 @@ describe.skipIf(!findPgBinDir())("startPgCluster", () => {
       cluster.restart();
       expect(postmasterPid(cluster.dir)).not.toBe(postmaster);
       // The pool's idle connection was dropped by the restart; the pool discards it and connects again.
-      await expect.poll(async () => (await settings().catch(() => undefined))?.fsync, { timeout: 10_000 }).toBe("on");
+      await expect.poll(async () => (await settings().catch(() => undefined))?.fsync, { timeout: 30_000 }).toBe("on");
       const after = await settings();
       expect(after).toMatchObject({ fsync: "on", sb: "64MB" });
       expect(after.pid).not.toBe(before.pid);
@@ -116,6 +118,6 @@ describe.skipIf(!findPgBinDir())("startPgCluster", () => {
     const next = await startPgCluster();
     started.push(next);
     expect(fs.existsSync(dir)).toBe(false);
-    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false); // it removes its pid file just before it exits
+    await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false); // it removes its pid file just before it exits
   });
 });

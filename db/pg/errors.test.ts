@@ -156,12 +156,17 @@ describe.skipIf(!adminUrl)("toDomainError (PostgreSQL)", () => {
   it("55P03: a write that waits for the writer lock past the lock timeout → DatabaseBusyError", async () => {
     let inside!: () => void;
     const holding = new Promise<void>((resolve) => (inside = resolve));
-    const holder = pgWriteTransaction(db, async (tx) => {
+    let letGo!: () => void;
+    const released = new Promise<void>((resolve) => (letGo = resolve));
+    // Held until the other write has given up: not for a fixed time the other might only reach after it.
+    const holder = pgWriteTransaction(db, async () => {
       inside();
-      await tx.execute(sql`select pg_sleep(0.5)`);
+      await released;
     });
     await holding;
-    const error = await pgWriteTransaction(other, async () => "never runs").catch((e: unknown) => e);
+    const error = await pgWriteTransaction(other, async () => "never runs")
+      .catch((e: unknown) => e)
+      .finally(letGo);
     await holder;
     expect(pgErrorOf(error)?.code).toBe("55P03");
     expect(toDomainError(error)).toBeInstanceOf(DatabaseBusyError);

@@ -57,22 +57,29 @@ describe.skipIf(!adminUrl)("pgWriteTransaction (PostgreSQL)", () => {
   it("two connections racing a compare-and-set: one wins, the other waits for the writer lock and updates 0 rows (conflict)", async () => {
     let aHoldsLock!: () => void;
     const aInside = new Promise<void>((resolve) => (aHoldsLock = resolve));
+    let letAGo!: () => void;
+    const released = new Promise<void>((resolve) => (letAGo = resolve));
     const first = pgWriteTransaction(a, async (tx) => {
       const rows = await compareAndSet(tx, itemId, 1, "claimed by a");
       aHoldsLock();
-      await tx.execute(sql`select pg_sleep(0.3)`); // still inside the transaction, holding the lock
+      // Still inside the transaction, holding the lock, until b is seen waiting (not for a fixed time b might miss on a slow machine).
+      await released;
       return rows;
     });
     await aInside;
     const second = pgWriteTransaction(b, (tx) => compareAndSet(tx, itemId, 1, "claimed by b"));
 
     // While a is inside, b waits on the writer lock (an advisory lock not granted), not on the row.
-    await expect
-      .poll(async () => (await admin.execute(sql`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!.n, {
-        timeout: 2_000,
-        interval: 20,
-      })
-      .toBe(1);
+    try {
+      await expect
+        .poll(async () => (await admin.execute(sql`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!.n, {
+          timeout: 15_000,
+          interval: 20,
+        })
+        .toBe(1);
+    } finally {
+      letAGo();
+    }
 
     const [won, lost] = await Promise.allSettled([first, second]);
     expect(won.status).toBe("fulfilled");

@@ -6,7 +6,7 @@ import type Database from "better-sqlite3";
 import { PAGE_SIZE } from "../app/(dashboard)/approvals/inbox-view";
 import { E2E_DB } from "../playwright.config";
 import { proofgate, uniqueId } from "./cli-helpers";
-import { expect as baseExpect, screenshot, test } from "./fixtures";
+import { expect as baseExpect, hydrated, screenshot, test } from "./fixtures";
 import { authFile } from "./users";
 
 // Each test drives the real CLI several times (a process each) besides the browser, on a shared
@@ -41,7 +41,8 @@ test("every blocked task across sessions, reset requests first, then the longest
   const requests = expected.filter((t) => t.resetRequested).length;
 
   const cards = page.getByRole("list").first().getByRole("article");
-  // A page at a time: load the rest, as a lead would.
+  // A page at a time: load the rest, as a lead would (once hydrated: a click before that does nothing).
+  await hydrated(page);
   const more = page.getByRole("button", { name: /^Load more/ });
   while (await more.isVisible()) {
     const shown = await cards.count();

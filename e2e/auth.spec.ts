@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { closedPort } from "./cli-helpers";
 import { expect, screenshot, test } from "./fixtures";
 import { E2E_PASSWORD, authFile, emailOf } from "./users";
 
@@ -70,7 +71,8 @@ test.describe("first run", () => {
   test("a fresh install's first visitor creates the admin account and is signed in", async ({ page }, testInfo) => {
     test.skip(testInfo.project.name !== "desktop", "one fresh server is enough");
     const dir = mkdtempSync(path.join(tmpdir(), "proofgate-first-run-"));
-    const port = 3190 + (Number(process.env.TEST_PARALLEL_INDEX) || 0);
+    // A free port, not a fixed one another run on this machine may hold (its server, already set up, would answer).
+    const port = await closedPort();
     const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
       env: { ...process.env, PROOFGATE_DB: path.join(dir, "fresh.db"), NEXT_TELEMETRY_DISABLED: "1" },
       stdio: "ignore",

@@ -47,6 +47,16 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/**
+ * Waits until the dashboard page's scripts have run: React hydrated it and its live stream is
+ * connected (the header says Live). The server's HTML is on screen earlier, and a key pressed or a
+ * control clicked before hydration may do nothing: wait for this before a keyboard shortcut or a
+ * control whose state nothing else on the page waits for.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
+}
+
 /** Write a screenshot beside the test results, named by page, project and colour scheme. */
 export async function screenshot(page: Page, name: string, project: string) {
   for (const colorScheme of ["light", "dark"] as const) {

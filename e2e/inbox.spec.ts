@@ -8,7 +8,7 @@ import type { Page } from "@playwright/test";
 import { PAGE_SIZE } from "../app/(dashboard)/approvals/inbox-view";
 import { E2E_DB } from "../playwright.config";
 import { proofgate, uniqueId } from "./cli-helpers";
-import { expect as baseExpect, screenshot, test } from "./fixtures";
+import { expect as baseExpect, hydrated, screenshot, test } from "./fixtures";
 import { authFile } from "./users";
 
 test.describe.configure({ timeout: 120_000 });
@@ -151,6 +151,7 @@ test("the keyboard path: j / k move between tasks, x selects, d and a open the d
 
   // Typing in a filter is typing, not a shortcut.
   const session = page.getByRole("search").getByLabel("Session");
+  await hydrated(page);
   await session.press("End");
   await session.press("j");
   await expect(session).toHaveValue(`${id}j`);
@@ -217,6 +218,8 @@ test.describe("as a viewer", () => {
     const shortcuts = page.getByRole("region", { name: "Keyboard shortcuts" });
     await expect(shortcuts).toContainText("next task");
     await expect(shortcuts).not.toContainText("approve");
+    // Everything above is in the server's HTML: the shortcut listens once the page is hydrated.
+    await hydrated(page);
     await page.keyboard.press("j");
     await expect(page.getByTestId(`approval-${id}-only`)).toBeFocused();
     await page.keyboard.press("a");

@@ -58,7 +58,8 @@ test("a stop held by the Claude Code hook appears on the open session page withi
   expect(JSON.parse(held.stdout)).toMatchObject({ decision: "block" });
 
   const card = page.getByTestId("stop-held");
-  await expect(card).toBeVisible({ timeout: 2_000 });
+  // How soon is recorded below (and measured by the bench); the wait itself only stops a hang.
+  await expect(card).toBeVisible();
   const ms = Date.now() - heldAt;
   await expect(card).toContainText("Stop held 1 of 3");
   await expect(card).toContainText('Criterion "All tests passing" is not met: pending');

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { formatValue, statusLabel } from "../app/(dashboard)/sessions/[id]/goals/gate-data";
 import { E2E_DB } from "../playwright.config";
 import { proofgate, uniqueId } from "./cli-helpers";
-import { expect, screenshot, test } from "./fixtures";
+import { expect, hydrated, screenshot, test } from "./fixtures";
 
 /** An agent's command in local mode on the server's database; its `--json` answer. */
 async function agent(...args: string[]): Promise<Record<string, unknown>> {
@@ -127,6 +127,8 @@ test("opening an attempt loads its tool calls, validation runs and evaluations; 
   const item = page.getByRole("listitem", { name: `Attempt ${call.attemptId}: ${label}` });
   const toggle = item.getByRole("button", { name: label, exact: true });
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  // A click before React hydrated the button would do nothing.
+  await hydrated(page);
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
 

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, screenshot, test } from "./fixtures";
+import { expect, hydrated, screenshot, test } from "./fixtures";
 import { authFile, emailOf } from "./users";
 
 // Both projects run these against one database: everything created is unique per project and run.
@@ -99,6 +99,8 @@ test.describe("as an admin", () => {
       await page.goto("/settings");
       const me = rowWith(page, emailOf("admin"));
       await expect(me).toContainText("(you)");
+      // A choice made before React hydrated the select would be lost.
+      await hydrated(page);
       await me.getByLabel(`New role for ${emailOf("admin")}`).selectOption("viewer");
       await me.getByRole("button", { name: `Change role of ${emailOf("admin")}` }).click();
       const dialog = page.getByRole("dialog", { name: "Change role?" });

@@ -6,6 +6,7 @@ import { type ReactNode, createContext, useContext, useEffect, useMemo, useRef, 
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
 import { useTRPC } from "@/app/trpc/client";
+import { refreshAfterEvent } from "./refresh";
 
 export type LiveEvent = inferRouterOutputs<AppRouter>["events"]["list"][number];
 export type LiveStatus = "connecting" | "live" | "lost";
@@ -26,7 +27,8 @@ const REFRESH_WINDOW_MS = 120;
 /**
  * One SSE subscription per tab on `events.stream`. Every event marks the cached queries stale and
  * the ones on screen refetch (at most once per window; a refetch already under way is left to
- * finish rather than restarted, so a steady stream of writes cannot starve a slow query), so each
+ * finish rather than restarted, so a steady stream of writes cannot starve a slow query, and then
+ * made once more: it may have read the ledger before the write; ./refresh.ts), so each
  * page shows the ledger as it is now without polling. After a lost connection, tRPC resumes from the last event
  * id it saw: nothing is missed, and everything is refreshed once on return. The first connection
  * starts after `from`, the newest event id when the server began reading the page's data, so a
@@ -36,7 +38,7 @@ export function LiveProvider({ from, children }: { from: number | null; children
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [listeners] = useState(() => new Set<(event: LiveEvent) => void>());
-  const [refresh] = useState(() => gathered(() => void queryClient.invalidateQueries(undefined, { cancelRefetch: false }), REFRESH_WINDOW_MS));
+  const [refresh] = useState(() => gathered(() => void refreshAfterEvent(queryClient), REFRESH_WINDOW_MS));
   const [state, setState] = useState<{ status: LiveStatus; changedAt: number | null; reconnected: boolean }>({
     status: "connecting",
     changedAt: null,

@@ -130,6 +130,19 @@ describe("off a terminal", () => {
     );
   });
 
+  it("without PROOFGATE_PROGRESS_INTERVAL_MS, prints a line every 5 s: none before", () => {
+    vi.stubEnv(PROGRESS_INTERVAL_ENV, undefined);
+    const out = fakeStream(false);
+    const display = createProgressDisplay({ stream: out.stream });
+    display.listener(logs(0, 1000));
+    vi.setSystemTime(4_999);
+    display.listener(logs(100, 1000));
+    expect(out.text()).toBe("");
+    vi.setSystemTime(5_000);
+    display.listener(logs(200, 1000));
+    expect(out.text()).toBe("proofgate: logs 200/1000 rows (20%), 40 rows/s, about 20 s left\n");
+  });
+
   it("takes its interval from PROOFGATE_PROGRESS_INTERVAL_MS, and refuses one that is not a positive integer, naming it", () => {
     vi.stubEnv(PROGRESS_INTERVAL_ENV, "200");
     const out = fakeStream(false);

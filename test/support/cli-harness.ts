@@ -206,8 +206,8 @@ export function count(file: string, sql: string, ...params: unknown[]): number {
   return row?.n ?? 0;
 }
 
-/** Resolves once `ready()` holds, polling every 20 ms; rejects after `ms`. */
-export async function until(ready: () => boolean, ms = 10_000): Promise<void> {
+/** Resolves once `ready()` holds, polling every 20 ms; rejects after `ms` (a hang guard: a follower's first pass on PostgreSQL took 30 s on a loaded machine). */
+export async function until(ready: () => boolean, ms = 45_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ready()) {
     if (Date.now() > deadline) throw new Error("timed out waiting");

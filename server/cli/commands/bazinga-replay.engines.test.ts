@@ -9,7 +9,7 @@ import { type CliResult, type Ledger, SPAWN, cli, closeReaders, ledgerCount, led
 import { describeEngines } from "@/test/support/engines";
 
 // The replay makes about a hundred calls: in-process that is seconds, as child processes minutes.
-vi.setConfig({ testTimeout: SPAWN ? 300_000 : 60_000 });
+vi.setConfig({ testTimeout: SPAWN ? 300_000 : 120_000 });
 afterEach(closeReaders);
 afterAll(removeWorkspaces);
 

@@ -1,6 +1,6 @@
 import { queryAll } from "@/db/query";
 import { insertReturning, prepared } from "@/db/prepared";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { consumptionScope } from "@/db/schema";
 import { EVENT_TYPES } from "@/server/domain/event-types";
@@ -57,7 +57,8 @@ export async function getConsumption(db: DbOrTx, raw: GetConsumptionInput): Prom
           input.agentType ? eq(t.agentType, input.agentType) : undefined,
         ),
       )
-      .orderBy(desc(t.consumedAt))
+      // Newest first; rows of the same millisecond in one order on both engines (the latest iteration first).
+      .orderBy(desc(t.consumedAt), desc(t.iteration), asc(t.scopeId))
       .limit(input.limit),
   );
 }

@@ -141,6 +141,8 @@ describe("the build's static files, served by proofgate serve", () => {
     for (const url of [
       "/sessions",
       "/_next/static/chunks/missing.js",
+      "/_next/static/chunks",
+      "/_next/static/media/",
       "/_next/static/chunks/app.js.br",
       "/_next/static/..%2fserver-secret.txt",
       "/_next/static/../server-secret.txt",

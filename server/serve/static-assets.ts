@@ -51,7 +51,9 @@ export function staticAssets(root: string): StaticAssets | null {
 
   // Every file of the build, by its path under /_next/static/ (`chunks/x.js`), with the encodings it has copies in.
   const files = new Map<string, string[]>();
-  const names = readdirSync(dir, { recursive: true, encoding: "utf8" }).map((name) => name.split(path.sep).join("/"));
+  const names = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
   const present = new Set(names);
   for (const name of names) {
     if (ENCODINGS.some(([, suffix]) => name.endsWith(suffix))) continue;

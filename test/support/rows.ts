@@ -35,22 +35,43 @@ export async function tableCountsOf(db: Db): Promise<Record<string, number>> {
 }
 
 /** Every `table.column` whose stored value, as text, contains `needle`: a secret must be stored nowhere. */
-export async function columnsHolding(db: Db, needle: string): Promise<string[]> {
+export function columnsHolding(db: Db, needle: string): Promise<string[]> {
+  const postgres = engineOf(db) === "postgres";
+  return columnsWhere(db, (column) => {
+    const text = sql`cast(${sql.identifier(column.name)} as text)`;
+    return postgres ? sql`strpos(${text}, ${needle}) > 0` : sql`instr(${text}, ${needle}) > 0`;
+  });
+}
+
+/**
+ * Every `table.column` whose stored bytes contain `needle` (a binary key, any byte value, NUL
+ * too): a blob or bytea column compared as it is stored, any other column by its text's UTF-8
+ * bytes. The text form of a binary secret cannot be searched for on PostgreSQL, whose text holds
+ * no NUL byte.
+ */
+export function columnsHoldingBytes(db: Db, needle: Buffer): Promise<string[]> {
+  const postgres = engineOf(db) === "postgres";
+  return columnsWhere(db, (column) => {
+    const name = sql.identifier(column.name);
+    if (!postgres) return sql`instr(cast(${name} as blob), ${needle}) > 0`;
+    const bytes = column.type === "bytea" ? name : sql`convert_to(cast(${name} as text), 'UTF8')`;
+    return sql`position(${needle}::bytea in ${bytes}) > 0`;
+  });
+}
+
+/** Every `table.column` of the ledger for which some row satisfies `holds` (one statement per table). */
+async function columnsWhere(db: Db, holds: (column: { name: string; type: string }) => SQL): Promise<string[]> {
   const postgres = engineOf(db) === "postgres";
   const found: string[] = [];
   for (const table of await tableNames(db)) {
-    const columns = postgres
-      ? sql`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`
-      : sql`select name from pragma_table_info(${table})`;
-    const names = (await rowsOf<{ name: string }>(db, columns)).map((c) => c.name);
-    // One statement per table: how many rows hold the needle, column by column.
-    const hits = names.map((name) => {
-      const text = sql`cast(${sql.identifier(name)} as text)`;
-      const holds = postgres ? sql`strpos(${text}, ${needle}) > 0` : sql`instr(${text}, ${needle}) > 0`;
-      return sql`sum(case when ${holds} then 1 else 0 end) as ${sql.identifier(name)}`;
-    });
+    const query = postgres
+      ? sql`select column_name as name, data_type as type from information_schema.columns where table_schema = current_schema() and table_name = ${table}`
+      : sql`select name, type from pragma_table_info(${table})`;
+    const columns = await rowsOf<{ name: string; type: string }>(db, query);
+    // How many rows satisfy `holds`, column by column.
+    const hits = columns.map((column) => sql`sum(case when ${holds(column)} then 1 else 0 end) as ${sql.identifier(column.name)}`);
     const [row] = await rowsOf<Record<string, number | null>>(db, sql`select ${sql.join(hits, sql`, `)} from ${sql.identifier(table)}`);
-    for (const name of names) if (Number(row?.[name] ?? 0) > 0) found.push(`${table}.${name}`);
+    for (const { name } of columns) if (Number(row?.[name] ?? 0) > 0) found.push(`${table}.${name}`);
   }
   return found;
 }

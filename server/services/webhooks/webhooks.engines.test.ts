@@ -14,7 +14,7 @@ import { ACTORS, type Fixture, callerFor, expectBadRequest, expectForbidden, set
 import { WebhookReceiver, waitFor } from "@/test/support/webhook-receiver";
 import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher";
 import { describeEngines, ledgerFactory, sharedLedgerFactory } from "@/test/support/engines";
-import { columnsHolding, rowsLikeSqlite, tableCountsOf } from "@/test/support/rows";
+import { columnsHolding, columnsHoldingBytes, rowsLikeSqlite, tableCountsOf } from "@/test/support/rows";
 
 const freshLedger = ledgerFactory();
 
@@ -308,9 +308,18 @@ describeEngines("webhooks", (engine) => {
       expect(created.secret).toBe(given);
       const generated = await f.as("admin").admin.createWebhook({ url: "https://example.com/other", events: ["task.blocked"] });
       expect(generated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      for (const secret of [given, generated.secret]) {
+      // The searches find what is there: a stored URL, by its text and by its bytes.
+      expect(await columnsHolding(f.db, "example.com/other")).toContain("webhook_subscriptions.url");
+      expect(await columnsHoldingBytes(f.db, Buffer.from("example.com/other"))).toContain("webhook_subscriptions.url");
+      // A key may hold any byte, NUL too (a generated one does, one time in sixteen, in its first 16 bytes).
+      const binary = `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => i)).toString("base64")}`;
+      await f.as("admin").admin.createWebhook({ url: "https://example.com/third", events: "all", secret: binary });
+      for (const secret of [given, generated.secret, binary]) {
         expect(await columnsHolding(f.db, secret.slice(6))).toEqual([]);
-        expect(await columnsHolding(f.db, Buffer.from(secret.slice(6), "base64").toString("latin1").slice(0, 16))).toEqual([]);
+        const key = Buffer.from(secret.slice(6), "base64");
+        expect(await columnsHolding(f.db, key.toString("hex"))).toEqual([]);
+        expect(await columnsHolding(f.db, key.toString("base64url"))).toEqual([]);
+        expect(await columnsHoldingBytes(f.db, key.subarray(0, 16))).toEqual([]);
       }
       expect(JSON.stringify(await f.as("admin").admin.webhooks())).not.toContain(generated.secret.slice(6));
     });

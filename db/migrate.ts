@@ -71,7 +71,7 @@ function readJournal(migrationsFolder: string): { entries: { tag: string; when: 
 }
 
 /** The newest migration's timestamp in the folder's journal (what drizzle's `folderMillis` is). */
-function latestInJournal(migrationsFolder: string): number {
+export function latestInJournal(migrationsFolder: string): number {
   return readJournal(migrationsFolder).entries.reduce((latest, entry) => Math.max(latest, entry.when), 0);
 }
 

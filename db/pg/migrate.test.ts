@@ -6,7 +6,7 @@ import { migrate as drizzleMigrate } from "drizzle-orm/node-postgres/migrator";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase } from "@/test/support/pg-cluster";
 import { closePgDatabase, openPgDatabase, type PgDb } from "./client";
-import { applyPgMigrations } from "./migrate";
+import { applyPgMigrations, MIGRATIONS_LOCK } from "./migrate";
 
 const adminUrl = inject("pgAdminUrl");
 
@@ -79,6 +79,30 @@ describe.skipIf(!adminUrl)("applyPgMigrations (PostgreSQL)", () => {
     expect(await applyPgMigrations(db, folder)).toBe(1);
     expect(await applyPgMigrations(db, folder)).toBe(0);
     expect((await db.$client.query(`SELECT count(*)::int AS n FROM "hits"`)).rows[0].n).toBe(1);
+  });
+
+  it("knows an up-to-date database without reading the migrations' SQL or waiting for the lock", async () => {
+    const db = await fresh();
+    expect(await applyPgMigrations(db, folder)).toBe(3);
+    // The journal alone, its SQL files gone: up to date is decided from the journal's last entry.
+    const journalOnly = migrationsFolder(MIGRATIONS);
+    folders.push(journalOnly);
+    for (const m of MIGRATIONS) fs.rmSync(path.join(journalOnly, `${m.tag}.sql`));
+    // Another process holds the migrations lock (a migration under way elsewhere): no wait either.
+    const holder = await db.$client.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext($1))", [MIGRATIONS_LOCK]);
+      expect(await applyPgMigrations(db, journalOnly)).toBe(0);
+    } finally {
+      await holder.query("ROLLBACK");
+      holder.release();
+    }
+    // A journal with a newer entry than the database still reads the files, and says which is missing.
+    const ahead = migrationsFolder([...MIGRATIONS, { tag: "0003_more", when: 1_700_000_003_000, sql: `SELECT 1;` }]);
+    folders.push(ahead);
+    fs.rmSync(path.join(ahead, "0003_more.sql"));
+    await expect(applyPgMigrations(db, ahead)).rejects.toThrow(/0003_more\.sql/);
   });
 
   it("keeps drizzle's bookkeeping: the same table, hashes and timestamps as drizzle's own migrate()", async () => {

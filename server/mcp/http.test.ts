@@ -154,13 +154,15 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
     expect(refused.isError).toBe(true);
     expect(text(refused)).toBe("session.create_role: role viewer may not create sessions (allowed: agent, orchestrator, lead, admin)");
     expect(db.$client.prepare("SELECT count(*) AS n FROM sessions WHERE id = 'h2'").get()).toEqual({ n: 0 });
-    await call(await httpAgent(await token("orchestrator")), "create_task", { sessionId: "h1", key: "t2", title: "Pending" });
-    const claim = await call(viewer, "claim_task", { sessionId: "h1", key: "t2" });
+    const orchestrator = await httpAgent(await token("orchestrator"));
+    await call(orchestrator, "create_session", { id: "h2r" });
+    await call(orchestrator, "create_task", { sessionId: "h2r", key: "t2", title: "Pending" });
+    const claim = await call(viewer, "claim_task", { sessionId: "h2r", key: "t2" });
     expect(claim.isError).toBe(true);
     expect(text(claim)).toBe("task.claim_role: role viewer may not claim a task (allowed: agent, admin)");
-    expect(await call(viewer, "get_session", { id: "h1" })).toMatchObject({ structuredContent: { taskCounts: { completed: 1 } } });
-    const read = await viewer.readResource({ uri: "proofgate://sessions/h1" });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ session: { id: "h1" }, completionGate: { accepted: false } });
+    expect(await call(viewer, "get_session", { id: "h2r" })).toMatchObject({ structuredContent: { taskCounts: { pending: 1, claimed: 0 } } });
+    const read = await viewer.readResource({ uri: "proofgate://sessions/h2r" });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ session: { id: "h2r" }, completionGate: { accepted: false } });
   });
 
   it("serves `proofgate mcp --url … --token …` (remote stdio mode) with the token's role and label", async () => {

@@ -164,7 +164,7 @@ describe("proofgate mcp over stdio (local mode)", () => {
     expect(text(state)).toMatch(/^Session s2 is active; tasks: 1 blocked; completion gate: would reject/);
 
     const { resources } = await dev.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["proofgate://sessions/s2", "proofgate://sessions/s1"]));
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["proofgate://sessions/s2"]));
     const { resourceTemplates } = await dev.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: "proofgate://sessions/{sessionId}", mimeType: "application/json" })]);
     const read = await dev.readResource({ uri: "proofgate://sessions/s2" });
@@ -222,8 +222,10 @@ describe("proofgate mcp over stdio (local mode)", () => {
       params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
     });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_session", arguments: { id: "s1" } } });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "create_session", arguments: { id: "s5" } } });
     await vi.waitFor(() => expect(stdout.split("\n").filter(Boolean)).toHaveLength(2), { timeout: 20_000 });
+    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_session", arguments: { id: "s5" } } });
+    await vi.waitFor(() => expect(stdout.split("\n").filter(Boolean)).toHaveLength(3), { timeout: 20_000 });
     child.stdin.end();
     expect(await exited).toBe(0);
     const lines = stdout
@@ -233,8 +235,9 @@ describe("proofgate mcp over stdio (local mode)", () => {
     expect(lines.map((l) => [l.jsonrpc, l.id])).toEqual([
       ["2.0", 1],
       ["2.0", 2],
+      ["2.0", 3],
     ]);
     expect(lines[0]!.result).toMatchObject({ serverInfo: { name: "proofgate" }, capabilities: { tools: {}, resources: {} } });
-    expect(lines[1]!.result).toMatchObject({ structuredContent: { session: { id: "s1" } } });
+    expect(lines[2]!.result).toMatchObject({ structuredContent: { session: { id: "s5" } } });
   });
 });

@@ -267,6 +267,35 @@ describe.concurrent("proofgate", () => {
       expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
     });
 
+    it("reads an argument that starts with a dash as a value when it holds whitespace or is more than one short option, as BAZINGA's argparse does", async () => {
+      const { dir, db } = workspace();
+      expect((await proofgate(["--db", db, "create-session", "s1", "develop", "- a bulleted requirement"], { cwd: dir })).code).toBe(0);
+      // A markdown list, a line that begins like -V, a single word like -V…, a negative number; an option's value likewise.
+      const contents = ["- fixed the parser\n- added tests", "-Verbose run: 3 tests failed", "-Vfoo", "-10", "--fix it later"];
+      for (const content of contents) {
+        const run = await proofgate(["log-interaction", "s1", "developer", content, "1", "developer_1", "--db", db], { cwd: dir });
+        expect(run, content).toMatchObject({ code: 0, stdout: expect.stringMatching(/^✓ Logged developer interaction/) });
+      }
+      expect((await proofgate(["--db", db, "log-interaction", "--group-id", "- group a", "s1", "developer", "grouped"], { cwd: dir })).code).toBe(0);
+      const rows = new Database(db, { readonly: true });
+      try {
+        expect(rows.prepare("SELECT content, group_id AS groupId FROM orchestration_logs ORDER BY id").all()).toEqual([
+          ...contents.map((content) => ({ content, groupId: null })),
+          { content: "grouped", groupId: "- group a" },
+        ]);
+        expect(rows.prepare("SELECT requirements FROM sessions").pluck().get()).toBe("- a bulleted requirement");
+      } finally {
+        rows.close();
+      }
+      // Options are still options: -V alone, --name=value holding a space, and an unknown --flag is refused naming it.
+      expect((await proofgate(["-V"], { cwd: dir })).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      expect((await proofgate([`--db=${db}`, "create-session", "s2", "develop", "Req", '--metadata={"team": "a b"}'], { cwd: dir })).code).toBe(0);
+      expect(query(db, "SELECT metadata FROM sessions WHERE id = 's2'")).toBe('{"team":"a b"}');
+      const unknown = await proofgate(["--db", db, "log-interaction", "s1", "developer", "--bogus"], { cwd: dir });
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/^error: unknown option '--bogus'/);
+    });
+
     it.each([[["demo", "--help"]], [["help", "demo"]], [["migrate", "--help"]], [["help", "migrate"]]])(
       "prints command help with an Example for %j",
       async (args) => {

@@ -116,8 +116,9 @@ describe("the hook's argument fast path", () => {
       }),
       { numRuns: 3000 },
     );
-    // The property is not vacuous: lists the fast path takes are generated.
-    const taken = fc.sample(args, 3000).filter((list) => fastReads(list) !== undefined).length;
+    // The property is not vacuous: lists the fast path takes are generated (about 4 % of them: the
+    // sample is seeded, since an unseeded one fell to 100 or fewer one time in eighteen).
+    const taken = fc.sample(args, { numRuns: 3000, seed: 1 }).filter((list) => fastReads(list) !== undefined).length;
     expect(taken).toBeGreaterThan(100);
   });
 });

@@ -4,9 +4,9 @@ import { Command } from "commander";
 import { version } from "@/package.json";
 
 /**
- * Whether an argument that starts with "-" is a value all the same, as BAZINGA's argparse reads it:
- * one holding whitespace ("- fixed the parser\n- added tests", "-Verbose run: 3 failed"), unless it
- * is `--name=value`; and one dash followed by more than one character ("-Vfoo", "-10"), since
+ * Whether an argument that starts with "-" is a value all the same: one holding whitespace ("- fixed
+ * the parser\n- added tests", "-Verbose run: 3 failed"), unless it is `--name=value`, as BAZINGA's
+ * argparse reads it; and one dash followed by more than one character ("-Vfoo", "-10"), since
  * Proofgate's only short options (-V, -h) take no value and are never grouped. Commander would read
  * the first as an unknown option (exit 2) and the second as -V (the version printed, exit 0, the
  * agent's log entry lost).

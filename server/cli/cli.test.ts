@@ -277,16 +277,12 @@ describe.concurrent("proofgate", () => {
         expect(run, content).toMatchObject({ code: 0, stdout: expect.stringMatching(/^✓ Logged developer interaction/) });
       }
       expect((await proofgate(["--db", db, "log-interaction", "--group-id", "- group a", "s1", "developer", "grouped"], { cwd: dir })).code).toBe(0);
-      const rows = new Database(db, { readonly: true });
-      try {
-        expect(rows.prepare("SELECT content, group_id AS groupId FROM orchestration_logs ORDER BY id").all()).toEqual([
-          ...contents.map((content) => ({ content, groupId: null })),
-          { content: "grouped", groupId: "- group a" },
-        ]);
-        expect(rows.prepare("SELECT requirements FROM sessions").pluck().get()).toBe("- a bulleted requirement");
-      } finally {
-        rows.close();
-      }
+      const logged = query<string>(
+        db,
+        "SELECT json_group_array(json_object('content', content, 'groupId', group_id)) FROM (SELECT * FROM orchestration_logs ORDER BY id)",
+      );
+      expect(JSON.parse(logged)).toEqual([...contents.map((content) => ({ content, groupId: null })), { content: "grouped", groupId: "- group a" }]);
+      expect(query(db, "SELECT requirements FROM sessions WHERE id = 's1'")).toBe("- a bulleted requirement");
       // Options are still options: -V alone, --name=value holding a space, and an unknown --flag is refused naming it.
       expect((await proofgate(["-V"], { cwd: dir })).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
       expect((await proofgate([`--db=${db}`, "create-session", "s2", "develop", "Req", '--metadata={"team": "a b"}'], { cwd: dir })).code).toBe(0);

@@ -25,6 +25,7 @@ const HELD = (n: number) => `\uE000${n}\uE001`;
  * any option's value. Every subcommand is one too.
  */
 class ProofgateCommand extends Command {
+  /** The values held during one parseOptions call (empty outside it). */
   private held = new Map<string, string>();
 
   override createCommand(name?: string): Command {
@@ -34,7 +35,6 @@ class ProofgateCommand extends Command {
   override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
     // An argument that already looks like a placeholder: leave everything to commander as it is.
     if (argv.some((arg) => arg.includes("\uE000"))) return super.parseOptions(argv);
-    this.held = new Map();
     const masked = argv.map((arg) => {
       if (!isDashedValue(arg)) return arg;
       const token = HELD(this.held.size);

@@ -36,8 +36,7 @@ export async function tableCountsOf(db: Db): Promise<Record<string, number>> {
 
 /** Every `table.column` whose stored value, as text, contains `needle`: a secret must be stored nowhere. */
 export function columnsHolding(db: Db, needle: string): Promise<string[]> {
-  const postgres = engineOf(db) === "postgres";
-  return columnsWhere(db, (column) => {
+  return columnsWhere(db, (column, postgres) => {
     const text = sql`cast(${sql.identifier(column.name)} as text)`;
     return postgres ? sql`strpos(${text}, ${needle}) > 0` : sql`instr(${text}, ${needle}) > 0`;
   });
@@ -50,8 +49,7 @@ export function columnsHolding(db: Db, needle: string): Promise<string[]> {
  * no NUL byte.
  */
 export function columnsHoldingBytes(db: Db, needle: Buffer): Promise<string[]> {
-  const postgres = engineOf(db) === "postgres";
-  return columnsWhere(db, (column) => {
+  return columnsWhere(db, (column, postgres) => {
     const name = sql.identifier(column.name);
     if (!postgres) return sql`instr(cast(${name} as blob), ${needle}) > 0`;
     const bytes = column.type === "bytea" ? name : sql`convert_to(cast(${name} as text), 'UTF8')`;
@@ -60,7 +58,7 @@ export function columnsHoldingBytes(db: Db, needle: Buffer): Promise<string[]> {
 }
 
 /** Every `table.column` of the ledger for which some row satisfies `holds` (one statement per table). */
-async function columnsWhere(db: Db, holds: (column: { name: string; type: string }) => SQL): Promise<string[]> {
+async function columnsWhere(db: Db, holds: (column: { name: string; type: string }, postgres: boolean) => SQL): Promise<string[]> {
   const postgres = engineOf(db) === "postgres";
   const found: string[] = [];
   for (const table of await tableNames(db)) {
@@ -69,7 +67,7 @@ async function columnsWhere(db: Db, holds: (column: { name: string; type: string
       : sql`select name, type from pragma_table_info(${table})`;
     const columns = await rowsOf<{ name: string; type: string }>(db, query);
     // How many rows satisfy `holds`, column by column.
-    const hits = columns.map((column) => sql`sum(case when ${holds(column)} then 1 else 0 end) as ${sql.identifier(column.name)}`);
+    const hits = columns.map((column) => sql`sum(case when ${holds(column, postgres)} then 1 else 0 end) as ${sql.identifier(column.name)}`);
     const [row] = await rowsOf<Record<string, number | null>>(db, sql`select ${sql.join(hits, sql`, `)} from ${sql.identifier(table)}`);
     for (const { name } of columns) if (Number(row?.[name] ?? 0) > 0) found.push(`${table}.${name}`);
   }

@@ -34,11 +34,14 @@ export default defineConfig({
     // Signs in once per role; pages start signed in as a lead unless a spec picks another role.
     { name: "setup", testMatch: /auth\.setup\.ts/, use: { ...devices["Desktop Chrome"], channel: undefined } },
     { name: "desktop", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined, storageState: authFile("lead") } },
-    // The command-line specs drive the CLI, not a screen: they run once, in the desktop project.
+    // At a phone's size only the tests tagged @mobile run: each page's main view and its dialogs,
+    // where the layout changes (folded filters, stacked columns). The rest assert nothing a screen's
+    // size changes, and the command-line specs drive no screen at all.
     {
       name: "phone",
       dependencies: ["setup"],
       use: { ...devices["Pixel 7"], channel: undefined, storageState: authFile("lead") },
+      grep: /@mobile/,
       testIgnore: /cli-.*\.spec\.ts/,
     },
   ],

@@ -51,12 +51,21 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const memory = file === ":memory:";
   if (!memory && !options.readonly) ensureFolder(path.dirname(path.resolve(file)));
   const sqlite = openFile(file, options.readonly ?? false);
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  configure(sqlite);
   if (!memory && !options.readonly) enableWal(sqlite);
+  if (options.migrate ?? !options.readonly) applyMigrations(sqlite, options.migrationsFolder);
+  return wrap(sqlite);
+}
+
+/** The connection settings every Proofgate database has, whatever opened it. */
+function configure(sqlite: Database.Database): void {
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  if (options.migrate ?? !options.readonly) applyMigrations(sqlite, options.migrationsFolder);
+}
+
+function wrap(sqlite: Database.Database): Db {
   cacheStatements(sqlite);
   return drizzle({ client: sqlite });
 }
@@ -414,9 +423,24 @@ export async function closeLedger(db: Db): Promise<void> {
   else db.$client.close();
 }
 
-/** A fresh, migrated, private in-memory database (tests). */
+/** The bytes of a freshly migrated database: migrated once per process, copied for each memory database. */
+let migratedImage: Buffer | undefined;
+
+/**
+ * A fresh, migrated, private in-memory database (tests). The first one in a process replays every
+ * migration; the rest are copies of its bytes (`new Database(buffer)` copies them into a database
+ * of its own), which costs a fraction of a millisecond instead of the migrations' ~50 ms.
+ */
 export function createMemoryDb(): Db {
-  return openDatabase(":memory:");
+  migratedImage ??= (() => {
+    const first = openDatabase(":memory:").$client;
+    const image = first.serialize();
+    first.close();
+    return image;
+  })();
+  const sqlite = new Database(migratedImage);
+  configure(sqlite);
+  return wrap(sqlite);
 }
 
 export function resolveDbPath(explicit?: string): string {

@@ -24,7 +24,7 @@ async function shownIds(page: Page): Promise<number[]> {
   return page.locator("tr[data-event-id]").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-event-id"))));
 }
 
-test("filters live in the address: they survive a reload, and the rows are the newest matching events", async ({ page, ledger }, testInfo) => {
+test("filters live in the address: they survive a reload, and the rows are the newest matching events @mobile", async ({ page, ledger }, testInfo) => {
   const { actor } = ledger.prepare("SELECT actor FROM events WHERE type = 'task.claimed' GROUP BY actor ORDER BY count(*) DESC LIMIT 1").get() as {
     actor: string;
   };

@@ -178,7 +178,7 @@ async function tableRows(table: Locator): Promise<string[][]> {
   return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())));
 }
 
-test("shows every figure, each equal to the ledger's numbers", async ({ page, ledger }, testInfo) => {
+test("shows every figure, each equal to the ledger's numbers @mobile", async ({ page, ledger }, testInfo) => {
   // Full-page screenshots of a long page at a phone's pixel ratio take a while.
   test.setTimeout(180_000);
   await page.goto("/analytics");

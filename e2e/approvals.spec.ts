@@ -30,7 +30,7 @@ function expectedInbox(ledger: Database.Database) {
     .all() as { sessionId: string; key: string; resetRequested: number; failures: string | null; claimedBy: string | null; since: number }[];
 }
 
-test("every blocked task across sessions, reset requests first, then the longest-waiting, with what a lead needs to decide", async ({
+test("every blocked task across sessions, reset requests first, then the longest-waiting, with what a lead needs to decide @mobile", async ({
   page,
   ledger,
 }, testInfo) => {

@@ -10,7 +10,7 @@ test.describe("signed out", () => {
   // The wrong password's 401 is the point of the test.
   test.use({ storageState: { cookies: [], origins: [] }, expectedConsoleErrors: /status of 401/ });
 
-  test("a visitor is sent to sign in, a wrong password is refused, the right one opens the dashboard, sign-out ends it", async ({ page }, testInfo) => {
+  test("a visitor is sent to sign in, a wrong password is refused, the right one opens the dashboard, sign-out ends it @mobile", async ({ page }, testInfo) => {
     await page.goto("/");
     await expect(page).toHaveURL(/\/sign-in/);
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();

@@ -145,16 +145,20 @@ test("serve --workers 2: both workers answer on one port and one database, a wri
     expect(workers).toHaveLength(2);
     expect((await fetch(`${url}/`)).status).toBe(200);
 
-    // Followers (remote `events --follow`, each its own connection) until one is held by each worker.
+    // Two followers, one after the other. Node's cluster hands connections to its workers in turn
+    // (round-robin, the default on Linux), so two consecutive connections land on different workers.
+    // `--since` spares the follower's `events.latestId` call: each follower is then exactly one
+    // connection (the CLI's requests never share one), and the turns are not taken by a short call.
+    const last = rows<{ id: number | null }>(db, "SELECT max(id) AS id FROM events")[0]!.id ?? 0;
     const held = new Map<number, RunningCli>();
-    for (let i = 0; held.size < 2; i++) {
-      expect(i, "ten followers never reached both workers").toBeLessThan(10);
-      const follower = start([...viewer, "events", "--session", "shared", "--follow"]);
+    for (let i = 0; i < 2; i++) {
+      const follower = start([...viewer, "events", "--session", "shared", "--follow", "--since", String(last)]);
       followers.push(follower);
       let worker: number | undefined;
       await until(() => (worker = workerServing(follower.child.pid!, port, workers)) !== undefined, "the follower's connection", 20_000);
-      if (!held.has(worker!)) held.set(worker!, follower);
+      held.set(worker!, follower);
     }
+    expect(held.size, "two consecutive connections were not handed to two workers").toBe(2);
 
     // Writes over HTTP, each on a new connection (so through either worker): every follower sees every one.
     for (const key of ["written_1", "written_2", "written_3"]) await ok(...writer, "create-task-group", key, "shared", `Task group ${key}`);

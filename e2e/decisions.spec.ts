@@ -208,7 +208,10 @@ test("switch a session's enforcement with a reason: the badge and the last switc
   await other.close();
 });
 
-test("complete a session: the gate's rejection reasons verbatim in the dialog; then fail it, seen live elsewhere", async ({ page, ledger }, testInfo) => {
+test("complete a session: the gate's rejection reasons verbatim in the dialog; then fail it, seen live elsewhere @mobile", async ({
+  page,
+  ledger,
+}, testInfo) => {
   const id = await sessionToDecide();
   await open(page, id);
   const other = await elsewhere(page, `/sessions/${id}`);

@@ -57,8 +57,12 @@ export async function hydrated(page: Page): Promise<void> {
   await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
 }
 
-/** Write a screenshot beside the test results, named by page, project and colour scheme. */
+/**
+ * With SCREENSHOTS=1, write a screenshot beside the test results, named by page, project and colour
+ * scheme. Nothing compares them: they are for people to look at, so an ordinary run (CI's) skips them.
+ */
 export async function screenshot(page: Page, name: string, project: string) {
+  if (process.env.SCREENSHOTS !== "1") return;
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     // Transitions (e.g. a button fading to its dark colour) are fast-forwarded, not caught half-way.

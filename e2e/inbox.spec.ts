@@ -36,7 +36,7 @@ const cards = (page: Page) => page.getByRole("region", { name: "Blocked tasks" }
 const cardKeys = (page: Page, id: string) =>
   cards(page).evaluateAll((els, prefix) => els.map((el) => el.getAttribute("data-testid")!.slice(prefix.length)), `approval-${id}-`);
 
-test("filters live in the address: a reload keeps them, Back undoes one, a bad one is named", async ({ page }, testInfo) => {
+test("filters live in the address: a reload keeps them, Back undoes one, a bad one is named @mobile", async ({ page }, testInfo) => {
   const id = await blockedSession("inbox-filters", [
     { key: "alpha", blocker: "verifier_1", request: true },
     { key: "beta", blocker: "verifier_2" },

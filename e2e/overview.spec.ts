@@ -65,7 +65,7 @@ test("the overview's totals, tasks by state and inbox count are the ledger's", a
   await expect(inbox.getByRole("link", { name: "Open the approval inbox" })).toHaveAttribute("href", "/approvals");
 });
 
-test("the live sessions, completion checks and activity are the ledger's newest rows", async ({ page, ledger }, testInfo) => {
+test("the live sessions, completion checks and activity are the ledger's newest rows @mobile", async ({ page, ledger }, testInfo) => {
   await page.goto("/");
 
   const active = (ledger.prepare("SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC, id DESC").all() as { id: string }[]).map(

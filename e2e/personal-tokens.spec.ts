@@ -37,7 +37,7 @@ test.describe("as a viewer", () => {
   // The blank name is refused by the server on purpose (400), which the browser logs.
   test.use({ storageState: authFile("viewer"), expectedConsoleErrors: /status of 400 \(Bad Request\) \(.*\/api\/trpc\/account\.createToken/ });
 
-  test("creates a personal token, sees it once, uses it, revokes it, and the next call gets 401", async ({ page, ledger }, testInfo) => {
+  test("creates a personal token, sees it once, uses it, revokes it, and the next call gets 401 @mobile", async ({ page, ledger }, testInfo) => {
     tokenName = uniqueId(`viewer script ${testInfo.project.name}`);
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });

@@ -64,7 +64,7 @@ function taskRow(ledger: Database.Database, sessionId: string, key: string) {
   };
 }
 
-test("the session page shows the ledger: header, tasks by state, criteria with discrepancies and history, completion checks", async ({
+test("the session page shows the ledger: header, tasks by state, criteria with discrepancies and history, completion checks @mobile", async ({
   page,
   ledger,
 }, testInfo) => {
@@ -235,7 +235,7 @@ test("the completion checks history lists every recorded check, newest first, wi
   );
 });
 
-test("a lead verifies a claimed task: the checks and notes become its proofpack", async ({ page, ledger }, testInfo) => {
+test("a lead verifies a claimed task: the checks and notes become its proofpack @mobile", async ({ page, ledger }, testInfo) => {
   const id = await sessionWithClaims("developer_1", ["auth_api"]);
   await open(page, id);
   await expect(column(page, "claimed").getByTestId("task-auth_api")).toContainText("developer_1");

@@ -49,7 +49,10 @@ function labels(attempts: AttemptRow[], max: number | null): string[] {
   return attempts.map((a) => (a.attemptType === "breakdown" ? "breakdown" : max === null ? `attempt ${++n}` : `attempt ${++n} of ${max}`));
 }
 
-test("a goal shows its contract, its attempts in order and its latest goal-gate evaluation as the ledger holds them", async ({ page, ledger }, testInfo) => {
+test("a goal shows its contract, its attempts in order and its latest goal-gate evaluation as the ledger holds them @mobile", async ({
+  page,
+  ledger,
+}, testInfo) => {
   // The goal evaluated most often: several attempts, a contract and a pivot history.
   const { goalId } = ledger.prepare("SELECT goal_id AS goalId FROM goal_gate_evaluations GROUP BY goal_id ORDER BY count(*) DESC, goal_id LIMIT 1").get() as {
     goalId: number;
@@ -103,7 +106,10 @@ test("a goal shows its contract, its attempts in order and its latest goal-gate 
   await screenshot(page, "session-goals", testInfo.project.name);
 });
 
-test("opening an attempt loads its tool calls, validation runs and evaluations; a long output is collapsed until asked", async ({ page, ledger }, testInfo) => {
+test("opening an attempt loads its tool calls, validation runs and evaluations; a long output is collapsed until asked @mobile", async ({
+  page,
+  ledger,
+}, testInfo) => {
   // An attempt (evaluated, if the data has one) one of whose tool calls printed a long output.
   const call = ledger
     .prepare(

@@ -42,7 +42,7 @@ async function loadAll(page: Page) {
 }
 
 test.describe("logs and reasoning", () => {
-  test("'Load older' walks back through every row of the session, page by page, with no duplicates", async ({ page, ledger }, testInfo) => {
+  test("'Load older' walks back through every row of the session, page by page, with no duplicates @mobile", async ({ page, ledger }, testInfo) => {
     const sessionId = busiestSession(ledger);
     const all = logIds(ledger, sessionId);
     expect(all.length).toBeGreaterThan(2 * LOG_PAGE_SIZE);

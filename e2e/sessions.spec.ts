@@ -32,7 +32,7 @@ async function cli(...args: string[]) {
   expect(run.code, `proofgate ${args.join(" ")}: ${run.stderr}`).toBe(0);
 }
 
-test("the table lists the newest sessions with their state and flags", async ({ page, ledger }, testInfo) => {
+test("the table lists the newest sessions with their state and flags @mobile", async ({ page, ledger }, testInfo) => {
   await page.goto("/sessions");
   await expect(page.getByRole("heading", { name: "Sessions", level: 1 })).toBeVisible();
   const expected = ledgerIds(ledger).slice(0, PAGE_SIZE);

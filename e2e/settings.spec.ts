@@ -23,7 +23,7 @@ test.describe("as an admin", () => {
     // Playwright would read a two-element array given to test.use as [value, fixture options].
     test.use({ expectedConsoleErrors: /status of (400 \(Bad Request\)|409 \(Conflict\))/ });
 
-    test("lists the ledger's users, creates one who can sign in, refuses a duplicate email at its field, and changes a role after confirmation", async ({
+    test("lists the ledger's users, creates one who can sign in, refuses a duplicate email at its field, and changes a role after confirmation @mobile", async ({
       page,
       ledger,
       browser,

@@ -28,7 +28,7 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
 test.describe("as an admin", () => {
   test.use({ storageState: authFile("admin"), expectedConsoleErrors: /status of 400 \(Bad Request\)/ });
 
-  test("adds a webhook (its secret shown once), sends a signed test that shows in the delivery log, and removes it after confirming", async ({
+  test("adds a webhook (its secret shown once), sends a signed test that shows in the delivery log, and removes it after confirming @mobile", async ({
     page,
     ledger,
   }, testInfo) => {

@@ -1,6 +1,7 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import drizzle from "eslint-plugin-drizzle";
+import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
 
 /*
@@ -75,6 +76,15 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
+  },
+  // Issue 30: a regular expression that backtracks or rescans super-linearly freezes the event loop
+  // on hostile input (the redaction rule once took minutes on 1 MB of `a_a_a_…`), so both classes
+  // are errors everywhere. The analysis sees only literals, and treats a leading lookbehind as
+  // stopping the rescans even where it does not: redact.test.ts runs each redaction rule on 1 MB
+  // of its worst case as well.
+  {
+    plugins: { regexp },
+    rules: { "regexp/no-super-linear-backtracking": "error", "regexp/no-super-linear-move": "error" },
   },
   // The services are asynchronous (one engine is PostgreSQL): a promise nobody awaits is a write
   // that may not have happened, or a refusal nobody sees. Type-aware, so only for TypeScript files.

@@ -6,13 +6,14 @@
  *
  * Flags: --quick (small dataset, fewer repetitions, under 3 minutes), --sessions N (the large
  * dataset's size, default 10000), --port P (default 3400; P+1 is used too), --skip-build,
- * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, runtime, memory, import),
+ * --only a,b (measurement groups: api, analytics, browser, live, writes, cli, runtime, memory, import,
+ * redaction),
  * --keep (keep the temporary folder), --db FILE (measure an existing generated database instead),
  * --profile (the measured server runs with --cpu-prof; prints where its CPU time went),
  * --out FILE (where to write the results; with --only, nothing is written unless given),
  * --bazinga-sessions N (the import group's synthesized BAZINGA file: N sessions of ~100 log rows
  * each; default 10000, i.e. about a million log rows; 30 with --quick). `--only import` runs that
- * group alone: no datasets, no server.
+ * group alone: no datasets, no server; so does `--only redaction` (in-process, nothing to build).
  * --workers N (the server's PROOFGATE_WORKERS; default: what `npm start` uses),
  * --api-via-next (the API through Next's router as well: only to measure what the direct path saves),
  * --engine sqlite|postgres (default sqlite): postgres copies the same generated dataset into a fresh
@@ -41,6 +42,7 @@ import { launch, measureLive, measureNavigation } from "./measure/browser";
 import { measureCli } from "./measure/cli";
 import { measureServerMemory } from "./measure/server-memory";
 import { countsLine, generate, measureLargeGeneration, measureSmallGeneration } from "./measure/generate";
+import { measureRedaction } from "./measure/redaction";
 import { measureHookCommand, measureHookHttp, measureMcp } from "./measure/runtime";
 import { measureIngest, measureTaskMoves } from "./measure/writes";
 
@@ -151,6 +153,7 @@ async function main(): Promise<void> {
     rec.datasets.skipped = SQLITE_ONLY;
     for (const [group, why] of Object.entries(SQLITE_ONLY)) console.log(`  ${group}: skipped on PostgreSQL (${why})`);
   }
+  if (args.only?.size === 1 && args.only.has("redaction")) return redactionOnly(args, rec, dir, started);
   if (args.only?.size === 1 && args.only.has("import")) {
     if (!pg) return importOnly(args, rec, dir, started);
     console.log("nothing to measure: --only import on PostgreSQL");
@@ -260,6 +263,7 @@ async function main(): Promise<void> {
   }
   await step("memory", "server RSS: 50 live clients, mixed traffic", () => measureServerMemory(ctx));
   await step("import", "BAZINGA import", () => measureBazingaImport(ctx, args.bazingaSessions ?? undefined));
+  await step("redaction", "redaction of hostile input, in-process", async () => measureRedaction(ctx));
   await closeLedger(local);
   engine.close();
 
@@ -347,6 +351,23 @@ async function importOnly(args: Args, rec: Recorder, dir: string, started: numbe
   );
   if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   else console.log(`kept ${dir}`);
+}
+
+/** `--only redaction`: an in-process measurement, on either engine (it touches no database). */
+function redactionOnly(args: Args, rec: Recorder, dir: string, started: number): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log("• redaction of hostile input, in-process");
+  try {
+    measureRedaction({ quick: args.quick, rec });
+  } catch (error) {
+    rec.fail("redaction", error);
+  }
+  rec.datasets.totalSeconds = Math.round((Date.now() - started) / 1000);
+  if (args.out) rec.write(args.out);
+  rec.print();
+  console.log(
+    `\n${args.out ? `results: ${path.relative(ROOT, args.out)}` : "(--only without --out: results not written)"}; ${rec.datasets.totalSeconds} s in all`,
+  );
 }
 
 main().catch((error: unknown) => {

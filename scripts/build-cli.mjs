@@ -122,7 +122,7 @@ const schemaByTable = {
         for (const raw of list.split(",")) {
           const spec = raw.trim();
           if (!spec || spec.startsWith("type ")) continue;
-          const [name] = spec.split(/\s+as\s+/);
+          const [name] = spec.split(/\s/, 1); // `x` or `x as y`: the imported name comes first
           const from = owner.get(name) ?? "@/db/schema";
           byModule.set(from, [...(byModule.get(from) ?? []), spec]);
         }

@@ -34,7 +34,7 @@ const tail = completionGateMigrationSql();
 const header = tail.slice(0, tail.indexOf("\n"));
 const current = fs.readFileSync(gate, "utf8");
 const at = current.indexOf(header);
-const generated = (at === -1 ? current : current.slice(0, at)).replace(/(?:\n?--> statement-breakpoint\n?)?\s*$/, "");
+const generated = (at === -1 ? current : current.slice(0, at)).trimEnd().replace(/\n?--> statement-breakpoint$/, "");
 fs.writeFileSync(gate, `${generated}\n--> statement-breakpoint\n${tail}\n`);
 console.log(`wrote ${path.relative(process.cwd(), gate)}`);
 

@@ -70,7 +70,7 @@ export function toDomainError(error: unknown): unknown {
   if (!pg) return error;
   switch (pg.code) {
     case "P0001": {
-      const match = /^([a-z_]+(?:\.[a-z_]+)?):\s*(.*)$/s.exec(pg.message);
+      const match = /^([a-z_]+(?:\.[a-z_]+)?):/.exec(pg.message);
       return new ForbiddenTransitionError(match?.[1] ?? "database.rule", pg.message);
     }
     case "23505":

@@ -253,8 +253,8 @@ describe.concurrent("proofgate", () => {
       const run = await proofgate(args, { cwd: dir });
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: proofgate /);
-      expect(run.stdout).toMatch(/^\s+migrate\b/m);
-      expect(run.stdout).toMatch(/^\s+demo\b/m);
+      expect(run.stdout).toMatch(/^ +migrate\b/m);
+      expect(run.stdout).toMatch(/^ +demo\b/m);
       expect(run.stdout).toContain("--db <path>");
       expect(fs.existsSync(path.join(dir, "data"))).toBe(false);
     });

@@ -259,3 +259,47 @@ describe("redactJson", () => {
     expect(redactJson(value)).toEqual({ value, redacted: false, kinds: [] });
   });
 });
+
+// Each rule's worst case, 1 MB long: runs of what a rule's repetitions accept, each followed by what
+// makes the match fail, so a rule that rescans a run from every start takes minutes (the generic
+// `name=value` rule did, on `a_a_a_…`). No timing here: linear rules finish well inside the timeout.
+describe("redactSecrets: linear on 1 MB of hostile input", () => {
+  const MB = 2 ** 20;
+  /** `unit` repeated to 1 MB. */
+  const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
+  const unchanged = (input: string): [string, string] => [input, input];
+
+  it.each<[string, () => [input: string, expected: string]]>([
+    ["private key: many BEGIN lines", () => unchanged(fill("-----BEGIN "))],
+    ["private key: a long label that never says PRIVATE KEY", () => unchanged(`-----BEGIN ${fill("RSA ")}-----`)],
+    [
+      "private key: a block whose END lines name another label",
+      () => [`x\n-----BEGIN RSA PRIVATE KEY-----\n${fill("-----END PRIVATE KEY-----\n")}`, "x\n[REDACTED:private_key]"],
+    ],
+    ["Anthropic key: prefixes over and over", () => [fill("sk-ant-"), "[REDACTED:anthropic_key]"]],
+    ["OpenAI key: one character short, over and over", () => unchanged(fill(`sk-${"a".repeat(15)} `))],
+    ["GitHub token: one character short, over and over", () => unchanged(fill(`ghp_${"a".repeat(19)} `))],
+    ["GitHub PAT: prefixes over and over", () => [fill("github_pat_"), "[REDACTED:github_token]"]],
+    ["AWS key id: a run of prefixes too long to be one", () => unchanged(fill("AKIA"))],
+    ["AWS secret: the name, then only whitespace", () => unchanged(`aws_secret_access_key${fill(" ")}=`)],
+    ["AWS secret: the name over and over", () => unchanged(fill("aws_secret_access_key:"))],
+    ["bearer token: Bearer, then only whitespace", () => unchanged(`Bearer${fill(" ")}x`)],
+    ["bearer token: Bearer over and over", () => unchanged(fill("Bearer "))],
+    ["name=value: a long prefix that ends in no name", () => unchanged(`${fill("a_")}!token`)],
+    ["name=value: a long prefix before a name", () => [`${fill("a_")}token=v`, `${fill("a_")}token=[REDACTED:token]`]],
+    ["name=value: a long dashed prefix before a name", () => [`${fill("x-")}-password: "a b"`, `${fill("x-")}-password: "[REDACTED:password]"`]],
+    ["name=value: a name, then only whitespace", () => unchanged(`token${fill(" ")}x`)],
+    ["name=value: an opening quote never closed", () => unchanged(`secret="${fill("a")}`)],
+    ["name=value: assignments over and over", () => [fill("token="), "token=[REDACTED:token]"]],
+  ])("%s", (_label, build) => {
+    const [input, expected] = build();
+    expect(input.length).toBeGreaterThanOrEqual(MB);
+    expect(redactSecrets(input).text).toBe(expected);
+  });
+
+  it("redactJson: a 1 MB key is judged by its name's end", () => {
+    const secretKey = `${fill("a_")}token`;
+    const plainKey = `${fill("a_")}!`;
+    expect(redactJson({ [secretKey]: "v", [plainKey]: "w" }).value).toEqual({ [secretKey]: "[REDACTED:token]", [plainKey]: "w" });
+  });
+});

@@ -21,11 +21,10 @@ interface Rule {
 
 const marker = (kind: string) => `[REDACTED:${kind}]`;
 
-// Names whose value is a secret in `name=value`, `name: value` and JSON forms. An optional prefix
-// (`DB_`, `github_`, `client_`) is allowed so `DB_PASSWORD=` and `client_secret:` are caught, but the
+// Names whose value is a secret in `name=value`, `name: value` and JSON forms. A key may carry a
+// prefix (`DB_`, `github_`, `client_`) so `DB_PASSWORD=` and `client_secret:` are caught, but the
 // name must end the key: `max_tokens=`, `token_count=` and "the token bucket" are left alone.
-const SECRET_NAME = String.raw`(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|password|passwd|secret|token)`;
-const SECRET_KEY = new RegExp(`^${SECRET_NAME}$`, "i");
+const SECRET_KEY = /^(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|password|passwd|secret|token)$/i;
 
 function kindOfName(name: string): string {
   const lower = name.toLowerCase();
@@ -58,12 +57,14 @@ const RULES: readonly Rule[] = [
     replace: (redaction, prefix = "") => `${prefix}${redaction}`,
   },
   {
+    // The name's prefix is not matched: a secret name preceded by anything but a letter or digit
+    // (`DB_PASSWORD`, `--token`, ` secret`) is exactly what `(?:[A-Za-z0-9]+[_-])*name` allowed, and
+    // the text before the value is kept as it is. Matching the prefix made the rule quadratic: on
+    // `a_a_a_…` every letter after a `_` was a new start that rescanned the rest of the run.
     // Quoted values may hold spaces; unquoted ones end at whitespace or a separator.
     kind: (_match, _prefix, name = "") => kindOfName(name),
-    pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9])(["']?(${SECRET_NAME})["']?\s*[:=]\s*)(?:"(?!\[REDACTED:)([^"\n]+)"|'(?!\[REDACTED:)([^'\n]+)'|(?!\[REDACTED:)([^\s"',;&}]+))`,
-      "gi",
-    ),
+    pattern:
+      /(?<![A-Za-z0-9])(["']?(api[_-]?key|password|passwd|secret|token)["']?\s*[:=]\s*)(?:"(?!\[REDACTED:)([^"\n]+)"|'(?!\[REDACTED:)([^'\n]+)'|(?!\[REDACTED:)([^\s"',;&}]+))/gi,
     replace: (redaction, prefix = "", _name, doubleQuoted, singleQuoted) => {
       if (doubleQuoted !== undefined) return `${prefix}"${redaction}"`;
       if (singleQuoted !== undefined) return `${prefix}'${redaction}'`;

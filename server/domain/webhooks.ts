@@ -110,7 +110,7 @@ export function webhookSecretProblem(secret: string): string | null {
   if (!secret.startsWith("whsec_")) return "must start with whsec_ (a Standard Webhooks secret: whsec_ then base64)";
   const body = secret.slice("whsec_".length);
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 !== 0) return "must be whsec_ followed by base64 (A–Z, a–z, 0–9, +, /, = padding)";
-  const bytes = (body.length / 4) * 3 - (body.match(/=+$/)?.[0].length ?? 0);
+  const bytes = (body.length / 4) * 3 - (body.match(/={1,2}$/)?.[0].length ?? 0);
   if (bytes < 24 || bytes > 64) return `must hold 24 to 64 bytes of key after whsec_ (this one holds ${bytes})`;
   return null;
 }
@@ -131,7 +131,7 @@ export interface NotifiedEvent {
 /** The dashboard page about an event: its task's card, its session, or nothing without a base URL. */
 export function dashboardLink(baseUrl: string | undefined, event: Pick<NotifiedEvent, "sessionId" | "entity" | "data">): string | null {
   if (!baseUrl || !event.sessionId) return null;
-  const session = `${baseUrl.replace(/\/+$/, "")}/sessions/${encodeURIComponent(event.sessionId)}`;
+  const session = `${baseUrl.replace(/(?<!\/)\/+$/, "")}/sessions/${encodeURIComponent(event.sessionId)}`;
   const key = event.data?.key;
   return event.entity === "task" && typeof key === "string" && key !== "" ? `${session}#${encodeURIComponent(`task-${key}`)}` : session;
 }

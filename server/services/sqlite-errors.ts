@@ -18,7 +18,7 @@ function isSqliteError(error: unknown): error is SqliteError {
 export function toDomainError(error: unknown): unknown {
   if (error instanceof DomainError || !isSqliteError(error)) return error;
   if (error.code === "SQLITE_CONSTRAINT_TRIGGER") {
-    const match = /^([a-z_]+(?:\.[a-z_]+)?):\s*(.*)$/s.exec(error.message);
+    const match = /^([a-z_]+(?:\.[a-z_]+)?):/.exec(error.message);
     return new ForbiddenTransitionError(match?.[1] ?? "database.rule", error.message);
   }
   if (error.code === "SQLITE_CONSTRAINT_UNIQUE" || error.code === "SQLITE_CONSTRAINT_PRIMARYKEY") {

@@ -27,6 +27,6 @@ export function csvFileName(...parts: (string | null | undefined)[]): string {
     .join("-")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    .replace(/^-|-$/g, ""); // the runs are single dashes by now
   return `${slug || "figure"}.csv`;
 }

@@ -95,7 +95,7 @@ describeEngines("proofgate import bazinga", (engine) => {
     expect(entitiesOf(again.stdout).reduce((n, e) => n + e.imported + e.updated, 0)).toBe(0);
     const text = await run(ledger, "import", "bazinga", source);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^\s+task groups\s+11\s+0\s+0\s+11\s+0$/m);
+    expect(text.stdout).toMatch(/^ +task groups\s+11\s+0\s+0\s+11\s+0$/m);
     expect(await ledgerCount(ledger, "SELECT id FROM tasks")).toBe(count(source, "SELECT * FROM task_groups"));
     expect(await ledgerCount(ledger, "SELECT id FROM events")).toBe(rowsAfterFirst);
     // Read-only: the source is byte for byte what it was.
@@ -168,7 +168,7 @@ describeEngines("proofgate import shots-on-goal", (engine) => {
     }
     const again = await run(ledger, "import", "shots-on-goal", path.join(ledger.dir, "shots-on-goal-v2-sample.db"));
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^\s+tool calls\s+101\s+0\s+0\s+101\s+0$/m);
+    expect(again.stdout).toMatch(/^ +tool calls\s+101\s+0\s+0\s+101\s+0$/m);
   });
 });
 

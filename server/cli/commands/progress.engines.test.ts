@@ -55,7 +55,7 @@ const COMMANDS: ProgressCommand[] = [
     name: "demo",
     empty: true,
     args: ({ flag }) => ["demo", ...flag, "--sessions", "25", "--seed", "2"],
-    last: /^demo: generating 25\/25 sessions \(100%\) in \d+\.?\d* s$/m,
+    last: /^demo: generating 25\/25 sessions \(100%\) in \d+(?:\.\d*)? s$/m,
     // On PostgreSQL the sessions are generated into a temporary file, then copied in and verified: two more phases.
     lines:
       /^demo: (generating \d+\/25 sessions \(\d+%\)|finishing \d\/2 steps \(\d+%\)|(copying|verifying) \d+\/\d+ rows \(\d+%\)(, \d+ rows\/s)?)(, about .* s left| in .* s)?(, \d+ rows\/s)?$/,
@@ -64,21 +64,21 @@ const COMMANDS: ProgressCommand[] = [
     name: "check",
     sqliteOnly: true,
     args: ({ flag }) => ["check", ...flag],
-    last: /^check: checking 7\/7 checks \(100%\) in \d+\.?\d* s$/m,
+    last: /^check: checking 7\/7 checks \(100%\) in \d+(?:\.\d*)? s$/m,
     lines: /^check: checking \d\/7 checks \(\d+%\)(, about .* s left| in .* s)$/,
   },
   {
     name: "backup",
     sqliteOnly: true,
     args: ({ flag, dir }) => ["backup", ...flag, path.join(dir, `copy-${Math.random().toString(36).slice(2)}.db`)],
-    last: /^backup: copying (\d+)\/\1 pages \(100%\) in \d+\.?\d* s, \d+ pages\/s$/m,
+    last: /^backup: copying (\d+)\/\1 pages \(100%\) in \d+(?:\.\d*)? s, \d+ pages\/s$/m,
     lines: /^backup: (copying \d+\/\d+ pages|verifying the copy \d\/1 checks) \(\d+%\)(, \d+ pages\/s)?(, about .* s left| in .* s)(, \d+ pages\/s)?$/,
   },
   {
     name: "purge",
     sqliteOnly: true,
     args: ({ flag }) => ["purge", ...flag, "--before", TODAY, "--yes"],
-    last: /^purge: purging (\d+)\/\1 rows \(100%\) in \d+\.?\d* s, \d+ rows\/s$/m,
+    last: /^purge: purging (\d+)\/\1 rows \(100%\) in \d+(?:\.\d*)? s, \d+ rows\/s$/m,
     lines: /^purge: purging \d+\/\d+ rows \(\d+%\)(, \d+ rows\/s, about .* s left| in .* s, \d+ rows\/s)$/,
   },
 ];

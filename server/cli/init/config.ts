@@ -27,7 +27,7 @@ function modeArgs(target: Target): string[] {
   return target.agentId ? [...args, "--agent-id", target.agentId] : args;
 }
 
-const endpoint = (url: string, path: string) => `${url.replace(/\/+$/, "")}${path}`;
+const endpoint = (url: string, path: string) => `${url.replace(/(?<!\/)\/+$/, "")}${path}`;
 const bearer = (target: Extract<Target, { kind: "remote" }>, style: "hook" | "mcp") =>
   `Bearer ${target.token ?? (style === "hook" ? `$${TOKEN_ENV}` : `\${${TOKEN_ENV}}`)}`;
 

@@ -128,7 +128,7 @@ export function topReasons(rows: readonly { checkId: number; reason: string }[],
 
 /** An agent label's type: `developer_2` → `developer`, the key a session's `models` map uses (as `sessionModelOf` computes it). */
 export function agentTypeOf(label: string): string {
-  return label.replace(/\d+$/, "").replace(/_+$/, "");
+  return label.replace(/(?<!\d)\d+$/, "").replace(/(?<!_)_+$/, "");
 }
 
 export interface ClaimCounts {

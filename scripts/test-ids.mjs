@@ -22,7 +22,9 @@ try {
   const walk = (suite, titles) => {
     const here = suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles;
     for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) playwright.push(`playwright › [${test.projectName}] › ${spec.file} › ${[...here, spec.title].join(" › ")}`);
+      // A tag in the title (`@mobile`) says where a test runs, not what it proves: it is left out of the id.
+      const title = spec.title.replace(/ @[\w-]+/g, "");
+      for (const test of spec.tests) playwright.push(`playwright › [${test.projectName}] › ${spec.file} › ${[...here, title].join(" › ")}`);
     }
     for (const child of suite.suites ?? []) walk(child, here);
   };

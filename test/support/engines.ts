@@ -27,8 +27,8 @@ export const ENGINES = [
  * PostgreSQL is not installed. For suites with a `beforeAll` that opens the ledger: `it.skipIf`
  * alone would still run the hook.
  */
-export function describeEngines(name: string, body: (engine: Engine) => void): void {
-  for (const { engine, skip } of ENGINES) describe.skipIf(skip)(`${name} on ${engine}`, () => body(engine));
+export function describeEngines(name: string, body: (engine: Engine) => void, options: { shuffle?: boolean } = {}): void {
+  for (const { engine, skip } of ENGINES) describe.skipIf(skip)(`${name} on ${engine}`, options, () => body(engine));
 }
 
 /** A fresh ledger on `engine`; the PostgreSQL ones are closed after the file's tests. Call at a file's top level. */

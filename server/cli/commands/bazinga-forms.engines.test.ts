@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SaveCriteriaInput } from "@/server/services/criteria/schemas";
 import { ALL_FORMS, type BazingaForm, FORM_FILES, expectedExit } from "./bazinga-forms";
 import { type Ledger, SPAWN, cli, closeReaders, ledgerCount, ledgerRows, ledgerWorkspace, removeWorkspaces } from "@/test/support/cli-harness";
@@ -54,9 +54,15 @@ const onlyOnSqlite = (engine: Engine, f: BazingaForm) => engine === "postgres" &
 describeEngines("BAZINGA's other argument forms through the command line", (engine) => {
   describe("BAZINGA's call forms, replayed in a parallel-mode run (observe session)", () => {
     let run: Replay;
+    // One replay, read by every test below (in any order): the replay is the run, each test one of its checks.
+    beforeAll(
+      async () => {
+        run = await replay(engine, ALL_FORMS);
+      },
+      SPAWN ? 300_000 : 120_000,
+    );
 
-    it("accepts every form bazinga_db.py v19 accepts (exit 0, nothing on stderr), and extract-strategies, which v19 itself fails", async () => {
-      run = await replay(engine, ALL_FORMS);
+    it("accepts every form bazinga_db.py v19 accepts (exit 0, nothing on stderr), and extract-strategies, which v19 itself fails", () => {
       const accepted = run.results.filter((r) => expectedExit(r.form) === 0 && !onlyOnSqlite(engine, r.form));
       expect(accepted.map((r) => ({ form: label(r.form), code: r.code, stderr: r.stderr }))).toEqual(
         accepted.map((r) => ({ form: label(r.form), code: 0, stderr: "" })),

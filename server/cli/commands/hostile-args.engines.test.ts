@@ -185,77 +185,82 @@ it("has a valid call for every command", () => {
   expect(Object.keys(VALID).sort()).toEqual([...commands].sort());
 });
 
-describeEngines("every command, given hostile arguments", (engine) => {
-  let ledger: Ledger;
-  /** The seeded ledger, opened once for the counts (as an auditor would, beside the commands' own handles). */
-  let reader: Db;
-  const tally = { calls: 0, exits: {} as Record<string, number> };
+// In order, also under --sequence.shuffle: the last test reads the tally of the ones before it.
+describeEngines(
+  "every command, given hostile arguments",
+  (engine) => {
+    let ledger: Ledger;
+    /** The seeded ledger, opened once for the counts (as an auditor would, beside the commands' own handles). */
+    let reader: Db;
+    const tally = { calls: 0, exits: {} as Record<string, number> };
 
-  beforeAll(async () => {
-    ledger = await ledgerWorkspace(engine);
-    const db = await openLedger(ledger.target, { poolSize: 2 });
-    const op = callerFor(db, operatorActor("orchestrator_1"));
-    await op.session.create({ id: "s", enforcement: "observe" });
-    await op.task.create({ sessionId: "s", key: "A", title: "Group A" });
-    await op.criteria.save({ sessionId: "s", criteria: [{ criterion: "Tests pass" }] });
-    await op.log.saveContextPackage({
-      sessionId: "s",
-      groupId: "A",
-      packageType: "research",
-      filePath: "f.md",
-      producerAgent: "pm",
-      consumers: ["developer"],
-      summary: "s",
+    beforeAll(async () => {
+      ledger = await ledgerWorkspace(engine);
+      const db = await openLedger(ledger.target, { poolSize: 2 });
+      const op = callerFor(db, operatorActor("orchestrator_1"));
+      await op.session.create({ id: "s", enforcement: "observe" });
+      await op.task.create({ sessionId: "s", key: "A", title: "Group A" });
+      await op.criteria.save({ sessionId: "s", criteria: [{ criterion: "Tests pass" }] });
+      await op.log.saveContextPackage({
+        sessionId: "s",
+        groupId: "A",
+        packageType: "research",
+        filePath: "f.md",
+        producerAgent: "pm",
+        consumers: ["developer"],
+        summary: "s",
+      });
+      await op.goal.create({ sessionId: "s", goalText: "root goal" });
+      await op.goal.setContract({ goalId: 1, contract: CONTRACT });
+      await op.goal.addValidationStep({ goalId: 1, command: "npm test" });
+      await op.goal.createBranch({ sessionId: "s", name: "main" });
+      await op.goal.createBranch({ sessionId: "s", name: "feature/y", parentBranchId: 1 });
+      await op.attempt.start({ goalId: 1 });
+      await op.attempt.finish({ attemptId: 1, status: "success", metrics: { cv_accuracy_mean: 0.8 } });
+      await op.attempt.start({ goalId: 1 });
+      reader = db;
+    }, 60_000);
+    afterAll(async () => {
+      if (reader) await closeLedger(reader);
     });
-    await op.goal.create({ sessionId: "s", goalText: "root goal" });
-    await op.goal.setContract({ goalId: 1, contract: CONTRACT });
-    await op.goal.addValidationStep({ goalId: 1, command: "npm test" });
-    await op.goal.createBranch({ sessionId: "s", name: "main" });
-    await op.goal.createBranch({ sessionId: "s", name: "feature/y", parentBranchId: 1 });
-    await op.attempt.start({ goalId: 1 });
-    await op.attempt.finish({ attemptId: 1, status: "success", metrics: { cv_accuracy_mean: 0.8 } });
-    await op.attempt.start({ goalId: 1 });
-    reader = db;
-  }, 60_000);
-  afterAll(async () => {
-    if (reader) await closeLedger(reader);
-  });
 
-  const tableCounts = () => tableCountsOf(reader);
+    const tableCounts = () => tableCountsOf(reader);
 
-  it.each(fuzzed)(
-    "%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold",
-    async (command) => {
-      const valid = VALID[command]!.map((arg) => (arg === LEDGER ? ledger.target : arg));
-      await fc.assert(
-        fc.asyncProperty(mutations(valid), async (mutation) => {
-          const args = apply(valid, mutation);
-          const before = await tableCounts();
-          const run = await cli([...args, ...ledger.flag]);
-          tally.calls++;
-          tally.exits[String(run.code)] = (tally.exits[String(run.code)] ?? 0) + 1;
-          const shown = `${command} ${mutation.kind}${mutation.kind === "replace" ? ` [${mutation.index}] ${mutation.category}` : ""}: exit ${run.code}: ${run.stderr.slice(0, 300)}`;
-          expect([0, 1, 2, 3], shown).toContain(run.code);
-          // A gate's verdict is recorded even when it rejects (a completion check, a goal-gate evaluation).
-          const recordedVerdict = run.code === 1 && VERDICTS.has(command);
-          if (run.code !== 0 && !recordedVerdict) expect(await tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
-          if (mutation.kind === "replace" && ALWAYS_REFUSED.has(mutation.category) && command !== "import") {
-            expect(run.code, shown).toBe(2);
-            // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
-            // `… is invalid for argument 'session'` / `… for option '--status <status>'`.
-            const names =
-              /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <[^>]+>' argument /;
-            expect(names.test(run.stderr), shown).toBe(true);
-          }
-        }),
-        // No shrinking: each step is a whole command run, and the first counterexample already names the argument.
-        { numRuns: RUNS, endOnFailure: true },
-      );
-    },
-  );
+    it.each(fuzzed)(
+      "%s never fails unexpectedly, writes nothing when it refuses, and exits 2 naming the argument for text no argument may hold",
+      async (command) => {
+        const valid = VALID[command]!.map((arg) => (arg === LEDGER ? ledger.target : arg));
+        await fc.assert(
+          fc.asyncProperty(mutations(valid), async (mutation) => {
+            const args = apply(valid, mutation);
+            const before = await tableCounts();
+            const run = await cli([...args, ...ledger.flag]);
+            tally.calls++;
+            tally.exits[String(run.code)] = (tally.exits[String(run.code)] ?? 0) + 1;
+            const shown = `${command} ${mutation.kind}${mutation.kind === "replace" ? ` [${mutation.index}] ${mutation.category}` : ""}: exit ${run.code}: ${run.stderr.slice(0, 300)}`;
+            expect([0, 1, 2, 3], shown).toContain(run.code);
+            // A gate's verdict is recorded even when it rejects (a completion check, a goal-gate evaluation).
+            const recordedVerdict = run.code === 1 && VERDICTS.has(command);
+            if (run.code !== 0 && !recordedVerdict) expect(await tableCounts(), `${shown} — refused but wrote rows`).toEqual(before);
+            if (mutation.kind === "replace" && ALWAYS_REFUSED.has(mutation.category) && command !== "import") {
+              expect(run.code, shown).toBe(2);
+              // `argument 'id': …`, `--metadata: …`, `criteria_json[0].criterion: …`, or commander's
+              // `… is invalid for argument 'session'` / `… for option '--status <status>'`.
+              const names =
+                /proofgate: (?:argument '[\w-]+'|--[\w-]+|[\w$-]+(?:\[\d+\]|\.[\w$-]+)*…?):|invalid for (?:argument '[\w-]+'|option '--[\w-]+)|unknown option '|option '--[\w-]+ <[^>]+>' argument /;
+              expect(names.test(run.stderr), shown).toBe(true);
+            }
+          }),
+          // No shrinking: each step is a whole command run, and the first counterexample already names the argument.
+          { numRuns: RUNS, endOnFailure: true },
+        );
+      },
+    );
 
-  it("tried every command", () => {
-    console.info(`hostile-args on ${engine}: ${tally.calls} calls over ${fuzzed.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
-    expect(tally.calls).toBeGreaterThanOrEqual(fuzzed.length * RUNS);
-  });
-});
+    it("tried every command", () => {
+      console.info(`hostile-args on ${engine}: ${tally.calls} calls over ${fuzzed.length} commands; exit codes ${JSON.stringify(tally.exits)}`);
+      expect(tally.calls).toBeGreaterThanOrEqual(fuzzed.length * RUNS);
+    });
+  },
+  { shuffle: false },
+);

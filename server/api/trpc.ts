@@ -4,7 +4,7 @@ import { ZodError } from "zod";
 import type { Db } from "@/db/client";
 import type { Actor } from "@/server/domain/actors";
 import { DomainError, RoleForbiddenError } from "@/server/domain/errors";
-import { type Action, PERMISSIONS, may } from "@/server/domain/permissions";
+import { type Action, PERMISSIONS, authorizeCredentialWrite, may } from "@/server/domain/permissions";
 import type { ServiceContext } from "@/server/services/context";
 import type { RuntimeSessionRef } from "@/server/services/runtime/schemas";
 import { errorDetails, toTRPCError, zodMessage } from "./errors";
@@ -95,14 +95,22 @@ export const authedProcedure = publicProcedure.use(({ ctx, next, type }) => {
 
 /**
  * Only the roles the permission table gives `action` reach the procedure, refused with its rule
- * (data-dependent rules such as "never the claimant" stay in the domain).
+ * (data-dependent rules such as "never the claimant" stay in the domain); a mutation of an action
+ * that makes credentials is refused to a personal API token (authorizeCredentialWrite).
  */
 export function actionProcedure(action: Action) {
   const { roles, rule } = PERMISSIONS[action];
-  return authedProcedure.use(({ ctx, next, path }) => {
+  return authedProcedure.use(({ ctx, next, path, type }) => {
     if (!may(ctx.actor.role, action)) {
       const message = `role ${ctx.actor.role} may not call ${path} (allowed: ${roles.join(", ")})`;
       throw new TRPCError({ code: "FORBIDDEN", message, cause: new RoleForbiddenError(rule, message) });
+    }
+    if (type === "mutation") {
+      try {
+        authorizeCredentialWrite(ctx.actor, action, `call ${path}`);
+      } catch (error) {
+        throw toTRPCError(error);
+      }
     }
     return next();
   });

@@ -18,7 +18,16 @@ export interface Permission {
   does: string;
   /** Where it belongs, for the summaries. */
   area: PermissionArea;
+  /**
+   * Its writes make or change credentials (tokens, users and their roles, webhooks and their
+   * secrets): refused to a request made with a person's API token, which must not outlive the
+   * person who made it (personal-tokens.ts). Reads are not.
+   */
+  credentials?: true;
 }
+
+/** The rule a write to a `credentials` action through a personal API token is refused as. */
+export const CREDENTIALS_FROM_TOKEN_RULE = "admin.credentials_from_personal_token";
 
 export const PERMISSION_AREAS = [
   "read",
@@ -140,18 +149,20 @@ export const PERMISSIONS = {
   },
   "account.revokeToken": { roles: PEOPLE, rule: "account.token_role", does: "revoke their own personal API tokens", area: "personal API tokens" },
 
-  "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration" },
+  "admin.users": { roles: ADMIN, rule: "admin.user_role", does: "manage users", area: "administration", credentials: true },
   "admin.tokens": {
     roles: ADMIN,
     rule: "admin.token_role",
     does: "manage API tokens (agent tokens, and everyone's personal tokens: list and revoke)",
     area: "administration",
+    credentials: true,
   },
   "admin.webhooks": {
     roles: ADMIN,
     rule: "admin.webhook_role",
     does: "manage webhook subscriptions (notifications) and read their delivery log",
     area: "administration",
+    credentials: true,
   },
   "admin.config": { roles: ADMIN, rule: "admin.config_role", does: "read the configuration tables", area: "administration" },
   "import.workflowConfig": { roles: ADMIN, rule: "config.import_role", does: "import workflow configuration", area: "administration" },
@@ -175,6 +186,22 @@ export function authorize(actor: Pick<Actor, "role">, action: Action, does: stri
   const permission = PERMISSIONS[action];
   if (!may(actor.role, action)) {
     throw new RoleForbiddenError(permission.rule, `role ${actor.role} may not ${does} (allowed: ${permission.roles.join(", ")})`);
+  }
+}
+
+/**
+ * Refuse a write to an action that makes credentials (`credentials` in the table) when the request
+ * came through a person's API token: an admin's script could otherwise mint an agent token or a
+ * user that outlives the token's expiry and revocation. An agent token with the admin role is not
+ * a personal token (no `actor.token`) and keeps what its role allows. Call after `authorize`.
+ */
+export function authorizeCredentialWrite(actor: Pick<Actor, "token">, action: Action, does: string = PERMISSIONS[action].does): void {
+  const permission: Permission = PERMISSIONS[action];
+  if (permission.credentials && actor.token) {
+    throw new RoleForbiddenError(
+      CREDENTIALS_FROM_TOKEN_RULE,
+      `a personal API token may not ${does} (this call came through ${actor.token.name}): sign in to the dashboard to do it`,
+    );
   }
 }
 

@@ -81,7 +81,14 @@ async function listen(options: ServeOptions) {
   const assets = staticAssets(options.root);
   // node:http (and the net, stream and crypto modules under it) loads only for `serve`, not on every call.
   const http = process.getBuiltinModule("node:http");
+  const { clientAddress, parseTrustedProxies } = await import("./client-address");
+  const proxies = parseTrustedProxies(process.env.PROOFGATE_TRUSTED_PROXIES);
   const server = http.createServer((req, res) => {
+    // Before anything reads it (better-auth's sign-in rate limit keys on it): the client's own
+    // X-Forwarded-For is believed only from a trusted proxy.
+    const client = clientAddress(req.socket.remoteAddress, [req.headers["x-forwarded-for"] ?? []].flat().join(","), proxies);
+    req.headers["x-forwarded-for"] = client;
+    req.headers["x-real-ip"] = client;
     if ((options.apiViaNext || !api(req, res)) && !assets?.(req, res)) void handle(req, res);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port, options.host, resolve));

@@ -10,7 +10,7 @@ import { NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { parseInput } from "../parse-input";
 import { Label } from "../schemas-common";
-import { authorize } from "@/server/domain/permissions";
+import { authorize, authorizeCredentialWrite } from "@/server/domain/permissions";
 
 export const CreateTokenInput = z.object({ name: Label, role: z.enum(ROLES), expiresInDays: z.number().int().min(1).max(3650).optional() }).strict();
 export type CreateTokenInput = z.infer<typeof CreateTokenInput>;
@@ -36,6 +36,7 @@ export async function createToken(
   raw: CreateTokenInput,
 ): Promise<{ id: number; token: string; name: string; role: string; prefix: string }> {
   authorize(ctx.actor, "admin.tokens", "create API tokens");
+  authorizeCredentialWrite(ctx.actor, "admin.tokens", "create API tokens");
   const input = parseInput(CreateTokenInput, raw, "admin.invalid_input");
   const { token, tokenHash, prefix } = newTokenText();
   return write(ctx, async (tx) => {
@@ -93,6 +94,7 @@ export async function listTokens(db: DbOrTx) {
 
 export async function revokeToken(ctx: ServiceContext, raw: RevokeTokenInput): Promise<void> {
   authorize(ctx.actor, "admin.tokens", "revoke API tokens");
+  authorizeCredentialWrite(ctx.actor, "admin.tokens", "revoke API tokens");
   const input = parseInput(RevokeTokenInput, raw, "admin.invalid_input");
   await write(ctx, async (tx) => {
     const row = await queryGet(

@@ -7,7 +7,7 @@ import type { Db, DbOrTx, Tx } from "@/db/client";
 import { HUMAN_USER_ROLES, authAccounts, users } from "@/db/schema";
 import { ConflictError, ForbiddenTransitionError, NotFoundError } from "@/server/domain/errors";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { authorize } from "@/server/domain/permissions";
+import { authorize, authorizeCredentialWrite } from "@/server/domain/permissions";
 import { parseInput } from "../parse-input";
 
 export const CreateUserInput = z
@@ -25,6 +25,7 @@ export type UserSummary = Pick<typeof users.$inferSelect, "id" | "email" | "name
 /** Create a person who signs in with email and password (admin only). The password is hashed by better-auth's scrypt. */
 export async function createUser(ctx: ServiceContext, raw: CreateUserInput): Promise<UserSummary> {
   authorize(ctx.actor, "admin.users", "create users");
+  authorizeCredentialWrite(ctx.actor, "admin.users", "create users");
   const input = parseInput(CreateUserInput, raw, "admin.invalid_input");
   const hash = await hashPassword(input.password);
   return write(ctx, async (tx) => insertUser(tx, ctx, input, hash));
@@ -92,6 +93,7 @@ export const SetUserRoleInput = z.object({ userId: z.string().min(1).max(100), r
 /** Change a person's role (admin only); an admin cannot demote the last admin. */
 export async function setUserRole(ctx: ServiceContext, raw: z.infer<typeof SetUserRoleInput>): Promise<UserSummary> {
   authorize(ctx.actor, "admin.users", "change roles");
+  authorizeCredentialWrite(ctx.actor, "admin.users", "change roles");
   const input = parseInput(SetUserRoleInput, raw, "admin.invalid_input");
   return write(ctx, async (tx) => {
     const user = await queryGet(tx.select().from(users).where(eq(users.id, input.userId)));

@@ -181,3 +181,27 @@ export function slackMessage(kind: string, event: NotifiedEvent, baseUrl: string
     ],
   };
 }
+
+/** The events about a subscription itself, whose data once held the receiver's full URL. */
+const WEBHOOK_ADMIN_EVENTS: ReadonlySet<string> = new Set(["admin.webhook_created", "admin.webhook_removed", "admin.webhook_tested"]);
+
+/** A receiver's host (with its port), or null when the URL does not parse: never the path, which for Slack is the secret. */
+export function webhookHost(url: string): string | null {
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An event's data as every reader sees it. A webhook's URL is a credential for most receivers
+ * (Slack's path is the secret), so events about a subscription show its host alone. New events
+ * are written that way; rows written before keep their `url` as history, and this is what keeps it
+ * out of every read path (list, search, stream, CSV, overview).
+ */
+export function eventDataForReaders(type: string, data: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!data || !WEBHOOK_ADMIN_EVENTS.has(type) || !("url" in data)) return data;
+  const { url, ...rest } = data;
+  return { ...rest, host: typeof rest.host === "string" ? rest.host : typeof url === "string" ? webhookHost(url) : null };
+}

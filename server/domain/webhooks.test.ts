@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY, dashboardLink, nextAttemptAt, webhookEventOf, webhookSecretProblem, webhookUrlProblem } from "./webhooks";
+import { DEFAULT_RETRY, dashboardLink, nextAttemptAt, slackMessage, webhookEventOf, webhookSecretProblem, webhookUrlProblem } from "./webhooks";
 
 describe("webhookEventOf", () => {
   it("maps the ledger events a lead is told about, and nothing else", () => {
@@ -48,5 +48,32 @@ describe("dashboardLink", () => {
     );
     expect(dashboardLink("https://pg.example.com", { sessionId: "s1", entity: "session", data: null })).toBe("https://pg.example.com/sessions/s1");
     expect(dashboardLink(undefined, { sessionId: "s1", entity: "session", data: null })).toBeNull();
+  });
+});
+
+describe("slackMessage (issue 30: mrkdwn injection)", () => {
+  const hostile = {
+    id: 9,
+    at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+    type: "task.blocked",
+    sessionId: "s<!here>",
+    entity: "task",
+    entityId: "1",
+    actor: "dev <@U123>",
+    role: "agent",
+    data: { key: "<https://evil.example|Open in Proofgate>", reason: "R&D <!channel>" },
+  };
+
+  it("escapes & < > in every piece of agent-provided text, per Slack's escaping rules", () => {
+    const message = slackMessage("task.blocked", hostile, "https://proofgate.example");
+    // Nothing in the text or the blocks may open a Slack link, mention or command.
+    expect(JSON.stringify(message)).not.toMatch(/[<>]/);
+    expect(message.text).toContain("task &lt;https://evil.example|Open in Proofgate&gt; in session s&lt;!here&gt; (by dev &lt;@U123&gt;)");
+    expect(JSON.stringify(message)).toContain("Reason: R&amp;D &lt;!channel&gt;");
+  });
+
+  it("leaves ordinary text as it was", () => {
+    const message = slackMessage("task.blocked", { ...hostile, sessionId: "s1", actor: "developer_1", data: { key: "t1", reason: "tests fail" } }, undefined);
+    expect(message.text).toBe("Proofgate: a task was blocked — task t1 in session s1 (by developer_1)");
   });
 });

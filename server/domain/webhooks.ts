@@ -159,10 +159,20 @@ export function webhookPayload(kind: string, event: NotifiedEvent, baseUrl: stri
   };
 }
 
+/**
+ * Slack's escaping for text it parses as mrkdwn (https://api.slack.com/reference/surfaces/formatting#escaping):
+ * `&`, `<` and `>` become entities, so agent-provided text cannot make links, mentions
+ * (`<!channel>`, `<@U…>`) or a fake "Open" link.
+ */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** What the event is about, escaped: task keys, session ids and actors are agent-provided. */
 const subjectOf = (event: NotifiedEvent) => {
   const key = typeof event.data?.key === "string" ? event.data.key : null;
-  if (event.entity === "task" && key) return `task ${key} in session ${event.sessionId ?? "?"}`;
-  return event.sessionId ? `session ${event.sessionId}` : event.entity;
+  if (event.entity === "task" && key) return `task ${slackEscape(key)} in session ${slackEscape(event.sessionId ?? "?")}`;
+  return slackEscape(event.sessionId ? `session ${event.sessionId}` : event.entity);
 };
 
 /** Slack's incoming-webhook message: a one-line `text` (notifications, fallbacks) and blocks with the link. */
@@ -170,14 +180,43 @@ export function slackMessage(kind: string, event: NotifiedEvent, baseUrl: string
   const label = WEBHOOK_EVENT_LABELS[kind as WebhookEvent] ?? kind;
   const link = dashboardLink(baseUrl, event);
   const reason = typeof event.data?.reason === "string" ? event.data.reason : null;
-  const text = `Proofgate: ${label} — ${subjectOf(event)} (by ${event.actor})`;
-  const fields = [`*${label.charAt(0).toUpperCase()}${label.slice(1)}*`, `${subjectOf(event)}, by ${event.actor}`, ...(reason ? [`Reason: ${reason}`] : [])];
+  const actor = slackEscape(event.actor);
+  const text = `Proofgate: ${label} — ${subjectOf(event)} (by ${actor})`;
+  const fields = [
+    `*${label.charAt(0).toUpperCase()}${label.slice(1)}*`,
+    `${subjectOf(event)}, by ${actor}`,
+    ...(reason ? [`Reason: ${slackEscape(reason)}`] : []),
+  ];
   return {
     text,
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: fields.join("\n") } },
       ...(link ? [{ type: "actions", elements: [{ type: "button", text: { type: "plain_text", text: "Open in Proofgate" }, url: link }] }] : []),
-      { type: "context", elements: [{ type: "mrkdwn", text: `${kind} · event #${event.id} · ${event.at.toISOString()}` }] },
+      { type: "context", elements: [{ type: "mrkdwn", text: `${slackEscape(kind)} · event #${event.id} · ${event.at.toISOString()}` }] },
     ],
   };
+}
+
+/** The events about a subscription itself, whose data once held the receiver's full URL. */
+const WEBHOOK_ADMIN_EVENTS: ReadonlySet<string> = new Set(["admin.webhook_created", "admin.webhook_removed", "admin.webhook_tested"]);
+
+/** A receiver's host (with its port), or null when the URL does not parse: never the path, which for Slack is the secret. */
+export function webhookHost(url: string): string | null {
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An event's data as every reader sees it. A webhook's URL is a credential for most receivers
+ * (Slack's path is the secret), so events about a subscription show its host alone. New events
+ * are written that way; rows written before keep their `url` as history, and this is what keeps it
+ * out of every read path (list, search, stream, CSV, overview).
+ */
+export function eventDataForReaders(type: string, data: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!data || !WEBHOOK_ADMIN_EVENTS.has(type) || !("url" in data)) return data;
+  const { url, ...rest } = data;
+  return { ...rest, host: typeof rest.host === "string" ? rest.host : typeof url === "string" ? webhookHost(url) : null };
 }

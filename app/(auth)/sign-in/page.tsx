@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getNeedsSetup, getViewer } from "@/app/trpc/server";
+import { safeNext } from "./safe-next";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -16,9 +17,4 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <SignInForm next={safeNext(next)} />
     </>
   );
-}
-
-/** Only ever return to a path on this site. */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
 }

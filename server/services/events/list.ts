@@ -3,6 +3,7 @@ import { and, asc, eq, gt, max } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
+import { eventDataForReaders } from "@/server/domain/webhooks";
 import { parseInput } from "../parse-input";
 import { SessionId } from "../schemas-common";
 
@@ -20,7 +21,7 @@ export type EventRow = typeof events.$inferSelect;
 /** Events after an id, oldest first: the audit trail, and the live stream's catch-up read. */
 export async function listEventsAfter(db: DbOrTx, raw: ListEventsInput): Promise<EventRow[]> {
   const input = parseInput(ListEventsInput, raw, "events.invalid_input");
-  return await queryAll(
+  const rows = await queryAll(
     db
       .select()
       .from(events)
@@ -28,6 +29,13 @@ export async function listEventsAfter(db: DbOrTx, raw: ListEventsInput): Promise
       .orderBy(asc(events.id))
       .limit(input.limit),
   );
+  return rows.map(forReaders);
+}
+
+/** An event row as it leaves the service: its data through the domain's reader filter (no webhook URLs). */
+export function forReaders<T extends Pick<EventRow, "type" | "data">>(row: T): T {
+  const data = eventDataForReaders(row.type, row.data);
+  return data === row.data ? row : { ...row, data };
 }
 
 /** The newest event id (0 when there is none): a rowid lookup, not a scan. */

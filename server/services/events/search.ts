@@ -6,7 +6,7 @@ import { events, sessions } from "@/db/schema";
 import { describeEvent } from "../overview/describe-event";
 import { parseInput } from "../parse-input";
 import { type EventFilter, SearchEventsInput } from "./schemas";
-import type { EventRow } from "./list";
+import { type EventRow, forReaders } from "./list";
 
 export interface AuditEvent extends EventRow {
   /** The source of the event's session (null: no session, or one since purged). */
@@ -46,7 +46,7 @@ export async function searchEvents(db: DbOrTx, raw: SearchEventsInput): Promise<
       .orderBy(desc(events.id))
       .limit(input.limit + 1),
   );
-  const items = rows.slice(0, input.limit).map((row) => ({ ...row, summary: describeEvent(row) }));
+  const items = rows.slice(0, input.limit).map((row) => ({ ...forReaders(row), summary: describeEvent(row) }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? last.id : null };
 }

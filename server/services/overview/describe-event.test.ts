@@ -244,18 +244,23 @@ const CASES: [type: string, event: DescribableEvent, line: string][] = [
   ],
   [
     "admin.webhook_created",
-    ev("admin.webhook_created", "2", { url: "https://hooks.example.com/pg", events: "all" }, "admin@example.com"),
-    "admin@example.com added webhook #2 to https://hooks.example.com/pg",
+    ev("admin.webhook_created", "2", { host: "hooks.example.com", events: "all" }, "admin@example.com"),
+    "admin@example.com added webhook #2 to hooks.example.com",
   ],
   [
     "admin.webhook_removed",
     ev("admin.webhook_removed", "2", { url: "https://hooks.example.com/pg" }, "admin@example.com"),
-    "admin@example.com removed webhook #2 (https://hooks.example.com/pg)",
+    "admin@example.com removed webhook #2 (hooks.example.com)",
   ],
   ["admin.webhook_tested", ev("admin.webhook_tested", "2", { url: "https://hooks.example.com/pg" }, "operator"), "operator sent a test delivery to webhook #2"],
 ];
 
 describe("describeEvent", () => {
+  it("names an old webhook row's host alone, never the URL it still holds (issue 30)", () => {
+    const old = ev("admin.webhook_created", "2", { url: "https://hooks.slack.com/services/T000/B000/SECRETSECRET", events: "all" }, "admin@example.com");
+    expect(describeEvent(old)).toBe("admin@example.com added webhook #2 to hooks.slack.com");
+  });
+
   it("has a case in this test for every event type the ledger writes (event-types.ts and the admin services)", () => {
     const all = [...Object.values(TASK_MOVE_EVENTS), ...Object.values(EVENT_TYPES), ...ADMIN_EVENT_TYPES].sort();
     expect(CASES.map(([type]) => type).sort()).toEqual(all);

@@ -7,6 +7,7 @@
  */
 import { type EVENT_TYPES, TASK_MOVE_EVENTS } from "@/server/domain/event-types";
 import type { TaskMove } from "@/server/domain/task-machine";
+import { eventDataForReaders } from "@/server/domain/webhooks";
 
 export interface DescribableEvent {
   type: string;
@@ -174,8 +175,8 @@ const ADMIN: Record<(typeof ADMIN_EVENT_TYPES)[number], Describer> = {
   "admin.token_revoked": ({ actor, d }) => `${actor} revoked API token ${text(d, "name") ?? "?"}${suffix(text(d, "owner"), " of ")}`,
   "account.token_created": ({ actor, d }) => `${actor} created personal API token ${text(d, "name") ?? "?"}`,
   "account.token_revoked": ({ actor, d }) => `${actor} revoked personal API token ${text(d, "name") ?? "?"}`,
-  "admin.webhook_created": ({ actor, id, d }) => `${actor} added webhook #${id ?? "?"} to ${text(d, "url") ?? "?"}`,
-  "admin.webhook_removed": ({ actor, id, d }) => `${actor} removed webhook #${id ?? "?"} (${text(d, "url") ?? "?"})`,
+  "admin.webhook_created": ({ actor, id, d }) => `${actor} added webhook #${id ?? "?"} to ${text(d, "host") ?? "?"}`,
+  "admin.webhook_removed": ({ actor, id, d }) => `${actor} removed webhook #${id ?? "?"} (${text(d, "host") ?? "?"})`,
   "admin.webhook_tested": ({ actor, id }) => `${actor} sent a test delivery to webhook #${id ?? "?"}`,
 };
 
@@ -199,7 +200,7 @@ export function isDescribed(type: string): boolean {
 /** "developer_1 claimed task group_a as done": one line for the activity feed. */
 export function describeEvent(event: DescribableEvent): string {
   const describe = BY_TYPE.get(event.type);
-  const d = event.data ?? {};
+  const d = eventDataForReaders(event.type, event.data) ?? {};
   const actor = actorOf(event);
   if (!describe) return `${actor}: ${event.type}${event.entityId !== null ? ` (${event.entity ?? "entity"} ${event.entityId})` : ""}`;
   return describe({ actor, id: event.entityId, d });

@@ -2,6 +2,7 @@ import { queryGet } from "@/db/query";
 import { randomBytes } from "node:crypto";
 import { webhookSubscriptions } from "@/db/schema";
 import { authorize } from "@/server/domain/permissions";
+import { webhookHost } from "@/server/domain/webhooks";
 import { type ServiceContext, appendEvent, write } from "../context";
 import { parseInput } from "../parse-input";
 import { CreateWebhookInput, WEBHOOK_INVALID_INPUT } from "./schemas";
@@ -47,7 +48,7 @@ export async function createWebhook(ctx: ServiceContext, raw: CreateWebhookInput
       sessionId: null,
       entity: "webhook",
       entityId: row.id,
-      data: { url: row.url, events: all ? "all" : events, format: row.format, sessionSource: row.sessionSource },
+      data: { host: webhookHost(row.url), events: all ? "all" : events, format: row.format, sessionSource: row.sessionSource },
     });
     return { id: row.id, url: row.url, events: all ? "all" : events, format: row.format, sessionSource: row.sessionSource, secret };
   });

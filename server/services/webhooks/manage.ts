@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { webhookDeliveries, webhookSubscriptions } from "@/db/schema";
 import { NotFoundError } from "@/server/domain/errors";
 import { authorize } from "@/server/domain/permissions";
-import { WEBHOOK_TEST_EVENT } from "@/server/domain/webhooks";
+import { WEBHOOK_TEST_EVENT, webhookHost } from "@/server/domain/webhooks";
 import { type ServiceContext, appendEvent, write } from "../context";
 import { parseInput } from "../parse-input";
 import { WEBHOOK_INVALID_INPUT, WebhookDeliveriesInput, WebhookIdInput } from "./schemas";
@@ -65,7 +65,7 @@ export async function removeWebhook(ctx: ServiceContext, raw: WebhookIdInput): P
   return write(ctx, async (tx) => {
     const row = await loadSubscription(tx, input.id);
     await queryRun(tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, row.id)));
-    await appendEvent(tx, ctx, { type: "admin.webhook_removed", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
+    await appendEvent(tx, ctx, { type: "admin.webhook_removed", sessionId: null, entity: "webhook", entityId: row.id, data: { host: webhookHost(row.url) } });
     return { id: row.id, removed: true as const };
   });
 }
@@ -79,7 +79,13 @@ export async function testWebhook(ctx: ServiceContext, raw: WebhookIdInput): Pro
   const input = parseInput(WebhookIdInput, raw, WEBHOOK_INVALID_INPUT);
   return write(ctx, async (tx) => {
     const row = await loadSubscription(tx, input.id);
-    const eventId = await appendEvent(tx, ctx, { type: "admin.webhook_tested", sessionId: null, entity: "webhook", entityId: row.id, data: { url: row.url } });
+    const eventId = await appendEvent(tx, ctx, {
+      type: "admin.webhook_tested",
+      sessionId: null,
+      entity: "webhook",
+      entityId: row.id,
+      data: { host: webhookHost(row.url) },
+    });
     const delivery = await queryGet(
       tx
         .insert(webhookDeliveries)

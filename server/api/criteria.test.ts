@@ -1,3 +1,4 @@
+import { nextMillisecond } from "@/test/support/clock";
 import { describe, expect, it } from "vitest";
 import {
   type Fixture,
@@ -141,7 +142,7 @@ describe("000 Test 5: immutability", () => {
   it("keeps both rows when a new criterion supersedes the old one", async () => {
     const f = await withSession();
     const [old] = await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "50 tests passing" }] });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await nextMillisecond();
     const [replacement] = await f.as("orchestrator").criteria.save({ ...S, criteria: [{ criterion: "ALL tests passing", supersedes: "50 tests passing" }] });
     expect(replacement).toMatchObject({ criterion: "ALL tests passing", supersedesId: old!.id });
     const stored = rows<{ criterion: string; supersedes_id: number | null; created_at: number }>(

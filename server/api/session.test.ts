@@ -1,3 +1,4 @@
+import { nextMillisecond } from "@/test/support/clock";
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryDb } from "@/db/client";
 import {
@@ -93,7 +94,7 @@ describe("session.get and session.list", () => {
     const f = setup();
     for (const id of ["s_a", "s_b", "s_c"]) {
       await f.as("orchestrator").session.create({ id, requirements: id === "s_b" ? "needle in requirements" : "other" });
-      await new Promise((resolve) => setTimeout(resolve, 3));
+      await nextMillisecond();
     }
     await f.as("orchestrator").session.updateStatus({ sessionId: "s_a", status: "failed" });
     const viewer = f.as("viewer");

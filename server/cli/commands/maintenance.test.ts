@@ -2,6 +2,7 @@
  * `proofgate check` and `proofgate purge` as a script sees them: exit codes, what they print, and
  * that a purge asks first, can be previewed, and refuses bad dates before touching the file.
  */
+import { nextMillisecond } from "@/test/support/clock";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -82,8 +83,7 @@ describe("proofgate purge", () => {
     const db = await ledger("old");
     await ok(db, "create-session", "live", "simple", "still running");
     await ok(db, "update-session-status", "old", "failed");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    return { db, before: new Date().toISOString() };
+    return { db, before: (await nextMillisecond()).toISOString() };
   }
 
   it("previews with --dry-run, asks unless --yes, then purges and records it", async () => {

@@ -5,6 +5,7 @@
  * database itself refuses a raw DELETE of history. (purge.test.ts follows every foreign key of the
  * SQLite schema to prove the scope complete; here the same service runs on PostgreSQL too.)
  */
+import { nextMillisecond } from "@/test/support/clock";
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import type { Db } from "@/db/client";
@@ -22,14 +23,8 @@ import { PURGE_SCOPE } from "./scope";
 
 const freshLedger = ledgerFactory();
 const admin = (db: Db) => ({ db, actor: operatorActor("retention") });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A cutoff after everything written so far (a session that ended in this same millisecond did not end before it). */
-async function cutoffAfterNow(): Promise<Date> {
-  const last = Date.now();
-  while (Date.now() <= last) await sleep(1);
-  return new Date();
-}
+const cutoffAfterNow = nextMillisecond;
 
 function messagesOf(error: unknown): string {
   const messages: string[] = [];

@@ -4,6 +4,7 @@
  * and session_id column of the live schema — leaves everything else, records itself, and leaves a
  * ledger the invariant checker finds clean. Outside a purge, history cannot be deleted.
  */
+import { nextMillisecond } from "@/test/support/clock";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,16 +75,11 @@ function rowsOf(owned: Owners, sessions: Set<string>): Record<string, number[]> 
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A cutoff after everything written so far: a purge takes sessions that ended strictly before it,
  * and a session that ended in this same millisecond did not (that race made these tests flaky).
  */
-async function cutoffAfterNow(): Promise<Date> {
-  const last = Date.now();
-  while (Date.now() <= last) await sleep(1);
-  return new Date();
-}
+const cutoffAfterNow = nextMillisecond;
 const admin = (db: Db) => ({ db, actor: operatorActor("retention") });
 
 describe("purge --before", () => {
@@ -106,9 +102,8 @@ describe("purge --before", () => {
     await writeFullSession(db, "old-1", { end: true });
     await writeFullSession(db, "old-2", { end: true });
     await writeFullSession(db, "running-since-before", {});
-    await sleep(5);
-    cutoff = new Date();
-    await sleep(5);
+    cutoff = await nextMillisecond();
+    await nextMillisecond();
     await writeFullSession(db, "recent", { end: true });
     for (const s of sqlite.prepare("SELECT id, status, ended_at FROM sessions").all() as { id: string; status: string; ended_at: number | null }[]) {
       (s.status !== "active" && s.ended_at !== null && s.ended_at < cutoff.getTime() ? purged : kept).add(s.id);

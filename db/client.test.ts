@@ -1,3 +1,5 @@
+// flake-risks time: brackets a timestamp the code takes itself; fails only if the wall clock steps backwards mid-test
+// flake-risks wait: holds a write lock for a fixed time so the other writer meets it; were the machine too slow for them to meet, the order asserted is the same (the test could miss the wait, not fail)
 import { queryAll } from "./query";
 import { spawn } from "node:child_process";
 import fs from "node:fs";

@@ -1,3 +1,4 @@
+// flake-risks time: any finished time will do: the row needs one, nothing compares it
 import { beforeEach, describe, expect, it } from "vitest";
 import { APPEND_ONLY_TABLES } from "./enforcement";
 import { type Sqlite, addSession, count, expectRefused, expectRule, freshSqlite, row, taskAt } from "@/test/support/db-fixtures";

@@ -9,6 +9,7 @@
  * It is in the vitest `pg` project: its PostgreSQL database is a copy of the project's migrated
  * template (test/support/pg-cluster.ts). Without PostgreSQL the harness says so and this half skips.
  */
+// flake-risks time: recognises timestamps written during this run, to mask them in a comparison: a 40-day window
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";

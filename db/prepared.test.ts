@@ -2,6 +2,7 @@
  * `prepared`: one statement per connection and name, whether it is asked for on the database or
  * on a transaction handle, and it runs inside the caller's transaction.
  */
+import { nextMillisecond } from "@/test/support/clock";
 import { queryAll, queryRun } from "./query";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -47,8 +48,7 @@ describe("insertReturning", () => {
     const db = createMemoryDb();
     const first = (await insertReturning(db, "test.session", sessions, { id: "s1", requirements: "one" }))!;
     expect(first).toMatchObject({ id: "s1", requirements: "one", status: "active", source: "api", enforcement: "enforce", tasksTotal: 0 });
-    const later = Date.now() + 5;
-    while (Date.now() < later);
+    await nextMillisecond();
     const second = (await insertReturning(db, "test.session", sessions, { id: "s2", requirements: "two" }))!;
     expect(second.startedAt.getTime()).toBeGreaterThan(first.startedAt.getTime());
     // Another set of columns is another statement; a value given wins over the default.

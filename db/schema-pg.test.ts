@@ -1,3 +1,4 @@
+// flake-risks time: brackets a timestamp the code takes itself; fails only if the wall clock steps backwards mid-test
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,3 +1,4 @@
+// flake-risks port: next start needs a port number: one chosen free; a port taken in between fails the start loudly, never passes wrongly
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,6 +3,10 @@
  * way an agent's shell would, in local mode (`--db`) or remote mode (`--url` + `--token`) against the
  * Playwright web server. No browser is involved.
  */
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
+// flake-risks random: a unique name, nothing more: any value unlike another run's will do
+// flake-risks port: a port the kernel handed out and closed at once, to show what a client says when nothing listens; nothing here listens on ephemeral ports by chance
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -173,6 +177,7 @@ export function removeWorkspaces(): void {
 
 /** A session id no earlier run has used: the server's database persists across tests. */
 export function uniqueId(prefix: string): string {
+  // flake-risk: a unique name, nothing more: any value unlike another run's will do
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 }
 

@@ -7,6 +7,7 @@
  * left half-written. Runs once, in the desktop project; skipped without PostgreSQL unless
  * PROOFGATE_REQUIRE_PG=1 (CI), which makes that a failure.
  */
+// flake-risks port: serve needs a port number: one chosen free; a port taken in between fails the start loudly, never passes wrongly
 import fs from "node:fs";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";

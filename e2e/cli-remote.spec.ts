@@ -8,6 +8,7 @@
  * No browser: `test` comes from @playwright/test (./fixtures' auto fixture would open a page), and
  * the spec runs in the desktop project only.
  */
+// flake-risks wait: absence check: room for a repeat or a stray write to show; a slow machine can only make it miss one, never fail
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -5,6 +5,7 @@
  * the last event it printed, and an event written by a local-mode process meanwhile is not lost.
  * No browser (`test` from @playwright/test); runs in the desktop project only.
  */
+// flake-risks port: the follower must find the next server, and every worker the one port, at one address, so a port is chosen once; a port taken in between fails serve loudly
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";

@@ -4,6 +4,7 @@
  * held by `proofgate hook claude-code`, the next (Claude Code's continuation, past the cap of 1)
  * let through unverified. The overview's counts move on the open page, without a reload.
  */
+// flake-risks time: the UTC days the stops fall on, read either side of them: the check accepts either day (midnight)
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import { E2E_DB } from "../playwright.config";

@@ -3,6 +3,7 @@
  * reload: the session is created by BAZINGA's create-session inside the runtime session, the hook
  * gets Claude Code's Stop input on stdin and answers with a block.
  */
+// flake-risks time: reported as an annotation (how soon the card showed); nothing asserts on it — speed is npm run bench's
 import { spawn } from "node:child_process";
 import { E2E_DB } from "../playwright.config";
 import { BIN, uniqueId } from "./cli-helpers";

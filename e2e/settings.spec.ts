@@ -1,3 +1,4 @@
+// flake-risks time: a unique name, nothing more: any value unlike another run's will do
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, hydrated, screenshot, test } from "./fixtures";
 import { authFile, emailOf } from "./users";

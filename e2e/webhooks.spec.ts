@@ -1,3 +1,4 @@
+// flake-risks time: a unique name, nothing more: any value unlike another run's will do
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";

@@ -2,6 +2,7 @@
  * A live event refreshes what is on screen (app/live/refresh.ts): including a query whose fetch was
  * already under way when the event came, whose answer may predate the write.
  */
+// flake-risks wait: yields one macrotask so the refresh scheduled on it runs; no duration involved
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, describe, expect, it } from "vitest";
 import { refreshAfterEvent } from "./refresh";

@@ -1,3 +1,4 @@
+// flake-risks wait: the statement a 50 ms statement_timeout cancels: it is meant never to finish
 import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

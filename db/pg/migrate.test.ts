@@ -1,3 +1,4 @@
+// flake-risks wait: holds the first migrator inside its transaction while the others arrive; later arrivals find the migration done, the same result
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// flake-risks wait: yields inside read-then-write so that, without the lock, writers would interleave; with it the result is the same whatever the timing
 import { and, eq, sql } from "drizzle-orm";
 import { bigint, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";

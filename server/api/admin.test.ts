@@ -1,3 +1,4 @@
+// flake-risks time: expiry probed hours or days away from the boundary; the clock moves seconds during the test
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { authenticateToken } from "@/server/services/admin/tokens";

@@ -5,6 +5,7 @@
  * refusal (code and rule), or a result of the same shape with the same values — dates, ids and
  * timings aside. A procedure whose services use SQL only SQLite understands fails here.
  */
+// flake-risks time: daily series bucket writes by UTC day: both worlds are built again should midnight fall while they are built
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { type Db, closeLedger, openLedger } from "@/db/client";
 import { TRPCError } from "@trpc/server";

@@ -1,3 +1,4 @@
+// flake-risks wait: lets a subscriber reach its wait before the write (an ordering aid): a write landing first is delivered too, its own test, so a slow machine changes the path taken, not the result; the other timer is a hang guard
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -4,6 +4,7 @@
  * http-serve.test.ts runs every case again over a socket to `proofgate serve`'s own API listener.
  * On both engines (issue 21).
  */
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Db, closeLedger, openLedger } from "@/db/client";
@@ -87,6 +88,7 @@ async function readSse(res: Response, abort: AbortController, enough: (events: S
   const deadline = Date.now() + ms;
   try {
     while (!enough(events) && Date.now() < deadline) {
+      // flake-risk: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
       const chunk = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(1, deadline - Date.now())))]);
       if (chunk === null || chunk.done) break;
       buffer += decoder.decode(chunk.value, { stream: true });
@@ -275,6 +277,7 @@ describeEngines("the tRPC endpoint over HTTP", (engine) => {
       // Another process (a CLI in local mode) writes through its own handle on the same ledger.
       const cli = await openLedger(target);
       try {
+        // flake-risk: spaces a write after the stream opened; the stream resumes from Last-Event-ID, so either order yields both events
         setTimeout(() => void callerFor(cli, operatorActor("developer_9")).task.create({ sessionId: "s1", key: "sse2", title: "from the CLI" }), 200);
         const events = await readSse(res, abort, (e) => e.length >= 2);
         expect(events.every((e) => e.event === null)).toBe(true);

@@ -7,6 +7,7 @@
  * × the credentials that must not work — none, a revoked token, an expired token, an expired
  * cookie session — resolved from real requests the way the route does. On both engines (issue 21).
  */
+// flake-risks time: an expiry a second in the past: expired whatever the clock reads after
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";

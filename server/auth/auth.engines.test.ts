@@ -5,6 +5,7 @@
  * and ended by signing out; a role change seen by an open session; a password change; and a
  * person unable to give themselves a role. The browser tests (e2e/auth.spec.ts) cover the pages on SQLite.
  */
+// flake-risks time: a lower bound a whole day below the session's lifetime
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import type { Db } from "@/db/client";

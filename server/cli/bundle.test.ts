@@ -3,6 +3,7 @@
  * built it) from V8's code cache. Each test copies the executable, the bundle and the migrations
  * into a checkout of its own, so caches written here never race the other test files' calls.
  */
+// flake-risks time: a modification time a minute after the build's: only 'newer than' matters
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -3,6 +3,7 @@
  * running the bundle vitest's global setup built), one child process per call, each test in its
  * own temporary directory; exit codes, stdout and stderr are the interface.
  */
+// flake-risks wait: kills a child that hangs (45 s): a hang guard
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -3,6 +3,7 @@
  * start-up is a budget (issue 17: ≤ 100 ms per call as a whole process): these tests fail when the
  * hook's path starts loading something it must not, before any benchmark would notice.
  */
+// flake-risks time: a unique name, nothing more: any value unlike another run's will do
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

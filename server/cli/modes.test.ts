@@ -4,6 +4,7 @@
  * loads no schema or generator are the originals' values, and the remote mode's node:http client
  * honours fetch's contract where tRPC and the SSE reader rely on it.
  */
+// flake-risks port: a port the kernel handed out and closed at once, to show what a client says when nothing listens; nothing here listens on ephemeral ports by chance
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -4,6 +4,8 @@
  * the last id, a dropped and refused connection resumed with no gap and no duplicate, refusals
  * thrown with their rule, an unreachable server thrown as such.
  */
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
+// flake-risks port: a port the kernel handed out and closed at once, to show what a client says when nothing listens; nothing here listens on ephemeral ports by chance
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -110,6 +112,7 @@ describe("subscribe to events.stream over HTTP", () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     // The server notices a closed subscriber on its next tick of the event tail (every 40 ms).
+    // flake-risk: cleanup only: lets the server's event tail (every 40 ms) notice the closed subscriber before the database closes
     await new Promise((resolve) => setTimeout(resolve, 200));
     db.$client.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -157,6 +160,7 @@ describe("subscribe to events.stream over HTTP", () => {
     const deadline = Date.now() + ms;
     while (!ready()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      // flake-risk: the poll interval of a loop that awaits a condition
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -178,6 +182,7 @@ describe("subscribe to events.stream over HTTP", () => {
       await writeElsewhere("during-outage-1");
       await writeElsewhere("during-outage-2");
       await until(() => f.changes.length === 1, "the drop to be noticed");
+      // flake-risk: a few refused reconnects happen meanwhile; how many does not matter, the events after are awaited
       await new Promise((resolve) => setTimeout(resolve, 150)); // a few refused reconnects
       await listen();
       await until(() => f.seen.length === 5, "the events written during the outage");
@@ -188,6 +193,7 @@ describe("subscribe to events.stream over HTTP", () => {
       server.closeAllConnections();
       await writeElsewhere("after-second-drop");
       await until(() => f.seen.length === 7, "the event after the second drop");
+      // flake-risk: absence check: room for a repeat or a stray write to show; a slow machine can only make it miss one, never fail
       await new Promise((resolve) => setTimeout(resolve, 100)); // room for a repeat to show
     } finally {
       f.abort.abort();
@@ -248,6 +254,7 @@ describe("subscribe to events.stream over HTTP", () => {
 
   it("ends quietly when aborted", async () => {
     const f = follow({ lastEventId: String(latest()) });
+    // flake-risk: aborts a follower some time after it started: at any point it must end quietly
     await new Promise((resolve) => setTimeout(resolve, 100));
     f.abort.abort();
     await expect(f.run).resolves.toBeUndefined();

@@ -4,6 +4,7 @@
  * server/reliability/trpc-server.ts serves the API, so no production build is needed. The
  * production server itself is exercised by e2e/mcp.spec.ts.
  */
+// flake-risks random: a unique name, nothing more: any value unlike another run's will do
 import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";

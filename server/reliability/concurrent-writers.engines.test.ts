@@ -10,6 +10,8 @@
  * locked, every acknowledged write is in the ledger, every race has exactly one winner and its losers
  * got a conflict, and the invariant checker finds the ledger (and the backup) clean.
  */
+// flake-risks time: durations printed in the test's report line (throughput, start-up); nothing asserts on them
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import { mapInOrder } from "@/server/services/in-order";
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";

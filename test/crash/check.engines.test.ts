@@ -1,6 +1,7 @@
 // The crash run's checks on PostgreSQL (the `pg` project's throwaway cluster): the same cases as on
 // SQLite (check-cases.ts), and what stands in for integrity_check there — the enforcement triggers
 // in place, and no session of a killed server left holding the writer lock.
+// flake-risks time: leftoverSessions waits up to the ms given: the first session is held open by the test itself, so it is there whatever the wait; the second was closed by the test and is awaited for up to 5 s
 import { afterAll, expect, it } from "vitest";
 import { openLedger } from "@/db/client";
 import { WRITER_LOCK } from "@/db/pg/write";

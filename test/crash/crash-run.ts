@@ -1,5 +1,7 @@
 // One engine's crash run (test/crash/run.ts runs it on each): the server ingests, is SIGKILLed and
 // restarted, and the database is checked after every restart.
+// flake-risks time: the crash run's own stopwatch for its log
+// flake-risks wait: kill times from the run's seeded schedule (npm run test:crash passes --seed): timing is what the crash run exercises; every wait is bounded
 import path from "node:path";
 import { apiClient } from "./api";
 import { type CheckResult, checkDatabase, checkLive } from "./check";

@@ -1,6 +1,9 @@
 // The database a run's server writes to, per engine: a SQLite file in the run's folder, or a
 // database on a throwaway PostgreSQL cluster of the run's own (test/support/pg-cluster.ts: never
 // the system cluster, never a fixed port).
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
+// flake-risks wait: the poll interval of a loop that awaits a condition
+// flake-risks random: a fresh auth secret per run; no result depends on its value
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { startPgCluster } from "../support/pg-cluster";

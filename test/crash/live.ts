@@ -1,6 +1,8 @@
 // A live client on `events.stream`, as a dashboard tab or `proofgate events --follow` holds one: the
 // CLI's SSE reader, which reconnects after a drop with the last event id it saw. It keeps every id
 // exactly as delivered — no de-duplication here — so the checks see any gap or repeat.
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import { subscribe } from "@/server/cli/sse";
 import type { EventRow } from "@/server/services/events/list";
 import { sleep } from "./server";

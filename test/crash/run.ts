@@ -15,6 +15,8 @@
 // PostgreSQL half must stay within ~4 minutes of CI's budget; --kills sets both).
 //
 //   npm run test:crash -- [--engine sqlite|postgres|both] [--kills N] [--uptime MIN-MAX ms] [--seed S] [--port P] [--keep]
+// flake-risks time: the stopwatch for the report, and an exploring seed only when run by hand (npm run test:crash passes --seed)
+// flake-risks port: the crashed server restarts on the same port, so a port is chosen once (or given with --port); a port taken in between fails the restart loudly
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";

@@ -2,6 +2,8 @@
 // run's own database (a SQLite file, or a PostgreSQL database) and port, as a process the runner can
 // SIGKILL: it runs in its own process group, so the kill reaches every process it made (a cluster's
 // workers too).
+// flake-risks time: the crash run's stopwatch and its bounded wait for the server to be ready
+// flake-risks wait: polls for readiness and bounds the wait for a killed process to exit
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import { isPostgresUrl } from "@/db/pg/client";

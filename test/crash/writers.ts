@@ -1,6 +1,7 @@
 // The clients that ingest continuously: each owns its tasks, its criterion or its batches (races are
 // the concurrency test's business), writes back to back, records every acknowledgement, and after
 // a lost answer looks at the server again before going on.
+// flake-risks wait: the writers' retry pause after a refused call while the server is down: they retry until it is back
 import type { TaskMove } from "@/server/domain/task-machine";
 import { type Client, call, callWrite, unexpected } from "./api";
 import { type Ledger, batchContent } from "./ledger";

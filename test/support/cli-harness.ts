@@ -9,6 +9,8 @@
  * ledger with `ledgerWorkspace(engine)`'s flag and read it back with `ledgerRows`/`ledgerCount`;
  * `workspace`, `rows` and `count` are the SQLite-file-only helpers of the others.
  */
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,3 +1,5 @@
+// flake-risks time: this helper waits for the wall clock itself to move on
+// flake-risks wait: this helper waits for the wall clock itself to move on
 /**
  * Resolves once the wall clock shows a later millisecond than when it was called: rows written after
  * it carry a later timestamp than rows written before, however a timer rounds its delay (a

@@ -14,6 +14,8 @@
  * initdb refuses to run as root: as root, the cluster's programs run as the `postgres` user.
  * PROOFGATE_REQUIRE_PG=1 (set by .ci/run) turns "not installed, skipped" into a failure.
  */
+// flake-risks random: a unique name, nothing more: any value unlike another run's will do
+// flake-risks port: pg_ctl needs a port number: one is chosen free, and startOnFreePort tries again when another process took it
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";

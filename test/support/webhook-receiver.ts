@@ -1,3 +1,5 @@
+// flake-risks time: when a delivery arrived (kept for failure messages), and the deadline of a hang guard whose condition is awaited
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 

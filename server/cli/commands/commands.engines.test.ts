@@ -4,6 +4,7 @@
  * streams JSON lines, operators manage users and tokens. Every command documents itself with an
  * example (once: no ledger involved). `query` has its own file (query.engines.test.ts).
  */
+// flake-risks wait: absence check: nothing is printed before anything is written; a slow machine could only miss a stray line, never fail
 import fs from "node:fs";
 import { Command } from "commander";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";

@@ -4,6 +4,8 @@
  * PostgreSQL, nothing written for a bad source, and --follow picking up what BAZINGA appends and
  * stopping cleanly. The mapping itself is tested in server/services/import.
  */
+// flake-risks time: hang guard: the condition itself is awaited; the deadline only turns a hang into a named failure
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";

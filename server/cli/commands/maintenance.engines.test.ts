@@ -5,6 +5,7 @@
  * reached, or holds no ledger, is "database unavailable" (exit 4). Each test gets a fresh database
  * on the run's throwaway cluster (pg project).
  */
+// flake-risks time: a cutoff after the copied ledger's sessions ended (when its template was made, earlier in the run)
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeLedger, openLedger, writeTransaction } from "@/db/client";

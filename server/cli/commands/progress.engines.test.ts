@@ -5,6 +5,8 @@
  * both engines; `check`, `backup`, `purge` and `import` on a SQLite file (the commands that work on
  * a SQLite file only).
  */
+// flake-risks time: a purge cutoff that only has to parse: the test reads the progress lines, not which sessions go
+// flake-risks random: a unique name, nothing more: any value unlike another run's will do
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type CliResult, type Ledger, cli, closeReaders, ledgerUntouched, ledgerWorkspace, removeWorkspaces, workspace } from "@/test/support/cli-harness";

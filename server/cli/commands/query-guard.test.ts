@@ -4,6 +4,7 @@
  * looks like a call (a string, a comment, a keyword, an alias, a type, a CTE) is not refused.
  * The same statements run on a real database in query.engines.test.ts.
  */
+// flake-risks wait: pg_sleep inside a query the guard reads as text or refuses: nothing sleeps
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../errors";
 import { assertAllowedCalls } from "./query-guard";

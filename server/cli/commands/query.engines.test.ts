@@ -4,6 +4,7 @@
  * (.claude/skills/context-assembler/SKILL.md) giving the same JSON on both, remote mode refused.
  * The statement timeout is PostgreSQL's only (better-sqlite3 cannot interrupt a statement).
  */
+// flake-risks wait: pg_sleep inside a string literal and a comment: nothing sleeps
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { closeLedger, openLedger } from "@/db/client";

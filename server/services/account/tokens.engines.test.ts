@@ -1,4 +1,5 @@
 /** Personal API tokens on both engines (issue 21). */
+// flake-risks time: expiry probed hours or days away from the boundary; the clock moves seconds during the test
 import { sql } from "drizzle-orm";
 import { queryRun, rawRun } from "@/db/query";
 import { createHash } from "node:crypto";

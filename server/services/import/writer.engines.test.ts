@@ -3,6 +3,8 @@
  * savepoint of it, its import records written and forgotten with it. On PostgreSQL the batch is a
  * `PgBatch` (db/pg/ledger.ts) holding the writer lock until it commits.
  */
+// flake-risks time: the time a row is booked; nothing reads it back as a time
+// flake-risks wait: the poll interval of a loop that awaits a condition
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Db, closeLedger, openLedger, withConnection, writeTransaction } from "@/db/client";

@@ -4,6 +4,7 @@
  * and session_id column of the live schema — leaves everything else, records itself, and leaves a
  * ledger the invariant checker finds clean. Outside a purge, history cannot be deleted.
  */
+// flake-risks time: a cutoff far from anything the test wrote (an hour back, a minute ahead), or one refused before the date is read
 import { nextMillisecond } from "@/test/support/clock";
 import path from "node:path";
 import type Database from "better-sqlite3";
@@ -202,7 +203,7 @@ describe("purge --before", () => {
   });
 
   it("never purges an active session, whatever the date", async () => {
-    const now = await purgeSessions(admin(db), { before: new Date(), dryRun: true });
+    const now = await purgeSessions(admin(db), { before: await nextMillisecond(), dryRun: true });
     expect(now.sessions).not.toContain("running-since-before");
     expect(now.sessions).toContain("recent");
   });

@@ -5,6 +5,8 @@
  * PROOFGATE_WEBHOOK_LOG_DAYS sets the period; a bad value is refused by name. The deletions on
  * both engines (issue 21).
  */
+// flake-risks time: the test's 'now', from which ages of 1, 30 and 40 days are set: days of margin against the dispatcher's own clock
+// flake-risks wait: absence check: room for a repeat or a stray write to show; a slow machine can only make it miss one, never fail
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -4,6 +4,7 @@
  * (verified with the `standardwebhooks` library), retried while the receiver is down, and
  * creation refuses a bad URL or secret (nothing written) and anyone but an admin.
  */
+// flake-risks wait: absence check: room for a repeat or a stray write to show; a slow machine can only make it miss one, never fail
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { type Db, closeLedger, openLedger } from "@/db/client";

@@ -6,6 +6,7 @@
  * follower are all waited out; a restarted follower duplicates nothing. How fast a change arrives
  * is a measurement for `npm run bench`, not a claim these tests time.
  */
+// flake-risks wait: a child holds the BAZINGA file's lock for a given time so the follower meets it; the follower retries until the lock goes, which is what is tested
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";

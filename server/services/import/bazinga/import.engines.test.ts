@@ -3,6 +3,7 @@
  * through the services, statuses mapped, secrets redacted, completion claims judged; a second
  * import and a later copy of the file; the refusals. The source is a SQLite file on both.
  */
+// flake-risks time: any finished time will do: the row needs one, nothing compares it
 import fs from "node:fs";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type Db, engineOf, writeTransaction } from "@/db/client";

@@ -23,8 +23,10 @@ export const KINDS = {
 const ROOTS = ["app", "db", "server", "test", "e2e", "bench"];
 const SKIP = new Set(["node_modules", ".next", "dist"]);
 const isTestCode = (file) => /\.(test|spec)\.ts$/.test(file) || file.startsWith("test/") || file.startsWith("e2e/");
-const LINE_REASON = /flake-risk:\s*(.+?)\s*(?:\*\/)?$/;
-const FILE_REASON = /flake-risks ([a-z,]+):\s*(.+?)\s*(?:\*\/)?$/;
+const LINE_REASON = /flake-risk:(.*)$/;
+const FILE_REASON = /flake-risks ([a-z,]+):(.*)$/;
+/** The text of a reason without the spaces around it or a closing `*\/`; an empty one is no reason. */
+const clean = (text) => text.trim().replace(/\*\/$/, "").trim() || null;
 const isComment = (line) => /^\s*(\/\/|\*|\/\*)/.test(line);
 
 function files(dir) {
@@ -39,10 +41,10 @@ function files(dir) {
 /** A reason on the line itself or in the comment block right above it (a long reason may wrap). */
 function lineReason(lines, i) {
   const own = LINE_REASON.exec(lines[i]);
-  if (own) return own[1];
+  if (own && clean(own[1])) return clean(own[1]);
   for (let j = i - 1; j >= 0 && isComment(lines[j]); j--) {
     const found = LINE_REASON.exec(lines[j]);
-    if (found) return [found[1], ...lines.slice(j + 1, i).map((l) => l.replace(/^\s*(\/\/|\*)\s?/, "").trim())].join(" ").trim();
+    if (found && clean(found[1])) return [clean(found[1]), ...lines.slice(j + 1, i).map((l) => l.replace(/^\s*(\/\/|\*)\s?/, "").trim())].join(" ").trim();
   }
   return null;
 }
@@ -58,7 +60,7 @@ export function flakeRisks(root, chosen = Object.keys(KINDS)) {
     const fileReasons = {};
     for (const line of lines) {
       const m = FILE_REASON.exec(line);
-      if (m) for (const kind of m[1].split(",")) fileReasons[kind] = m[2];
+      if (m && clean(m[2])) for (const kind of m[1].split(",")) fileReasons[kind] = clean(m[2]);
     }
     lines.forEach((line, i) => {
       if (isComment(line)) return;

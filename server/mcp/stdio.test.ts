@@ -114,7 +114,7 @@ describe("proofgate mcp over stdio (local mode)", () => {
     expect(own.isError).toBe(true);
     expect(text(own)).toBe("task.claimant_cannot_verify: developer_1 claimed this task and cannot verify it: a different verifier must");
     expect(own.structuredContent).toMatchObject({ error: { rule: "task.claimant_cannot_verify" } });
-    expect(query("SELECT status FROM tasks WHERE key = 't1'")).toEqual([{ status: "claimed" }]);
+    expect(query("SELECT status FROM tasks WHERE session_id = 's1' AND key = 't1'")).toEqual([{ status: "claimed" }]);
 
     const early = await call(qa, "complete_task", { sessionId: "s1", key: "t1" });
     expect(early.isError).toBe(true);
@@ -124,7 +124,7 @@ describe("proofgate mcp over stdio (local mode)", () => {
       structuredContent: { status: "verified", verifiedBy: "qa_1" },
     });
     expect(await call(dev, "complete_task", { sessionId: "s1", key: "t1" })).toMatchObject({ structuredContent: { status: "completed" } });
-    expect(query("SELECT status, claimed_by, verified_by, verification FROM tasks WHERE key = 't1'")).toEqual([
+    expect(query("SELECT status, claimed_by, verified_by, verification FROM tasks WHERE session_id = 's1' AND key = 't1'")).toEqual([
       { status: "completed", claimed_by: "developer_1", verified_by: "qa_1", verification: "verified" },
     ]);
     // Each move wrote its transition, acted as the label each server was given.

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { Db } from "@/db/client";
-import type { Actor } from "@/server/domain/actors";
+import { AGENT_LABEL, AGENT_LABEL_RULE, type Actor } from "@/server/domain/actors";
 import { authenticateToken } from "@/server/services/admin/tokens";
 import type { Auth } from "@/server/auth/auth";
 import type { ApiContext } from "./trpc";
@@ -51,15 +51,12 @@ export async function createTokenContext(req: Request, db: Db): Promise<ApiConte
   return { db, actor, via: "token", sameOrigin: true, ...(runtimeSession ? { runtimeSession } : {}) };
 }
 
-/** What an agent label may be: it lands in events, as a task's claimant, and in an HTTP header. */
-export const AGENT_LABEL = /^[A-Za-z0-9._:@+-]{1,200}$/;
-
 /** The agent label a token-holder reports; it lands in events and as a task's claimant, so it is checked. */
 function agentLabel(req: Request): string | undefined {
   const label = req.headers.get(AGENT_HEADER)?.trim();
   if (label === undefined || label === "") return undefined;
   if (!AGENT_LABEL.test(label)) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: `${AGENT_HEADER}: must be 1–200 letters, digits or . _ : @ + -` });
+    throw new TRPCError({ code: "BAD_REQUEST", message: `${AGENT_HEADER}: ${AGENT_LABEL_RULE}` });
   }
   return label;
 }

@@ -254,6 +254,23 @@ describeEngines("the tRPC endpoint over HTTP", (engine) => {
       expect(created).toEqual({ actor: "orchestrator_1" });
     });
 
+    it("refuses an agent label that is an email (a person's name in the history) or has other characters, writing nothing", async () => {
+      await mutate("task.create", { sessionId: "s1", key: "h4", title: "labelled" }, tok("orchestrator_1"));
+      for (const label of ["lead@example.com", "dev 1", "dev/1", "x".repeat(201)]) {
+        const r = await mutate("task.claim", { sessionId: "s1", key: "h4" }, tok("developer_1"), { "x-proofgate-agent": label });
+        expect({ label, status: r.status, message: r.error?.message }).toEqual({
+          label,
+          status: 400,
+          message: "x-proofgate-agent: must be 1–200 letters, digits or . _ : + - (no @: an email names a person, and an agent never acts as one)",
+        });
+      }
+      expect(await rowsOf(db, sql`select status, claimed_by from tasks where session_id = 's1' and key = 'h4'`)).toEqual([
+        { status: "pending", claimed_by: null },
+      ]);
+      const ok = await mutate("task.claim", { sessionId: "s1", key: "h4" }, tok("developer_1"), { "x-proofgate-agent": "developer_1.v2:run-3+a" });
+      expect(ok.status).toBe(200);
+    });
+
     it("accepts a bearer write even with a foreign Origin: tokens are not sent by browsers on their own", async () => {
       const r = await mutate("log.tokens", { sessionId: "s1", agentType: "developer", tokens: 7 }, tok("developer_1"), { origin: "https://evil.example" });
       expect(r.status).toBe(200);

@@ -39,6 +39,14 @@ export function comparablePrincipal(actor: Actor): string | null {
   return actor.principalKind === "operator" ? null : actor.principalId;
 }
 
+/**
+ * What an agent label sent with a token may be: it lands in events, as a task's claimant, and in an
+ * HTTP header. Never an email: people's actions carry their email, so a token holder with `@` in its
+ * label could write history in a person's name (the local operator, who owns the machine, may).
+ */
+export const AGENT_LABEL = /^[\w.:+-]{1,200}$/;
+export const AGENT_LABEL_RULE = "must be 1–200 letters, digits or . _ : + - (no @: an email names a person, and an agent never acts as one)";
+
 /** The local-mode operator: admin rights, acting under the label it was given. */
 export function operatorActor(label = "operator"): Actor {
   return { principalId: "operator", principalKind: "operator", role: "admin", label };

@@ -83,7 +83,16 @@ async function listen(options: ServeOptions) {
   const http = process.getBuiltinModule("node:http");
   const { clientAddress, parseTrustedProxies } = await import("./client-address");
   const proxies = parseTrustedProxies(process.env.PROOFGATE_TRUSTED_PROXIES);
+  const { hostRule, refusedHost } = await import("./host-allow");
+  const hosts = hostRule(process.env.PROOFGATE_URL);
   const server = http.createServer((req, res) => {
+    // Before authentication and the first-admin setup: a name that is not this server's is a page
+    // elsewhere that pointed its own name at this address (DNS rebinding).
+    const misdirected = refusedHost(req.headers.host, hosts);
+    if (misdirected) {
+      res.writeHead(421, { "content-type": "text/plain; charset=utf-8", connection: "close" }).end(`421 Misdirected Request: ${misdirected}\n`);
+      return;
+    }
     // Before anything reads it (better-auth's sign-in rate limit keys on it): the client's own
     // X-Forwarded-For is believed only from a trusted proxy.
     const client = clientAddress(req.socket.remoteAddress, [req.headers["x-forwarded-for"] ?? []].flat().join(","), proxies);

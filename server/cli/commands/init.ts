@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { LedgerChoiceError, isPostgresTarget, resolveLedger } from "@/db/client";
-import { AGENT_LABEL } from "@/server/api/context";
+import { AGENT_LABEL, AGENT_LABEL_RULE } from "@/server/domain/actors";
 import { UsageError } from "../errors";
 import { type JsonObject, type Merged, type Target, TOKEN_ENV, isObject, mergeMcpConfig, mergeSettings, mcpServerEntry } from "../init/config";
 import type { GlobalOptions } from "../options";
@@ -88,7 +88,7 @@ export function initCommands(program: Command, out: Output): void {
 function targetOf(globals: GlobalOptions, http?: boolean): Target {
   const url = globals.url ?? process.env.PROOFGATE_URL;
   const agentId = globals.agentId;
-  if (agentId !== undefined && !AGENT_LABEL.test(agentId)) throw new UsageError("--agent-id: must be 1–200 letters, digits or . _ : @ + -");
+  if (agentId !== undefined && !AGENT_LABEL.test(agentId)) throw new UsageError(`--agent-id: ${AGENT_LABEL_RULE}`);
   if (url && !globals.db && !globals.databaseUrl) {
     try {
       if (!/^https?:$/.test(new URL(url).protocol)) throw new Error();

@@ -357,14 +357,14 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
         expect((await refused(1, orchestrator, "decline-reset", s, "dash", "--reason", "self-declined")).stderr).toContain("role orchestrator may not");
       }
       // Declined: the task stays blocked, the request closed; the orchestrator may ask again.
-      await ok(m.as("lead", "lead@example.com"), "decline-reset", s, "dash", "--reason", "the component tests still fail");
+      await ok(m.as("lead", "lead_1"), "decline-reset", s, "dash", "--reason", "the component tests still fail");
       expect(rows(m.db, "SELECT status, reset_requested FROM tasks WHERE session_id = ?", s)).toEqual([{ status: "blocked", reset_requested: 0 }]);
       await ok(orchestrator, "request-reset", s, "dash", "--reason", "fixed the three failures");
       if (m.name === "remote") {
         // Only a person (lead or admin) approves a reset.
         expect((await refused(1, orchestrator, "approve-reset", s, "dash", "--reason", "self-approved")).stderr).toContain("role orchestrator may not");
       }
-      await ok(m.as("lead", "lead@example.com"), "approve-reset", s, "dash", "--reason", "retry with the fixes");
+      await ok(m.as("lead", "lead_1"), "approve-reset", s, "dash", "--reason", "retry with the fixes");
       // Pending again, the reset counted; the failed attempt stays on the record.
       const [reset] = JSON.parse((await ok(m.as("viewer"), "--json", "get-task-groups", s)).stdout) as Record<string, unknown>[];
       expect(reset).toMatchObject({ id: "dash", status: "pending", reset_count: 1, claimed_by: null, failures: null });
@@ -394,9 +394,9 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
         ["claim", "pending", "claimed", "react-18-specialist"],
         ["block", "claimed", "blocked", "verification-agent"],
         ["request_reset", "blocked", "blocked", "workflow-orchestrator"],
-        ["decline_reset", "blocked", "blocked", "lead@example.com"],
+        ["decline_reset", "blocked", "blocked", "lead_1"],
         ["request_reset", "blocked", "blocked", "workflow-orchestrator"],
-        ["approve_reset", "blocked", "pending", "lead@example.com"],
+        ["approve_reset", "blocked", "pending", "lead_1"],
       ]);
       expect(history.transitions[1]).toMatchObject({ evidence: ["screenshots/dashboard.png"], role: m.name === "remote" ? "agent" : "admin" });
       expect(history.transitions[2]).toMatchObject({ claimant: "react-18-specialist", failures, proofpack, role: m.name === "remote" ? "verifier" : "admin" });

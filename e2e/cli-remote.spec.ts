@@ -403,7 +403,7 @@ const scenarios: [string, (m: Mode) => Promise<void>][] = [
       const pretty = (await ok(m.as("viewer"), "get-task", s, "dash")).stdout;
       expect(pretty).toMatch(/claimed → blocked\s+block\s+by verification-agent/);
       expect(pretty).toContain("failures: browser_screenshot - Screenshot missing; component_tests - 3 tests failing");
-      expect(pretty).toMatch(/blocked → pending\s+approve_reset\s+by lead@example\.com \((lead|admin)\)\n\s+reason: retry with the fixes/);
+      expect(pretty).toMatch(/blocked → pending\s+approve_reset\s+by lead_1 \((lead|admin)\)\n\s+reason: retry with the fixes/);
       expect(rows(m.db, "SELECT move, claimant, failures, proofpack FROM task_transitions WHERE session_id = ? AND move = 'block'", s)).toEqual([
         { move: "block", claimant: "react-18-specialist", failures: JSON.stringify(failures), proofpack: JSON.stringify(proofpack) },
       ]);

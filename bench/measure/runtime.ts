@@ -137,10 +137,28 @@ export async function measureHookCommand(ctx: BenchContext): Promise<void> {
  * authentication, reading the body) to the Response's body. Beside it, as a diagnostic, the hook
  * service alone; and the HTTP round trip to the production server (keep-alive).
  */
+/** The same as `linkedSession`, over HTTP with the client's token: its SessionStart, then create-session and its criteria inside it. */
+async function tokenLinkedSession(client: HttpClient, runtimeId: string, sessionId: string): Promise<void> {
+  const json = { "content-type": "application/json" };
+  const inRuntime = { ...json, "x-proofgate-runtime-session": runtimeId };
+  const calls: [string, unknown, Record<string, string>][] = [
+    ["/api/hooks/claude-code", { ...payload(runtimeId, "Stop", 0), hook_event_name: "SessionStart", source: "startup" }, json],
+    ["/api/trpc/session.create", { json: { id: sessionId, requirements: "Bench: the agent's loop", mode: "simple" } }, inRuntime],
+    ["/api/trpc/criteria.save", { json: { sessionId, criteria: [{ criterion: "All tests passing" }] } }, inRuntime],
+  ];
+  for (const [route, body, headers] of calls) {
+    const res = await client.raw("POST", route, JSON.stringify(body), headers);
+    if (res.status !== 200) throw new Error(`${route} answered ${res.status}: ${res.body.slice(0, 300)}`);
+  }
+}
+
 export async function measureHookHttp(ctx: BenchContext): Promise<void> {
-  const runtimeId = `bench-hook-http-${Date.now()}`;
-  await linkedSession(ctx, runtimeId, `bench_hook_http_${Date.now()}`);
+  // A runtime session answers only to the principal that started it (issue 30, item 5): the service
+  // calls (the local operator) and the HTTP calls (the orchestrator token) each use their own.
+  const serviceRuntimeId = `bench-hook-service-${Date.now()}`;
+  await linkedSession(ctx, serviceRuntimeId, `bench_hook_service_${Date.now()}`);
   const hook = { db: ctx.local, actor: operatorActor("claude") };
+  const runtimeId = `bench-hook-http-${Date.now()}`;
   // Bearer tokens are checked against the tokens table: the signing secret plays no part.
   const auth = createAuth(ctx.local, { secret: "bench-secret-".repeat(4), baseURL: ctx.server.url });
   const headers = { "content-type": "application/json", authorization: `Bearer ${ctx.tokens.orchestrator}`, "x-proofgate-agent": "claude" };
@@ -157,6 +175,7 @@ export async function measureHookHttp(ctx: BenchContext): Promise<void> {
     return { ms, text };
   };
   const client = new HttpClient(ctx.server.url, { token: ctx.tokens.orchestrator, agent: "claude" });
+  await tokenLinkedSession(client, runtimeId, `bench_hook_http_${Date.now()}`);
   const samples = {
     handlerPost: [] as number[],
     handlerStop: [] as number[],
@@ -174,10 +193,10 @@ export async function measureHookHttp(ctx: BenchContext): Promise<void> {
       const handlerStop = await handler(stop);
       if (!handlerStop.text.includes('"decision":"block"')) throw new Error(`the Stop was not held by the handler: ${handlerStop.text.slice(0, 300)}`);
       let t = now();
-      await handleClaudeCodeHook(hook, post);
+      await handleClaudeCodeHook(hook, { ...post, session_id: serviceRuntimeId });
       const servicePost = now() - t;
       t = now();
-      const held = await handleClaudeCodeHook(hook, stop);
+      const held = await handleClaudeCodeHook(hook, { ...stop, session_id: serviceRuntimeId });
       const serviceStop = now() - t;
       if (held.decision !== "block") throw new Error("the Stop was not held by the service");
       const httpPost = await client.raw("POST", "/api/hooks/claude-code", JSON.stringify(post), { "content-type": "application/json" });

@@ -16,6 +16,7 @@ export const runtimeSessions = pgTable(
     lastSeenAt: bigint("last_seen_at", { mode: "number" }).notNull().default(nowMs),
     consecutiveBlocks: bigint("consecutive_blocks", { mode: "number" }).notNull().default(0),
     subagentConsecutiveBlocks: bigint("subagent_consecutive_blocks", { mode: "number" }).notNull().default(0),
+    ownerPrincipal: text("owner_principal"),
   },
   (t) => [
     uniqueIndex("runtime_sessions_runtime_external_id_idx").on(t.runtime, t.externalId),

@@ -29,6 +29,12 @@ export const runtimeSessions = sqliteTable(
     consecutiveBlocks: integer("consecutive_blocks").notNull().default(0),
     /** The same for its subagents' stops (SubagentStop), counted apart so neither resets the other's cap. */
     subagentConsecutiveBlocks: integer("subagent_consecutive_blocks").notNull().default(0),
+    /**
+     * The principal that first reported it (its SessionStart, or a command run inside it): only that
+     * principal links ledger sessions to it and sends its hooks (server/domain/runtime-owner.ts).
+     * Null on a row from before owners were kept: the next principal to report it adopts it.
+     */
+    ownerPrincipal: text("owner_principal"),
   },
   (t) => [
     uniqueIndex("runtime_sessions_runtime_external_id_idx").on(t.runtime, t.externalId),

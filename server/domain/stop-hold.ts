@@ -82,6 +82,8 @@ export function holdReason(held: readonly HeldSession[], block: number, maxBlock
 }
 
 const CRITERION = /^Criterion "(.*)" is not met: (.*)$/s;
+/** A criterion the gate names by id and writer instead of quoting it (runtime-owner.ts `namedInstead`). */
+const FOREIGN_CRITERION = /^(?:criterion #\d+, written by |a criterion whose writer is not recorded$)/;
 const TASKS = /^\d+ tasks? (?:is|are) (pending|in progress|claimed|verified|blocked): (.*)$/s;
 
 /**
@@ -97,6 +99,9 @@ export function fixFor(sessionId: string, reason: string): string | null {
   const criterion = CRITERION.exec(reason);
   if (criterion) {
     const [, text = "", why = ""] = criterion;
+    if (FOREIGN_CRITERION.test(text)) {
+      return `its text is not repeated here, since another principal than this agent's wrote it: read it with proofgate get-success-criteria ${s} (MCP tool: get_success_criteria), then meet it and update it by its exact text (MCP tool: update_success_criterion)`;
+    }
     const c = shellQuote(text);
     if (why.startsWith("blocked")) {
       return `if an external blocker stops it: proofgate update-success-criterion ${s} ${c} --status blocked --evidence '<the external blocker>'; else meet it and use --status met (MCP tool: update_success_criterion)`;

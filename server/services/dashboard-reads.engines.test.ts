@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
-import { operatorActor } from "@/server/domain/actors";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { appendEvent, write } from "@/server/services/context";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
@@ -46,7 +45,7 @@ const BULK = 520;
  */
 async function world(db: Db): Promise<(name: keyof typeof ACTORS) => Caller> {
   const as = (name: keyof typeof ACTORS) => callerFor(db, ACTORS[name]);
-  const hook = { db, actor: operatorActor("claude") };
+  const hook = { db, actor: { ...ACTORS.orchestrator, label: "claude" } };
   const claimAndBlock = async (sessionId: string, key: string, m: number) => {
     await as("developer").task.claim({ sessionId, key, evidence: [`artifacts/${key}.txt`] });
     at(m);

@@ -16,7 +16,6 @@
  */
 import { vi } from "vitest";
 import { ACTORS, BLOCKED, type Fixture, PASSED, callerFor, tokenActor } from "@/test/support/api-helpers";
-import { operatorActor } from "@/server/domain/actors";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { sessionStart, stop } from "@/server/services/runtime/test-payloads";
 
@@ -33,7 +32,8 @@ export function at(day: number, minute: number): number {
 export const RUNTIME_S1 = "11111111-2222-4333-8444-555555555501";
 export const RUNTIME_S2 = "11111111-2222-4333-8444-555555555502";
 /** Who runs the runtime's hooks in the scenario. */
-export const HOOK_ACTOR = operatorActor("claude");
+/** The agent's hooks report with the orchestrator's token, under the runtime's label: one principal owns its runtime sessions. */
+export const HOOK_ACTOR = { ...ACTORS.orchestrator, label: "claude" };
 
 export const SENIOR = tokenActor(7, "agent", "senior_software_engineer_1");
 

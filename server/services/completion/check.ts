@@ -2,7 +2,7 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db/client";
 import { boundAll, driverValues, prepared } from "@/db/prepared";
 import { completionChecks, goalContracts, goalGateEvaluations, goals, successCriteria, tasks } from "@/db/schema";
-import { type CompletionVerdict, evaluateCompletion } from "@/server/domain/completion-gate";
+import { type CompletionInput, type CompletionVerdict, evaluateCompletion } from "@/server/domain/completion-gate";
 import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
 import { loadSession } from "../session/load";
@@ -24,17 +24,22 @@ export async function checkCompletion(ctx: ServiceContext, raw: CheckCompletionI
 
 /** The gate's verdict on a session's rows as they are now (no write): shared by the check and its preview. */
 export async function evaluateSessionCompletion(tx: DbOrTx, sessionId: string): Promise<CompletionVerdict> {
+  return evaluateCompletion(await gateInput(tx, sessionId));
+}
+
+/** What the completion gate reads of a session, as it is now. */
+export async function gateInput(tx: DbOrTx, sessionId: string): Promise<CompletionInput> {
   const query = gateQueries(tx);
   const contractGoals = await query.contractGoals.all({ sessionId });
   const latest = new Map<number, "SUCCESS" | "PARTIAL" | "BLOCKED">();
   if (contractGoals.length > 0) {
     for (const e of await query.evaluations.all({ sessionId })) if (!latest.has(e.goalId)) latest.set(e.goalId, e.verdict);
   }
-  return evaluateCompletion({
+  return {
     criteria: await query.criteria.all({ sessionId }),
     tasks: await query.tasks.all({ sessionId }),
     contractGoals: contractGoals.map((g) => ({ id: g.id, goalText: g.goalText, verdict: latest.get(g.id) ?? null })),
-  });
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Fixture, ACTORS, BLOCKED, PASSED, callerFor, expectBadRequest, refusal, setup } from "@/test/support/api-helpers";
-import { operatorActor } from "@/server/domain/actors";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { sessionStart, stop, subagentStop } from "@/server/services/runtime/test-payloads";
 import { type Engine, describeEngines, ledgerFactory } from "@/test/support/engines";
@@ -155,7 +154,7 @@ describeEngines("get", (engine) => {
 
     it("counts the stops agent runtimes' hooks held and let through with the gate rejected, across sessions", async () => {
       const f = setup(await freshLedger(engine));
-      const hook = { db: f.db, actor: operatorActor("claude") };
+      const hook = { db: f.db, actor: { ...ACTORS.orchestrator, label: "claude" } };
       const inRuntime = (id: string) => callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: id } });
       for (const [runtime, session] of [
         ["rt-a", "a"],

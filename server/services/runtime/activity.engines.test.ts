@@ -13,11 +13,8 @@ describeEngines("activity", (engine) => {
       const f = setup(await freshLedger(engine));
       const hook = { db: f.db, actor: operatorActor("claude") };
       await handleClaudeCodeHook(hook, sessionStart());
-      await callerFor(
-        f.db,
-        { principalId: "token:3", principalKind: "token", role: "orchestrator", label: "orchestrator_1" },
-        { runtimeSession: { runtime: "claude-code", externalId: RUNTIME_ID } },
-      ).session.create({ id: "s1" });
+      // The runtime session's owner (the principal that sent its SessionStart) links the session.
+      await callerFor(f.db, hook.actor, { runtimeSession: { runtime: "claude-code", externalId: RUNTIME_ID } }).session.create({ id: "s1" });
       await f.as("orchestrator").session.create({ id: "s_unlinked" });
       await handleClaudeCodeHook(hook, stop(false), { maxBlocks: 1 });
       await handleClaudeCodeHook(hook, stop(true), { maxBlocks: 1 });

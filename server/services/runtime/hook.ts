@@ -7,7 +7,10 @@ import { EVENT_TYPES } from "@/server/domain/event-types";
 import { type HeldSession, decideStop } from "@/server/domain/stop-hold";
 import { summarizeToolCall } from "@/server/domain/tool-call-summary";
 import { type ServiceContext, appendEvent, nowOf, write } from "../context";
-import { previewCompletion } from "../completion/preview";
+import { gateInput } from "../completion/check";
+import { evaluateCompletion } from "@/server/domain/completion-gate";
+import { authorizeRuntimeSession, ownersWordsOnly } from "@/server/domain/runtime-owner";
+import { gateAuthors } from "./authors";
 import { appendLogRow } from "../log/append-log";
 import { authorize } from "@/server/domain/permissions";
 import { ensureTools } from "../attempt/tools";
@@ -59,7 +62,7 @@ async function sessionStart(
   input: Extract<ClaudeCodeHookInput, { hook_event_name: "SessionStart" }>,
 ): Promise<HookAnswer> {
   await write(ctx, async (tx) => {
-    const runtime = await ensureRuntimeSession(tx, ref, { at: nowOf(ctx), cwd: input.cwd ?? null, source: input.source });
+    const runtime = await ensureRuntimeSession(tx, ctx.actor, ref, { at: nowOf(ctx), cwd: input.cwd ?? null, source: input.source });
     const linked = await activeLinkedSessions(tx, runtime.id);
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.runtimeSessionStarted,
@@ -78,7 +81,9 @@ async function toolCall(
   input: Extract<ClaudeCodeHookInput, { hook_event_name: "PostToolUse" | "PostToolUseFailure" }>,
 ): Promise<HookAnswer> {
   const runtime = await findRuntimeSession(ctx.db, ref);
-  if (!runtime || (await activeLinkedSessions(ctx.db, runtime.id)).length === 0) return ALLOW;
+  if (!runtime) return ALLOW;
+  authorizeRuntimeSession(ctx.actor, runtime);
+  if ((await activeLinkedSessions(ctx.db, runtime.id)).length === 0) return ALLOW;
   const failed = input.hook_event_name === "PostToolUseFailure";
   const summary = summarizeToolCall(
     failed
@@ -92,7 +97,7 @@ async function toolCall(
   );
   await write(ctx, async (tx) => {
     const now = nowOf(ctx);
-    await touch(tx, runtime, now);
+    await touch(tx, ctx, runtime, now);
     // Read again inside the write: a session completed since the check above takes no more calls.
     for (const sessionId of await activeLinkedSessions(tx, runtime.id)) {
       const payload = {
@@ -182,12 +187,18 @@ async function stop(
   // Read, decide and record in one transaction: two stops arriving together must not both read
   // the same count of held stops and both write the next one (the cap would be passed).
   const decided = await write(ctx, async (tx) => {
-    const runtime = await findRuntimeSession(ctx.db, ref);
+    const runtime = await findRuntimeSession(tx, ref);
     if (!runtime) return null;
+    authorizeRuntimeSession(ctx.actor, runtime);
+    const owner = runtime.ownerPrincipal ?? ctx.actor.principalId;
     const subagent = input.hook_event_name === "SubagentStop";
     const counted = subagent ? runtime.subagentConsecutiveBlocks : runtime.consecutiveBlocks;
-    // The gate's verdict as the session header shows it: a preview records no completion check.
-    const verdicts = await mapInOrder(await activeLinkedSessions(ctx.db, runtime.id), async (sessionId) => previewCompletion(ctx.db, { sessionId }));
+    // The gate's verdict as the session header shows it (nothing recorded), worded with the owner's
+    // words alone: a text another principal wrote is named by id and writer, never fed to the agent.
+    const verdicts = await mapInOrder(await activeLinkedSessions(tx, runtime.id), async (sessionId) => ({
+      sessionId,
+      ...evaluateCompletion(ownersWordsOnly(await gateInput(tx, sessionId), await gateAuthors(tx, sessionId), owner)),
+    }));
     const decision = decideStop({ verdicts, stopHookActive: input.stop_hook_active, consecutiveBlocks: counted, maxBlocks });
     if (decision.kind === "allow" && !decision.release) return null;
     const count = decision.kind === "hold" ? decision.block : 0;
@@ -202,7 +213,7 @@ async function stop(
     await queryRun(
       tx
         .update(runtimeSessions)
-        .set(subagent ? { subagentConsecutiveBlocks: count, lastSeenAt: now } : { consecutiveBlocks: count, lastSeenAt: now })
+        .set({ ...(subagent ? { subagentConsecutiveBlocks: count } : { consecutiveBlocks: count }), lastSeenAt: now, ownerPrincipal: owner })
         .where(eq(runtimeSessions.id, runtime.id)),
     );
     if (decision.kind === "allow") {
@@ -244,6 +255,12 @@ function unverifiedMessage(held: readonly HeldSession[], cause: "max_blocks" | "
   return `Proofgate let this stop through ${why}, with the completion gate still rejecting ${ids} (recorded as runtime.stop_unverified). See why: proofgate check-completion ${held[0]?.sessionId ?? "<session>"}`;
 }
 
-async function touch(tx: Tx, runtime: RuntimeSessionRow, at: Date): Promise<void> {
-  await queryRun(tx.update(runtimeSessions).set({ lastSeenAt: at }).where(eq(runtimeSessions.id, runtime.id)));
+/** Seen now; a runtime session recorded before owners were kept is adopted by the principal reporting it. */
+async function touch(tx: Tx, ctx: ServiceContext, runtime: RuntimeSessionRow, at: Date): Promise<void> {
+  await queryRun(
+    tx
+      .update(runtimeSessions)
+      .set({ lastSeenAt: at, ownerPrincipal: runtime.ownerPrincipal ?? ctx.actor.principalId })
+      .where(eq(runtimeSessions.id, runtime.id)),
+  );
 }

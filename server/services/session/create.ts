@@ -32,7 +32,7 @@ export async function createSession(ctx: ServiceContext, unredacted: CreateSessi
     if (!session) throw new ConflictError("session.exists", `session ${id} already exists`);
     // Created inside a runtime session (a Claude Code session's commands): its stops now answer to this session's gate.
     const runtime = ctx.runtimeSession
-      ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: (await linkToRuntimeSession(tx, ctx.runtimeSession, id, now)).externalId }
+      ? { runtime: ctx.runtimeSession.runtime, runtimeSessionId: (await linkToRuntimeSession(tx, ctx.actor, ctx.runtimeSession, id, now)).externalId }
       : undefined;
     await appendEvent(tx, ctx, {
       type: EVENT_TYPES.sessionCreated,

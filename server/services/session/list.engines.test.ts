@@ -1,6 +1,6 @@
 /** session.list on both engines (issue 21); its query-plan checks stay SQLite-only. */
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ACTORS, type Fixture, callerFor, setup } from "@/test/support/api-helpers";
+import { type Fixture, callerFor, setup } from "@/test/support/api-helpers";
 import { operatorActor } from "@/server/domain/actors";
 import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { sessionStart, stop } from "@/server/services/runtime/test-payloads";
@@ -135,7 +135,7 @@ describeEngines("session.list", (engine) => {
         ["rt-b", "b"],
       ] as const) {
         await handleClaudeCodeHook(hook, sessionStart("startup", runtime));
-        await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: { runtime: "claude-code", externalId: runtime } }).session.create({ id: session });
+        await callerFor(f.db, hook.actor, { runtimeSession: { runtime: "claude-code", externalId: runtime } }).session.create({ id: session });
       }
       await f.as("orchestrator").session.create({ id: "c" });
       // a: held, then through twice (the cap of 1, then another hook's continuation); b: held only.

@@ -97,7 +97,7 @@ describeEngines("webhooks", (engine) => {
       const runtime = { runtime: "claude-code" as const, externalId: RUNTIME_ID };
       const agent = { db: f.db, actor: ACTORS.developer };
       await handleClaudeCodeHook(agent, sessionStart("startup"));
-      await callerFor(f.db, ACTORS.orchestrator, { runtimeSession: runtime }).session.create({ id: "s3" });
+      await callerFor(f.db, agent.actor, { runtimeSession: runtime }).session.create({ id: "s3" });
       await f.as("orchestrator").task.create({ sessionId: "s3", key: "t1", title: "open work" });
       await expectDelivered(async () => handleClaudeCodeHook(agent, stop(false), { maxBlocks: 1 }), ["runtime.stop_held"]);
       await expectDelivered(async () => handleClaudeCodeHook(agent, stop(true), { maxBlocks: 1 }), ["runtime.stop_unverified"]);

@@ -1,0 +1,1 @@
+ALTER TABLE "runtime_sessions" ADD COLUMN "owner_principal" text;

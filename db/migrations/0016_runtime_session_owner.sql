@@ -1,0 +1,1 @@
+ALTER TABLE `runtime_sessions` ADD `owner_principal` text;

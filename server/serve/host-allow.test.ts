@@ -16,6 +16,7 @@ describe("the Host allow-list (issue 30, item 6)", () => {
       "[::1]:3000",
       "[::1]",
       "[::ffff:127.0.0.1]:3000",
+      "[::ffff:127.0.0.2]",
     ]) {
       expect(refusedHost(host, local), host).toBeNull();
       expect(refusedHost(host, published), host).toBeNull();

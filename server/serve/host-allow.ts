@@ -7,6 +7,7 @@
  * `::1`), which an attacker's page cannot send.
  */
 import { isIP } from "node:net";
+import { normalizeAddress } from "./client-address";
 
 export interface HostRule {
   /** PROOFGATE_URL's host name, lower-case, when it is set. */
@@ -53,8 +54,9 @@ export function hostName(header: string | undefined): string | null {
 
 function isLoopback(name: string): boolean {
   if (name === "localhost" || name.endsWith(".localhost")) return true;
-  if (isIP(name) === 4) return name.startsWith("127.");
-  return name === "::1" || name === "::ffff:127.0.0.1";
+  const address = normalizeAddress(name); // ::ffff:127.0.0.2 → 127.0.0.2
+  if (isIP(address) === 4) return address.startsWith("127.");
+  return address === "::1";
 }
 
 /** Null when the server answers this `Host`; otherwise why not, for the 421's body. */

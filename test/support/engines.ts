@@ -27,8 +27,22 @@ export const ENGINES = [
  * PostgreSQL is not installed. For suites with a `beforeAll` that opens the ledger: `it.skipIf`
  * alone would still run the hook.
  */
-export function describeEngines(name: string, body: (engine: Engine) => void, options: { shuffle?: boolean } = {}): void {
-  for (const { engine, skip } of ENGINES) describe.skipIf(skip)(`${name} on ${engine}`, options, () => body(engine));
+export function describeEngines(name: string, body: (engine: Engine) => void, options: { shuffle?: boolean; engines?: readonly Engine[] } = {}): void {
+  const { engines, ...describeOptions } = options;
+  for (const { engine, skip } of ENGINES) {
+    if (engines && !engines.includes(engine)) continue;
+    describe.skipIf(skip)(`${name} on ${engine}`, describeOptions, () => body(engine));
+  }
+}
+
+/**
+ * For the command-line suites whose PostgreSQL path is the shared service path: the service engine
+ * suites (the `*.engines.test.ts` files under server/services) prove those writes on PostgreSQL, so these run
+ * on SQLite alone (issue 29). The command line's own PostgreSQL code — `--database-url`, `query`,
+ * `maintenance`, `copy`, `import`, progress, migrations — keeps both engines.
+ */
+export function describeSharedPath(name: string, body: (engine: Engine) => void, options: { shuffle?: boolean } = {}): void {
+  describeEngines(name, body, { ...options, engines: ["sqlite"] });
 }
 
 /** A fresh ledger on `engine`; the PostgreSQL ones are closed after the file's tests. Call at a file's top level. */

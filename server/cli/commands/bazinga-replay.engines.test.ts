@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { type CliResult, type Ledger, SPAWN, cli, closeReaders, ledgerCount, ledgerRows, ledgerWorkspace, removeWorkspaces } from "@/test/support/cli-harness";
-import { describeEngines } from "@/test/support/engines";
+import { describeSharedPath } from "@/test/support/engines";
 
 // The replay makes about a hundred calls: in-process that is seconds, as child processes minutes.
 vi.setConfig({ testTimeout: SPAWN ? 300_000 : 120_000 });
@@ -29,7 +29,7 @@ async function ok(db: Ledger, ...args: string[]): Promise<CliResult> {
   return run;
 }
 
-describeEngines("a BAZINGA run replayed through the command line", (engine) => {
+describeSharedPath("a BAZINGA run replayed through the command line", (engine) => {
   describe("a BAZINGA parallel-mode run in an observe session", () => {
     it("accepts every call and stores what the run reported, flagging the unverified completions", async () => {
       const db = await ledgerWorkspace(engine);

@@ -27,7 +27,7 @@ import {
   start,
   until,
 } from "@/test/support/cli-harness";
-import { type Engine, describeEngines } from "@/test/support/engines";
+import { type Engine, describeSharedPath } from "@/test/support/engines";
 import { columnsHolding } from "@/test/support/rows";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -49,7 +49,7 @@ async function seeded(engine: Engine): Promise<Ledger> {
   return db;
 }
 
-describeEngines("the commands", (engine) => {
+describeSharedPath("the commands", (engine) => {
   describe("bad arguments", () => {
     // None of these opens the ledger: one, never written, serves them all.
     let untouched: Ledger;

@@ -20,7 +20,7 @@ import {
   ledgerWorkspace,
   removeWorkspaces,
 } from "@/test/support/cli-harness";
-import { describeEngines } from "@/test/support/engines";
+import { describeSharedPath } from "@/test/support/engines";
 
 vi.setConfig({ testTimeout: SPAWN ? 300_000 : 60_000 });
 afterEach(closeReaders);
@@ -76,7 +76,7 @@ async function judge(db: Ledger, goal: number, attemptId: number, score: number)
   return cli(["evaluate-goal", String(goal), String(attemptId), "--agent-id", "verifier_1", ...db.flag]);
 }
 
-describeEngines("goals and attempts through the command line", (engine) => {
+describeSharedPath("goals and attempts through the command line", (engine) => {
   describe("002's test scenarios through the command line", () => {
     it("A — goal met, trust high: SUCCESS, exit 0 (002's snake_case contract from a file, the metric parsed from the output)", async () => {
       const db = await ledgerWorkspace(engine);

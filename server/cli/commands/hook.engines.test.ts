@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { type Run, proofgate } from "./hook-test-support";
 import { type Ledger, closeReaders, ledgerRows, ledgerWorkspace, removeWorkspaces } from "@/test/support/cli-harness";
-import { describeEngines, pgAdminUrl } from "@/test/support/engines";
+import { describeEngines, describeSharedPath, pgAdminUrl } from "@/test/support/engines";
 import { databaseUrl } from "@/test/support/pg-cluster";
 import { LEAKED, RUNTIME_ID, postToolUse, postToolUseFailure, secretBash, sessionStart, stop, subagentStop } from "@/server/services/runtime/test-payloads";
 
@@ -35,7 +35,7 @@ const query = ledgerRows;
 
 const ALLOW: Run = { code: 0, stdout: "", stderr: "" };
 
-describeEngines("the Claude Code hook", (engine) => {
+describeSharedPath("the Claude Code hook", (engine) => {
   /** A migrated ledger (`proofgate migrate`: a PostgreSQL clone of the template has nothing left to apply). */
   async function ledger(): Promise<Ledger> {
     const db = await ledgerWorkspace(engine);
@@ -165,7 +165,12 @@ describeEngines("the Claude Code hook", (engine) => {
       expect(badFlag.stderr).toContain("stop_hook_active: ");
       expect(await query(db, "select count(*) as n from events")).toEqual([{ n: 0 }]);
     });
+  });
+});
 
+// The hook's own PostgreSQL code, on both engines: opening a `--database-url` that is not there.
+describeEngines("the Claude Code hook", (engine) => {
+  describe("proofgate hook claude-code (local mode)", () => {
     it("fails open when the database is missing or the server unreachable; --fail-closed holds the stop instead", async () => {
       // A file never created, or a database never created on the cluster.
       const dir = tempDir();

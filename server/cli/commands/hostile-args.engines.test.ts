@@ -17,7 +17,7 @@ import { CONTRACT } from "@/test/support/procedure-inputs";
 import { operatorActor } from "@/server/domain/actors";
 import { COMMAND_GROUPS } from "./index";
 import { type Ledger, cli, ledgerWorkspace, removeWorkspaces, workspace } from "@/test/support/cli-harness";
-import { describeEngines } from "@/test/support/engines";
+import { describeSharedPath } from "@/test/support/engines";
 import { tableCountsOf } from "@/test/support/rows";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -186,7 +186,7 @@ it("has a valid call for every command", () => {
 });
 
 // In order, also under --sequence.shuffle: the last test reads the tally of the ones before it.
-describeEngines(
+describeSharedPath(
   "every command, given hostile arguments",
   (engine) => {
     let ledger: Ledger;

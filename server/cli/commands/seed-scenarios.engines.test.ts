@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { closeLedger, openLedger } from "@/db/client";
 import { rawRun } from "@/db/query";
 import { type CliResult, type Ledger, cli, closeReaders, ledgerCount, ledgerRows, ledgerWorkspace, removeWorkspaces } from "@/test/support/cli-harness";
-import { describeEngines } from "@/test/support/engines";
+import { describeSharedPath } from "@/test/support/engines";
 
 vi.setConfig({ testTimeout: 60_000 });
 afterEach(closeReaders);
@@ -29,7 +29,7 @@ async function refused(db: Ledger, code: number, ...args: string[]): Promise<Cli
 
 const criteriaOf = async (db: Ledger, session: string) => JSON.parse((await ok(db, "get-success-criteria", session)).stdout) as Record<string, unknown>[];
 
-describeEngines("the source documents' test plans through the command line", (engine) => {
+describeSharedPath("the source documents' test plans through the command line", (engine) => {
   describe("000: success criteria and the BAZINGA check", () => {
     it("Test 1 — new session, happy path: criteria saved pending, updated with evidence, completion accepted", async () => {
       const db = await ledgerWorkspace(engine);

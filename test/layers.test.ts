@@ -1,7 +1,8 @@
 /**
  * The layer rules in eslint.config.mjs bite: the project's own config lints one import at a time
  * as if it were written in a file of each layer (the files need not exist), and each forbidden
- * import is refused with its layer's message while the imports a layer relies on pass.
+ * import is refused with its layer's message while the imports a layer relies on pass; and the
+ * rule against super-linear regular expressions fails on a probe with one.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -187,5 +188,23 @@ describe("production code never imports test support", () => {
     ["e2e/fixtures.ts", "@/db/client"],
   ])("the test file %s may import %s", async (file, specifier) => {
     expect(await refusals(file, use(specifier))).toEqual([]);
+  });
+});
+
+// Issue 30, item 1: `npm run lint` refuses a regular expression that backtracks or rescans
+// super-linearly, anywhere in the codebase (a probe under server/domain, never written).
+describe("the lint rule against super-linear regular expressions", () => {
+  async function regexpErrors(code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, "server/domain/regexp-probe.ts") });
+    return result!.messages.filter((m) => m.ruleId?.startsWith("regexp/")).map((m) => m.ruleId!);
+  }
+
+  it("fails on a quadratic pattern: nested quantifiers, and an unanchored run that rescans", async () => {
+    expect(await regexpErrors("export const nested = (s: string) => /^(?:a+)+$/.test(s);\n")).toContain("regexp/no-super-linear-backtracking");
+    expect(await regexpErrors("export const rescan = (s: string) => /a+b/.test(s);\n")).toContain("regexp/no-super-linear-move");
+  });
+
+  it("passes a linear one", async () => {
+    expect(await regexpErrors("export const linear = (s: string) => /^[a-z]+$/.test(s);\n")).toEqual([]);
   });
 });

@@ -208,19 +208,43 @@ test("switch a session's enforcement with a reason: the badge and the last switc
   await other.close();
 });
 
-test("complete a session: the gate's rejection reasons verbatim in the dialog; then fail it, seen live elsewhere @mobile", async ({
+test("complete a session: unavailable while the gate rejects, recording nothing; a rejection arriving meanwhile is shown verbatim in the dialog; then fail it, seen live elsewhere @mobile", async ({
   page,
   ledger,
 }, testInfo) => {
-  const id = await sessionToDecide();
+  const checks = (sessionId: string) => ledger.prepare("SELECT count(*) AS n FROM completion_checks WHERE session_id = ?").get(sessionId);
+
+  // The gate rejects: Complete is disabled and says why (issue 35, item 5), and looking records no check.
+  const rejected = await sessionToDecide();
+  await open(page, rejected);
+  const complete = page.getByTestId("session-header").getByRole("button", { name: "Complete session" });
+  await expect(complete).toBeDisabled();
+  const reasons = await page.evaluate(async (sessionId) => {
+    const response = await fetch(`/api/trpc/completion.preview?input=${encodeURIComponent(JSON.stringify({ json: { sessionId } }))}`);
+    return ((await response.json()) as { result: { data: { json: { reasons: string[] } } } }).result.data.json.reasons;
+  }, rejected);
+  expect(reasons.length).toBeGreaterThan(0);
+  await expect(page.locator("#complete-unavailable")).toHaveText(
+    `Complete is unavailable while the completion gate rejects this session (${reasons.length} reason${reasons.length === 1 ? "" : "s"}, listed below).`,
+  );
+  await expect(complete).toHaveAttribute("aria-describedby", "complete-unavailable");
+  for (const reason of reasons) await expect(page.getByTestId("gate-now").getByText(reason, { exact: true })).toBeVisible();
+  expect(checks(rejected)).toEqual({ n: 0 });
+
+  // The gate accepts when the dialog opens, and an agent's write makes it reject before the lead confirms.
+  const id = uniqueId("e2e-decide-race");
+  await cli("orchestrator", "create-session", id, "simple", "Decisions e2e: the gate changes its mind");
+  await cli("orchestrator", "save-success-criteria", id, '[{"criterion":"All tests passing","required_for_completion":true}]');
+  await cli("project_manager", "update-success-criterion", id, "All tests passing", "--status", "met", "--evidence", "artifacts/tests.txt");
   await open(page, id);
   const other = await elsewhere(page, `/sessions/${id}`);
-
   await page.getByRole("button", { name: "Complete session" }).click();
   const dialog = page.getByRole("dialog", { name: `Complete ${id}` });
+  await expect(dialog).toBeVisible();
+  await cli("orchestrator", "create-task-group", "late-work", id, "Work found after the criteria were met");
   await dialog.getByRole("button", { name: "Run the gate and complete" }).click();
-  const reasons = dialog.getByRole("list", { name: "Why the gate rejected" });
-  await expect(reasons).toBeVisible();
+  const dialogReasons = dialog.getByRole("list", { name: "Why the gate rejected" });
+  await expect(dialogReasons).toBeVisible();
   const check = ledger.prepare("SELECT accepted, reasons FROM completion_checks WHERE session_id = ? ORDER BY id DESC LIMIT 1").get(id) as {
     accepted: number;
     reasons: string;
@@ -228,11 +252,12 @@ test("complete a session: the gate's rejection reasons verbatim in the dialog; t
   expect(check.accepted).toBe(0);
   const recorded = JSON.parse(check.reasons) as string[];
   expect(recorded.length).toBeGreaterThan(0);
-  await expect(reasons.getByRole("listitem")).toHaveText(recorded);
+  await expect(dialogReasons.getByRole("listitem")).toHaveText(recorded);
   await expect(dialog.getByRole("alert")).toContainText("the completion gate rejected it");
   await screenshot(page, "decision-complete-rejected", testInfo.project.name);
   await dialog.getByRole("button", { name: "Cancel" }).click();
   expect(ledger.prepare("SELECT status FROM sessions WHERE id = ?").get(id)).toEqual({ status: "active" });
+  await expect(page.getByTestId("session-header").getByRole("button", { name: "Complete session" })).toBeDisabled();
 
   await page.getByRole("button", { name: "Mark failed" }).click();
   const fail = page.getByRole("dialog", { name: `Mark ${id} failed` });

@@ -98,21 +98,40 @@ function EnforcementDialog({ session, target, onClose }: { session: Session; tar
 }
 
 /**
- * Complete or fail an active session, for a role that may. Completing runs the completion gate:
- * a rejection stays in the dialog with every reason the gate gave, word for word.
+ * Complete or fail an active session, for a role that may. While the gate would reject an enforced
+ * session (`completion.preview`, which records nothing), Complete is disabled and says why — the
+ * reasons are the completion gate's, listed just below it — so looking never records a rejected
+ * check. Completing runs the gate again: a rejection that arrives in the meantime stays in the
+ * dialog with every reason the gate gave, word for word. A session in observe completes even when
+ * the gate rejects, so its Complete stays offered.
  */
 export function SessionStatusControl({ session }: { session: Session }) {
+  const trpc = useTRPC();
   const canChange = useMay("session.updateStatus");
+  const preview = useQuery(trpc.completion.preview.queryOptions({ sessionId: session.id }));
   const [open, setOpen] = useState<"completed" | "failed" | null>(null);
   if (!canChange || session.status !== "active") return null;
+  const rejects = session.enforcement === "enforce" && preview.data?.accepted === false ? preview.data.reasons.length : 0;
   return (
-    <div role="group" aria-label="Session decisions" className="flex flex-wrap gap-2">
-      <Button aria-haspopup="dialog" onClick={() => setOpen("completed")}>
-        Complete session
-      </Button>
-      <Button variant="danger" aria-haspopup="dialog" onClick={() => setOpen("failed")}>
-        Mark failed
-      </Button>
+    <div className="space-y-1">
+      <div role="group" aria-label="Session decisions" className="flex flex-wrap gap-2">
+        <Button
+          aria-haspopup="dialog"
+          disabled={rejects > 0}
+          aria-describedby={rejects > 0 ? "complete-unavailable" : undefined}
+          onClick={() => setOpen("completed")}
+        >
+          Complete session
+        </Button>
+        <Button variant="danger" aria-haspopup="dialog" onClick={() => setOpen("failed")}>
+          Mark failed
+        </Button>
+      </div>
+      {rejects > 0 && (
+        <p id="complete-unavailable" className="text-xs text-zinc-600 dark:text-zinc-400">
+          Complete is unavailable while the completion gate rejects this session ({rejects} reason{rejects === 1 ? "" : "s"}, listed below).
+        </p>
+      )}
       {open && <StatusDialog session={session} status={open} onClose={() => setOpen(null)} />}
     </div>
   );

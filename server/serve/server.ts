@@ -83,9 +83,18 @@ async function listen(options: ServeOptions) {
   const http = process.getBuiltinModule("node:http");
   const { clientAddress, parseTrustedProxies } = await import("./client-address");
   const proxies = parseTrustedProxies(process.env.PROOFGATE_TRUSTED_PROXIES);
+  const { randomBytes } = process.getBuiltinModule("node:crypto");
+  const { securityHeaders, securityHeadersConfig } = await import("./security-headers");
+  const security = securityHeadersConfig(process.env);
   const { hostRule, refusedHost } = await import("./host-allow");
   const hosts = hostRule(process.env.PROOFGATE_URL);
   const server = http.createServer((req, res) => {
+    // First, so every response carries them, the 421 below included. Next takes the
+    // scripts' nonce from the request's copy of the policy (the client's own copy is replaced).
+    const nonce = randomBytes(16).toString("base64");
+    const headers = securityHeaders(security, nonce);
+    req.headers["content-security-policy"] = headers["Content-Security-Policy"];
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     // Before authentication and the first-admin setup: a name that is not this server's is a page
     // elsewhere that pointed its own name at this address (DNS rebinding).
     const misdirected = refusedHost(req.headers.host, hosts);

@@ -1,8 +1,20 @@
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { authFile } from "./e2e/users";
 
-const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
+/**
+ * The dashboard's port: PROOFGATE_E2E_PORT, or else one the kernel hands out now. It is written back
+ * to the environment, so the workers (which load this file again) and the specs reading it agree.
+ */
+// flake-risks port: a free port is asked of the kernel once per run; nothing else listens on it
+if (!process.env.PROOFGATE_E2E_PORT) process.env.PROOFGATE_E2E_PORT = freePort();
+const PORT = Number(process.env.PROOFGATE_E2E_PORT);
+
+function freePort(): string {
+  const script = "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
+}
 /** A throwaway database, recreated and seeded by the web server command on every run. */
 export const E2E_DB = path.resolve(".e2e", "proofgate.db");
 

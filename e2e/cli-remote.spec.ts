@@ -34,7 +34,7 @@ import {
   workspace,
 } from "./cli-helpers";
 
-const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
+const PORT = Number(process.env.PROOFGATE_E2E_PORT);
 const URL = `http://127.0.0.1:${PORT}`;
 
 interface EventLine {

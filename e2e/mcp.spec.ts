@@ -11,7 +11,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_DB } from "../playwright.config";
 import { type IssuedToken, proofgate, rows, uniqueId } from "./cli-helpers";
 
-const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
+const PORT = Number(process.env.PROOFGATE_E2E_PORT);
 const MCP_URL = `http://127.0.0.1:${PORT}/api/mcp`;
 const PASSED = { verdict: "PASSED", checks: [{ name: "unit tests", passed: true }] };
 

@@ -9,7 +9,7 @@ import { proofgate, uniqueId } from "./cli-helpers";
 import { expect, screenshot, test } from "./fixtures";
 import { authFile, emailOf } from "./users";
 
-const PORT = Number(process.env.PROOFGATE_E2E_PORT ?? 3100);
+const PORT = Number(process.env.PROOFGATE_E2E_PORT);
 const URL = `http://127.0.0.1:${PORT}`;
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });

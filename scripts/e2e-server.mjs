@@ -18,10 +18,11 @@ cli("demo", "--sessions", "40", "--seed", "7");
 // Keep in step with e2e/users.ts.
 for (const role of ["admin", "lead", "viewer"]) cli("user", "create", "--email", `${role}@proofgate.test`, "--password", "e2e-password-123", "--role", role);
 
-// The same node flags as `npm start`, so the browser tests run the server users run.
+// The same node flags as `npm start`, so the browser tests run the server users run. e2e/webhooks.spec.ts's
+// receiver listens on 127.0.0.1, which the server refuses as a webhook target unless allowed.
 const server = spawn(process.execPath, serveArgs(port, "127.0.0.1"), {
   stdio: "inherit",
-  env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000" },
+  env: { ...process.env, PROOFGATE_DB: db, NEXT_TELEMETRY_DISABLED: "1", PROOFGATE_SIGNIN_LIMIT: "1000", PROOFGATE_WEBHOOK_ALLOW_PRIVATE: "1" },
 });
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {

@@ -16,7 +16,7 @@ const WRITES: Record<string, (caller: Caller) => Promise<unknown>> = {
   "admin.revokeToken": (c) => c.admin.revokeToken({ id: 1 }),
   "admin.createUser": (c) => c.admin.createUser({ email: "new@example.com", password: "correct horse battery", role: "admin" }),
   "admin.setUserRole": (c) => c.admin.setUserRole({ userId: "lead-user", role: "admin" }),
-  "admin.createWebhook": (c) => c.admin.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["task.blocked"] }),
+  "admin.createWebhook": (c) => c.admin.createWebhook({ url: "https://receiver.invalid/hook", events: ["task.blocked"] }),
   "admin.removeWebhook": (c) => c.admin.removeWebhook({ id: 1 }),
   "admin.testWebhook": (c) => c.admin.testWebhook({ id: 1 }),
 };
@@ -27,7 +27,7 @@ async function seeded() {
   const admin = f.as("admin");
   await admin.admin.createToken({ name: "developer_1", role: "agent" });
   const lead = await admin.admin.createUser({ email: "lead@example.com", password: "correct horse battery", role: "lead" });
-  await admin.admin.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["task.blocked"] });
+  await admin.admin.createWebhook({ url: "https://receiver.invalid/hook", events: ["task.blocked"] });
   return { f, leadId: lead.id };
 }
 
@@ -61,7 +61,7 @@ describe("the writes a personal token is refused", () => {
       email: "new@example.com",
     });
     expect(await admin.admin.setUserRole({ userId: leadId, role: "admin" })).toMatchObject({ role: "admin" });
-    expect(await admin.admin.createWebhook({ url: "http://127.0.0.1:9/other", events: ["task.blocked"] })).toMatchObject({ id: 2 });
+    expect(await admin.admin.createWebhook({ url: "https://receiver.invalid/other", events: ["task.blocked"] })).toMatchObject({ id: 2 });
     await admin.admin.removeWebhook({ id: 2 });
   });
 
@@ -70,6 +70,6 @@ describe("the writes a personal token is refused", () => {
     const agentAdmin = f.by(tokenActor(1, "admin", "ops_bot"));
     expect(await agentAdmin.admin.createToken({ name: "minted", role: "agent" })).toMatchObject({ name: "minted" });
     expect(await agentAdmin.admin.setUserRole({ userId: leadId, role: "viewer" })).toMatchObject({ role: "viewer" });
-    expect(await agentAdmin.admin.createWebhook({ url: "http://127.0.0.1:9/other", events: ["task.blocked"] })).toMatchObject({ id: 2 });
+    expect(await agentAdmin.admin.createWebhook({ url: "https://receiver.invalid/other", events: ["task.blocked"] })).toMatchObject({ id: 2 });
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY, dashboardLink, nextAttemptAt, slackMessage, webhookEventOf, webhookSecretProblem, webhookUrlProblem } from "./webhooks";
+import {
+  DEFAULT_RETRY,
+  dashboardLink,
+  nextAttemptAt,
+  resolvedAddressProblem,
+  slackMessage,
+  webhookEventOf,
+  webhookSecretProblem,
+  webhookTargetProblem,
+  webhookUrlProblem,
+} from "./webhooks";
 
 describe("webhookEventOf", () => {
   it("maps the ledger events a lead is told about, and nothing else", () => {
@@ -28,10 +38,56 @@ describe("nextAttemptAt", () => {
 describe("checks at creation", () => {
   it("accepts http and https URLs only", () => {
     expect(webhookUrlProblem("https://hooks.slack.com/services/T/B/x")).toBeNull();
+    // The URL's form only: where it points is webhookTargetProblem's rule.
     expect(webhookUrlProblem("http://127.0.0.1:8080/hook")).toBeNull();
     expect(webhookUrlProblem("javascript:alert(1)")).toMatch(/http or https/);
     expect(webhookUrlProblem("/relative")).toMatch(/absolute/);
     expect(webhookUrlProblem("https://user:pw@example.com/")).toMatch(/user name or password/);
+  });
+  it("refuses a receiver written as a loopback, private, link-local or unique-local address, in any spelling, unless allowed", () => {
+    const refused = {
+      "http://127.0.0.1:8080/hook": "127.0.0.1, a loopback address",
+      "http://0x7f.1/hook": "127.0.0.1, a loopback address",
+      "http://2130706433/hook": "127.0.0.1, a loopback address",
+      "http://0/hook": "0.0.0.0, an unspecified address",
+      "https://10.1.2.3/hook": "10.1.2.3, a private address",
+      "https://192.168.0.10/hook": "192.168.0.10, a private address",
+      "https://172.20.0.1/hook": "172.20.0.1, a private address",
+      "https://100.64.1.1/hook": "100.64.1.1, a carrier-grade NAT address",
+      "http://169.254.169.254/latest/meta-data/": "169.254.169.254, a cloud metadata address",
+      "http://169.254.1.1/": "169.254.1.1, a link-local address",
+      "http://[::1]:3000/hook": "::1, a loopback address",
+      "http://[::]/hook": "::, an unspecified address",
+      "http://[fd00::1]/hook": "fd00::1, a unique-local address",
+      "http://[fe80::1]/hook": "fe80::1, a link-local address",
+      "http://[::ffff:127.0.0.1]/hook": "::ffff:7f00:1, a loopback address",
+      "http://[::ffff:a9fe:a9fe]/hook": "::ffff:a9fe:a9fe, a cloud metadata address",
+      "http://localhost:3000/hook": "localhost, a loopback name",
+      "http://api.localhost./hook": "api.localhost., a loopback name",
+    };
+    for (const [url, what] of Object.entries(refused)) {
+      expect(webhookTargetProblem(url, false)).toBe(
+        `must not point to ${what}: webhooks reach public addresses only (PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1 on the server allows private ones)`,
+      );
+      expect(webhookTargetProblem(url, true)).toBeNull();
+    }
+    // Names are judged after resolution, at delivery; public addresses pass.
+    for (const url of ["https://hooks.slack.com/services/T/B/x", "https://internal.example/hook", "http://93.184.215.14/", "http://[2606:4700::1111]/"])
+      expect(webhookTargetProblem(url, false)).toBeNull();
+  });
+  it("refuses a delivery when any address the receiver's name resolved to may not be reached, naming its kind, never the address", () => {
+    expect(resolvedAddressProblem("hooks.example.com", ["93.184.215.14", "2606:4700::1111"], false)).toBeNull();
+    expect(resolvedAddressProblem("hooks.example.com", ["93.184.215.14", "10.0.0.7"], false)).toBe(
+      "refused: hooks.example.com resolves to a private address; webhooks reach public addresses only (PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1 on the server allows private ones)",
+    );
+    expect(resolvedAddressProblem("rebind.example", ["::ffff:127.0.0.1"], false)).toMatch(/^refused: rebind\.example resolves to a loopback address;/);
+    expect(resolvedAddressProblem("meta.example", ["169.254.169.254"], false)).toMatch(/a cloud metadata address/);
+    expect(resolvedAddressProblem("v6.example", ["fe80::1%eth0"], false)).toMatch(/a link-local address/);
+    expect(resolvedAddressProblem("localhost", ["93.184.215.14"], false)).toMatch(/^refused: localhost is a loopback name/);
+    for (const allowPrivate of [true, false])
+      expect(resolvedAddressProblem("nothing.example", [], allowPrivate)).toBe("nothing.example resolved to no address");
+    expect(resolvedAddressProblem("hooks.example.com", ["127.0.0.1", "10.0.0.7"], true)).toBeNull();
+    expect(resolvedAddressProblem("hooks.example.com", ["10.0.0.7"], false)).not.toContain("10.0.0.7");
   });
   it("accepts Standard Webhooks secrets only", () => {
     expect(webhookSecretProblem(`whsec_${Buffer.alloc(32, 7).toString("base64")}`)).toBeNull();

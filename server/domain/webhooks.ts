@@ -4,6 +4,7 @@
  * the outbox, the signing and the HTTP live in server/services/webhooks.
  */
 import { EVENT_TYPES, TASK_MOVE_EVENTS } from "./event-types";
+import { type ForbiddenAddressKind, forbiddenAddressKind, isLoopbackName } from "./ip-address";
 
 /** What a subscription can ask to be told about. */
 export const WEBHOOK_EVENTS = [
@@ -102,6 +103,55 @@ export function webhookUrlProblem(url: string): string | null {
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `must use http or https, not ${parsed.protocol.replace(/:$/, "")}`;
   if (parsed.username || parsed.password) return "must not carry a user name or password (use the signing secret)";
+  return null;
+}
+
+/** The setting that lets webhooks reach loopback, private, link-local and unique-local addresses (a receiver on the same host or LAN). */
+export const WEBHOOK_ALLOW_PRIVATE_VARIABLE = "PROOFGATE_WEBHOOK_ALLOW_PRIVATE";
+
+const PUBLIC_ONLY = `webhooks reach public addresses only (${WEBHOOK_ALLOW_PRIVATE_VARIABLE}=1 on the server allows private ones)`;
+
+const anAddress = (kind: ForbiddenAddressKind) => `${kind === "unspecified" ? "an" : "a"} ${kind} address`;
+
+/** A URL's host without IPv6 brackets, or null when the URL does not parse. */
+export function webhookHostname(url: string): string | null {
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, "$1") || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A receiver whose host is, as written, an address no delivery may reach: a loopback, private,
+ * link-local, unique-local or otherwise non-public IP (in any spelling URL parsing accepts:
+ * `0x7f.1`, `[::ffff:127.0.0.1]`), or `localhost`. A name is judged after DNS resolution, at each
+ * delivery (resolvedAddressProblem). Null when allowed, or when `allowPrivate`.
+ */
+export function webhookTargetProblem(url: string, allowPrivate: boolean): string | null {
+  const host = webhookHostname(url);
+  if (allowPrivate || host === null) return null;
+  if (isLoopbackName(host)) return `must not point to ${host}, a loopback name: ${PUBLIC_ONLY}`;
+  const kind = forbiddenAddressKind(host);
+  if (kind === null || kind === "not an IP address") return null;
+  return `must not point to ${host}, ${anAddress(kind)}: ${PUBLIC_ONLY}`;
+}
+
+/**
+ * Why a delivery to `host` may not go to the addresses it resolved to, or null when every one is
+ * public (or `allowPrivate`). Any forbidden address refuses the whole answer: the connection is
+ * pinned to the checked addresses, and a name that mixes public and private answers is not a receiver.
+ * The message names the kind of address, never the address or the receiver's status.
+ */
+export function resolvedAddressProblem(host: string, addresses: readonly string[], allowPrivate: boolean): string | null {
+  if (addresses.length === 0) return `${host} resolved to no address`;
+  if (allowPrivate) return null;
+  if (isLoopbackName(host)) return `refused: ${host} is a loopback name; ${PUBLIC_ONLY}`;
+  for (const address of addresses) {
+    const kind = forbiddenAddressKind(address);
+    if (kind === "not an IP address") return `refused: ${host} resolved to something that is not an IP address`;
+    if (kind) return `refused: ${host} resolves to ${anAddress(kind)}; ${PUBLIC_ONLY}`;
+  }
   return null;
 }
 

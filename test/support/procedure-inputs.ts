@@ -125,7 +125,7 @@ export const VALID_INPUTS: Record<string, unknown> = {
   "admin.modelConfig": undefined,
   "admin.workflow": undefined,
   "admin.webhooks": undefined,
-  "admin.createWebhook": { url: "http://127.0.0.1:9/hook", events: ["task.blocked"] },
+  "admin.createWebhook": { url: "https://receiver.invalid/hook", events: ["task.blocked"] },
   "admin.removeWebhook": { id: 1 },
   "admin.testWebhook": { id: 1 },
   "admin.webhookDeliveries": { id: 1 },
@@ -165,7 +165,7 @@ export async function world(db?: Db): Promise<Fixture> {
   await orchestrator.log.savePlan(VALID_INPUTS["log.savePlan"] as never);
   await orchestrator.log.saveContextPackage(VALID_INPUTS["log.saveContextPackage"] as never);
   await f.as("admin").admin.createToken({ name: "existing", role: "agent" });
-  await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/existing", events: "all" });
+  await f.as("admin").admin.createWebhook({ url: "https://receiver.invalid/existing", events: "all" });
   await orchestrator.goal.create({ ...S, goalText: "root goal" });
   await orchestrator.goal.setContract({ goalId: 1, contract: CONTRACT });
   await orchestrator.goal.addValidationStep({ goalId: 1, command: "npm test" });

@@ -21,7 +21,7 @@ export function hookCommands(program: Command, _out: Output): void {
       .option("--max-blocks <n>", "stops held in a row before one is let through (recorded runtime.stop_unverified)", maxBlocks, 3)
       .option("--fail-closed", "when Proofgate cannot be asked, hold the stop instead of letting it through"),
     "proofgate hook claude-code --db ./data/proofgate.db",
-    "proofgate hook claude-code --url https://proofgate.example.com --token $PROOFGATE_TOKEN --max-blocks 5",
+    "PROOFGATE_TOKEN=pg_… proofgate hook claude-code --url https://proofgate.example.com --max-blocks 5",
   ).action((flags: HookFlags, command: Command) => runClaudeCodeHook(command.optsWithGlobals<GlobalOptions>(), flags));
 }
 

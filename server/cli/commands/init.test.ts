@@ -1,6 +1,8 @@
 /** `proofgate init` as a user runs it: the built executable in a project directory. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +84,70 @@ describe("proofgate init claude-code", () => {
     expect(bad.stderr).toMatch(/^proofgate: \.mcp\.json: is not valid JSON/);
     expect(snapshot(dir)).toEqual({ ".claude/settings.json": SETTINGS, ".mcp.json": "{ not json" });
     expect(run(dir, "init", "claude-code", "--http")).toMatchObject({ code: 2, stderr: expect.stringContaining("--http: needs a server") });
+  });
+});
+
+describe("proofgate init with a server: the token is never written, $PROOFGATE_TOKEN is (issue 30 item 7)", () => {
+  /** A stand-in for the server's hook endpoint: records each request's Authorization, answers "nothing to say". */
+  async function hookServer() {
+    const seen: { url: string; authorization: string | undefined }[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume().on("end", () => {
+        seen.push({ url: req.url ?? "", authorization: req.headers.authorization });
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  /** Run a configured command as Claude Code would: in its environment, the hook's JSON on stdin. */
+  function runHook(command: string, env: Record<string, string>, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, ...command.split(" ").slice(1)], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(stdin);
+    return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  }
+
+  it("writes no token for Claude Code (command or http hooks, stdio or http MCP), says to export PROOFGATE_TOKEN, and the hook reads it", async () => {
+    const server = await hookServer();
+    try {
+      for (const http of [false, true]) {
+        const dir = project();
+        const init = run(dir, "--url", server.url, "--token", "pg_given_secret", "init", "claude-code", ...(http ? ["--http"] : []));
+        expect(init.code).toBe(0);
+        expect(init.stdout).toContain("note: --token is not written into the configuration");
+        expect(init.stdout).toContain(
+          "note: the configuration reads the token from PROOFGATE_TOKEN: export PROOFGATE_TOKEN=pg_… in the environment Claude Code runs in",
+        );
+        const files = snapshot(dir);
+        expect(Object.keys(files)).toEqual([".claude/settings.json", ".mcp.json"]);
+        expect(JSON.stringify(files)).not.toContain("pg_given_secret");
+        expect(JSON.stringify(files)).toContain("PROOFGATE_TOKEN");
+        if (http) continue;
+        const settings = read(dir, ".claude/settings.json") as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+        const command = settings.hooks.Stop![0]!.hooks[0]!.command;
+        expect(command).toBe(`proofgate hook claude-code --url ${server.url}`);
+        const stop = JSON.stringify({ hook_event_name: "Stop", session_id: "runtime-1", stop_hook_active: false });
+        expect(await runHook(command, { PROOFGATE_TOKEN: "pg_from_the_environment" }, stop)).toEqual({ code: 0, stdout: "", stderr: "" });
+        expect(server.seen).toEqual([{ url: "/api/hooks/claude-code?max_blocks=3", authorization: "Bearer pg_from_the_environment" }]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("prints no token in init mcp's block either", () => {
+    const printed = run(project(), "--url", "https://pg.example.com", "--token", "pg_given_secret", "init", "mcp", "--http");
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual({
+      mcpServers: { proofgate: { type: "http", url: "https://pg.example.com/api/mcp", headers: { Authorization: "Bearer ${PROOFGATE_TOKEN}" } } },
+    });
+    expect(printed.stderr).toContain("export PROOFGATE_TOKEN=pg_… in the environment the MCP client runs in");
+    expect(printed.stdout + printed.stderr).not.toContain("pg_given_secret");
   });
 });
 

@@ -30,7 +30,7 @@ export function initCommands(program: Command, out: Output): void {
       .option("--http", "use Claude Code's http hooks and the server's /api/mcp (needs --url) instead of running proofgate")
       .option("--dry-run", "print the resulting files; write nothing"),
     "proofgate init claude-code --db ./data/proofgate.db",
-    "PROOFGATE_TOKEN=pg_… proofgate init claude-code --url https://proofgate.example.com --http",
+    "proofgate init claude-code --url https://proofgate.example.com --http",
   ).action((options: InitOptions, command: Command) => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const target = targetOf(globals, options.http);
@@ -57,7 +57,7 @@ export function initCommands(program: Command, out: Output): void {
       return [r.changes.length === 0 ? `${r.relative}: unchanged` : `${r.existed ? "updated" : "created"} ${r.relative}: ${r.changes.join("; ")}`];
     });
     if (options.dryRun) lines.push("dry run: nothing was written");
-    lines.push(...notes(target, Boolean(options.http)));
+    lines.push(...notes(target, Boolean(options.http), "Claude Code", globals.token !== undefined));
     out.result(
       {
         dryRun: Boolean(options.dryRun),
@@ -75,11 +75,12 @@ export function initCommands(program: Command, out: Output): void {
     "proofgate init mcp --db ./data/proofgate.db --agent-id developer_1",
     "proofgate init mcp --url https://proofgate.example.com --http",
   ).action((options: InitOptions, command: Command) => {
-    const target = targetOf(command.optsWithGlobals<GlobalOptions>(), options.http);
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    const target = targetOf(globals, options.http);
     const block = { mcpServers: { proofgate: mcpServerEntry(target, Boolean(options.http)) } };
     // Only the block on stdout, so it can be piped; the notes go to stderr.
     out.result(block, pretty(block));
-    const hints = notes(target, Boolean(options.http));
+    const hints = notes(target, Boolean(options.http), "the MCP client", globals.token !== undefined);
     if (hints.length > 0) process.stderr.write(`${hints.join("\n")}\n`);
   });
 }
@@ -95,9 +96,9 @@ function targetOf(globals: GlobalOptions, http?: boolean): Target {
     } catch {
       throw new UsageError(`--url: must be an http:// or https:// URL, got "${url}"`);
     }
-    return { kind: "remote", url, token: globals.token, agentId };
+    return { kind: "remote", url, agentId };
   }
-  if (http) throw new UsageError("--http: needs a server: give --url (and a token with --token or PROOFGATE_TOKEN)");
+  if (http) throw new UsageError(`--http: needs a server: give --url (the token is read from ${TOKEN_ENV} where the client runs)`);
   if (globals.token) throw new UsageError("--token: only with --url (a local database needs no token)");
   let ledger: string;
   try {
@@ -109,20 +110,27 @@ function targetOf(globals: GlobalOptions, http?: boolean): Target {
   // A configuration file would carry the database's password to every agent: agents reach a PostgreSQL ledger through a server.
   if (isPostgresTarget(ledger)) {
     throw new UsageError(
-      "init: agents reach a PostgreSQL ledger through a server: start one (proofgate serve --database-url …) and run proofgate init --url <the server> --token …",
+      `init: agents reach a PostgreSQL ledger through a server: start one (proofgate serve --database-url …), run proofgate init --url <the server>, and set ${TOKEN_ENV} where the agents run`,
     );
   }
   // Claude Code runs hooks and servers from wherever it was started: the database by its absolute path.
   return { kind: "local", db: path.resolve(ledger), agentId };
 }
 
-function notes(target: Target, http: boolean): string[] {
+/**
+ * What the user must do for the configuration to work. A remote one never holds the token (a
+ * command line is visible to every local user; the files are often committed): it reads
+ * $PROOFGATE_TOKEN where the client runs, so the user exports it there — a --token given is not written.
+ */
+function notes(target: Target, http: boolean, client: string, tokenGiven: boolean): string[] {
   if (target.kind === "local") return [];
-  if (target.token)
-    return [
-      `note: the token is written in the configuration; keep these files out of version control, or run without --token and set ${TOKEN_ENV} where the client runs`,
-    ];
-  return [`note: the configuration reads the token from ${TOKEN_ENV}: set it in the environment the client runs in${http ? "" : " (proofgate reads it too)"}`];
+  const readers = http ? `${client} puts it in each request` : `${client} passes it to proofgate, which reads it`;
+  return [
+    ...(tokenGiven
+      ? [`note: --token is not written into the configuration (a token there is readable by anyone who can read the files or list processes)`]
+      : []),
+    `note: the configuration reads the token from ${TOKEN_ENV}: export ${TOKEN_ENV}=pg_… in the environment ${client} runs in (${readers})`,
+  ];
 }
 
 function readJsonObject(file: string, relative: string): JsonObject {

@@ -51,7 +51,7 @@ export function webhookCommands(program: Command, out: Output): void {
   ).action(
     act(out, (url: string, options: { events: string; secret?: string; format: string; sessionSource?: string }) => {
       return async (api) => {
-        const { CreateWebhookInput } = await import("@/server/services/webhooks/schemas");
+        const { CreateWebhookFields, CreateWebhookInput } = await import("@/server/services/webhooks/schemas");
         const events =
           options.events.trim() === "all"
             ? "all"
@@ -60,7 +60,8 @@ export function webhookCommands(program: Command, out: Output): void {
                 .map((e) => e.trim())
                 .filter(Boolean);
         const input = validate(
-          CreateWebhookInput,
+          // Remotely, whether a private receiver is allowed is the server's setting, not this shell's.
+          api.mode === "local" ? CreateWebhookInput : CreateWebhookFields,
           {
             url,
             events,

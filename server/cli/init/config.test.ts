@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HOOK_EVENTS, type JsonObject, type Target, hookHandler, mcpServerEntry, mergeMcpConfig, mergeSettings, shellWord } from "./config";
 
 const LOCAL: Target = { kind: "local", db: "/srv/ledger dir/proofgate.db" };
-const REMOTE: Target = { kind: "remote", url: "https://pg.example.com/", token: "pg_secret" };
+const REMOTE: Target = { kind: "remote", url: "https://pg.example.com/" };
 const REMOTE_ENV: Target = { kind: "remote", url: "https://pg.example.com", agentId: "claude_1" };
 
 const EXISTING: JsonObject = {
@@ -63,20 +63,22 @@ describe("init's configuration", () => {
     ]);
   });
 
-  it("writes the mode's flags into the hook command and the MCP server entry", () => {
-    expect(hookHandler(REMOTE, false)).toEqual({ type: "command", command: "proofgate hook claude-code --url https://pg.example.com/ --token pg_secret" });
+  it("writes the mode's flags into the hook command and the MCP server entry; a token never, only $PROOFGATE_TOKEN", () => {
+    // The hook command carries no token: `proofgate hook` reads PROOFGATE_TOKEN from the environment Claude Code gives it.
+    expect(hookHandler(REMOTE, false)).toEqual({ type: "command", command: "proofgate hook claude-code --url https://pg.example.com/" });
     expect(hookHandler(REMOTE, true)).toEqual({
       type: "http",
       url: "https://pg.example.com/api/hooks/claude-code",
-      headers: { Authorization: "Bearer pg_secret" },
+      headers: { Authorization: "Bearer $PROOFGATE_TOKEN" },
+      allowedEnvVars: ["PROOFGATE_TOKEN"],
     });
     expect(mcpServerEntry(LOCAL, false)).toEqual({ type: "stdio", command: "proofgate", args: ["mcp", "--db", "/srv/ledger dir/proofgate.db"] });
-    // A token travels in the environment, never in argv; without one, the client's own $PROOFGATE_TOKEN.
+    // The token travels in the environment, never in argv: the client's own $PROOFGATE_TOKEN.
     expect(mcpServerEntry(REMOTE, false)).toEqual({
       type: "stdio",
       command: "proofgate",
       args: ["mcp", "--url", "https://pg.example.com/"],
-      env: { PROOFGATE_TOKEN: "pg_secret" },
+      env: { PROOFGATE_TOKEN: "${PROOFGATE_TOKEN}" },
     });
     expect(mcpServerEntry(REMOTE_ENV, true)).toEqual({
       type: "http",
@@ -84,6 +86,19 @@ describe("init's configuration", () => {
       headers: { Authorization: "Bearer ${PROOFGATE_TOKEN}", "X-Proofgate-Agent": "claude_1" },
     });
     expect(() => mcpServerEntry(LOCAL, true)).toThrow(/server URL/);
+  });
+
+  it("replaces a hook and an MCP server an earlier init wrote with a token, so re-running it removes the token", () => {
+    const old = { type: "command", command: "proofgate hook claude-code --url https://pg.example.com/ --token pg_secret" };
+    const settings = mergeSettings({ hooks: { Stop: [{ hooks: [old] }] } }, REMOTE, false);
+    expect(settings.changes).toContain("updated the Stop hook");
+    const mcp = mergeMcpConfig(
+      { mcpServers: { proofgate: { type: "stdio", command: "proofgate", args: ["mcp"], env: { PROOFGATE_TOKEN: "pg_secret" } } } },
+      REMOTE,
+      false,
+    );
+    expect(mcp.changes).toEqual(["updated the proofgate MCP server"]);
+    expect(JSON.stringify([settings.content, mcp.content])).not.toContain("pg_secret");
   });
 
   it("keeps other MCP servers and updates its own", () => {

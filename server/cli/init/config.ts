@@ -4,14 +4,18 @@
  * Pure: the command reads and writes the files.
  */
 
-/** How the hooks and the MCP server reach Proofgate: a database file, or a server (with a token, or $PROOFGATE_TOKEN). */
-export type Target = { kind: "local"; db: string; agentId?: string } | { kind: "remote"; url: string; token?: string; agentId?: string };
+/**
+ * How the hooks and the MCP server reach Proofgate: a database file, or a server. A server's token
+ * is never part of it: the configuration names $PROOFGATE_TOKEN (issue 30 item 7), since a command
+ * line is visible to every local user (`ps`, /proc/<pid>/cmdline) and these files are often committed.
+ */
+export type Target = { kind: "local"; db: string; agentId?: string } | { kind: "remote"; url: string; agentId?: string };
 
 /** The hook events Proofgate answers (`proofgate hook claude-code`, `/api/hooks/claude-code`). */
 export const HOOK_EVENTS = ["SessionStart", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop"] as const;
 const TOOL_EVENTS = new Set<string>(["PostToolUse", "PostToolUseFailure"]);
 
-/** The environment variable a configuration names instead of a token it was not given. */
+/** The environment variable a configuration names instead of a token: every entry init writes reads it from there. */
 export const TOKEN_ENV = "PROOFGATE_TOKEN";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -23,13 +27,14 @@ export function shellWord(word: string): string {
 }
 
 function modeArgs(target: Target): string[] {
-  const args = target.kind === "local" ? ["--db", target.db] : ["--url", target.url, ...(target.token ? ["--token", target.token] : [])];
+  // No --token: `proofgate hook` and `proofgate mcp` read $PROOFGATE_TOKEN from the environment they are run in.
+  const args = target.kind === "local" ? ["--db", target.db] : ["--url", target.url];
   return target.agentId ? [...args, "--agent-id", target.agentId] : args;
 }
 
 const endpoint = (url: string, path: string) => `${url.replace(/(?<!\/)\/+$/, "")}${path}`;
-const bearer = (target: Extract<Target, { kind: "remote" }>, style: "hook" | "mcp") =>
-  `Bearer ${target.token ?? (style === "hook" ? `$${TOKEN_ENV}` : `\${${TOKEN_ENV}}`)}`;
+/** Claude Code expands `$VAR` in an http hook's headers (for the variables in allowedEnvVars) and `${VAR}` in .mcp.json. */
+const bearer = (style: "hook" | "mcp") => `Bearer ${style === "hook" ? `$${TOKEN_ENV}` : `\${${TOKEN_ENV}}`}`;
 
 /** One hook handler: the command (`proofgate hook claude-code` with the mode's flags) or, with `http`, Claude Code's http hook. */
 export function hookHandler(target: Target, http: boolean): JsonObject {
@@ -38,8 +43,8 @@ export function hookHandler(target: Target, http: boolean): JsonObject {
   return {
     type: "http",
     url: endpoint(target.url, "/api/hooks/claude-code"),
-    headers: { Authorization: bearer(target, "hook"), ...(target.agentId ? { "X-Proofgate-Agent": target.agentId } : {}) },
-    ...(target.token ? {} : { allowedEnvVars: [TOKEN_ENV] }),
+    headers: { Authorization: bearer("hook"), ...(target.agentId ? { "X-Proofgate-Agent": target.agentId } : {}) },
+    allowedEnvVars: [TOKEN_ENV],
   };
 }
 
@@ -50,13 +55,13 @@ export function mcpServerEntry(target: Target, http: boolean): JsonObject {
     return {
       type: "http",
       url: endpoint(target.url, "/api/mcp"),
-      headers: { Authorization: bearer(target, "mcp"), ...(target.agentId ? { "X-Proofgate-Agent": target.agentId } : {}) },
+      headers: { Authorization: bearer("mcp"), ...(target.agentId ? { "X-Proofgate-Agent": target.agentId } : {}) },
     };
   }
   if (target.kind === "local") return { type: "stdio", command: "proofgate", args: ["mcp", ...modeArgs(target)] };
   // The token travels in the environment, not in argv (which any local user can list).
   const args = ["mcp", "--url", target.url, ...(target.agentId ? ["--agent-id", target.agentId] : [])];
-  return { type: "stdio", command: "proofgate", args, env: { [TOKEN_ENV]: target.token ?? `\${${TOKEN_ENV}}` } };
+  return { type: "stdio", command: "proofgate", args, env: { [TOKEN_ENV]: `\${${TOKEN_ENV}}` } };
 }
 
 /** Whether a hook handler is one Proofgate wrote (in any mode), so a re-run replaces it instead of adding a second. */

@@ -35,6 +35,8 @@ async function startDispatcherProcess(engine: Engine, target: string): Promise<C
     PROOFGATE_WEBHOOK_TIMEOUT_MS: "60000",
     PROOFGATE_WEBHOOK_LEASE_MS: "1500",
     PROOFGATE_WEBHOOK_RETRY_BASE_MS: "100",
+    // The receiver is on 127.0.0.1: the server refuses such a receiver unless told otherwise.
+    PROOFGATE_WEBHOOK_ALLOW_PRIVATE: "1",
   };
   delete env.PROOFGATE_WEBHOOKS;
   delete env.PROOFGATE_DB;
@@ -61,6 +63,7 @@ describeEngines("a dispatcher process killed between the write and the delivery"
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     vi.stubEnv("BETTER_AUTH_SECRET", AUTH_SECRET);
+    vi.stubEnv("PROOFGATE_WEBHOOK_ALLOW_PRIVATE", "1");
     ({ db, target } = await sharedLedger(engine));
     receiver = await new WebhookReceiver().listen();
   });

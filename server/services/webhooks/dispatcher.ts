@@ -3,9 +3,10 @@ import { Webhook } from "standardwebhooks";
 import { sql } from "drizzle-orm";
 import { type Db, writeTransaction } from "@/db/client";
 import { rawAll, rawGet, rawRun } from "@/db/query";
-import { DEFAULT_RETRY, type NotifiedEvent, type RetryPolicy, nextAttemptAt, slackMessage, webhookPayload } from "@/server/domain/webhooks";
+import { DEFAULT_RETRY, type NotifiedEvent, type RetryPolicy, nextAttemptAt, slackMessage, webhookHost, webhookPayload } from "@/server/domain/webhooks";
 import { type RetentionOptions, retentionOptions, webhookLogDays } from "./retention";
 import { openSecret } from "./secret-box";
+import { type ResolveHost, postPinned, privateTargetsAllowed, resolveReceiver, systemResolver } from "./targets";
 
 export interface DispatcherOptions {
   retry: RetryPolicy;
@@ -21,6 +22,10 @@ export interface DispatcherOptions {
   baseUrl?: string;
   /** When delivered and failed deliveries leave the log (pending ones never do). */
   retention: RetentionOptions;
+  /** Whether receivers may be on loopback, private, link-local or unique-local addresses (PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1). */
+  allowPrivate: boolean;
+  /** How a receiver's name is resolved (dns.lookup, every address); tests inject their own. */
+  resolve?: ResolveHost;
 }
 
 const num = (value: string | undefined, fallback: number) => {
@@ -35,6 +40,7 @@ const num = (value: string | undefined, fallback: number) => {
  * (250 ms), PROOFGATE_WEBHOOK_LEASE_MS (the timeout + 30 s: how long a claim outlives a crashed
  * process); links use PROOFGATE_URL, the dashboard's public address. PROOFGATE_WEBHOOK_LOG_DAYS
  * (30) is how long delivered and failed deliveries stay in the log; a bad value throws, naming it.
+ * PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1 lets deliveries reach loopback, private, link-local and unique-local addresses.
  */
 export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
   const timeoutMs = num(env.PROOFGATE_WEBHOOK_TIMEOUT_MS, 10_000);
@@ -50,6 +56,7 @@ export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     batch: 10,
     baseUrl: env.PROOFGATE_URL?.trim() || undefined,
     retention: retentionOptions(webhookLogDays(env)),
+    allowPrivate: privateTargetsAllowed(env),
   };
 }
 
@@ -90,6 +97,8 @@ interface Outcome {
   ok: boolean;
   responseCode: number | null;
   error: string | null;
+  /** Never worth a retry: the receiver's address is one deliveries may not reach. */
+  final?: boolean;
 }
 
 async function loadEvent(db: Db, id: number): Promise<NotifiedEvent | null> {
@@ -129,16 +138,18 @@ async function send(db: Db, delivery: Claimed, options: DispatcherOptions): Prom
   } catch (error) {
     return { ok: false, responseCode: null, error: (error as Error).message };
   }
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const host = webhookHost(delivery.url) ?? "the receiver";
   try {
-    const response = await fetch(delivery.url, { method: "POST", ...request, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs) });
-    await response.body?.cancel().catch(() => undefined);
+    const target = await resolveReceiver(delivery.url, { allowPrivate: options.allowPrivate, resolve: options.resolve ?? systemResolver, signal });
+    // Refused before any connection: the log says why, and never what such an address would have answered.
+    if (!target.ok) return { ok: false, responseCode: null, error: target.error, final: target.refused };
+    const response = await postPinned(delivery.url, target.addresses, request, signal);
     if (response.status >= 200 && response.status < 300) return { ok: true, responseCode: response.status, error: null };
     return { ok: false, responseCode: response.status, error: `the receiver answered ${response.status} ${response.statusText}`.trim() };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason =
-      (error as Error).name === "TimeoutError" ? `no answer within ${options.timeoutMs} ms` : (cause?.code ?? cause?.message ?? (error as Error).message);
-    return { ok: false, responseCode: null, error: `could not reach ${new URL(delivery.url).host}: ${reason}` };
+    const reason = signal.aborted ? `no answer within ${options.timeoutMs} ms` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    return { ok: false, responseCode: null, error: `could not reach ${host}: ${reason}` };
   }
 }
 
@@ -146,7 +157,7 @@ async function send(db: Db, delivery: Claimed, options: DispatcherOptions): Prom
 async function record(db: Db, owner: string, delivery: Claimed, outcome: Outcome, retry: RetryPolicy): Promise<void> {
   const now = Date.now();
   const attempts = delivery.attempts + 1;
-  const next = outcome.ok ? null : nextAttemptAt(retry, attempts, delivery.createdAt, now);
+  const next = outcome.ok || outcome.final ? null : nextAttemptAt(retry, attempts, delivery.createdAt, now);
   const status = outcome.ok ? "delivered" : next === null ? "failed" : "pending";
   await writeTransaction(db, (tx) =>
     rawRun(

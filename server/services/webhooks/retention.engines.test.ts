@@ -36,8 +36,8 @@ const sharedLedger = sharedLedgerFactory();
 /** A ledger another handle can open too (so it can see what each transaction committed), with one webhook. */
 async function ledger(engine: Engine): Promise<{ db: Db; target: string; webhookId: number }> {
   const { db, target } = await sharedLedger(engine);
-  // Unreachable on purpose: nothing here is meant to be delivered (every row is inserted below).
-  const { id } = await callerFor(db, ACTORS.admin).admin.createWebhook({ url: "http://127.0.0.1:9/hook", events: ["task.blocked"] });
+  // Unreachable on purpose (.invalid never resolves): nothing here is meant to be delivered (every row is inserted below).
+  const { id } = await callerFor(db, ACTORS.admin).admin.createWebhook({ url: "https://receiver.invalid/hook", events: ["task.blocked"] });
   return { db, target, webhookId: id };
 }
 
@@ -157,6 +157,7 @@ describeEngines("webhook delivery log retention", (engine) => {
       leaseMs: 5_000,
       batch: 10,
       retention: { keepMs: 30 * DAY, everyMs: 60_000, batch: 100 },
+      allowPrivate: false,
     };
     const dispatcher = startDispatcher(db, options, () => undefined);
     cleanup.push(() => dispatcher.stop());

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SESSION_SOURCES } from "@/server/domain/vocabulary";
-import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, webhookSecretProblem, webhookUrlProblem } from "@/server/domain/webhooks";
+import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, webhookSecretProblem, webhookTargetProblem, webhookUrlProblem } from "@/server/domain/webhooks";
+import { privateTargetsAllowed } from "./targets";
 
 const rule = "webhook.invalid_input";
 
@@ -13,6 +14,16 @@ export const WebhookUrl = z
     const problem = webhookUrlProblem(url);
     if (problem) issue.addIssue({ code: "custom", message: problem, params: { rule: "webhook.invalid_url" } });
   });
+
+/**
+ * A receiver the server may deliver to: a valid URL whose host is not, as written, a loopback,
+ * private, link-local or unique-local address (unless PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1, read at
+ * each check). A name is checked again after resolution at each delivery (targets.ts).
+ */
+export const ReceiverUrl = WebhookUrl.superRefine((url, issue) => {
+  const problem = webhookUrlProblem(url) ? null : webhookTargetProblem(url, privateTargetsAllowed());
+  if (problem) issue.addIssue({ code: "custom", message: problem, params: { rule: "webhook.private_address" } });
+});
 
 export const WebhookSecret = z.string().superRefine((secret, issue) => {
   const problem = webhookSecretProblem(secret);
@@ -28,20 +39,25 @@ function eventsProblem(input: unknown): string {
   return `unknown event ${unknown.map((e) => JSON.stringify(e)).join(", ")}: must be ${known}`;
 }
 
-export const CreateWebhookInput = z
-  .object({
-    url: WebhookUrl,
-    /** The events to deliver, or "all" (the events added later too). */
-    events: z.union([z.literal("all"), z.array(z.enum(WEBHOOK_EVENTS)).min(1, "must name at least one event (or all)")], {
-      error: (issue) => eventsProblem(issue.input),
-    }),
-    /** A Standard Webhooks secret (whsec_…); generated when absent. */
-    secret: WebhookSecret.optional(),
-    format: z.enum(WEBHOOK_FORMATS).default("json"),
-    /** Only sessions from this source. */
-    sessionSource: z.enum(SESSION_SOURCES).optional(),
-  })
-  .strict();
+const webhookFields = {
+  url: WebhookUrl,
+  /** The events to deliver, or "all" (the events added later too). */
+  events: z.union([z.literal("all"), z.array(z.enum(WEBHOOK_EVENTS)).min(1, "must name at least one event (or all)")], {
+    error: (issue) => eventsProblem(issue.input),
+  }),
+  /** A Standard Webhooks secret (whsec_…); generated when absent. */
+  secret: WebhookSecret.optional(),
+  format: z.enum(WEBHOOK_FORMATS).default("json"),
+  /** Only sessions from this source. */
+  sessionSource: z.enum(SESSION_SOURCES).optional(),
+};
+
+export const CreateWebhookInput = z.object({ ...webhookFields, url: ReceiverUrl }).strict();
+/**
+ * CreateWebhookInput without the receiver-address rule, for a caller that checks before it asks
+ * the server (the CLI in remote mode): whether a private receiver is allowed is the server's setting.
+ */
+export const CreateWebhookFields = z.object(webhookFields).strict();
 export type CreateWebhookInput = z.input<typeof CreateWebhookInput>;
 
 export const WebhookIdInput = z.object({ id: z.number().int().min(1) }).strict();

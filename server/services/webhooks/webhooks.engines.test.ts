@@ -13,6 +13,7 @@ import { handleClaudeCodeHook } from "@/server/services/runtime/hook";
 import { RUNTIME_ID, sessionStart, stop } from "@/server/services/runtime/test-payloads";
 import { ACTORS, type Fixture, callerFor, expectBadRequest, expectForbidden, setup } from "@/test/support/api-helpers";
 import { WebhookReceiver, waitFor } from "@/test/support/webhook-receiver";
+import { createWebhook } from "./create";
 import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher";
 import { describeEngines, ledgerFactory, sharedLedgerFactory } from "@/test/support/engines";
 import { columnsHolding, columnsHoldingBytes, rowsLikeSqlite, tableCountsOf } from "@/test/support/rows";
@@ -29,7 +30,12 @@ const FAST: DispatcherOptions = {
   batch: 10,
   baseUrl: "https://proofgate.example.com",
   retention: { keepMs: 30 * 86_400_000, everyMs: 300_000, batch: 500 },
+  // The receivers here listen on 127.0.0.1, which the server refuses unless told otherwise.
+  allowPrivate: true,
 };
+
+/** PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1 for this test: creating a webhook to a receiver on 127.0.0.1 is refused without it. */
+const allowPrivateReceivers = () => void vi.stubEnv("PROOFGATE_WEBHOOK_ALLOW_PRIVATE", "1");
 
 /** Only stops a wait that would never end; no claim about speed. */
 const HANG_MS = 15_000;
@@ -61,6 +67,7 @@ describeEngines("webhooks", (engine) => {
   afterEach(() => void vi.unstubAllEnvs());
 
   describe("webhook deliveries", () => {
+    beforeEach(allowPrivateReceivers);
     it("delivers each event type once, signed, soon after the write", async () => {
       const f = setup(await freshLedger(engine));
       const r = await receiver();
@@ -211,8 +218,8 @@ describeEngines("webhooks", (engine) => {
 
     it("counts each subscription's own deliveries in the list, whatever their ids", async () => {
       const f = setup(await freshLedger(engine));
-      const first = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/a", events: "all" });
-      const second = await f.as("admin").admin.createWebhook({ url: "http://127.0.0.1:9/b", events: "all" });
+      const first = await f.as("admin").admin.createWebhook({ url: "https://receiver.invalid/a", events: "all" });
+      const second = await f.as("admin").admin.createWebhook({ url: "https://receiver.invalid/b", events: "all" });
       // No dispatcher: every delivery stays pending. Three for the first, two for the second.
       for (let i = 0; i < 3; i++) await f.as("admin").admin.testWebhook({ id: first.id });
       for (let i = 0; i < 2; i++) await f.as("admin").admin.testWebhook({ id: second.id });
@@ -248,6 +255,7 @@ describeEngines("webhooks", (engine) => {
   });
 
   describe("several server processes on one database", () => {
+    beforeEach(allowPrivateReceivers);
     it("never deliver one row twice: claims are leased in the write transaction", async () => {
       const { db: first, target } = await sharedLedger(engine);
       const others = [await openLedger(target, { migrate: false, poolSize: 2 }), await openLedger(target, { migrate: false, poolSize: 2 })];
@@ -271,6 +279,94 @@ describeEngines("webhooks", (engine) => {
       expect(new Set(r.received.map((m) => m.headers["webhook-id"])).size).toBe(30);
       expect(await rowsLikeSqlite(writer, "select count(*) as n from webhook_deliveries where attempts = 1")).toEqual([{ n: 30 }]);
       expect(owners[0]).not.toBe(owners[1]);
+    });
+  });
+
+  describe("receivers on loopback, private, link-local and unique-local addresses (issue 30, item 7)", () => {
+    const refusedRule = /webhooks reach public addresses only \(PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1 on the server allows private ones\)$/;
+
+    it("are refused at creation, naming the field and the rule, writing nothing; PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1 allows them", async () => {
+      const f = setup(await freshLedger(engine));
+      const urls = {
+        "http://127.0.0.1:8080/hook": "127.0.0.1, a loopback address",
+        "http://localhost:3000/hook": "localhost, a loopback name",
+        "http://169.254.169.254/latest/meta-data/": "169.254.169.254, a cloud metadata address",
+        "https://10.0.0.5/hook": "10.0.0.5, a private address",
+        "http://[::ffff:192.168.1.1]/hook": "::ffff:c0a8:101, a private address",
+        "http://[fd00::1]/hook": "fd00::1, a unique-local address",
+      };
+      for (const [url, what] of Object.entries(urls)) {
+        const before = await tableCountsOf(f.db);
+        const refusal = await expectBadRequest(f.as("admin").admin.createWebhook({ url, events: "all" }), "url");
+        expect(refusal.message).toMatch(new RegExp(`^url: must not point to ${what.replace(/[.[\]()]/g, "\\$&")}: `));
+        expect(refusal.message).toMatch(refusedRule);
+        // The service verb names its own rule (the API reports any bad input as input.invalid, with the field).
+        await expect(createWebhook({ db: f.db, actor: ACTORS.admin }, { url, events: "all" })).rejects.toMatchObject({
+          field: "url",
+          rule: "webhook.private_address",
+        });
+        expect(await tableCountsOf(f.db)).toEqual(before);
+      }
+      allowPrivateReceivers();
+      for (const url of Object.keys(urls)) await f.as("admin").admin.createWebhook({ url, events: "all" });
+      expect(await f.as("admin").admin.webhooks()).toHaveLength(Object.keys(urls).length);
+    });
+
+    it("are refused at delivery, after resolution, logged as failed with the reason and no status, nothing sent", async () => {
+      const f = setup(await freshLedger(engine));
+      const r = await receiver();
+      // Made while allowed (or a name that resolved elsewhere then); the server no longer allows them.
+      allowPrivateReceivers();
+      const literal = await f.as("admin").admin.createWebhook({ url: r.url, events: "all" });
+      const named = await f.as("admin").admin.createWebhook({ url: `http://hooks.internal.example:${r.port}/hook`, events: "all" });
+      vi.stubEnv("PROOFGATE_WEBHOOK_ALLOW_PRIVATE", undefined);
+      const resolved: string[] = [];
+      // The name resolves to the receiver's own address: were it not refused, the POST would arrive.
+      const resolve = async (hostname: string) => (resolved.push(hostname), [{ address: "127.0.0.1", family: 4 }]);
+      dispatch(f.db, { allowPrivate: false, resolve });
+      await f.as("admin").admin.testWebhook({ id: literal.id });
+      await f.as("admin").admin.testWebhook({ id: named.id });
+      await waitFor(async () => (await rowsLikeSqlite(f.db, "select 1 from webhook_deliveries where status = 'failed'")).length === 2, HANG_MS, "both refused");
+      expect(await f.as("admin").admin.webhookDeliveries({ id: literal.id })).toEqual([
+        expect.objectContaining({
+          status: "failed",
+          attempts: 1,
+          responseCode: null,
+          lastError: expect.stringMatching(/^refused: 127\.0\.0\.1 resolves to a loopback address; /),
+        }),
+      ]);
+      expect(await f.as("admin").admin.webhookDeliveries({ id: named.id })).toEqual([
+        expect.objectContaining({
+          status: "failed",
+          attempts: 1,
+          responseCode: null,
+          lastError: expect.stringMatching(/^refused: hooks\.internal\.example resolves to a loopback address; .*PROOFGATE_WEBHOOK_ALLOW_PRIVATE=1/),
+        }),
+      ]);
+      // Refused before connecting: nothing was sent, so nothing can arrive later.
+      expect(r.received).toEqual([]);
+      expect(resolved).toEqual(["hooks.internal.example"]);
+    });
+
+    it("connect to the address that was checked: the name is resolved once per attempt and never again by the HTTP client", async () => {
+      const f = setup(await freshLedger(engine));
+      const r = await receiver();
+      allowPrivateReceivers();
+      // `.invalid` never resolves: the POST can only arrive through the address the dispatcher checked.
+      const { id } = await f.as("admin").admin.createWebhook({ url: `http://rebind.invalid:${r.port}/hook`, events: ["session.failed"] });
+      const resolved: string[] = [];
+      // DNS rebinding: a second answer would point elsewhere (TEST-NET-1, where nothing listens).
+      const resolve = async (hostname: string) => [{ address: resolved.push(hostname) === 1 ? "127.0.0.1" : "192.0.2.1", family: 4 }];
+      dispatch(f.db, { allowPrivate: true, resolve });
+      await f.as("admin").admin.testWebhook({ id });
+      await waitFor(async () => r.received.length === 1, HANG_MS, "the test delivery");
+      expect(r.received[0]!.headers.host).toBe(`rebind.invalid:${r.port}`);
+      await waitFor(
+        async () => (await rowsLikeSqlite(f.db, "select 1 from webhook_deliveries where status = 'delivered'")).length === 1,
+        HANG_MS,
+        "logged as delivered",
+      );
+      expect(resolved).toEqual(["rebind.invalid"]);
     });
   });
 

@@ -6,8 +6,7 @@
  * names are PROOFGATE_URL's host and the loopback names (`localhost`, `*.localhost`, 127.0.0.0/8,
  * `::1`), which an attacker's page cannot send.
  */
-import { isIP } from "node:net";
-import { normalizeAddress } from "./client-address";
+import { forbiddenAddressKind, isLoopbackName } from "@/server/domain/ip-address";
 
 export interface HostRule {
   /** PROOFGATE_URL's host name, lower-case, when it is set. */
@@ -52,11 +51,9 @@ export function hostName(header: string | undefined): string | null {
   return bareHost(name);
 }
 
+/** The domain's loopback rule, the one webhook targets are judged by: every spelling of 127/8 and ::1 (IPv4-mapped too). */
 function isLoopback(name: string): boolean {
-  if (name === "localhost" || name.endsWith(".localhost")) return true;
-  const address = normalizeAddress(name); // ::ffff:127.0.0.2 → 127.0.0.2
-  if (isIP(address) === 4) return address.startsWith("127.");
-  return address === "::1";
+  return isLoopbackName(name) || forbiddenAddressKind(name) === "loopback";
 }
 
 /** Null when the server answers this `Host`; otherwise why not, for the 421's body. */

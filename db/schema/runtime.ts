@@ -3,8 +3,9 @@ import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-o
 import { inList, nowMs, timestampMs } from "./columns";
 import { sessions } from "./sessions";
 
-/** Agent runtimes whose hooks report to Proofgate. */
-export const RUNTIMES = ["claude-code"] as const;
+import { RUNTIMES } from "@/server/domain/runtime-session";
+
+export { RUNTIMES };
 /** How a runtime session was (re)started (Claude Code's SessionStart `source`), or `command`: first seen through a command run inside it. */
 export const RUNTIME_SESSION_SOURCES = ["startup", "resume", "clear", "compact", "command"] as const;
 

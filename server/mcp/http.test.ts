@@ -166,6 +166,25 @@ describe("/api/mcp (Streamable HTTP, stateless)", () => {
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ session: { id: "h2r" }, completionGate: { accepted: false } });
   });
 
+  it("create_session with runtimeSession links the agent runtime session; a malformed one is a tool error naming the field, writing nothing", async () => {
+    const orchestrator = await httpAgent(await token("orchestrator"), "orchestrator_1");
+    expect(await call(orchestrator, "create_session", { id: "h4", runtimeSession: "claude-code:mcp-runtime-1" })).toMatchObject({
+      structuredContent: { id: "h4" },
+    });
+    expect(
+      db.$client
+        .prepare(
+          "SELECT r.runtime, r.external_id, l.session_id FROM runtime_session_links l JOIN runtime_sessions r ON r.id = l.runtime_session_id WHERE l.session_id = 'h4'",
+        )
+        .all(),
+    ).toEqual([{ runtime: "claude-code", external_id: "mcp-runtime-1", session_id: "h4" }]);
+    const bad = await call(orchestrator, "create_session", { id: "h5", runtimeSession: "mcp-runtime-1" });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain("must be <runtime>:<session id> with the runtime one of claude-code");
+    expect(text(bad)).toMatch(/runtimeSession/);
+    expect(db.$client.prepare("SELECT count(*) AS n FROM sessions WHERE id = 'h5'").get()).toEqual({ n: 0 });
+  });
+
   it("serves `proofgate mcp --url … --token …` (remote stdio mode) with the token's role and label", async () => {
     const client = new Client({ name: "remote-stdio-test", version: "1.0.0" });
     await client.connect(

@@ -102,6 +102,47 @@ describeSharedPath("the Claude Code hook", (engine) => {
       expect(await query(db, "select count(*) as n from completion_checks")).toEqual([{ n: 0 }]);
     });
 
+    it("create-session --runtime-session links the runtime session without PROOFGATE_RUNTIME_SESSION: its stop is then held by that session's gate", async () => {
+      const db = await ledger();
+      // Outside the runtime: no environment variable, the link named on the command line.
+      const created = await proofgate([...db.flag, "create-session", "s1", "simple", "x", "--runtime-session", `claude-code:${RUNTIME_ID}`]);
+      expect(created.code).toBe(0);
+      expect(
+        await query(db, "select r.runtime, r.external_id, l.session_id from runtime_session_links l join runtime_sessions r on r.id = l.runtime_session_id"),
+      ).toEqual([{ runtime: "claude-code", external_id: RUNTIME_ID, session_id: "s1" }]);
+      expect((await proofgate([...db.flag, "save-success-criteria", "s1", '[{"criterion":"All tests passing"}]'])).code).toBe(0);
+      const held = await hook(db, stop(false));
+      expect(JSON.parse(held.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("the completion gate rejects ledger session s1") });
+    });
+
+    it("create-session --runtime-session: a malformed value, or one that contradicts PROOFGATE_RUNTIME_SESSION, is refused naming the option, writing nothing", async () => {
+      const db = await ledger();
+      for (const value of [RUNTIME_ID, `codex-cli:${RUNTIME_ID}`, "claude-code:", "claude-code:a b"]) {
+        const refused = await proofgate([...db.flag, "create-session", "s1", "simple", "x", "--runtime-session", value]);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain("--runtime-session: must be <runtime>:<session id> with the runtime one of claude-code");
+      }
+      const contradicting = await proofgate([...db.flag, "create-session", "s1", "simple", "x", "--runtime-session", "claude-code:other-session"], {
+        env: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID },
+      });
+      expect(contradicting.code).toBe(2);
+      expect(contradicting.stderr).toContain(
+        `runtimeSession: names claude-code:other-session, but the call comes from inside runtime session claude-code:${RUNTIME_ID}`,
+      );
+      expect(
+        await query(
+          db,
+          "select (select count(*) from sessions) as sessions, (select count(*) from runtime_sessions) as runtimes, (select count(*) from events) as events",
+        ),
+      ).toEqual([{ sessions: 0, runtimes: 0, events: 0 }]);
+      // The same session named both ways is one link.
+      const both = await proofgate([...db.flag, "create-session", "s1", "simple", "x", "--runtime-session", `claude-code:${RUNTIME_ID}`], {
+        env: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID },
+      });
+      expect(both.code).toBe(0);
+      expect(await query(db, "select count(*) as n from runtime_session_links")).toEqual([{ n: 1 }]);
+    });
+
     it("lets a stop through after --max-blocks held in a row, saying so to the user, and records runtime.stop_unverified", async () => {
       const db = await ledger();
       await proofgate([...db.flag, "create-session", "s1", "simple", "x"], { env: { PROOFGATE_RUNTIME_SESSION: RUNTIME_ID } });

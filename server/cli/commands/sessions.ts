@@ -39,6 +39,10 @@ export function sessionCommands(program: Command, out: Output): void {
     .argument("<mode>", "execution mode: simple or parallel")
     .argument("<requirements>", "the user's original request")
     .option("--metadata <json>", "a JSON object kept with the session", json("object"))
+    .option(
+      "--runtime-session <runtime:id>",
+      "link it to this agent runtime session (e.g. claude-code:<its session id>), for runtimes that cannot set PROOFGATE_RUNTIME_SESSION: the runtime's stops then answer to this session's gate",
+    )
     .addOption(
       new Option("--enforcement <policy>", "enforce: every move is checked; observe: reported statuses are recorded and flagged").choices(ENFORCEMENTS),
     );
@@ -47,6 +51,7 @@ export function sessionCommands(program: Command, out: Output): void {
     create,
     'proofgate create-session bazinga_20250112_143022 parallel "Add JWT authentication" --initial_branch main',
     'PROOFGATE_ENFORCEMENT=observe proofgate create-session bazinga_20250112_143022 parallel "Add JWT authentication"',
+    'proofgate create-session bazinga_20250112_143022 simple "Fix the login bug" --runtime-session claude-code:9c1f2a7e-3b4d-4e5f-8a6b-7c8d9e0f1a2b',
   ).action(
     act(out, (id: string, mode: string, requirements: string, options: Record<string, unknown>) => {
       const input = validate(
@@ -58,8 +63,16 @@ export function sessionCommands(program: Command, out: Output): void {
           initialBranch: pick<string>(options, "initial_branch"),
           metadata: options.metadata as Record<string, unknown> | undefined,
           enforcement: enforcementOf(options.enforcement as Enforcement | undefined),
+          runtimeSession: options.runtimeSession as string | undefined,
         },
-        { id: "id", mode: "mode", requirements: "requirements", initialBranch: "--initial_branch", metadata: "--metadata" },
+        {
+          id: "id",
+          mode: "mode",
+          requirements: "requirements",
+          initialBranch: "--initial_branch",
+          metadata: "--metadata",
+          runtimeSession: "--runtime-session",
+        },
       );
       return async (api) => {
         const session = await api.mutate<SessionRow>("session.create", input);

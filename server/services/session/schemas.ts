@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ENFORCEMENTS, SESSION_SOURCES, SESSION_STATUSES } from "@/server/domain/vocabulary";
+import { RUNTIME_SESSION_SPEC, RUNTIME_SESSION_SPEC_RULE } from "@/server/domain/runtime-session";
 import { JsonObject, Label, SessionId, Text } from "../schemas-common";
 
 export const CreateSessionInput = z
@@ -18,6 +19,8 @@ export const CreateSessionInput = z
     metadata: JsonObject.nullish(),
     source: z.enum(SESSION_SOURCES).optional(),
     enforcement: z.enum(ENFORCEMENTS).optional(),
+    /** The agent runtime session to link it to, `<runtime>:<id>`, where the call does not come from inside one (PROOFGATE_RUNTIME_SESSION). */
+    runtimeSession: z.string().trim().max(250).regex(RUNTIME_SESSION_SPEC, RUNTIME_SESSION_SPEC_RULE).optional(),
   })
   .strict();
 export type CreateSessionInput = z.infer<typeof CreateSessionInput>;

@@ -101,9 +101,10 @@ async function openPgSnapshot(url: string): Promise<Snapshot> {
  */
 async function pgStorageFailures(all: Snapshot["all"]): Promise<string[]> {
   const failures: string[] = [];
-  const { missingTriggers: missing, disabledTriggers: disabled, unvalidatedConstraints: unvalidated } = await pgEnforcementState(all);
+  const { missingTriggers: missing, disabledTriggers: disabled, alteredTriggers: altered, unvalidatedConstraints: unvalidated } = await pgEnforcementState(all);
   if (missing.length > 0) failures.push(`${missing.length} enforcement triggers missing: ${missing.map((t) => t.name).join(", ")}`);
   if (disabled.length > 0) failures.push(`${disabled.length} enforcement triggers disabled: ${disabled.map((t) => t.name).join(", ")}`);
+  if (altered.length > 0) failures.push(`${altered.length} enforcement triggers differ from their definitions: ${altered.map((t) => t.name).join(", ")}`);
   if (unvalidated.length > 0) failures.push(`constraints not validated: ${unvalidated.map((c) => c.name).join(", ")}`);
   try {
     await all(BTREE_INDEX_CHECK_SQL);

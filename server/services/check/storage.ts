@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import { type DbOrTx, engineOf } from "@/db/client";
 import { rawAll, rawGet } from "@/db/query";
 import { BTREE_INDEX_CHECK_SQL, pgEnforcementState } from "@/db/pg/enforcement-state";
-import { currentTriggers } from "@/db/triggers/pg-enforcement";
-import { sessionSearchTriggerNames } from "@/db/session-search";
+import { sqliteTriggerDefinitions, storedSqliteSql } from "@/db/triggers/definitions";
 import type { FindingCollector } from "./findings";
 import { guarded } from "./guarded";
 
@@ -19,6 +18,9 @@ export async function checkStorage(db: DbOrTx, found: FindingCollector): Promise
   else await checkSqliteStorage(db, found);
 }
 
+const alteredMessage = (t: { name: string; table: string }) =>
+  `enforcement trigger ${t.name} on ${t.table} differs from the current definition (altered by hand, or an older version's): its rule may not hold`;
+
 const orphanMessage = (table: string, id: unknown, parent: string) =>
   `${table} row ${id === null || id === undefined ? "?" : String(id)} refers to a ${parent} row that does not exist`;
 
@@ -32,21 +34,24 @@ async function checkSqliteStorage(db: DbOrTx, found: FindingCollector): Promise<
   found.examined("foreign_key_check", 1);
   for (const orphan of orphans)
     found.add("database.foreign_keys", { table: orphan.table, id: orphan.rowid }, orphanMessage(orphan.table, orphan.rowid, orphan.parent));
-  const present = new Set((await rawAll<{ name: string }>(db, sql`SELECT name FROM sqlite_master WHERE type = 'trigger'`)).map((t) => t.name));
-  const expected = [
-    ...currentTriggers().map(({ name, table }) => ({ name, table })),
-    ...sessionSearchTriggerNames().map((name) => ({ name, table: "sessions" })),
-  ];
+  const present = new Map(
+    (await rawAll<{ name: string; sql: string }>(db, sql`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`)).map((t) => [t.name, t.sql]),
+  );
+  const expected = sqliteTriggerDefinitions();
   found.examined("triggers", expected.length);
-  for (const t of expected)
-    if (!present.has(t.name)) found.add("database.triggers", { table: t.table }, `enforcement trigger ${t.name} on ${t.table} is missing`);
+  for (const t of expected) {
+    const stored = present.get(t.name);
+    if (stored === undefined) found.add("database.triggers", { table: t.table }, `enforcement trigger ${t.name} on ${t.table} is missing`);
+    else if (storedSqliteSql(stored) !== t.sql) found.add("database.triggers", { table: t.table }, alteredMessage(t));
+  }
 }
 
 async function checkPgStorage(db: DbOrTx, found: FindingCollector): Promise<void> {
   const all = <T>(query: string) => rawAll<T>(db, sql.raw(query));
   const state = await pgEnforcementState(all);
-  found.examined("triggers", currentTriggers().length);
+  found.examined("triggers", state.examinedTriggers);
   for (const t of state.missingTriggers) found.add("database.triggers", { table: t.table }, `enforcement trigger ${t.name} on ${t.table} is missing`);
+  for (const t of state.alteredTriggers) found.add("database.triggers", { table: t.table }, alteredMessage(t));
   for (const t of state.disabledTriggers)
     found.add("database.triggers", { table: t.table }, `enforcement trigger ${t.name} on ${t.table} is disabled: writes on ${t.table} go unchecked`);
   for (const c of state.unvalidatedConstraints) {
